@@ -1,0 +1,71 @@
+//! The catalog: databases, their collections, and each collection's documents in record-id
+//! (insertion, `$natural`) order with a unique `_id` lookup.
+
+mod collection;
+mod namespace;
+
+pub use collection::Collection;
+pub use namespace::{Namespace, validate_collection_name, validate_db_name};
+
+use std::collections::BTreeMap;
+
+/// All databases. A database exists while it has at least one collection, as in MongoDB.
+#[derive(Debug, Default, Clone)]
+pub struct Catalog {
+    databases: BTreeMap<String, BTreeMap<String, Collection>>,
+}
+
+impl Catalog {
+    pub fn collection(&self, ns: &Namespace) -> Option<&Collection> {
+        self.databases.get(&ns.db)?.get(&ns.coll)
+    }
+
+    pub fn collection_mut(&mut self, ns: &Namespace) -> Option<&mut Collection> {
+        self.databases.get_mut(&ns.db)?.get_mut(&ns.coll)
+    }
+
+    /// Returns the collection, creating it (implicitly, as an insert does) when missing.
+    /// The flag tells whether it was created.
+    pub fn collection_or_create(&mut self, ns: &Namespace) -> (&mut Collection, bool) {
+        let colls = self.databases.entry(ns.db.clone()).or_default();
+        let created = !colls.contains_key(&ns.coll);
+        let coll = colls.entry(ns.coll.clone()).or_insert_with(Collection::new);
+        (coll, created)
+    }
+
+    pub fn insert_collection(&mut self, ns: &Namespace, coll: Collection) {
+        self.databases
+            .entry(ns.db.clone())
+            .or_default()
+            .insert(ns.coll.clone(), coll);
+    }
+
+    /// Removes a collection; drops its database from the list when it was the last one.
+    pub fn drop_collection(&mut self, ns: &Namespace) -> Option<Collection> {
+        let colls = self.databases.get_mut(&ns.db)?;
+        let dropped = colls.remove(&ns.coll);
+        if colls.is_empty() {
+            self.databases.remove(&ns.db);
+        }
+        dropped
+    }
+
+    pub fn database_names(&self) -> impl Iterator<Item = &str> {
+        self.databases.keys().map(String::as_str)
+    }
+
+    /// Collection names of a database, sorted by name.
+    pub fn collection_names(&self, db: &str) -> Vec<&str> {
+        self.databases
+            .get(db)
+            .map(|c| c.keys().map(String::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    pub fn collections(&self, db: &str) -> impl Iterator<Item = (&str, &Collection)> {
+        self.databases
+            .get(db)
+            .into_iter()
+            .flat_map(|c| c.iter().map(|(n, c)| (n.as_str(), c)))
+    }
+}

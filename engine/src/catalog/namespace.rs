@@ -1,0 +1,87 @@
+//! Namespaces (`db.collection`) and MongoDB's naming rules.
+
+use std::fmt;
+
+use crate::error::{Error, ErrorCode, Result};
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Namespace {
+    pub db: String,
+    pub coll: String,
+}
+
+impl Namespace {
+    pub fn new(db: impl Into<String>, coll: impl Into<String>) -> Self {
+        Namespace {
+            db: db.into(),
+            coll: coll.into(),
+        }
+    }
+}
+
+impl fmt::Display for Namespace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.db, self.coll)
+    }
+}
+
+/// MongoDB's database-name rules (the characters forbidden on every platform, and the length).
+pub fn validate_db_name(db: &str) -> Result<()> {
+    if db.is_empty() {
+        return Err(Error::new(
+            ErrorCode::InvalidNamespace,
+            "Invalid empty database name",
+        ));
+    }
+    if db.len() >= 64 {
+        return Err(Error::new(
+            ErrorCode::InvalidNamespace,
+            format!("db name is too long: '{db}'"),
+        ));
+    }
+    if let Some(c) = db.chars().find(|c| "/\\. \"$*<>:|?\0".contains(*c)) {
+        return Err(Error::new(
+            ErrorCode::InvalidNamespace,
+            format!("Invalid database name: '{db}', contains '{c}'"),
+        ));
+    }
+    Ok(())
+}
+
+/// MongoDB's collection-name rules for user collections.
+pub fn validate_collection_name(ns: &Namespace) -> Result<()> {
+    let coll = &ns.coll;
+    if coll.is_empty() {
+        return Err(Error::new(
+            ErrorCode::InvalidNamespace,
+            format!("Invalid namespace specified '{}.'", ns.db),
+        ));
+    }
+    if coll.contains('$') || coll.contains('\0') || coll.starts_with('.') || coll.ends_with('.') {
+        return Err(Error::new(
+            ErrorCode::InvalidNamespace,
+            format!("Invalid collection name: {coll}"),
+        ));
+    }
+    if coll.starts_with("system.") {
+        return Err(Error::new(
+            ErrorCode::InvalidNamespace,
+            format!("Invalid system namespace: {ns}"),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert!(validate_db_name("test").is_ok());
+        assert_eq!(validate_db_name("a.b").unwrap_err().code(), 73);
+        assert!(validate_collection_name(&Namespace::new("t", "products")).is_ok());
+        assert!(validate_collection_name(&Namespace::new("t", "a$b")).is_err());
+        assert!(validate_collection_name(&Namespace::new("t", "")).is_err());
+    }
+}

@@ -1,0 +1,107 @@
+//! Time and identity sources, injected so that the engine runs the same natively, in wasm (where
+//! `std::time::SystemTime::now` is unavailable) and in lessons (where output must be reproducible).
+
+use std::cell::Cell;
+
+use bson::oid::ObjectId;
+
+/// Where the engine reads the current time.
+pub trait Clock {
+    /// Milliseconds since the Unix epoch.
+    fn now_millis(&self) -> i64;
+}
+
+/// The operating system's clock (native builds only; the browser injects its own).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now_millis(&self) -> i64 {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_millis() as i64)
+                .unwrap_or(0)
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            0
+        }
+    }
+}
+
+/// A clock that only moves when told to: lessons and tests use it for reproducible output.
+#[derive(Debug, Clone)]
+pub struct SimulatedClock {
+    millis: Cell<i64>,
+}
+
+impl SimulatedClock {
+    pub fn new(start_millis: i64) -> Self {
+        SimulatedClock {
+            millis: Cell::new(start_millis),
+        }
+    }
+
+    pub fn advance(&self, millis: i64) {
+        self.millis.set(self.millis.get().saturating_add(millis));
+    }
+}
+
+impl Clock for SimulatedClock {
+    fn now_millis(&self) -> i64 {
+        self.millis.get()
+    }
+}
+
+/// Makes ObjectIds as MongoDB does: 4 bytes of seconds, 5 bytes unique to this engine, and a
+/// 3-byte counter. The unique bytes and counter start come from a seed, so a seeded engine with a
+/// simulated clock produces the same ids every run.
+#[derive(Debug, Clone)]
+pub struct ObjectIdGenerator {
+    unique: [u8; 5],
+    counter: u32,
+}
+
+impl ObjectIdGenerator {
+    pub fn from_seed(seed: u64) -> Self {
+        // SplitMix64 spreads any seed (even 0 or 1) over all bytes.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let b = z.to_be_bytes();
+        ObjectIdGenerator {
+            unique: [b[0], b[1], b[2], b[3], b[4]],
+            counter: u32::from_be_bytes([0, b[5], b[6], b[7]]),
+        }
+    }
+
+    pub fn next(&mut self, now_millis: i64) -> ObjectId {
+        let secs = (now_millis.div_euclid(1000)) as u32;
+        let c = self.counter & 0x00FF_FFFF;
+        self.counter = self.counter.wrapping_add(1);
+        let mut bytes = [0u8; 12];
+        bytes[..4].copy_from_slice(&secs.to_be_bytes());
+        bytes[4..9].copy_from_slice(&self.unique);
+        bytes[9..].copy_from_slice(&c.to_be_bytes()[1..]);
+        ObjectId::from_bytes(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_carry_the_time_and_increase() {
+        let mut g = ObjectIdGenerator::from_seed(1);
+        let a = g.next(1_700_000_000_123);
+        let b = g.next(1_700_000_000_999);
+        assert_eq!(a.timestamp().timestamp_millis(), 1_700_000_000_000);
+        assert!(a < b);
+        let mut g2 = ObjectIdGenerator::from_seed(1);
+        assert_eq!(g2.next(1_700_000_000_123), a, "same seed, same ids");
+    }
+}

@@ -1,0 +1,147 @@
+//! The `delete` command.
+
+use bson::{Bson, Document, doc};
+
+use super::{bool_option, target_namespace};
+use crate::Engine;
+use crate::commands::insert::write_error;
+use crate::error::{Error, Result};
+use crate::matcher::Filter;
+use crate::storage::Change;
+
+/// `{delete: <coll>, deletes: [{q, limit}], ordered}` → `{n, writeErrors?, ok}`.
+pub fn delete(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let ns = target_namespace(db, command)?;
+    let deletes = match command.get("deletes") {
+        Some(Bson::Array(a)) => a.clone(),
+        _ => {
+            return Err(Error::location(
+                40414,
+                "BSON field 'delete.deletes' is missing but a required field",
+            ));
+        }
+    };
+    let ordered = bool_option(command, "ordered", true)?;
+    let mut n = 0;
+    let mut write_errors = Vec::new();
+    for (index, statement) in deletes.iter().enumerate() {
+        match delete_one_statement(engine, &ns, statement) {
+            Ok(count) => n += count,
+            Err(e) => {
+                // A malformed statement fails the whole command, as in MongoDB.
+                if index == 0 && deletes.len() == 1 {
+                    return Err(e);
+                }
+                write_errors.push(write_error(index, &e));
+                if ordered {
+                    break;
+                }
+            }
+        }
+    }
+    let mut reply = doc! {"n": n};
+    if !write_errors.is_empty() {
+        reply.insert("writeErrors", write_errors);
+    }
+    reply.insert("ok", 1.0);
+    Ok(reply)
+}
+
+fn delete_one_statement(
+    engine: &mut Engine,
+    ns: &crate::catalog::Namespace,
+    statement: &Bson,
+) -> Result<i32> {
+    let Bson::Document(statement) = statement else {
+        return Err(Error::type_mismatch(
+            "BSON field 'delete.deletes' is the wrong type, expected type 'object'",
+        ));
+    };
+    let q = match statement.get("q") {
+        Some(Bson::Document(q)) => q,
+        Some(other) => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'delete.deletes.q' is the wrong type '{}', expected type 'object'",
+                crate::value::display::type_name(other)
+            )));
+        }
+        None => {
+            return Err(Error::location(
+                40414,
+                "BSON field 'delete.deletes.q' is missing but a required field",
+            ));
+        }
+    };
+    let limit = match statement.get("limit") {
+        Some(Bson::Int32(0)) | Some(Bson::Int64(0)) => 0,
+        Some(Bson::Int32(1)) | Some(Bson::Int64(1)) => 1,
+        Some(Bson::Double(d)) if *d == 0.0 || *d == 1.0 => *d as i32,
+        None => {
+            return Err(Error::location(
+                40414,
+                "BSON field 'delete.deletes.limit' is missing but a required field",
+            ));
+        }
+        Some(other) => {
+            return Err(Error::location(
+                9,
+                format!("The limit field in delete objects must be 0 or 1. Got {other}"),
+            ));
+        }
+    };
+    let filter = Filter::parse(q)?;
+    let Some(coll) = engine.catalog_mut().collection_mut(ns) else {
+        return Ok(0);
+    };
+    let mut victims: Vec<u64> = coll
+        .iter()
+        .filter(|(_, d)| filter.matches(d))
+        .map(|(r, _)| r)
+        .collect();
+    if limit == 1 {
+        victims.truncate(1);
+    }
+    for rid in &victims {
+        coll.remove(*rid);
+    }
+    for rid in &victims {
+        engine.record(Change::DeleteDocument {
+            ns: ns.clone(),
+            record_id: *rid,
+        });
+    }
+    Ok(victims.len() as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Engine;
+    use bson::doc;
+
+    #[test]
+    fn delete_many_and_one() {
+        let mut e = Engine::new();
+        let docs: Vec<_> = (0..6).map(|i| doc! {"_id": i, "k": i % 2}).collect();
+        e.run_command("t", &doc! {"insert": "c", "documents": docs});
+        let r = e.run_command(
+            "t",
+            &doc! {"delete": "c", "deletes": [{"q": {"k": 1}, "limit": 1}]},
+        );
+        assert_eq!(r, doc! {"n": 1, "ok": 1.0});
+        let r = e.run_command(
+            "t",
+            &doc! {"delete": "c", "deletes": [{"q": {"k": 1}, "limit": 0}]},
+        );
+        assert_eq!(r, doc! {"n": 2, "ok": 1.0});
+        let r = e.run_command(
+            "t",
+            &doc! {"delete": "c", "deletes": [{"q": {}, "limit": 0}]},
+        );
+        assert_eq!(r, doc! {"n": 3, "ok": 1.0});
+        let r = e.run_command(
+            "t",
+            &doc! {"delete": "c", "deletes": [{"q": 5, "limit": 0}]},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 14);
+    }
+}

@@ -1,0 +1,215 @@
+//! `find`, `getMore` and `killCursors`.
+
+use std::collections::VecDeque;
+
+use bson::{Bson, Document, doc};
+
+use super::{bool_option, count_option, document_option, target_namespace};
+use crate::Engine;
+use crate::catalog::Namespace;
+use crate::cursor::DEFAULT_FIRST_BATCH;
+use crate::error::{Error, ErrorCode, Result};
+use crate::query::{FindSpec, run_find};
+
+pub fn find(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let ns = target_namespace(db, command)?;
+    let spec = FindSpec::parse(
+        document_option(command, "find", "filter")?,
+        document_option(command, "find", "sort")?,
+        document_option(command, "find", "projection")?,
+        count_option(command, "find", "skip")?,
+        limit_option(command)?,
+    )?;
+    let batch_size = count_option(command, "find", "batchSize")?.map(|b| b as usize);
+    let single_batch = bool_option(command, "singleBatch", false)?
+        || matches!(command.get("limit"), Some(l) if crate::query::as_i64_signed(l) < 0);
+    let docs = run_find(engine.catalog().collection(&ns), &spec)?;
+    Ok(first_batch_reply(
+        engine,
+        ns,
+        docs,
+        batch_size,
+        single_batch,
+    ))
+}
+
+fn limit_option(command: &Document) -> Result<Option<i64>> {
+    match command.get("limit") {
+        Some(l @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
+            Ok(Some(crate::query::as_i64_signed(l).abs()))
+        }
+        _ => count_option(command, "find", "limit"),
+    }
+}
+
+/// Builds `{cursor: {firstBatch, id, ns}, ok: 1}`, keeping the rest of the results open.
+pub fn first_batch_reply(
+    engine: &mut Engine,
+    ns: Namespace,
+    docs: Vec<Document>,
+    batch_size: Option<usize>,
+    single_batch: bool,
+) -> Document {
+    let size = batch_size.unwrap_or(DEFAULT_FIRST_BATCH);
+    let mut docs: VecDeque<Document> = docs.into();
+    let first: Vec<Bson> = docs
+        .drain(..size.min(docs.len()))
+        .map(Bson::Document)
+        .collect();
+    let id = if docs.is_empty() || single_batch {
+        0
+    } else {
+        engine.cursors_mut().open(ns.clone(), docs)
+    };
+    doc! {
+        "cursor": {"firstBatch": first, "id": id, "ns": ns.to_string()},
+        "ok": 1.0,
+    }
+}
+
+pub fn get_more(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let id = match command.get("getMore") {
+        Some(Bson::Int64(i)) => *i,
+        Some(other) => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'getMore.getMore' is the wrong type '{}', expected type 'long'",
+                crate::value::display::type_name(other)
+            )));
+        }
+        None => {
+            return Err(Error::new(
+                ErrorCode::FailedToParse,
+                "getMore needs a cursor id",
+            ));
+        }
+    };
+    let coll = match command.get("collection") {
+        Some(Bson::String(s)) => s.clone(),
+        _ => {
+            return Err(Error::location(
+                40414,
+                "BSON field 'getMore.collection' is missing but a required field",
+            ));
+        }
+    };
+    let ns = Namespace::new(db, coll);
+    let batch_size = count_option(command, "getMore", "batchSize")?.map(|b| b as usize);
+    let Some(cursor) = engine.cursors_mut().get_mut(id) else {
+        return Err(Error::new(
+            ErrorCode::Location(43),
+            format!("cursor id {id} not found"),
+        ));
+    };
+    if cursor.ns != ns {
+        return Err(Error::new(
+            ErrorCode::Location(13),
+            format!(
+                "Requested getMore on namespace '{ns}', but cursor belongs to a different namespace {}",
+                cursor.ns
+            ),
+        ));
+    }
+    let n = batch_size
+        .filter(|b| *b > 0)
+        .unwrap_or(usize::MAX)
+        .min(cursor.remaining.len());
+    let next: Vec<Bson> = cursor.remaining.drain(..n).map(Bson::Document).collect();
+    let exhausted = cursor.remaining.is_empty();
+    if exhausted {
+        engine.cursors_mut().close(id);
+    }
+    Ok(doc! {
+        "cursor": {"nextBatch": next, "id": if exhausted { 0 } else { id }, "ns": ns.to_string()},
+        "ok": 1.0,
+    })
+}
+
+pub fn kill_cursors(engine: &mut Engine, _db: &str, command: &Document) -> Result<Document> {
+    let ids = match command.get("cursors") {
+        Some(Bson::Array(a)) => a.clone(),
+        _ => {
+            return Err(Error::location(
+                40414,
+                "BSON field 'killCursors.cursors' is missing but a required field",
+            ));
+        }
+    };
+    let mut killed = Vec::new();
+    let mut not_found = Vec::new();
+    for id in ids {
+        let Bson::Int64(i) = id else { continue };
+        if engine.cursors_mut().close(i) {
+            killed.push(Bson::Int64(i));
+        } else {
+            not_found.push(Bson::Int64(i));
+        }
+    }
+    Ok(doc! {
+        "cursorsKilled": killed,
+        "cursorsNotFound": not_found,
+        "cursorsAlive": [],
+        "cursorsUnknown": [],
+        "ok": 1.0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Engine;
+    use bson::doc;
+
+    #[test]
+    fn find_with_batches_and_get_more() {
+        let mut e = Engine::new();
+        let docs: Vec<_> = (0..5).map(|i| doc! {"_id": i, "k": i % 2}).collect();
+        e.run_command("t", &doc! {"insert": "c", "documents": docs});
+        let r = e.run_command("t", &doc! {"find": "c", "filter": {"k": 1}});
+        let c = r.get_document("cursor").unwrap();
+        assert_eq!(c.get_array("firstBatch").unwrap().len(), 2);
+        assert_eq!(c.get_i64("id").unwrap(), 0);
+        let r = e.run_command(
+            "t",
+            &doc! {"find": "c", "batchSize": 2, "sort": {"_id": -1}},
+        );
+        let c = r.get_document("cursor").unwrap();
+        let id = c.get_i64("id").unwrap();
+        assert_ne!(id, 0);
+        assert_eq!(
+            c.get_array("firstBatch").unwrap()[0]
+                .as_document()
+                .unwrap()
+                .get_i32("_id")
+                .unwrap(),
+            4
+        );
+        let r = e.run_command("t", &doc! {"getMore": id, "collection": "c"});
+        let c = r.get_document("cursor").unwrap();
+        assert_eq!(c.get_array("nextBatch").unwrap().len(), 3);
+        assert_eq!(c.get_i64("id").unwrap(), 0);
+        let r = e.run_command("t", &doc! {"getMore": id, "collection": "c"});
+        assert_eq!(r.get_i32("code").unwrap(), 43);
+    }
+
+    #[test]
+    fn skip_and_limit() {
+        let mut e = Engine::new();
+        let docs: Vec<_> = (0..5).map(|i| doc! {"_id": i}).collect();
+        e.run_command("t", &doc! {"insert": "c", "documents": docs});
+        let r = e.run_command("t", &doc! {"find": "c", "skip": 1, "limit": 2});
+        let batch = r
+            .get_document("cursor")
+            .unwrap()
+            .get_array("firstBatch")
+            .unwrap()
+            .clone();
+        assert_eq!(batch, vec![doc! {"_id": 1}.into(), doc! {"_id": 2}.into()]);
+        let r = e.run_command("t", &doc! {"find": "missing"});
+        assert!(
+            r.get_document("cursor")
+                .unwrap()
+                .get_array("firstBatch")
+                .unwrap()
+                .is_empty()
+        );
+    }
+}

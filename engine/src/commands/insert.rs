@@ -1,0 +1,204 @@
+//! The `insert` command.
+
+use bson::{Bson, Document, doc};
+
+use super::{bool_option, target_namespace};
+use crate::Engine;
+use crate::error::{Error, ErrorCode, Result};
+use crate::storage::Change;
+
+/// `{insert: <coll>, documents: [...], ordered: <bool>}` → `{n, writeErrors?, ok}`.
+pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let ns = target_namespace(db, command)?;
+    let documents = match command.get("documents") {
+        Some(Bson::Array(a)) => a,
+        Some(other) => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'insert.documents' is the wrong type '{}', expected type 'array'",
+                crate::value::display::type_name(other)
+            )));
+        }
+        None => {
+            return Err(Error::location(
+                40414,
+                "BSON field 'insert.documents' is missing but a required field",
+            ));
+        }
+    };
+    let ordered = bool_option(command, "ordered", true)?;
+
+    // Validate shapes and assign _id first, before touching the collection.
+    let mut prepared = Vec::with_capacity(documents.len());
+    for (i, d) in documents.iter().enumerate() {
+        let Bson::Document(d) = d else {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'insert.documents.{i}' is the wrong type '{}', expected type 'object'",
+                crate::value::display::type_name(d)
+            )));
+        };
+        prepared.push(prepare_for_insert(engine, d));
+    }
+
+    let ns_text = ns.to_string();
+    let mut changes = Vec::new();
+    let (coll, created) = engine.catalog_mut().collection_or_create(&ns);
+    if created {
+        changes.push(Change::PutCollection {
+            ns: ns.clone(),
+            options: Document::new(),
+        });
+    }
+    let mut n = 0;
+    let mut write_errors = Vec::new();
+    for (index, doc) in prepared.into_iter().enumerate() {
+        let outcome = doc.and_then(|doc| {
+            let bytes = doc.to_vec().map_err(|e| Error::bad_value(e.to_string()))?;
+            let record_id = coll.insert(&ns_text, doc)?;
+            Ok((record_id, bytes))
+        });
+        match outcome {
+            Ok((record_id, bson)) => {
+                n += 1;
+                changes.push(Change::PutDocument {
+                    ns: ns.clone(),
+                    record_id,
+                    bson,
+                });
+            }
+            Err(e) => {
+                write_errors.push(write_error(index, &e));
+                if ordered {
+                    break;
+                }
+            }
+        }
+    }
+    for c in changes {
+        engine.record(c);
+    }
+    let mut reply = doc! {"n": n};
+    if !write_errors.is_empty() {
+        reply.insert("writeErrors", write_errors);
+    }
+    reply.insert("ok", 1.0);
+    Ok(reply)
+}
+
+/// Puts `_id` first (generating an ObjectId when missing) and checks the document's shape.
+pub fn prepare_for_insert(engine: &mut Engine, d: &Document) -> Result<Document> {
+    let mut out = Document::new();
+    match d.get("_id") {
+        Some(id) => {
+            check_id(id)?;
+            out.insert("_id", id.clone());
+        }
+        None => {
+            out.insert("_id", engine.new_object_id());
+        }
+    }
+    for (k, v) in d {
+        if k == "_id" {
+            continue;
+        }
+        out.insert(k.clone(), v.clone());
+    }
+    check_size(&out)?;
+    Ok(out)
+}
+
+/// MongoDB refuses arrays, regexes and undefined as `_id`.
+fn check_id(id: &Bson) -> Result<()> {
+    let kind = match id {
+        Bson::Array(_) => "array",
+        Bson::RegularExpression(_) => "regex",
+        Bson::Undefined => "undefined",
+        _ => return Ok(()),
+    };
+    Err(Error::new(
+        ErrorCode::InvalidIdField,
+        format!("The '_id' value cannot be of type {kind}"),
+    ))
+}
+
+/// The 16 MiB document limit.
+pub const MAX_DOCUMENT_BYTES: usize = 16 * 1024 * 1024;
+
+fn check_size(d: &Document) -> Result<()> {
+    let size = d.to_vec().map(|v| v.len()).unwrap_or(usize::MAX);
+    if size > MAX_DOCUMENT_BYTES {
+        return Err(Error::new(
+            ErrorCode::Location(10334),
+            format!(
+                "BSONObj size: {size} (0x{size:X}) is invalid. Size must be between 0 and 16793600(16MB)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A `writeErrors` entry; duplicate keys also carry `keyPattern` and `keyValue` as in MongoDB.
+pub fn write_error(index: usize, e: &Error) -> Document {
+    let mut w = doc! {"index": index as i32, "code": e.code()};
+    if let Some(details) = &e.details {
+        w.extend(details.as_ref().clone());
+    }
+    w.insert("errmsg", e.message.clone());
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Engine;
+    use bson::{Bson, doc};
+
+    #[test]
+    fn insert_assigns_ids_first_and_reports_duplicates() {
+        let mut e = Engine::new();
+        let r = e.run_command(
+            "test",
+            &doc! {"insert": "c", "documents": [{"a": 1}, {"_id": 5, "b": 2}]},
+        );
+        assert_eq!(r, doc! {"n": 2, "ok": 1.0});
+        let r = e.run_command(
+            "test",
+            &doc! {"insert": "c", "documents": [{"_id": 6}, {"_id": 5}, {"_id": 7}], "ordered": false},
+        );
+        assert_eq!(r.get_i32("n").unwrap(), 2);
+        let errs = r.get_array("writeErrors").unwrap();
+        assert_eq!(errs.len(), 1);
+        let w = errs[0].as_document().unwrap();
+        assert_eq!(w.get_i32("index").unwrap(), 1);
+        assert_eq!(w.get_i32("code").unwrap(), 11000);
+        let stored = e
+            .catalog()
+            .collection(&crate::catalog::Namespace::new("test", "c"))
+            .unwrap();
+        let first = stored.iter().next().unwrap().1;
+        assert!(matches!(first.iter().next(), Some((k, Bson::ObjectId(_))) if k == "_id"));
+        // Every command's changes come out as one batch.
+        let batch = e.take_changes();
+        assert_eq!(batch.changes.len(), 1 + 2 + 2);
+    }
+
+    #[test]
+    fn ordered_insert_stops_at_first_error() {
+        let mut e = Engine::new();
+        e.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
+        let r = e.run_command(
+            "test",
+            &doc! {"insert": "c", "documents": [{"_id": 2}, {"_id": 1}, {"_id": 3}]},
+        );
+        assert_eq!(r.get_i32("n").unwrap(), 1);
+    }
+
+    #[test]
+    fn bad_documents_fail_the_command() {
+        let mut e = Engine::new();
+        let r = e.run_command("test", &doc! {"insert": "c", "documents": [1]});
+        assert_eq!(r.get_i32("code").unwrap(), 14);
+        let r = e.run_command("test", &doc! {"insert": "c"});
+        assert_eq!(r.get_i32("code").unwrap(), 40414);
+        let r = e.run_command("test", &doc! {"insert": "c", "documents": [{"_id": [1]}]});
+        assert_eq!(r.get_array("writeErrors").unwrap().len(), 1);
+    }
+}

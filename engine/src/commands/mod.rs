@@ -1,0 +1,113 @@
+//! The command interface: one function per MongoDB command, chosen by the command document's
+//! first field, as the server does.
+
+mod admin;
+mod delete;
+mod find;
+mod insert;
+
+use bson::{Bson, Document};
+
+use crate::Engine;
+use crate::catalog::{Namespace, validate_collection_name, validate_db_name};
+use crate::error::{Error, ErrorCode, Result};
+
+pub fn dispatch(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let Some((name, _)) = command.iter().next() else {
+        return Err(Error::new(ErrorCode::FailedToParse, "no such command: ''"));
+    };
+    validate_db_name(db)?;
+    match name.as_str() {
+        "insert" => insert::insert(engine, db, command),
+        "find" => find::find(engine, db, command),
+        "getMore" => find::get_more(engine, db, command),
+        "killCursors" => find::kill_cursors(engine, db, command),
+        "delete" => delete::delete(engine, db, command),
+        "create" => admin::create(engine, db, command),
+        "drop" => admin::drop(engine, db, command),
+        "dropDatabase" => admin::drop_database(engine, db),
+        "listCollections" => admin::list_collections(engine, db, command),
+        "listDatabases" => admin::list_databases(engine),
+        "ping" => Ok(bson::doc! {"ok": 1.0}),
+        "buildInfo" | "buildinfo" => Ok(admin::build_info()),
+        other => Err(Error::new(
+            ErrorCode::CommandNotFound,
+            format!("no such command: '{other}'"),
+        )),
+    }
+}
+
+/// The collection a command names in its first field (`{insert: "products", ...}`).
+fn target_namespace(db: &str, command: &Document) -> Result<Namespace> {
+    let Some((_, value)) = command.iter().next() else {
+        return Err(Error::new(ErrorCode::FailedToParse, "no such command: ''"));
+    };
+    match value {
+        Bson::String(coll) => {
+            let ns = Namespace::new(db, coll.as_str());
+            validate_collection_name(&ns)?;
+            Ok(ns)
+        }
+        other => Err(Error::new(
+            ErrorCode::InvalidNamespace,
+            format!(
+                "collection name has invalid type {}",
+                crate::value::display::type_name(other)
+            ),
+        )),
+    }
+}
+
+/// Reads an optional boolean option the way the server does (numbers are accepted as truth).
+fn bool_option(command: &Document, field: &str, default: bool) -> Result<bool> {
+    match command.get(field) {
+        None => Ok(default),
+        Some(Bson::Boolean(b)) => Ok(*b),
+        Some(Bson::Int32(i)) => Ok(*i != 0),
+        Some(Bson::Int64(i)) => Ok(*i != 0),
+        Some(Bson::Double(d)) => Ok(*d != 0.0),
+        Some(other) => Err(Error::type_mismatch(format!(
+            "BSON field '{field}' is the wrong type '{}', expected type 'bool'",
+            crate::value::display::type_name(other)
+        ))),
+    }
+}
+
+/// Reads an optional non-negative integer option.
+fn count_option(command: &Document, cmd: &str, field: &str) -> Result<Option<i64>> {
+    let v = match command.get(field) {
+        None | Some(Bson::Null) => return Ok(None),
+        Some(Bson::Int32(i)) => i64::from(*i),
+        Some(Bson::Int64(i)) => *i,
+        Some(Bson::Double(d)) if d.fract() == 0.0 => *d as i64,
+        Some(other) => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field '{cmd}.{field}' is the wrong type '{}', expected types '[long, int, decimal, double]'",
+                crate::value::display::type_name(other)
+            )));
+        }
+    };
+    if v < 0 {
+        return Err(Error::new(
+            ErrorCode::Location(51024),
+            format!("BSON field '{field}' value must be >= 0, actual value '{v}'"),
+        ));
+    }
+    Ok(Some(v))
+}
+
+/// Reads an optional document option.
+fn document_option<'a>(
+    command: &'a Document,
+    cmd: &str,
+    field: &str,
+) -> Result<Option<&'a Document>> {
+    match command.get(field) {
+        None | Some(Bson::Null) => Ok(None),
+        Some(Bson::Document(d)) => Ok(Some(d)),
+        Some(other) => Err(Error::type_mismatch(format!(
+            "BSON field '{cmd}.{field}' is the wrong type '{}', expected type 'object'",
+            crate::value::display::type_name(other)
+        ))),
+    }
+}

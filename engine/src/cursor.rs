@@ -1,0 +1,41 @@
+//! Open cursors: the documents a `find` has not yet returned, handed out by `getMore`.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use bson::Document;
+
+use crate::catalog::Namespace;
+
+/// MongoDB's default size of a first batch.
+pub const DEFAULT_FIRST_BATCH: usize = 101;
+
+#[derive(Debug)]
+pub struct OpenCursor {
+    pub ns: Namespace,
+    pub remaining: VecDeque<Document>,
+}
+
+#[derive(Debug, Default)]
+pub struct CursorTable {
+    open: BTreeMap<i64, OpenCursor>,
+    next_id: i64,
+}
+
+impl CursorTable {
+    /// Keeps the documents that did not fit in the first batch; returns the new cursor's id.
+    pub fn open(&mut self, ns: Namespace, remaining: VecDeque<Document>) -> i64 {
+        // Ids look like MongoDB's (large, non-zero) but are deterministic for reproducible output.
+        self.next_id += 1;
+        let id = 7_000_000_000_000_000_000 + self.next_id;
+        self.open.insert(id, OpenCursor { ns, remaining });
+        id
+    }
+
+    pub fn get_mut(&mut self, id: i64) -> Option<&mut OpenCursor> {
+        self.open.get_mut(&id)
+    }
+
+    pub fn close(&mut self, id: i64) -> bool {
+        self.open.remove(&id).is_some()
+    }
+}

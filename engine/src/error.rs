@@ -1,0 +1,147 @@
+//! MongoDB-shaped errors: a numeric code, its codeName, and a message.
+//!
+//! Every error the engine returns to a user is an [`Error`]; nothing user-reachable panics.
+//! Codes and names follow MongoDB's `error_codes.yml`.
+
+use std::fmt;
+
+/// The error codes Sprout produces, with MongoDB's numbers and names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    InternalError,
+    BadValue,
+    FailedToParse,
+    TypeMismatch,
+    InvalidLength,
+    NamespaceNotFound,
+    IndexNotFound,
+    InvalidNamespace,
+    NamespaceExists,
+    IllegalOperation,
+    ImmutableField,
+    ConflictingUpdateOperators,
+    CommandNotFound,
+    InvalidOptions,
+    InvalidIdField,
+    DuplicateKey,
+    DollarPrefixedFieldName,
+    Location(i32),
+}
+
+impl ErrorCode {
+    pub fn code(self) -> i32 {
+        match self {
+            ErrorCode::InternalError => 1,
+            ErrorCode::BadValue => 2,
+            ErrorCode::FailedToParse => 9,
+            ErrorCode::TypeMismatch => 14,
+            ErrorCode::InvalidLength => 16,
+            ErrorCode::NamespaceNotFound => 26,
+            ErrorCode::IndexNotFound => 27,
+            ErrorCode::ConflictingUpdateOperators => 40,
+            ErrorCode::CommandNotFound => 59,
+            ErrorCode::ImmutableField => 66,
+            ErrorCode::InvalidOptions => 72,
+            ErrorCode::InvalidNamespace => 73,
+            ErrorCode::NamespaceExists => 48,
+            ErrorCode::IllegalOperation => 20,
+            ErrorCode::InvalidIdField => 53,
+            ErrorCode::DuplicateKey => 11000,
+            ErrorCode::DollarPrefixedFieldName => 52,
+            ErrorCode::Location(n) => n,
+        }
+    }
+
+    /// MongoDB's `codeName`. Numbered "Location" errors have the name `Location<code>`.
+    pub fn name(self) -> String {
+        let s = match self {
+            ErrorCode::InternalError => "InternalError",
+            ErrorCode::BadValue => "BadValue",
+            ErrorCode::FailedToParse => "FailedToParse",
+            ErrorCode::TypeMismatch => "TypeMismatch",
+            ErrorCode::InvalidLength => "InvalidLength",
+            ErrorCode::NamespaceNotFound => "NamespaceNotFound",
+            ErrorCode::IndexNotFound => "IndexNotFound",
+            ErrorCode::ConflictingUpdateOperators => "ConflictingUpdateOperators",
+            ErrorCode::CommandNotFound => "CommandNotFound",
+            ErrorCode::ImmutableField => "ImmutableField",
+            ErrorCode::InvalidOptions => "InvalidOptions",
+            ErrorCode::InvalidNamespace => "InvalidNamespace",
+            ErrorCode::NamespaceExists => "NamespaceExists",
+            ErrorCode::IllegalOperation => "IllegalOperation",
+            ErrorCode::InvalidIdField => "InvalidIdField",
+            ErrorCode::DuplicateKey => "DuplicateKey",
+            ErrorCode::DollarPrefixedFieldName => "DollarPrefixedFieldName",
+            ErrorCode::Location(n) => return format!("Location{n}"),
+        };
+        s.to_string()
+    }
+}
+
+/// An error as MongoDB reports it: `{ ok: 0, code, codeName, errmsg }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+    /// Extra reply fields MongoDB sends with some errors (`keyPattern`/`keyValue` for E11000).
+    pub details: Option<Box<bson::Document>>,
+}
+
+impl Error {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Error {
+            code,
+            message: message.into(),
+            details: None,
+        }
+    }
+
+    pub fn with_details(mut self, details: bson::Document) -> Self {
+        self.details = Some(Box::new(details));
+        self
+    }
+
+    pub fn bad_value(message: impl Into<String>) -> Self {
+        Error::new(ErrorCode::BadValue, message)
+    }
+
+    pub fn type_mismatch(message: impl Into<String>) -> Self {
+        Error::new(ErrorCode::TypeMismatch, message)
+    }
+
+    pub fn location(code: i32, message: impl Into<String>) -> Self {
+        Error::new(ErrorCode::Location(code), message)
+    }
+
+    pub fn code(&self) -> i32 {
+        self.code.code()
+    }
+
+    pub fn code_name(&self) -> String {
+        self.code.name()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn location_codes_are_named_like_mongodb() {
+        let e = Error::location(40324, "Unrecognized pipeline stage name: '$foo'");
+        assert_eq!(e.code(), 40324);
+        assert_eq!(e.code_name(), "Location40324");
+        assert_eq!(Error::bad_value("x").code_name(), "BadValue");
+        assert_eq!(Error::new(ErrorCode::DuplicateKey, "x").code(), 11000);
+    }
+}

@@ -1,0 +1,206 @@
+//! Sprout's database engine: MongoDB's data model and command semantics over BSON, in memory,
+//! with every command's changes handed out as one [`storage::ChangeBatch`] for a durable store.
+//!
+//! ```text
+//! command document ──► commands::dispatch ──► catalog (collections, documents)
+//!                          │                      ▲
+//!                          ├─► matcher::Filter ───┘  (parse once, evaluate per document)
+//!                          └─► storage::ChangeBatch ──► DurableStore (IndexedDB, memory)
+//! ```
+//!
+//! The engine is synchronous and performs no I/O; it builds natively and for wasm32 and uses no
+//! browser crate. Its public surface is the command interface MongoDB's drivers use
+//! ([`Engine::run_command`]), so the shell, the conformance runners and the web app all speak to
+//! it the same way.
+
+pub mod catalog;
+pub mod clock;
+pub mod commands;
+pub mod cursor;
+pub mod error;
+pub mod matcher;
+pub mod path;
+pub mod query;
+pub mod storage;
+pub mod value;
+
+use bson::{Bson, Document, doc};
+
+use catalog::{Catalog, Collection};
+use clock::{Clock, ObjectIdGenerator, SystemClock};
+use cursor::CursorTable;
+pub use error::{Error, ErrorCode, Result};
+use storage::{Change, ChangeBatch, Snapshot};
+
+/// The version of MongoDB whose behaviour Sprout follows.
+pub const MONGODB_COMPAT_VERSION: &str = "8.0.0";
+
+/// A whole deployment's data: every database and collection, and open cursors.
+pub struct Engine {
+    catalog: Catalog,
+    cursors: CursorTable,
+    pending: ChangeBatch,
+    clock: Box<dyn Clock>,
+    object_ids: ObjectIdGenerator,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("catalog", &self.catalog)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine on the system clock, with ObjectIds seeded from the time.
+    pub fn new() -> Self {
+        let seed = SystemClock.now_millis() as u64;
+        Engine::with_clock(Box::new(SystemClock), seed)
+    }
+
+    /// An engine on the given clock; `seed` makes its generated ObjectIds reproducible.
+    pub fn with_clock(clock: Box<dyn Clock>, seed: u64) -> Self {
+        Engine {
+            catalog: Catalog::default(),
+            cursors: CursorTable::default(),
+            pending: ChangeBatch::default(),
+            clock,
+            object_ids: ObjectIdGenerator::from_seed(seed),
+        }
+    }
+
+    pub fn now_millis(&self) -> i64 {
+        self.clock.now_millis()
+    }
+
+    /// A fresh ObjectId from this engine's clock and generator.
+    pub fn new_object_id(&mut self) -> bson::oid::ObjectId {
+        let now = self.clock.now_millis();
+        self.object_ids.next(now)
+    }
+
+    /// Fills a new engine with a durable store's snapshot.
+    pub fn load(mut self, snapshot: Snapshot) -> Result<Self> {
+        let engine = &mut self;
+        for (ns, options) in snapshot.collections {
+            engine
+                .catalog
+                .insert_collection(&ns, Collection::with_options(options));
+        }
+        let mut docs = snapshot.documents;
+        docs.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+        for (ns, record_id, bytes) in docs {
+            let doc = Document::from_reader(bytes.as_slice()).map_err(|e| {
+                Error::new(
+                    ErrorCode::InternalError,
+                    format!("corrupt stored document: {e}"),
+                )
+            })?;
+            let ns_text = ns.to_string();
+            let (coll, _) = engine.catalog.collection_or_create(&ns);
+            coll.insert_with_record_id(&ns_text, record_id, doc)?;
+        }
+        Ok(self)
+    }
+
+    /// Runs one command against database `db` and returns MongoDB's reply document:
+    /// `{..., ok: 1}` on success, `{ok: 0, errmsg, code, codeName}` on failure.
+    pub fn run_command(&mut self, db: &str, command: &Document) -> Document {
+        match commands::dispatch(self, db, command) {
+            Ok(reply) => reply,
+            Err(e) => error_reply(&e),
+        }
+    }
+
+    /// The changes made since the last call, to be committed as one batch.
+    pub fn take_changes(&mut self) -> ChangeBatch {
+        std::mem::take(&mut self.pending)
+    }
+
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    pub(crate) fn catalog_mut(&mut self) -> &mut Catalog {
+        &mut self.catalog
+    }
+
+    pub(crate) fn cursors_mut(&mut self) -> &mut CursorTable {
+        &mut self.cursors
+    }
+
+    pub(crate) fn record(&mut self, change: Change) {
+        self.pending.changes.push(change);
+    }
+}
+
+/// The reply MongoDB sends for a failed command.
+pub fn error_reply(e: &Error) -> Document {
+    let mut reply = doc! {
+        "ok": 0.0,
+        "errmsg": e.message.clone(),
+        "code": e.code(),
+        "codeName": e.code_name(),
+    };
+    if let Some(details) = &e.details {
+        reply.extend(details.as_ref().clone());
+    }
+    reply
+}
+
+/// Reads a reply's `ok` field as MongoDB's drivers do (any numeric or boolean truth).
+pub fn reply_ok(reply: &Document) -> bool {
+    match reply.get("ok") {
+        Some(Bson::Double(d)) => *d == 1.0,
+        Some(Bson::Int32(i)) => *i == 1,
+        Some(Bson::Int64(i)) => *i == 1,
+        Some(Bson::Boolean(b)) => *b,
+        _ => false,
+    }
+}
+
+/// Turns an error reply back into an [`Error`].
+pub fn reply_error(reply: &Document) -> Option<Error> {
+    if reply_ok(reply) {
+        return None;
+    }
+    let code = reply.get_i32("code").unwrap_or(1);
+    let message = reply
+        .get_str("errmsg")
+        .unwrap_or("unknown error")
+        .to_string();
+    Some(Error::new(code_from_number(code), message))
+}
+
+fn code_from_number(code: i32) -> ErrorCode {
+    use ErrorCode::*;
+    [
+        InternalError,
+        BadValue,
+        FailedToParse,
+        TypeMismatch,
+        InvalidLength,
+        NamespaceNotFound,
+        IndexNotFound,
+        InvalidNamespace,
+        NamespaceExists,
+        IllegalOperation,
+        ImmutableField,
+        ConflictingUpdateOperators,
+        CommandNotFound,
+        InvalidOptions,
+        InvalidIdField,
+        DuplicateKey,
+        DollarPrefixedFieldName,
+    ]
+    .into_iter()
+    .find(|c| c.code() == code)
+    .unwrap_or(Location(code))
+}

@@ -1,0 +1,8 @@
+//! BSON values as MongoDB sees them: the total order across types and exact numeric comparison.
+//!
+//! Architecture invariant: only this module decides how two values compare.
+
+pub mod display;
+mod order;
+
+pub use order::{OrderedValue, canonical_type_rank, compare_values, values_equal};

@@ -1,0 +1,243 @@
+//! MongoDB's total order over BSON values (the order `sort` and indexes use):
+//! MinKey < null/undefined < numbers < strings/symbols < objects < arrays < binary < ObjectId
+//! < bool < date < timestamp < regex < MaxKey.
+
+use std::cmp::Ordering;
+
+use bson::{Bson, Document};
+
+/// The rank of a value's type in MongoDB's canonical order. Values of equal rank compare by value.
+pub fn canonical_type_rank(v: &Bson) -> u8 {
+    match v {
+        Bson::MinKey => 0,
+        Bson::Undefined | Bson::Null => 5,
+        Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) | Bson::Decimal128(_) => 10,
+        Bson::String(_) | Bson::Symbol(_) => 15,
+        Bson::Document(_) => 20,
+        Bson::Array(_) => 25,
+        Bson::Binary(_) => 30,
+        Bson::ObjectId(_) => 35,
+        Bson::Boolean(_) => 40,
+        Bson::DateTime(_) => 45,
+        Bson::Timestamp(_) => 47,
+        Bson::RegularExpression(_) => 50,
+        Bson::DbPointer(_) => 55,
+        Bson::JavaScriptCode(_) => 60,
+        Bson::JavaScriptCodeWithScope(_) => 65,
+        Bson::MaxKey => 127,
+    }
+}
+
+/// Compares two values in MongoDB's order. Numbers compare exactly across int32, int64 and double.
+pub fn compare_values(a: &Bson, b: &Bson) -> Ordering {
+    let (ra, rb) = (canonical_type_rank(a), canonical_type_rank(b));
+    if ra != rb {
+        return ra.cmp(&rb);
+    }
+    match (a, b) {
+        (Bson::String(x) | Bson::Symbol(x), Bson::String(y) | Bson::Symbol(y)) => x.cmp(y),
+        (Bson::Document(x), Bson::Document(y)) => compare_documents(x, y),
+        (Bson::Array(x), Bson::Array(y)) => compare_arrays(x, y),
+        (Bson::Binary(x), Bson::Binary(y)) => x
+            .bytes
+            .len()
+            .cmp(&y.bytes.len())
+            .then_with(|| u8::from(x.subtype).cmp(&u8::from(y.subtype)))
+            .then_with(|| x.bytes.cmp(&y.bytes)),
+        (Bson::ObjectId(x), Bson::ObjectId(y)) => x.bytes().cmp(&y.bytes()),
+        (Bson::Boolean(x), Bson::Boolean(y)) => x.cmp(y),
+        (Bson::DateTime(x), Bson::DateTime(y)) => x.timestamp_millis().cmp(&y.timestamp_millis()),
+        (Bson::Timestamp(x), Bson::Timestamp(y)) => x
+            .time
+            .cmp(&y.time)
+            .then_with(|| x.increment.cmp(&y.increment)),
+        (Bson::RegularExpression(x), Bson::RegularExpression(y)) => x
+            .pattern
+            .cmp(&y.pattern)
+            .then_with(|| x.options.cmp(&y.options)),
+        (Bson::JavaScriptCode(x), Bson::JavaScriptCode(y)) => x.cmp(y),
+        (Bson::JavaScriptCodeWithScope(x), Bson::JavaScriptCodeWithScope(y)) => x
+            .code
+            .cmp(&y.code)
+            .then_with(|| compare_documents(&x.scope, &y.scope)),
+        (Bson::DbPointer(_), Bson::DbPointer(_)) => Ordering::Equal,
+        _ if ra == 10 => compare_numbers(a, b),
+        _ => Ordering::Equal,
+    }
+}
+
+/// Equality as the query language means it (`1`, `NumberLong(1)` and `1.0` are equal).
+pub fn values_equal(a: &Bson, b: &Bson) -> bool {
+    compare_values(a, b) == Ordering::Equal
+}
+
+fn compare_documents(a: &Document, b: &Document) -> Ordering {
+    let mut ia = a.iter();
+    let mut ib = b.iter();
+    loop {
+        match (ia.next(), ib.next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some((ka, va)), Some((kb, vb))) => {
+                // Per element: type first, then field name, then value.
+                let ord = canonical_type_rank(va)
+                    .cmp(&canonical_type_rank(vb))
+                    .then_with(|| ka.cmp(kb))
+                    .then_with(|| compare_values(va, vb));
+                if ord != Ordering::Equal {
+                    return ord;
+                }
+            }
+        }
+    }
+}
+
+fn compare_arrays(a: &[Bson], b: &[Bson]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let ord = compare_values(x, y);
+        if ord != Ordering::Equal {
+            return ord;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+/// A number in a form that compares exactly: integers as i128-scaled, doubles by value.
+enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+fn as_num(v: &Bson) -> Num {
+    match v {
+        Bson::Int32(i) => Num::Int(i64::from(*i)),
+        Bson::Int64(i) => Num::Int(*i),
+        Bson::Double(d) => Num::Float(*d),
+        Bson::Decimal128(d) => Num::Float(d.to_string().parse::<f64>().unwrap_or(f64::NAN)),
+        _ => Num::Float(f64::NAN),
+    }
+}
+
+fn compare_numbers(a: &Bson, b: &Bson) -> Ordering {
+    match (as_num(a), as_num(b)) {
+        (Num::Int(x), Num::Int(y)) => x.cmp(&y),
+        (Num::Float(x), Num::Float(y)) => compare_doubles(x, y),
+        (Num::Int(x), Num::Float(y)) => compare_int_double(x, y),
+        (Num::Float(x), Num::Int(y)) => compare_int_double(y, x).reverse(),
+    }
+}
+
+/// NaN sorts below every other number and equals itself, as in MongoDB.
+fn compare_doubles(x: f64, y: f64) -> Ordering {
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        _ => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// Exact comparison of an i64 with a double, without rounding the integer.
+fn compare_int_double(i: i64, d: f64) -> Ordering {
+    if d.is_nan() {
+        return Ordering::Greater;
+    }
+    // 2^63 as f64 is exact; every i64 is below it.
+    if d >= 9_223_372_036_854_775_808.0 {
+        return Ordering::Less;
+    }
+    if d < -9_223_372_036_854_775_808.0 {
+        return Ordering::Greater;
+    }
+    let t = d.trunc();
+    let ti = t as i64; // exact: |t| < 2^63
+    match i.cmp(&ti) {
+        Ordering::Equal => {
+            // Same integer part: the fraction decides.
+            if d > t {
+                Ordering::Less
+            } else if d < t {
+                Ordering::Greater
+            } else {
+                Ordering::Equal
+            }
+        }
+        o => o,
+    }
+}
+
+/// A value ordered by [`compare_values`], for ordered maps keyed by BSON values.
+#[derive(Debug, Clone)]
+pub struct OrderedValue(pub Bson);
+
+impl PartialEq for OrderedValue {
+    fn eq(&self, other: &Self) -> bool {
+        compare_values(&self.0, &other.0) == Ordering::Equal
+    }
+}
+impl Eq for OrderedValue {}
+impl PartialOrd for OrderedValue {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for OrderedValue {
+    fn cmp(&self, other: &Self) -> Ordering {
+        compare_values(&self.0, &other.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::{doc, oid::ObjectId};
+
+    #[test]
+    fn type_order() {
+        let ordered = [
+            Bson::MinKey,
+            Bson::Null,
+            Bson::Int32(5),
+            Bson::String("a".into()),
+            Bson::Document(doc! {}),
+            Bson::Array(vec![]),
+            Bson::ObjectId(ObjectId::new()),
+            Bson::Boolean(false),
+            Bson::DateTime(bson::DateTime::from_millis(0)),
+            Bson::MaxKey,
+        ];
+        for w in ordered.windows(2) {
+            assert_eq!(
+                compare_values(&w[0], &w[1]),
+                Ordering::Less,
+                "{:?} < {:?}",
+                w[0],
+                w[1]
+            );
+        }
+    }
+
+    #[test]
+    fn exact_numeric_comparison() {
+        let big = 9_007_199_254_740_993_i64; // 2^53 + 1: not representable as f64
+        assert_eq!(
+            compare_values(&Bson::Int64(big), &Bson::Double(9_007_199_254_740_992.0)),
+            Ordering::Greater
+        );
+        assert!(values_equal(&Bson::Int32(1), &Bson::Double(1.0)));
+        assert!(values_equal(&Bson::Int64(1), &Bson::Int32(1)));
+        assert_eq!(
+            compare_values(&Bson::Int32(1), &Bson::Double(1.5)),
+            Ordering::Less
+        );
+        assert_eq!(
+            compare_values(&Bson::Int32(-2), &Bson::Double(-1.5)),
+            Ordering::Less
+        );
+        assert_eq!(
+            compare_values(&Bson::Double(f64::NAN), &Bson::Int32(-100)),
+            Ordering::Less
+        );
+    }
+}
