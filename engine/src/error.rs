@@ -25,6 +25,11 @@ pub enum ErrorCode {
     InvalidIdField,
     DuplicateKey,
     DollarPrefixedFieldName,
+    PathNotViable,
+    NotSingleValueField,
+    EmptyFieldName,
+    NotExactValueField,
+    NotImplemented,
     Location(i32),
 }
 
@@ -48,6 +53,11 @@ impl ErrorCode {
             ErrorCode::InvalidIdField => 53,
             ErrorCode::DuplicateKey => 11000,
             ErrorCode::DollarPrefixedFieldName => 52,
+            ErrorCode::PathNotViable => 28,
+            ErrorCode::NotSingleValueField => 54,
+            ErrorCode::EmptyFieldName => 56,
+            ErrorCode::NotExactValueField => 111,
+            ErrorCode::NotImplemented => 238,
             ErrorCode::Location(n) => n,
         }
     }
@@ -72,6 +82,11 @@ impl ErrorCode {
             ErrorCode::InvalidIdField => "InvalidIdField",
             ErrorCode::DuplicateKey => "DuplicateKey",
             ErrorCode::DollarPrefixedFieldName => "DollarPrefixedFieldName",
+            ErrorCode::PathNotViable => "PathNotViable",
+            ErrorCode::NotSingleValueField => "NotSingleValueField",
+            ErrorCode::EmptyFieldName => "EmptyFieldName",
+            ErrorCode::NotExactValueField => "NotExactValueField",
+            ErrorCode::NotImplemented => "NotImplemented",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()

@@ -22,6 +22,7 @@ pub mod matcher;
 pub mod path;
 pub mod query;
 pub mod storage;
+pub mod update;
 pub mod value;
 
 use bson::{Bson, Document, doc};

@@ -1,0 +1,327 @@
+//! Applies an operator tree to a document: walks existing fields, creates missing documents on
+//! the way to a leaf that writes, pads arrays with nulls when a position lies past the end, and
+//! fails where MongoDB fails (a field cannot be created inside a scalar or an array).
+
+use bson::{Bson, Document};
+
+use super::identical::identical;
+use super::node::{ArraySelector, Component, LeafOp, Node, ObjectNode, classify};
+use super::positional::ArrayFilters;
+use super::{add_to_set, bit, current_date, inc_mul, min_max, pop, pull, push, rename, set, unset};
+use crate::error::{Error, ErrorCode, Result};
+use crate::path::FieldPath;
+use crate::value::display::key_value;
+
+/// MongoDB refuses to pad an array with more nulls than this.
+const MAX_PADDING: usize = 1_500_000;
+
+/// What one operator (or one subtree) does to the value it reached.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Unchanged,
+    /// The value becomes this (created when it was missing).
+    Set(Bson),
+    /// The field goes away (an array element becomes null).
+    Remove,
+    /// The field is removed and appended again with this value (`$rename` onto an existing field).
+    Move(Bson),
+}
+
+/// What an operator may read besides the value it updates.
+#[derive(Debug, Clone)]
+pub struct LeafContext<'a> {
+    /// The whole document as it was before the update.
+    pub original: &'a Document,
+    pub now_millis: i64,
+    /// Whether the update is building an upserted document (`$setOnInsert` acts only then).
+    pub is_insert: bool,
+    /// The last component of the path (a field name or an array position).
+    pub field: &'a str,
+    /// The full path reached, with positional components resolved.
+    pub path: &'a str,
+}
+
+impl LeafContext<'_> {
+    /// The document's `_id` as MongoDB's messages show it (`_id: 1`).
+    pub fn id_text(&self) -> String {
+        match self.original.get("_id") {
+            Some(id) => format!("_id: {}", key_value(id)),
+            None => "no id".to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+impl<'a> LeafContext<'a> {
+    pub fn for_tests(original: &'a Document, field: &'a str) -> Self {
+        LeafContext {
+            original,
+            now_millis: 0,
+            is_insert: false,
+            field,
+            path: field,
+        }
+    }
+}
+
+/// Everything the tree walk needs.
+#[derive(Debug, Clone)]
+pub struct ApplyContext<'a> {
+    pub original: &'a Document,
+    pub now_millis: i64,
+    pub is_insert: bool,
+    /// The array position the query matched, for `$`.
+    pub matched_position: Option<usize>,
+    pub array_filters: &'a ArrayFilters,
+}
+
+/// Applies the root of an operator tree to a copy of `doc`; `true` when anything changed.
+pub fn apply_root(root: &ObjectNode, doc: &mut Document, cx: &ApplyContext) -> Result<bool> {
+    apply_into_document(root, doc, "", cx)
+}
+
+fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+/// An array position as a path component (`0`, `12`; not `01`).
+pub fn array_index(part: &str) -> Option<usize> {
+    if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if part.len() > 1 && part.starts_with('0') {
+        return None;
+    }
+    part.parse().ok()
+}
+
+fn positional_index(cx: &ApplyContext) -> Result<usize> {
+    cx.matched_position.ok_or_else(|| {
+        Error::bad_value("The positional operator did not find the match needed from the query.")
+    })
+}
+
+fn has_array_children(obj: &ObjectNode) -> bool {
+    obj.children
+        .keys()
+        .any(|k| matches!(classify(&k.0), Component::Array(_)))
+}
+
+fn apply_node(
+    node: &Node,
+    current: Option<&Bson>,
+    field: &str,
+    path: &str,
+    cx: &ApplyContext,
+) -> Result<Outcome> {
+    match node {
+        Node::Leaf(op) => apply_leaf(op, current, field, path, cx),
+        Node::Object(obj) => apply_object(obj, current, field, path, cx),
+    }
+}
+
+fn apply_object(
+    obj: &ObjectNode,
+    current: Option<&Bson>,
+    field: &str,
+    path: &str,
+    cx: &ApplyContext,
+) -> Result<Outcome> {
+    match current {
+        Some(Bson::Array(items)) => {
+            let mut out = items.clone();
+            if apply_into_array(obj, &mut out, items, field, path, cx)? {
+                Ok(Outcome::Set(Bson::Array(out)))
+            } else {
+                Ok(Outcome::Unchanged)
+            }
+        }
+        Some(other) if has_array_children(obj) => Err(Error::bad_value(format!(
+            "Cannot apply array updates to non-array element {field}: {}",
+            key_value(other)
+        ))),
+        Some(Bson::Document(d)) => {
+            let mut out = d.clone();
+            if apply_into_document(obj, &mut out, path, cx)? {
+                Ok(Outcome::Set(Bson::Document(out)))
+            } else {
+                Ok(Outcome::Unchanged)
+            }
+        }
+        Some(scalar) => {
+            let mut fresh = Document::new();
+            apply_into_document(obj, &mut fresh, path, cx)?;
+            match fresh.keys().next() {
+                Some(name) => Err(cannot_create(name, field, scalar)),
+                None => Ok(Outcome::Unchanged),
+            }
+        }
+        None if has_array_children(obj) => Err(Error::bad_value(format!(
+            "The path '{path}' must exist in the document in order to apply array updates."
+        ))),
+        None => {
+            let mut fresh = Document::new();
+            apply_into_document(obj, &mut fresh, path, cx)?;
+            if fresh.is_empty() {
+                Ok(Outcome::Unchanged)
+            } else {
+                Ok(Outcome::Set(Bson::Document(fresh)))
+            }
+        }
+    }
+}
+
+fn cannot_create(name: &str, field: &str, parent: &Bson) -> Error {
+    Error::new(
+        ErrorCode::PathNotViable,
+        format!(
+            "Cannot create field '{name}' in element {{{field}: {}}}",
+            key_value(parent)
+        ),
+    )
+}
+
+fn apply_into_document(
+    obj: &ObjectNode,
+    doc: &mut Document,
+    path: &str,
+    cx: &ApplyContext,
+) -> Result<bool> {
+    let mut changed = false;
+    for (key, child) in &obj.children {
+        let name = match classify(&key.0) {
+            Component::Field(f) => f.to_string(),
+            Component::Positional => positional_index(cx)?.to_string(),
+            // Callers reject array children on documents before getting here.
+            Component::Array(_) => continue,
+        };
+        let child_path = join(path, &name);
+        let outcome = apply_node(child, doc.get(&name), &name, &child_path, cx)?;
+        changed |= match outcome {
+            Outcome::Unchanged => false,
+            Outcome::Set(v) => {
+                doc.insert(name, v);
+                true
+            }
+            Outcome::Remove => doc.remove(&name).is_some(),
+            Outcome::Move(v) => {
+                doc.remove(&name);
+                doc.insert(name, v);
+                true
+            }
+        };
+    }
+    Ok(changed)
+}
+
+fn apply_into_array(
+    obj: &ObjectNode,
+    items: &mut Vec<Bson>,
+    before: &[Bson],
+    field: &str,
+    path: &str,
+    cx: &ApplyContext,
+) -> Result<bool> {
+    let mut changed = false;
+    for (key, child) in &obj.children {
+        match classify(&key.0) {
+            Component::Positional => {
+                changed |= apply_at(items, positional_index(cx)?, child, path, cx)?;
+            }
+            Component::Field(name) => match array_index(name) {
+                Some(i) => changed |= apply_at(items, i, child, path, cx)?,
+                None => {
+                    let outcome = apply_node(child, None, name, &join(path, name), cx)?;
+                    if outcome != Outcome::Unchanged {
+                        return Err(cannot_create(name, field, &Bson::Array(before.to_vec())));
+                    }
+                }
+            },
+            Component::Array(selector) => {
+                for (i, element) in before.iter().enumerate() {
+                    let selected = match &selector {
+                        ArraySelector::All => true,
+                        ArraySelector::Identifier(id) => cx.array_filters.selects(id, element),
+                    };
+                    if selected {
+                        changed |= apply_at(items, i, child, path, cx)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(changed)
+}
+
+fn apply_at(
+    items: &mut Vec<Bson>,
+    index: usize,
+    child: &Node,
+    path: &str,
+    cx: &ApplyContext,
+) -> Result<bool> {
+    let name = index.to_string();
+    let child_path = join(path, &name);
+    match apply_node(child, items.get(index), &name, &child_path, cx)? {
+        Outcome::Unchanged => Ok(false),
+        Outcome::Set(v) | Outcome::Move(v) => {
+            if let Some(slot) = items.get_mut(index) {
+                *slot = v;
+            } else {
+                if index - items.len() > MAX_PADDING {
+                    return Err(Error::bad_value(format!(
+                        "can't backfill array to larger than {MAX_PADDING} elements"
+                    )));
+                }
+                items.resize(index, Bson::Null);
+                items.push(v);
+            }
+            Ok(true)
+        }
+        Outcome::Remove => match items.get_mut(index) {
+            Some(slot) if !identical(slot, &Bson::Null) => {
+                *slot = Bson::Null;
+                Ok(true)
+            }
+            _ => Ok(false),
+        },
+    }
+}
+
+fn apply_leaf(
+    op: &LeafOp,
+    current: Option<&Bson>,
+    field: &str,
+    path: &str,
+    cx: &ApplyContext,
+) -> Result<Outcome> {
+    let lcx = LeafContext {
+        original: cx.original,
+        now_millis: cx.now_millis,
+        is_insert: cx.is_insert,
+        field,
+        path,
+    };
+    match op {
+        LeafOp::Set(v) => Ok(set::apply_set(v, current)),
+        LeafOp::SetOnInsert(v) => Ok(set::apply_set_on_insert(v, current, &lcx)),
+        LeafOp::Unset => Ok(unset::apply_unset(current)),
+        LeafOp::Inc(v) => inc_mul::apply_arith(inc_mul::Arith::Inc, v, current, &lcx),
+        LeafOp::Mul(v) => inc_mul::apply_arith(inc_mul::Arith::Mul, v, current, &lcx),
+        LeafOp::Min(v) => Ok(min_max::apply_min_max(v, current, true)),
+        LeafOp::Max(v) => Ok(min_max::apply_min_max(v, current, false)),
+        LeafOp::CurrentDate(kind) => Ok(current_date::apply(*kind, current, &lcx)),
+        LeafOp::Push(spec) => push::apply(spec, current, &lcx),
+        LeafOp::AddToSet(values) => add_to_set::apply(values, current, &lcx),
+        LeafOp::Pop { first } => pop::apply(*first, current, &lcx),
+        LeafOp::Pull(cond) => pull::apply_pull(cond, current),
+        LeafOp::PullAll(values) => pull::apply_pull_all(values, current),
+        LeafOp::Bit(ops) => bit::apply(ops, current, &lcx),
+        LeafOp::RenameFrom => Ok(rename::apply_from(current)),
+        LeafOp::RenameTo { from } => rename::apply_to(from, &FieldPath::parse(path), current, &lcx),
+    }
+}

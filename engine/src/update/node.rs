@@ -1,0 +1,205 @@
+//! The parsed form of an update-operator document: a tree of field names with one operator
+//! ("leaf") at the end of every updated path, as MongoDB's `UpdateObjectNode` builds it. Building
+//! the tree is where two operators on overlapping paths are rejected (code 40).
+
+use std::collections::BTreeMap;
+
+use bson::Bson;
+
+use super::bit::BitOp;
+use super::current_date::DateKind;
+use super::pull::PullCondition;
+use super::push::PushSpec;
+use crate::error::{Error, ErrorCode, Result};
+use crate::path::FieldPath;
+
+/// One operator applied at one path.
+#[derive(Debug, Clone)]
+pub enum LeafOp {
+    Set(Bson),
+    SetOnInsert(Bson),
+    Unset,
+    Inc(Bson),
+    Mul(Bson),
+    Min(Bson),
+    Max(Bson),
+    CurrentDate(DateKind),
+    Push(PushSpec),
+    AddToSet(Vec<Bson>),
+    /// `true` removes the first element (`$pop: -1`), `false` the last.
+    Pop {
+        first: bool,
+    },
+    Pull(PullCondition),
+    PullAll(Vec<Bson>),
+    Bit(Vec<BitOp>),
+    /// The source of a `$rename`: removed when present.
+    RenameFrom,
+    /// The target of a `$rename`: receives the source's value (read from the original document).
+    RenameTo {
+        from: FieldPath,
+    },
+}
+
+/// Which array elements a `$[]` / `$[<identifier>]` path component selects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArraySelector {
+    All,
+    Identifier(String),
+}
+
+#[derive(Debug, Clone)]
+pub enum Node {
+    Leaf(LeafOp),
+    Object(ObjectNode),
+}
+
+/// The children of one path prefix, keyed by path component (`"b"`, `"0"`, `"$"`, `"$[]"`,
+/// `"$[x]"`) and applied in key order, as MongoDB (5.0+) applies them: that is why the new fields
+/// one update creates appear sorted by name, and why positional children (`$` sorts first) go
+/// first.
+#[derive(Debug, Clone, Default)]
+pub struct ObjectNode {
+    pub children: BTreeMap<ChildKey, Node>,
+}
+
+/// A path component ordered as MongoDB orders the fields an update processes: names that are
+/// both numbers compare numerically (`a.2` before `a.10`), all others lexicographically.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChildKey(pub String);
+
+impl ChildKey {
+    fn number(&self) -> Option<u128> {
+        if self.0.is_empty() || !self.0.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        self.0.parse().ok()
+    }
+}
+
+impl Ord for ChildKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        match (self.number(), other.number()) {
+            (Some(a), Some(b)) => a.cmp(&b).then_with(|| self.0.cmp(&other.0)),
+            _ => self.0.cmp(&other.0),
+        }
+    }
+}
+
+impl PartialOrd for ChildKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A path component as the update language reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Component<'a> {
+    Field(&'a str),
+    Positional,
+    Array(ArraySelector),
+}
+
+pub fn classify(part: &str) -> Component<'_> {
+    if part == "$" {
+        Component::Positional
+    } else if part == "$[]" {
+        Component::Array(ArraySelector::All)
+    } else if let Some(id) = part.strip_prefix("$[").and_then(|p| p.strip_suffix(']')) {
+        Component::Array(ArraySelector::Identifier(id.to_string()))
+    } else {
+        Component::Field(part)
+    }
+}
+
+impl ObjectNode {
+    /// Adds `op` at `path`, failing with ConflictingUpdateOperators when another operator already
+    /// updates the path, one of its prefixes, or something below it.
+    pub fn insert(&mut self, path: &FieldPath, op: LeafOp) -> Result<()> {
+        let parts = path.parts();
+        let full = path.dotted();
+        let conflict = |upto: usize| {
+            let at = parts.get(..=upto).map(|p| p.join(".")).unwrap_or_default();
+            Error::new(
+                ErrorCode::ConflictingUpdateOperators,
+                format!("Updating the path '{full}' would create a conflict at '{at}'"),
+            )
+        };
+        let Some((last, prefix)) = parts.split_last() else {
+            return Err(Error::new(
+                ErrorCode::EmptyFieldName,
+                "An empty update path is not valid.",
+            ));
+        };
+        let mut node = self;
+        for (i, part) in prefix.iter().enumerate() {
+            let child = node
+                .children
+                .entry(ChildKey(part.clone()))
+                .or_insert_with(|| Node::Object(ObjectNode::default()));
+            match child {
+                Node::Object(next) => node = next,
+                Node::Leaf(_) => return Err(conflict(i)),
+            }
+        }
+        let key = ChildKey(last.clone());
+        if node.children.contains_key(&key) {
+            return Err(conflict(prefix.len()));
+        }
+        node.children.insert(key, Node::Leaf(op));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> FieldPath {
+        FieldPath::parse(s)
+    }
+
+    #[test]
+    fn overlapping_paths_conflict_where_mongodb_says() {
+        let mut root = ObjectNode::default();
+        root.insert(&p("a"), LeafOp::Unset).unwrap();
+        let e = root.insert(&p("a.b"), LeafOp::Unset).unwrap_err();
+        assert_eq!(e.code(), 40);
+        assert_eq!(
+            e.message,
+            "Updating the path 'a.b' would create a conflict at 'a'"
+        );
+
+        let mut root = ObjectNode::default();
+        root.insert(&p("a.b.c"), LeafOp::Unset).unwrap();
+        let e = root.insert(&p("a.b"), LeafOp::Unset).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Updating the path 'a.b' would create a conflict at 'a.b'"
+        );
+        root.insert(&p("a.d"), LeafOp::Unset).unwrap();
+        assert!(root.insert(&p("a.b.c"), LeafOp::Unset).is_err());
+    }
+
+    #[test]
+    fn numeric_names_sort_numerically() {
+        let mut keys: Vec<ChildKey> = ["10", "b", "2", "a", "$", "01"]
+            .iter()
+            .map(|s| ChildKey(s.to_string()))
+            .collect();
+        keys.sort();
+        let names: Vec<&str> = keys.iter().map(|k| k.0.as_str()).collect();
+        assert_eq!(names, ["$", "01", "2", "10", "a", "b"]);
+    }
+
+    #[test]
+    fn components_are_classified() {
+        assert_eq!(classify("$"), Component::Positional);
+        assert_eq!(classify("$[]"), Component::Array(ArraySelector::All));
+        assert_eq!(
+            classify("$[elem]"),
+            Component::Array(ArraySelector::Identifier("elem".into()))
+        );
+        assert_eq!(classify("a"), Component::Field("a"));
+    }
+}

@@ -1,0 +1,133 @@
+//! `arrayFilters`: one filter per identifier, deciding which elements `$[<identifier>]` updates.
+//! Each filter is a query whose top-level field names all start with the same identifier; an
+//! element is selected when `{<identifier>: element}` matches it.
+
+use std::collections::BTreeMap;
+
+use bson::{Bson, Document};
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::matcher::Filter;
+
+#[derive(Debug, Clone, Default)]
+pub struct ArrayFilters {
+    filters: BTreeMap<String, Filter>,
+}
+
+impl ArrayFilters {
+    pub fn none() -> Self {
+        ArrayFilters::default()
+    }
+
+    pub fn parse(filters: &[Document]) -> Result<Self> {
+        let mut out = BTreeMap::new();
+        for filter in filters {
+            let mut ids = Vec::new();
+            collect_identifiers(filter, &mut ids);
+            let Some(id) = ids.first().cloned() else {
+                return Err(Error::new(
+                    ErrorCode::FailedToParse,
+                    "Cannot use an expression without a top-level field name in arrayFilters",
+                ));
+            };
+            if let Some(other) = ids.iter().find(|i| **i != id) {
+                return Err(Error::new(
+                    ErrorCode::FailedToParse,
+                    format!(
+                        "Error parsing array filter :: caused by :: Expected a single top-level field name, found '{id}' and '{other}'"
+                    ),
+                ));
+            }
+            let valid = id.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                && id.chars().all(|c| c.is_ascii_alphanumeric());
+            if !valid {
+                return Err(Error::bad_value(format!(
+                    "Error parsing array filter :: caused by :: The top-level field name must be an alphanumeric string beginning with a lowercase letter, found '{id}'"
+                )));
+            }
+            if out.contains_key(&id) {
+                return Err(Error::new(
+                    ErrorCode::FailedToParse,
+                    format!("Found multiple array filters with the same top-level field name {id}"),
+                ));
+            }
+            out.insert(id, Filter::parse(filter)?);
+        }
+        Ok(ArrayFilters { filters: out })
+    }
+
+    pub fn contains(&self, id: &str) -> bool {
+        self.filters.contains_key(id)
+    }
+
+    pub fn identifiers(&self) -> impl Iterator<Item = &str> {
+        self.filters.keys().map(String::as_str)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.filters.is_empty()
+    }
+
+    /// Whether `$[id]` selects this element.
+    pub fn selects(&self, id: &str, element: &Bson) -> bool {
+        let Some(filter) = self.filters.get(id) else {
+            return false;
+        };
+        let mut wrapped = Document::new();
+        wrapped.insert(id, element.clone());
+        filter.matches(&wrapped)
+    }
+}
+
+/// The identifiers a filter's fields start with, looking inside `$and`, `$or` and `$nor`.
+fn collect_identifiers(filter: &Document, out: &mut Vec<String>) {
+    for (key, value) in filter {
+        if key.starts_with('$') {
+            if let Bson::Array(clauses) = value {
+                for clause in clauses {
+                    if let Bson::Document(d) = clause {
+                        collect_identifiers(d, out);
+                    }
+                }
+            }
+        } else {
+            out.push(key.split('.').next().unwrap_or_default().to_string());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::{bson, doc};
+
+    #[test]
+    fn selects_elements_by_identifier() {
+        let f = ArrayFilters::parse(&[doc! {"x": 2}, doc! {"y.b": 1}]).unwrap();
+        assert!(f.selects("x", &bson!(2)));
+        assert!(!f.selects("x", &bson!(3)));
+        assert!(f.selects("y", &bson!({"b": 1, "c": 2})));
+        assert!(!f.selects("z", &bson!(2)));
+        assert_eq!(f.identifiers().collect::<Vec<_>>(), ["x", "y"]);
+    }
+
+    #[test]
+    fn malformed_filters() {
+        let err = |d: Vec<Document>| ArrayFilters::parse(&d).unwrap_err();
+        let e = err(vec![doc! {}]);
+        assert_eq!(e.code(), 9);
+        let e = err(vec![doc! {"x": 1}, doc! {"x": 2}]);
+        assert_eq!(
+            (e.code(), e.message.as_str()),
+            (
+                9,
+                "Found multiple array filters with the same top-level field name x"
+            )
+        );
+        let e = err(vec![doc! {"x": 1, "y": 2}]);
+        assert_eq!(e.code(), 9);
+        let e = err(vec![doc! {"X": 1}]);
+        assert_eq!(e.code(), 2);
+        assert!(e.message.ends_with("found 'X'"));
+    }
+}

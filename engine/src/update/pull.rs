@@ -1,0 +1,140 @@
+//! `$pull` (remove the elements matching a value or a condition, judged by the matcher) and
+//! `$pullAll` (remove the elements equal to any listed value).
+
+use bson::{Bson, Document};
+
+use super::apply::Outcome;
+use crate::error::{Error, Result};
+use crate::matcher::Filter;
+use crate::value::display::type_name;
+use crate::value::values_equal;
+
+/// The field name under which an element is wrapped to test an operator condition on it.
+const ELEMENT: &str = "e";
+
+#[derive(Debug, Clone)]
+pub enum PullCondition {
+    /// A plain value: elements equal to it.
+    Equals(Bson),
+    /// `{$gte: 6}`-style conditions, tested against each element itself.
+    Operators(Box<Filter>),
+    /// `{score: 8, item: "B"}`: a query that element documents must match.
+    Query(Box<Filter>),
+}
+
+pub fn parse_pull(operand: &Bson) -> Result<PullCondition> {
+    match operand {
+        Bson::Document(d) => {
+            let operator_style = d.keys().next().is_some_and(|k| k.starts_with('$'));
+            if operator_style {
+                let mut wrapped = Document::new();
+                wrapped.insert(ELEMENT, d.clone());
+                Ok(PullCondition::Operators(Box::new(Filter::parse(&wrapped)?)))
+            } else {
+                Ok(PullCondition::Query(Box::new(Filter::parse(d)?)))
+            }
+        }
+        other => Ok(PullCondition::Equals(other.clone())),
+    }
+}
+
+pub fn parse_pull_all(operand: &Bson) -> Result<Vec<Bson>> {
+    match operand {
+        Bson::Array(items) => Ok(items.clone()),
+        other => Err(Error::bad_value(format!(
+            "$pullAll requires an array argument but was given a {}",
+            type_name(other)
+        ))),
+    }
+}
+
+fn matches(cond: &PullCondition, element: &Bson) -> bool {
+    match cond {
+        PullCondition::Equals(v) => values_equal(element, v),
+        PullCondition::Operators(filter) => {
+            let mut wrapped = Document::new();
+            wrapped.insert(ELEMENT, element.clone());
+            filter.matches(&wrapped)
+        }
+        PullCondition::Query(filter) => match element {
+            Bson::Document(d) => filter.matches(d),
+            _ => false,
+        },
+    }
+}
+
+fn cull(current: Option<&Bson>, remove: impl Fn(&Bson) -> bool) -> Result<Outcome> {
+    match current {
+        None => Ok(Outcome::Unchanged),
+        Some(Bson::Array(items)) => {
+            let kept: Vec<Bson> = items.iter().filter(|e| !remove(e)).cloned().collect();
+            if kept.len() == items.len() {
+                Ok(Outcome::Unchanged)
+            } else {
+                Ok(Outcome::Set(Bson::Array(kept)))
+            }
+        }
+        Some(_) => Err(Error::bad_value("Cannot apply $pull to a non-array value")),
+    }
+}
+
+pub fn apply_pull(cond: &PullCondition, current: Option<&Bson>) -> Result<Outcome> {
+    cull(current, |e| matches(cond, e))
+}
+
+pub fn apply_pull_all(values: &[Bson], current: Option<&Bson>) -> Result<Outcome> {
+    cull(current, |e| values.iter().any(|v| values_equal(e, v)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::bson;
+
+    fn pulled(cur: Bson, operand: Bson) -> Bson {
+        match apply_pull(&parse_pull(&operand).unwrap(), Some(&cur)).unwrap() {
+            Outcome::Set(v) => v,
+            o => panic!("{o:?}"),
+        }
+    }
+
+    #[test]
+    fn by_value_and_by_query() {
+        assert_eq!(pulled(bson!([1, 2, 1.0, 3]), bson!(1)), bson!([2, 3]));
+        assert_eq!(
+            pulled(
+                bson!([{"item": "A", "score": 8}, {"item": "B", "score": 8, "x": 1}, 5]),
+                bson!({"item": "B", "score": 8})
+            ),
+            bson!([{"item": "A", "score": 8}, 5])
+        );
+        assert_eq!(pulled(bson!([[1], 1]), bson!([1])), bson!([1]));
+        assert_eq!(pulled(bson!([1, 2, 3]), bson!({"$eq": 2})), bson!([1, 3]));
+    }
+
+    #[test]
+    fn pull_all_and_errors() {
+        match apply_pull_all(&[bson!(1), bson!("x")], Some(&bson!([1, "x", 2]))).unwrap() {
+            Outcome::Set(v) => assert_eq!(v, bson!([2])),
+            o => panic!("{o:?}"),
+        }
+        assert!(matches!(
+            apply_pull_all(&[bson!(9)], Some(&bson!([1]))).unwrap(),
+            Outcome::Unchanged
+        ));
+        assert!(matches!(
+            apply_pull_all(&[bson!(9)], None).unwrap(),
+            Outcome::Unchanged
+        ));
+        let e = apply_pull_all(&[], Some(&bson!(1))).unwrap_err();
+        assert_eq!(
+            (e.code(), e.message.as_str()),
+            (2, "Cannot apply $pull to a non-array value")
+        );
+        let e = parse_pull_all(&bson!(1)).unwrap_err();
+        assert_eq!(
+            e.message,
+            "$pullAll requires an array argument but was given a int"
+        );
+    }
+}

@@ -1,0 +1,289 @@
+//! `$push` with its `$each`, `$position`, `$sort` and `$slice` clauses (applied in that order).
+
+use std::cmp::Ordering;
+
+use bson::{Bson, Document};
+
+use super::apply::{LeafContext, Outcome};
+use super::identical::identical;
+use crate::error::{Error, Result};
+use crate::query::sort::SortSpec;
+use crate::value::compare_values;
+use crate::value::display::type_name;
+
+#[derive(Debug, Clone)]
+pub enum PushSort {
+    /// `$sort: 1` / `-1` sorts the elements themselves.
+    Whole { ascending: bool },
+    /// `$sort: {field: 1, ...}` sorts embedded documents by their fields.
+    Fields(SortSpec),
+}
+
+#[derive(Debug, Clone)]
+pub struct PushSpec {
+    pub each: Vec<Bson>,
+    pub position: Option<i64>,
+    pub sort: Option<PushSort>,
+    pub slice: Option<i64>,
+}
+
+fn integral(v: &Bson) -> Option<i64> {
+    match v {
+        Bson::Int32(i) => Some(i64::from(*i)),
+        Bson::Int64(i) => Some(*i),
+        Bson::Double(d) if d.fract() == 0.0 && d.abs() < 9.2e18 => Some(*d as i64),
+        _ => None,
+    }
+}
+
+pub fn parse(operand: &Bson) -> Result<PushSpec> {
+    let clauses = match operand {
+        Bson::Document(d) if d.contains_key("$each") => d,
+        other => {
+            return Ok(PushSpec {
+                each: vec![other.clone()],
+                position: None,
+                sort: None,
+                slice: None,
+            });
+        }
+    };
+    let mut spec = PushSpec {
+        each: Vec::new(),
+        position: None,
+        sort: None,
+        slice: None,
+    };
+    for (k, v) in clauses {
+        match k.as_str() {
+            "$each" => match v {
+                Bson::Array(items) => spec.each = items.clone(),
+                other => {
+                    return Err(Error::bad_value(format!(
+                        "The argument to $each in $push must be an array but it was of type: {}",
+                        type_name(other)
+                    )));
+                }
+            },
+            "$slice" => {
+                spec.slice = Some(integral(v).ok_or_else(|| {
+                    Error::bad_value(format!(
+                        "The value for $slice must be an integer value but was given type: {}",
+                        type_name(v)
+                    ))
+                })?);
+            }
+            "$position" => {
+                spec.position = Some(integral(v).ok_or_else(|| {
+                    Error::bad_value(format!(
+                        "The value for $position must be an integer value, not of type: {}",
+                        type_name(v)
+                    ))
+                })?);
+            }
+            "$sort" => spec.sort = Some(parse_sort(v)?),
+            other => {
+                return Err(Error::bad_value(format!(
+                    "Unrecognized clause in $push: {other}"
+                )));
+            }
+        }
+    }
+    Ok(spec)
+}
+
+fn parse_sort(v: &Bson) -> Result<PushSort> {
+    let invalid = || {
+        Error::bad_value(
+            "The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields",
+        )
+    };
+    match v {
+        Bson::Document(pattern) => {
+            if pattern.is_empty() {
+                return Err(Error::bad_value(
+                    "The $sort pattern is empty when it should be a set of fields.",
+                ));
+            }
+            for (field, dir) in pattern {
+                if field.split('.').any(str::is_empty) {
+                    return Err(Error::bad_value(format!(
+                        "The $sort field is a dotted field but has an empty part: {field}"
+                    )));
+                }
+                if !matches!(integral(dir), Some(1) | Some(-1)) {
+                    return Err(Error::bad_value(
+                        "The $sort element value must be either 1 or -1",
+                    ));
+                }
+            }
+            Ok(PushSort::Fields(SortSpec::parse(pattern)?))
+        }
+        other => match integral(other) {
+            Some(1) => Ok(PushSort::Whole { ascending: true }),
+            Some(-1) => Ok(PushSort::Whole { ascending: false }),
+            _ => Err(invalid()),
+        },
+    }
+}
+
+pub fn apply(spec: &PushSpec, current: Option<&Bson>, cx: &LeafContext) -> Result<Outcome> {
+    let mut items = match current {
+        None => Vec::new(),
+        Some(Bson::Array(a)) => a.clone(),
+        Some(other) => {
+            return Err(Error::bad_value(format!(
+                "The field '{}' must be an array but is of type {} in document {{{}}}",
+                cx.field,
+                type_name(other),
+                cx.id_text()
+            )));
+        }
+    };
+    let len = items.len() as i64;
+    let at = match spec.position {
+        None => len,
+        Some(p) if p >= 0 => p.min(len),
+        Some(p) => (len + p).max(0),
+    };
+    let at = usize::try_from(at).unwrap_or(items.len()).min(items.len());
+    items.splice(at..at, spec.each.iter().cloned());
+    if let Some(sort) = &spec.sort {
+        sort_elements(&mut items, sort);
+    }
+    if let Some(slice) = spec.slice {
+        let n = usize::try_from(slice.unsigned_abs()).unwrap_or(usize::MAX);
+        if slice >= 0 {
+            items.truncate(n);
+        } else if n < items.len() {
+            items.drain(..items.len() - n);
+        }
+    }
+    let result = Bson::Array(items);
+    match current {
+        Some(existing) if identical(existing, &result) => Ok(Outcome::Unchanged),
+        _ => Ok(Outcome::Set(result)),
+    }
+}
+
+fn sort_elements(items: &mut [Bson], sort: &PushSort) {
+    match sort {
+        PushSort::Whole { ascending } => items.sort_by(|a, b| {
+            let o = compare_values(a, b);
+            if *ascending { o } else { o.reverse() }
+        }),
+        PushSort::Fields(spec) => {
+            let empty = Document::new();
+            items.sort_by(|a, b| match (a, b) {
+                (Bson::Document(x), Bson::Document(y)) => spec.compare(x, y),
+                (Bson::Document(x), _) => spec.compare(x, &empty),
+                (_, Bson::Document(y)) => spec.compare(&empty, y),
+                _ => Ordering::Equal,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::{bson, doc};
+
+    fn push(cur: Option<Bson>, operand: Bson) -> Result<Outcome> {
+        let original = doc! {"_id": 1};
+        let cx = LeafContext::for_tests(&original, "a");
+        apply(&parse(&operand)?, cur.as_ref(), &cx)
+    }
+
+    fn array(o: Result<Outcome>) -> Bson {
+        match o {
+            Ok(Outcome::Set(v)) => v,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn plain_and_each() {
+        assert_eq!(array(push(None, bson!(1))), bson!([1]));
+        assert_eq!(array(push(Some(bson!([1])), bson!([2]))), bson!([1, [2]]));
+        assert_eq!(
+            array(push(Some(bson!([1])), bson!({"$each": [2, 3]}))),
+            bson!([1, 2, 3])
+        );
+        assert_eq!(array(push(None, bson!({"$each": []}))), bson!([]));
+        assert!(matches!(
+            push(Some(bson!([1])), bson!({"$each": []})),
+            Ok(Outcome::Unchanged)
+        ));
+    }
+
+    #[test]
+    fn position_sort_slice() {
+        let cur = Some(bson!([1, 2, 3]));
+        assert_eq!(
+            array(push(cur.clone(), bson!({"$each": [9], "$position": 0}))),
+            bson!([9, 1, 2, 3])
+        );
+        assert_eq!(
+            array(push(cur.clone(), bson!({"$each": [9], "$position": -1}))),
+            bson!([1, 2, 9, 3])
+        );
+        assert_eq!(
+            array(push(
+                cur.clone(),
+                bson!({"$each": [0], "$sort": -1, "$slice": 2})
+            )),
+            bson!([3, 2])
+        );
+        assert_eq!(
+            array(push(cur.clone(), bson!({"$each": [4], "$slice": -2}))),
+            bson!([3, 4])
+        );
+        let docs = Some(bson!([{"s": 3}, {"s": 1}]));
+        assert_eq!(
+            array(push(docs, bson!({"$each": [{"s": 2}], "$sort": {"s": 1}}))),
+            bson!([{"s": 1}, {"s": 2}, {"s": 3}])
+        );
+    }
+
+    #[test]
+    fn errors() {
+        let e = push(Some(bson!(5)), bson!(1)).unwrap_err();
+        assert_eq!(
+            (e.code(), e.message.as_str()),
+            (
+                2,
+                "The field 'a' must be an array but is of type int in document {_id: 1}"
+            )
+        );
+        let msg = |b: Bson| parse(&b).unwrap_err().message;
+        assert_eq!(
+            msg(bson!({"$each": 1})),
+            "The argument to $each in $push must be an array but it was of type: int"
+        );
+        assert_eq!(
+            msg(bson!({"$each": [], "$slice": "x"})),
+            "The value for $slice must be an integer value but was given type: string"
+        );
+        assert_eq!(
+            msg(bson!({"$each": [], "$position": 1.5})),
+            "The value for $position must be an integer value, not of type: double"
+        );
+        assert_eq!(
+            msg(bson!({"$each": [], "$foo": 1})),
+            "Unrecognized clause in $push: $foo"
+        );
+        assert_eq!(
+            msg(bson!({"$each": [], "$sort": {}})),
+            "The $sort pattern is empty when it should be a set of fields."
+        );
+        assert_eq!(
+            msg(bson!({"$each": [], "$sort": {"a": 2}})),
+            "The $sort element value must be either 1 or -1"
+        );
+        assert_eq!(
+            msg(bson!({"$each": [], "$sort": "x"})).starts_with("The $sort is invalid"),
+            true
+        );
+    }
+}
