@@ -1,124 +1,128 @@
 //! The query matcher: a filter document is parsed once into a typed [`Filter`] tree (with
 //! MongoDB's error codes for malformed filters) and then evaluated against many documents.
+//!
+//! Files by job: `parse.rs` (the one parser), `expr.rs` (one variant per operator), `eval.rs`
+//! (evaluation, with the elemMatchKey), and one file per operand family: `regex.rs`,
+//! `type_set.rs`, `bits.rs`, `json_schema.rs`.
+//!
+//! Semantics follow MongoDB 8.0: a predicate on a path matches when any value the path reaches
+//! satisfies it (see [`crate::path`]); `{a: null}` matches a missing `a`; `$ne`, `$nin` and
+//! `$not` negate the whole array-aware match; comparisons never match across canonical types
+//! (numbers of every type compare with each other).
 
-use bson::{Bson, Document};
+mod bits;
+mod eval;
+mod expr;
+mod parse;
+mod regex;
+mod type_set;
 
-use crate::error::{Error, Result};
-use crate::path::{FieldPath, values_for_match};
-use crate::value::values_equal;
+#[cfg(test)]
+mod tests;
+
+use bson::Document;
+
+use crate::error::Result;
+pub use expr::TextQuery;
+pub use regex::QueryRegex;
+pub use type_set::{TypeSet, type_code};
+
+/// Evaluates `$where` JavaScript. The shell implements it with its JavaScript engine; the engine
+/// itself runs no JavaScript.
+pub trait WhereEvaluator {
+    /// Runs `code` (a function body or a function expression) with `this` and `obj` bound to
+    /// `doc`, and returns the truth of its result.
+    fn evaluate(&self, code: &str, doc: &Document) -> Result<bool>;
+}
+
+/// What a match may need besides the document: the `$where` evaluator, when there is one.
+#[derive(Default, Clone, Copy)]
+pub struct MatchContext<'a> {
+    pub where_evaluator: Option<&'a dyn WhereEvaluator>,
+}
+
+impl std::fmt::Debug for MatchContext<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MatchContext")
+            .field("where_evaluator", &self.where_evaluator.is_some())
+            .finish()
+    }
+}
+
+/// The outcome of a match with MongoDB's match details.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MatchDetails {
+    pub matched: bool,
+    /// MongoDB's "elemMatchKey": the position, in the first array the query path traversed, of
+    /// the element that made the document match. The positional `$` operator (update and
+    /// projection) replaces itself with it.
+    pub elem_match_key: Option<usize>,
+}
 
 /// A parsed filter.
 #[derive(Debug, Clone)]
 pub struct Filter {
-    root: Expr,
-}
-
-#[derive(Debug, Clone)]
-enum Expr {
-    And(Vec<Expr>),
-    Eq { path: FieldPath, value: Bson },
+    root: expr::Expr,
 }
 
 impl Filter {
-    /// Parses a filter document such as `{price: 10, "address.state": "NY"}`.
+    /// Parses a filter document such as `{price: {$gt: 10}, "address.state": "NY"}`.
     pub fn parse(filter: &Document) -> Result<Filter> {
         Ok(Filter {
-            root: parse_document(filter)?,
+            root: parse::parse_filter(filter, parse::Level::TopLevel)?,
         })
     }
 
     /// The filter that matches every document (`{}`).
     pub fn all() -> Filter {
         Filter {
-            root: Expr::And(Vec::new()),
+            root: expr::Expr::AlwaysTrue,
         }
     }
 
+    /// Whether the document matches. A filter that cannot be evaluated here (`$where` without
+    /// an evaluator, `$text`, an `$expr` that fails) matches nothing; use [`Filter::matches_with`]
+    /// to see the error.
     pub fn matches(&self, doc: &Document) -> bool {
-        eval(&self.root, doc)
-    }
-}
-
-fn parse_document(filter: &Document) -> Result<Expr> {
-    let mut parts = Vec::with_capacity(filter.len());
-    for (key, value) in filter {
-        if key.starts_with('$') {
-            return Err(Error::bad_value(format!(
-                "unknown top level operator: {key}"
-            )));
-        }
-        parts.push(parse_field(key, value)?);
-    }
-    Ok(Expr::And(parts))
-}
-
-fn parse_field(key: &str, value: &Bson) -> Result<Expr> {
-    let path = FieldPath::parse(key);
-    if let Bson::Document(ops) = value {
-        if let Some((op, _)) = ops.iter().next() {
-            if op.starts_with('$') {
-                let mut parts = Vec::new();
-                for (op, operand) in ops {
-                    match op.as_str() {
-                        "$eq" => parts.push(Expr::Eq {
-                            path: path.clone(),
-                            value: operand.clone(),
-                        }),
-                        other => {
-                            return Err(Error::bad_value(format!("unknown operator: {other}")));
-                        }
-                    }
-                }
-                return Ok(Expr::And(parts));
-            }
-        }
-    }
-    Ok(Expr::Eq {
-        path,
-        value: value.clone(),
-    })
-}
-
-fn eval(expr: &Expr, doc: &Document) -> bool {
-    match expr {
-        Expr::And(parts) => parts.iter().all(|p| eval(p, doc)),
-        Expr::Eq { path, value } => {
-            let found = values_for_match(doc, path);
-            if found.is_empty() {
-                return matches!(value, Bson::Null);
-            }
-            found.iter().any(|v| values_equal(v, value))
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use bson::doc;
-
-    #[test]
-    fn equality_on_top_level_and_dotted_fields() {
-        let d =
-            doc! {"name": "Product 1", "price": 10, "address": {"state": "NY"}, "tags": ["a", "b"]};
-        let yes = |f: Document| assert!(Filter::parse(&f).unwrap().matches(&d), "{f}");
-        let no = |f: Document| assert!(!Filter::parse(&f).unwrap().matches(&d), "{f}");
-        yes(doc! {"price": 10});
-        yes(doc! {"price": 10.0});
-        yes(doc! {"address.state": "NY"});
-        yes(doc! {"tags": "b"});
-        yes(doc! {"tags": ["a", "b"]});
-        yes(doc! {"missing": null});
-        no(doc! {"price": 11});
-        no(doc! {"address.state": "CA"});
+        self.matches_with(doc, &MatchContext::default())
+            .unwrap_or(false)
     }
 
-    #[test]
-    fn unknown_operator_is_bad_value() {
-        let e = Filter::parse(&doc! {"a": {"$foo": 1}}).unwrap_err();
-        assert_eq!(
-            (e.code(), e.message.as_str()),
-            (2, "unknown operator: $foo")
-        );
+    /// Whether the document matches, with the errors evaluation can raise (`$expr` runtime
+    /// errors; `$where` with no evaluator; `$text` with no text index, code 27).
+    pub fn matches_with(&self, doc: &Document, ctx: &MatchContext<'_>) -> Result<bool> {
+        eval::eval(&self.root, doc, ctx, &mut None)
+    }
+
+    /// Matches and reports the elemMatchKey (see [`MatchDetails`]).
+    pub fn match_details(&self, doc: &Document, ctx: &MatchContext<'_>) -> Result<MatchDetails> {
+        let mut key = None;
+        let matched = eval::eval(&self.root, doc, ctx, &mut key)?;
+        Ok(MatchDetails {
+            matched,
+            elem_match_key: if matched { key } else { None },
+        })
+    }
+
+    /// For the positional `$` operator: when the document matches, the position of the array
+    /// element that made it match, in the first array along the matched path (MongoDB's
+    /// elemMatchKey). `None` when the document does not match or no array was traversed.
+    ///
+    /// `{"grades": {$gte: 90}}` against `{grades: [80, 95]}` gives `Some(1)`;
+    /// `{"items.qty": 5}` against `{items: [{qty: 1}, {qty: 5}]}` gives `Some(1)`.
+    pub fn first_array_position(&self, doc: &Document) -> Option<usize> {
+        self.match_details(doc, &MatchContext::default())
+            .ok()
+            .and_then(|d| d.elem_match_key)
+    }
+
+    /// The `$text` query, if the filter has one (the text index evaluates it).
+    pub fn text_query(&self) -> Option<&TextQuery> {
+        self.root.text_query()
+    }
+
+    /// Whether the filter uses `$where` (and so needs a [`WhereEvaluator`]).
+    pub fn has_where(&self) -> bool {
+        self.root.has_where()
     }
 }

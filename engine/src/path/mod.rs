@@ -1,8 +1,18 @@
 //! Dotted paths with MongoDB's array rules. The only module that walks a path through a document.
 //!
 //! `a.b` against `{a: [{b: 1}, {b: 2}]}` reaches both `1` and `2` (implicit array traversal);
-//! a numeric component (`a.0`) is an array position when the value is an array, or a field name
-//! when it is a document.
+//! a numeric component (`a.0`) is an array position when the value is an array, and also a
+//! field name of the documents inside it. Arrays of arrays are not traversed implicitly for a
+//! field name: `a.b` does not look inside `{a: [[{b: 1}]]}`.
+//!
+//! The walker reports what MongoDB's matcher sees: every value the path reaches, a *missing*
+//! marker where a document along the way lacks the field (so `{"a.b": null}` matches `{a: {}}`),
+//! and for each item the position in the first array traversed (MongoDB's "elemMatchKey", which
+//! the positional `$` update and projection operators use).
+
+mod walk;
+
+pub use walk::{LeafArrays, PathItem, for_each_item, items, lookup};
 
 use bson::{Bson, Document};
 
@@ -19,6 +29,10 @@ impl FieldPath {
         }
     }
 
+    pub fn from_parts(parts: Vec<String>) -> Self {
+        FieldPath { parts }
+    }
+
     pub fn parts(&self) -> &[String] {
         &self.parts
     }
@@ -26,51 +40,35 @@ impl FieldPath {
     pub fn dotted(&self) -> String {
         self.parts.join(".")
     }
+
+    pub fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
 }
 
 /// Every value the path reaches in the document, for matching. Arrays met at the end of the
-/// path are reported both whole and element by element, as the matcher needs.
+/// path are reported element by element and then whole, as the matcher needs. Missing fields
+/// are not reported.
 pub fn values_for_match<'a>(doc: &'a Document, path: &FieldPath) -> Vec<&'a Bson> {
-    let mut out = Vec::new();
-    let Some((first, rest)) = path.parts.split_first() else {
-        return out;
-    };
-    if let Some(v) = doc.get(first) {
-        walk(v, rest, &mut out);
-    }
-    out
+    items(doc, path, LeafArrays::Expand)
+        .into_iter()
+        .filter_map(|i| i.value)
+        .collect()
 }
 
-fn walk<'a>(v: &'a Bson, rest: &[String], out: &mut Vec<&'a Bson>) {
-    let Some((head, tail)) = rest.split_first() else {
-        out.push(v);
-        if let Bson::Array(items) = v {
-            out.extend(items.iter());
-        }
-        return;
-    };
-    match v {
-        Bson::Document(d) => {
-            if let Some(next) = d.get(head) {
-                walk(next, tail, out);
-            }
-        }
-        Bson::Array(items) => {
-            if let Ok(i) = head.parse::<usize>() {
-                if let Some(next) = items.get(i) {
-                    walk(next, tail, out);
-                }
-            }
-            for item in items {
-                if let Bson::Document(d) = item {
-                    if let Some(next) = d.get(head) {
-                        walk(next, tail, out);
-                    }
-                }
-            }
-        }
-        _ => {}
+/// Whether a path component can name an array position (`0`, `12`; not `01` or `-1`).
+pub fn array_index(part: &str) -> Option<usize> {
+    if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
     }
+    if part.len() > 1 && part.starts_with('0') {
+        return None;
+    }
+    part.parse().ok()
 }
 
 #[cfg(test)]
@@ -82,10 +80,20 @@ mod tests {
     fn traverses_arrays_of_documents() {
         let d = doc! {"a": [{"b": 1}, {"b": [2, 3]}], "c": {"d": 4}};
         let got = values_for_match(&d, &FieldPath::parse("a.b"));
-        assert_eq!(got.len(), 4); // 1, [2,3], 2, 3
+        assert_eq!(got.len(), 4); // 1, 2, 3, [2,3]
         let got = values_for_match(&d, &FieldPath::parse("c.d"));
         assert_eq!(got, vec![&Bson::Int32(4)]);
         let got = values_for_match(&d, &FieldPath::parse("a.0.b"));
         assert_eq!(got, vec![&Bson::Int32(1)]);
+    }
+
+    #[test]
+    fn array_index_components() {
+        assert_eq!(array_index("0"), Some(0));
+        assert_eq!(array_index("12"), Some(12));
+        assert_eq!(array_index("01"), None);
+        assert_eq!(array_index("-1"), None);
+        assert_eq!(array_index("a"), None);
+        assert_eq!(array_index(""), None);
     }
 }

@@ -3,6 +3,8 @@
 //! Architecture invariant: only this module decides how two values compare.
 
 pub mod display;
+pub mod numeric;
 mod order;
 
+pub use numeric::{Decimal, decimal_is_nan};
 pub use order::{OrderedValue, canonical_type_rank, compare_values, values_equal};

@@ -1,5 +1,5 @@
 //! MongoDB's total order over BSON values (the order `sort` and indexes use):
-//! MinKey < null/undefined < numbers < strings/symbols < objects < arrays < binary < ObjectId
+//! MinKey < undefined < null < numbers < strings/symbols < objects < arrays < binary < ObjectId
 //! < bool < date < timestamp < regex < MaxKey.
 
 use std::cmp::Ordering;
@@ -10,7 +10,8 @@ use bson::{Bson, Document};
 pub fn canonical_type_rank(v: &Bson) -> u8 {
     match v {
         Bson::MinKey => 0,
-        Bson::Undefined | Bson::Null => 5,
+        Bson::Undefined => 2,
+        Bson::Null => 5,
         Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) | Bson::Decimal128(_) => 10,
         Bson::String(_) | Bson::Symbol(_) => 15,
         Bson::Document(_) => 20,
@@ -60,7 +61,14 @@ pub fn compare_values(a: &Bson, b: &Bson) -> Ordering {
             .code
             .cmp(&y.code)
             .then_with(|| compare_documents(&x.scope, &y.scope)),
-        (Bson::DbPointer(_), Bson::DbPointer(_)) => Ordering::Equal,
+        (Bson::DbPointer(_), Bson::DbPointer(_)) => {
+            let (na, ia) = db_pointer_parts(a);
+            let (nb, ib) = db_pointer_parts(b);
+            na.len()
+                .cmp(&nb.len())
+                .then_with(|| na.cmp(&nb))
+                .then_with(|| ia.cmp(&ib))
+        }
         _ if ra == 10 => compare_numbers(a, b),
         _ => Ordering::Equal,
     }
@@ -114,12 +122,32 @@ fn as_num(v: &Bson) -> Num {
         Bson::Int32(i) => Num::Int(i64::from(*i)),
         Bson::Int64(i) => Num::Int(*i),
         Bson::Double(d) => Num::Float(*d),
-        Bson::Decimal128(d) => Num::Float(d.to_string().parse::<f64>().unwrap_or(f64::NAN)),
         _ => Num::Float(f64::NAN),
     }
 }
 
+/// A DBPointer's namespace and ObjectId hex (the bson crate keeps the fields private).
+fn db_pointer_parts(v: &Bson) -> (String, String) {
+    let ext = v.clone().into_canonical_extjson();
+    let inner = ext.get("$dbPointer");
+    let ns = inner
+        .and_then(|p| p.get("$ref"))
+        .and_then(|r| r.as_str())
+        .unwrap_or_default()
+        .to_string();
+    let id = inner
+        .and_then(|p| p.get("$id"))
+        .and_then(|i| i.get("$oid"))
+        .and_then(|o| o.as_str())
+        .unwrap_or_default()
+        .to_string();
+    (ns, id)
+}
+
 fn compare_numbers(a: &Bson, b: &Bson) -> Ordering {
+    if matches!(a, Bson::Decimal128(_)) || matches!(b, Bson::Decimal128(_)) {
+        return super::numeric::compare_with_decimal(a, b);
+    }
     match (as_num(a), as_num(b)) {
         (Num::Int(x), Num::Int(y)) => x.cmp(&y),
         (Num::Float(x), Num::Float(y)) => compare_doubles(x, y),
