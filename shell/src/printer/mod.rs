@@ -156,6 +156,42 @@ mod tests {
     }
 
     #[test]
+    fn deep_and_odd_values_print_without_panicking() {
+        let mut deep = Bson::Int32(1);
+        for i in 0..150 {
+            deep = if i % 2 == 0 {
+                Bson::Array(vec![deep])
+            } else {
+                Bson::Document(doc! { "k": deep })
+            };
+        }
+        let odd = Bson::Document(doc! {
+            "deep": deep,
+            "wide": (0..300).map(Bson::Int32).collect::<Vec<_>>(),
+            "emoji": "😀".repeat(6000),
+            "nul": "\u{0}",
+            "ref": { "$ref": "a.b.c", "$id": { "$ref": "x", "$id": 1 } },
+        });
+        for style in [Style::Mongosh, Style::Legacy] {
+            for pretty in [false, true] {
+                let opts = PrintOptions { style, pretty };
+                assert!(!format_value(&odd, &opts).is_empty());
+                let d = odd.as_document().cloned().unwrap_or_default();
+                assert!(!format_cursor_batch(&[d], &opts).is_empty());
+            }
+        }
+        for mode in [JsonMode::Relaxed, JsonMode::Canonical] {
+            assert!(format_extjson(&odd, mode).starts_with("{\n"));
+        }
+        // 10000 UTF-16 units end inside the 5000th emoji's surrogate pair.
+        let cut = format_value(
+            &Bson::Array(vec![Bson::String(format!("a{}", "😀".repeat(6000)))]),
+            &MONGOSH,
+        );
+        assert!(cut.contains("\\ud83d'... 2001 more characters"));
+    }
+
+    #[test]
     fn cursor_batches() {
         let docs = [doc! { "_id": 1 }, doc! { "_id": 2 }];
         assert_eq!(

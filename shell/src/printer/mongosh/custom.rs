@@ -4,7 +4,7 @@
 
 use bson::{Binary, Bson, Document, spec::BinarySubtype};
 
-use super::{Inspector, Limits, escape};
+use super::{Inspector, Limits, escape, typed_array_contents};
 use crate::printer::base64;
 use crate::printer::isodate::js_iso_string;
 use crate::printer::jsview::{DbRefView, dbpointer_view};
@@ -50,23 +50,63 @@ fn binary(b: &Binary, limits: Limits) -> String {
     match b.subtype {
         BinarySubtype::Uuid if b.bytes.len() == 16 => {
             let h = base64::hex(&b.bytes);
-            format!(
+            return format!(
                 "UUID('{}-{}-{}-{}-{}')",
                 &h[..8],
                 &h[8..12],
                 &h[12..16],
                 &h[16..20],
                 &h[20..]
-            )
+            );
         }
-        BinarySubtype::Md5 => format!("MD5('{}')", base64::hex(&b.bytes)),
-        subtype => {
-            let code: u8 = subtype.into();
-            format!(
-                "Binary.createFromBase64({}, {code})",
-                fresh_string(&base64::encode(&b.bytes), limits)
-            )
+        BinarySubtype::Md5 => return format!("MD5('{}')", base64::hex(&b.bytes)),
+        BinarySubtype::Vector => {
+            if let Some(text) = vector(&b.bytes, limits) {
+                return text;
+            }
         }
+        _ => {}
+    }
+    let code: u8 = b.subtype.into();
+    let data = fresh_string(&base64::encode(&b.bytes), limits);
+    format!("Binary.createFromBase64({data}, {code})")
+}
+
+/// A BSON vector (subtype 9): its dtype byte, padding byte and elements, shown as the js-bson
+/// call that builds it. `None` for a malformed vector, which prints as plain binary.
+fn vector(bytes: &[u8], limits: Limits) -> Option<String> {
+    let (&dtype, rest) = bytes.split_first()?;
+    let (&padding, data) = rest.split_first()?;
+    match dtype {
+        0x03 if padding == 0 => {
+            let items: Vec<Bson> = data
+                .iter()
+                .map(|b| Bson::Int32(i32::from(*b as i8)))
+                .collect();
+            let list = typed_array_contents("Int8Array", &items, limits);
+            Some(format!("Binary.fromInt8Array(new Int8Array({list}))"))
+        }
+        0x27 if padding == 0 && data.len() % 4 == 0 => {
+            let items: Vec<Bson> = data
+                .chunks_exact(4)
+                .map(|c| Bson::Double(f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]]))))
+                .collect();
+            let list = typed_array_contents("Float32Array", &items, limits);
+            Some(format!("Binary.fromFloat32Array(new Float32Array({list}))"))
+        }
+        0x10 if padding <= 7 && (padding == 0 || !data.is_empty()) => {
+            let items: Vec<Bson> = data.iter().map(|b| Bson::Int32(i32::from(*b))).collect();
+            let list = typed_array_contents("Uint8Array", &items, limits);
+            let padding = if padding == 0 {
+                String::new()
+            } else {
+                format!(", {padding}")
+            };
+            Some(format!(
+                "Binary.fromPackedBits(new Uint8Array({list}){padding})"
+            ))
+        }
+        _ => None,
     }
 }
 

@@ -51,6 +51,31 @@ pub fn inspect_documents(docs: &[Document], limits: Limits) -> String {
     Inspector::new(limits).array(&items, 0)
 }
 
+/// `util.inspect` of a typed array (`Int8Array(3) [ 1, 2, 3 ]`, Node's default 100-item limit)
+/// with the `Int8Array(3) ` prefix then removed, as mongosh's vector inspector shows it.
+pub fn typed_array_contents(type_name: &str, items: &[Bson], limits: Limits) -> String {
+    if items.is_empty() {
+        return "[]".to_string();
+    }
+    let mut ins = Inspector::new(Limits {
+        max_array_length: 100,
+        ..limits
+    });
+    ins.current_depth = 1;
+    let shown = items.len().min(ins.limits.max_array_length);
+    let mut output: Vec<String> = items[..shown].iter().map(|v| ins.value(v, 1)).collect();
+    let remaining = items.len() - shown;
+    if remaining > 0 {
+        output.push(format!(
+            "... {remaining} more item{}",
+            if remaining > 1 { "s" } else { "" }
+        ));
+    }
+    let open = format!("{type_name}({}) [", items.len());
+    let text = layout::reduce_to_single_string(&ins, output, (&open, "]"), Some(items), 1);
+    text.get(open.len() - 1..).unwrap_or_default().to_string()
+}
+
 /// The state util.inspect threads through one call.
 struct Inspector {
     limits: Limits,

@@ -38,6 +38,23 @@ function makePrintable() {
     BSONRegExp: classless(BSON.BSONRegExp),
     Binary: function (...args) {
       const hex = this.toString('hex');
+      if (this.sub_type === 9) {
+        const [depth, options] = args;
+        const list = (arr) =>
+          util
+            .inspect(arr, { depth, ...options, maxArrayLength: util.inspect.defaultOptions.maxArrayLength })
+            .replace(/^\s*\S+\s*\(\d+\)\s*/, '');
+        switch (this.buffer[0]) {
+          case 0x03:
+            return `Binary.fromInt8Array(new Int8Array(${list(this.toInt8Array())}))`;
+          case 0x27:
+            return `Binary.fromFloat32Array(new Float32Array(${list(this.toFloat32Array())}))`;
+          case 0x10: {
+            const padding = this.buffer[1] === 0 ? '' : `, ${this.buffer[1]}`;
+            return `Binary.fromPackedBits(new Uint8Array(${list(this.toPackedBits())})${padding})`;
+          }
+        }
+      }
       if (this.sub_type === 5) return `MD5('${hex}')`;
       if (this.sub_type === 4 && hex.length === 32) {
         const m = /^(.{8})(.{4})(.{4})(.{4})(.{12})$/.exec(hex);
