@@ -17,6 +17,7 @@ mod jsview;
 mod legacy;
 mod mongosh;
 mod text;
+mod width_table;
 
 #[cfg(test)]
 mod golden;

@@ -2,60 +2,30 @@
 //! column width Node's `getStringWidth` gives (wide East Asian characters count two), and
 //! `str.slice(0, n)` on UTF-16 units, which can leave half of a surrogate pair.
 
+use super::width_table::WIDTHS;
+
 /// `str.length` in JavaScript.
 pub fn utf16_len(s: &str) -> usize {
     s.chars().map(char::len_utf16).sum()
 }
 
 /// The columns a terminal gives `s`, as Node's `getStringWidth` counts them (without removing
-/// ANSI colour codes, which Sprout never emits). Wide and full-width characters count two,
-/// control and combining characters zero. Node's ICU build measures a few rare characters
-/// (emoji sequences, ambiguous widths) differently; this is its documented fallback table.
+/// ANSI colour codes, which Sprout never emits): ASCII controls 0, other ASCII 1, anything
+/// else from Node's ICU table, code point by code point.
 pub fn display_width(s: &str) -> usize {
-    s.chars()
-        .map(|c| {
-            let code = c as u32;
-            if is_zero_width(code) {
-                0
-            } else if is_full_width(code) {
-                2
-            } else {
-                1
-            }
-        })
-        .sum()
+    s.chars().map(char_width).sum()
 }
 
-fn is_zero_width(code: u32) -> bool {
-    code <= 0x1F
-        || (0x7F..=0x9F).contains(&code)
-        || (0x300..=0x36F).contains(&code)
-        || (0x200B..=0x200F).contains(&code)
-        || (0x20D0..=0x20FF).contains(&code)
-        || (0xFE00..=0xFE0F).contains(&code)
-        || (0xFE20..=0xFE2F).contains(&code)
-        || (0xE0100..=0xE01EF).contains(&code)
-}
-
-fn is_full_width(code: u32) -> bool {
-    code >= 0x1100
-        && (code <= 0x115F
-            || code == 0x2329
-            || code == 0x232A
-            || ((0x2E80..=0x3247).contains(&code) && code != 0x303F)
-            || (0x3250..=0x4DBF).contains(&code)
-            || (0x4E00..=0xA4C6).contains(&code)
-            || (0xA960..=0xA97C).contains(&code)
-            || (0xAC00..=0xD7A3).contains(&code)
-            || (0xF900..=0xFAFF).contains(&code)
-            || (0xFE10..=0xFE19).contains(&code)
-            || (0xFE30..=0xFE6B).contains(&code)
-            || (0xFF01..=0xFF60).contains(&code)
-            || (0xFFE0..=0xFFE6).contains(&code)
-            || (0x1B000..=0x1B001).contains(&code)
-            || (0x1F200..=0x1F251).contains(&code)
-            || (0x1F300..=0x1F64F).contains(&code)
-            || (0x20000..=0x3FFFD).contains(&code))
+fn char_width(c: char) -> usize {
+    let code = c as u32;
+    if code < 0x7F {
+        return usize::from(code >= 0x20);
+    }
+    let i = WIDTHS.partition_point(|(_, last, _)| *last < code);
+    match WIDTHS.get(i) {
+        Some((first, _, width)) if *first <= code => usize::from(*width),
+        _ => 1,
+    }
 }
 
 /// `s.slice(0, units)` on UTF-16 units. When the cut falls inside a surrogate pair, JavaScript
@@ -117,6 +87,9 @@ mod tests {
         assert_eq!(display_width("'产品'"), 6);
         assert_eq!(display_width("e\u{301}"), 1);
         assert_eq!(display_width("😀"), 2);
+        assert_eq!(display_width("🚀"), 2);
+        assert_eq!(display_width("a\u{7f}\u{9f}b"), 2);
+        assert_eq!(display_width("\u{10FFFF}"), 1);
     }
 
     #[test]
