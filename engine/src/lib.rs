@@ -24,6 +24,7 @@ pub mod query;
 pub mod storage;
 pub mod update;
 pub mod value;
+pub mod write;
 
 use bson::{Bson, Document, doc};
 

@@ -22,6 +22,7 @@ pub fn delete(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
         }
     };
     let ordered = bool_option(command, "ordered", true)?;
+    crate::write::check_write_concern(command)?;
     let mut n = 0;
     let mut write_errors = Vec::new();
     for (index, statement) in deletes.iter().enumerate() {

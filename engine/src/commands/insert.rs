@@ -26,6 +26,7 @@ pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
         }
     };
     let ordered = bool_option(command, "ordered", true)?;
+    crate::write::check_write_concern(command)?;
 
     // Validate shapes and assign _id first, before touching the collection.
     let mut prepared = Vec::with_capacity(documents.len());

@@ -2,9 +2,13 @@
 //! first field, as the server does.
 
 mod admin;
+mod count;
 mod delete;
+mod distinct;
 mod find;
+mod find_and_modify;
 mod insert;
+mod update;
 
 use bson::{Bson, Document};
 
@@ -23,6 +27,10 @@ pub fn dispatch(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
         "getMore" => find::get_more(engine, db, command),
         "killCursors" => find::kill_cursors(engine, db, command),
         "delete" => delete::delete(engine, db, command),
+        "update" => update::update(engine, db, command),
+        "findAndModify" | "findandmodify" => find_and_modify::find_and_modify(engine, db, command),
+        "count" => count::count(engine, db, command),
+        "distinct" => distinct::distinct(engine, db, command),
         "create" => admin::create(engine, db, command),
         "drop" => admin::drop(engine, db, command),
         "dropDatabase" => admin::drop_database(engine, db),

@@ -9,7 +9,7 @@ use super::node::{ArraySelector, Component, LeafOp, Node, ObjectNode, classify};
 use super::positional::ArrayFilters;
 use super::{add_to_set, bit, current_date, inc_mul, min_max, pop, pull, push, rename, set, unset};
 use crate::error::{Error, ErrorCode, Result};
-use crate::path::FieldPath;
+use crate::path::{FieldPath, array_index};
 use crate::value::display::key_value;
 
 /// MongoDB refuses to pad an array with more nulls than this.
@@ -86,17 +86,6 @@ fn join(path: &str, name: &str) -> String {
     } else {
         format!("{path}.{name}")
     }
-}
-
-/// An array position as a path component (`0`, `12`; not `01`).
-pub fn array_index(part: &str) -> Option<usize> {
-    if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    if part.len() > 1 && part.starts_with('0') {
-        return None;
-    }
-    part.parse().ok()
 }
 
 fn positional_index(cx: &ApplyContext) -> Result<usize> {

@@ -1,0 +1,101 @@
+//! The `count` command.
+
+use bson::{Bson, Document, doc};
+
+use super::{count_option, document_option, target_namespace};
+use crate::Engine;
+use crate::error::{Error, Result};
+use crate::matcher::Filter;
+use crate::value::display::type_name;
+use crate::write::check_known_fields;
+
+/// `{count: <coll>, query, limit, skip, hint, collation}` → `{n, ok}`.
+pub fn count(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let ns = target_namespace(db, command)?;
+    check_known_fields(
+        command,
+        "count",
+        &["query", "limit", "skip", "hint", "collation", "fields"],
+    )?;
+    let filter = match document_option(command, "count", "query")? {
+        Some(q) => Filter::parse(q)?,
+        None => Filter::all(),
+    };
+    let skip = count_option(command, "count", "skip")?.unwrap_or(0);
+    let limit = limit_option(command)?;
+    if let Some(hint) = command.get("hint")
+        && !matches!(hint, Bson::String(_) | Bson::Document(_))
+    {
+        return Err(Error::type_mismatch(format!(
+            "BSON field 'count.hint' is the wrong type '{}', expected types '[string, object]'",
+            type_name(hint)
+        )));
+    }
+    let matched = engine
+        .catalog()
+        .collection(&ns)
+        .map(|c| c.iter().filter(|(_, d)| filter.matches(d)).count())
+        .unwrap_or(0) as i64;
+    let mut n = (matched - skip).max(0);
+    if limit > 0 {
+        n = n.min(limit);
+    }
+    let n = match i32::try_from(n) {
+        Ok(small) => Bson::Int32(small),
+        Err(_) => Bson::Int64(n),
+    };
+    Ok(doc! {"n": n, "ok": 1.0})
+}
+
+/// `limit` may be negative (its absolute value is used); 0 means no limit.
+fn limit_option(command: &Document) -> Result<i64> {
+    match command.get("limit") {
+        None | Some(Bson::Null) => Ok(0),
+        Some(Bson::Int32(i)) => Ok(i64::from(*i).abs()),
+        Some(Bson::Int64(i)) => Ok(i.checked_abs().unwrap_or(i64::MAX)),
+        Some(Bson::Double(d)) if d.is_finite() => Ok((d.trunc().abs()).min(9.2e18) as i64),
+        Some(other) => Err(Error::type_mismatch(format!(
+            "BSON field 'count.limit' is the wrong type '{}', expected types '[long, int, decimal, double]'",
+            type_name(other)
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Engine;
+    use bson::doc;
+
+    #[test]
+    fn counts_with_query_skip_and_limit() {
+        let mut e = Engine::new();
+        let docs: Vec<_> = (0..10).map(|i| doc! {"_id": i, "k": i % 2}).collect();
+        e.run_command("t", &doc! {"insert": "c", "documents": docs});
+        let mut n = |cmd| e.run_command("t", &cmd);
+        assert_eq!(n(doc! {"count": "c"}), doc! {"n": 10, "ok": 1.0});
+        assert_eq!(
+            n(doc! {"count": "c", "query": {"k": 1}}),
+            doc! {"n": 5, "ok": 1.0}
+        );
+        assert_eq!(
+            n(doc! {"count": "c", "query": {"k": 1}, "skip": 4}),
+            doc! {"n": 1, "ok": 1.0}
+        );
+        assert_eq!(
+            n(doc! {"count": "c", "limit": -3}),
+            doc! {"n": 3, "ok": 1.0}
+        );
+        assert_eq!(n(doc! {"count": "c", "skip": 20}), doc! {"n": 0, "ok": 1.0});
+        assert_eq!(n(doc! {"count": "missing"}), doc! {"n": 0, "ok": 1.0});
+    }
+
+    #[test]
+    fn bad_arguments() {
+        let mut e = Engine::new();
+        let code = |e: &mut Engine, cmd| e.run_command("t", &cmd).get_i32("code").unwrap();
+        assert_eq!(code(&mut e, doc! {"count": "c", "query": 1}), 14);
+        assert_eq!(code(&mut e, doc! {"count": "c", "skip": -1}), 51024);
+        assert_eq!(code(&mut e, doc! {"count": "c", "limit": "x"}), 14);
+        assert_eq!(code(&mut e, doc! {"count": "c", "bogus": 1}), 40415);
+    }
+}

@@ -1,0 +1,159 @@
+//! The `distinct` command: the different values a field takes, arrays unwound one level, in
+//! MongoDB's value order (the server collects them in an ordered set).
+
+use std::collections::BTreeSet;
+
+use bson::{Bson, Document, doc};
+
+use super::{document_option, target_namespace};
+use crate::Engine;
+use crate::error::{Error, Result};
+use crate::matcher::Filter;
+use crate::path::FieldPath;
+use crate::value::OrderedValue;
+use crate::value::display::type_name;
+use crate::write::check_known_fields;
+
+/// `{distinct: <coll>, key, query, collation}` → `{values, ok}`.
+pub fn distinct(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let ns = target_namespace(db, command)?;
+    check_known_fields(command, "distinct", &["key", "query", "collation", "hint"])?;
+    let key = match command.get("key") {
+        Some(Bson::String(k)) => k,
+        Some(other) => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'distinct.key' is the wrong type '{}', expected type 'string'",
+                type_name(other)
+            )));
+        }
+        None => {
+            return Err(Error::location(
+                40414,
+                "BSON field 'distinct.key' is missing but a required field",
+            ));
+        }
+    };
+    let filter = match document_option(command, "distinct", "query")? {
+        Some(q) => Filter::parse(q)?,
+        None => Filter::all(),
+    };
+    let path = FieldPath::parse(key);
+    let mut values = BTreeSet::new();
+    if let Some(coll) = engine.catalog().collection(&ns) {
+        for (_, d) in coll.iter().filter(|(_, d)| filter.matches(d)) {
+            if let Some((first, rest)) = path.parts().split_first()
+                && let Some(v) = d.get(first)
+            {
+                collect(v, rest, &mut values);
+            }
+        }
+    }
+    let values: Vec<Bson> = values.into_iter().map(|v| v.0).collect();
+    Ok(doc! {"values": values, "ok": 1.0})
+}
+
+/// Adds the values `rest` reaches from `v`: arrays of documents are traversed, and an array at
+/// the end of the path contributes its elements (not itself).
+fn collect(v: &Bson, rest: &[String], out: &mut BTreeSet<OrderedValue>) {
+    let Some((head, tail)) = rest.split_first() else {
+        match v {
+            Bson::Array(items) => {
+                for item in items {
+                    out.insert(OrderedValue(item.clone()));
+                }
+            }
+            other => {
+                out.insert(OrderedValue(other.clone()));
+            }
+        }
+        return;
+    };
+    match v {
+        Bson::Document(d) => {
+            if let Some(next) = d.get(head) {
+                collect(next, tail, out);
+            }
+        }
+        Bson::Array(items) => {
+            if let Some(next) = head.parse::<usize>().ok().and_then(|i| items.get(i)) {
+                collect(next, tail, out);
+            }
+            for item in items {
+                if let Bson::Document(d) = item
+                    && let Some(next) = d.get(head)
+                {
+                    collect(next, tail, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Engine;
+    use bson::{Bson, doc};
+
+    #[test]
+    fn values_are_unwound_deduplicated_and_ordered() {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [
+                {"_id": 1, "a": 3, "t": ["x", "y"], "s": {"k": [1, 2]}},
+                {"_id": 2, "a": 1.0, "t": "y", "s": [{"k": 2}, {"k": 5}]},
+                {"_id": 3, "a": 1, "t": [["x"]], "s": null},
+                {"_id": 4, "a": "b", "t": [], "s": {}},
+                {"_id": 5, "a": null},
+            ]},
+        );
+        let values = |e: &mut Engine, cmd| {
+            e.run_command("t", &cmd)
+                .get_array("values")
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(
+            values(&mut e, doc! {"distinct": "c", "key": "a"}),
+            vec![
+                Bson::Null,
+                Bson::Double(1.0),
+                Bson::Int32(3),
+                Bson::String("b".into())
+            ]
+        );
+        assert_eq!(
+            values(&mut e, doc! {"distinct": "c", "key": "t"}),
+            vec![
+                Bson::String("x".into()),
+                Bson::String("y".into()),
+                Bson::Array(vec![Bson::String("x".into())])
+            ]
+        );
+        assert_eq!(
+            values(&mut e, doc! {"distinct": "c", "key": "s.k"}),
+            vec![Bson::Int32(1), Bson::Int32(2), Bson::Int32(5)]
+        );
+        assert_eq!(
+            values(
+                &mut e,
+                doc! {"distinct": "c", "key": "a", "query": {"_id": 1}}
+            ),
+            vec![Bson::Int32(3)]
+        );
+        assert_eq!(
+            values(&mut e, doc! {"distinct": "nope", "key": "a"}),
+            vec![]
+        );
+    }
+
+    #[test]
+    fn key_must_be_a_string() {
+        let mut e = Engine::new();
+        let r = e.run_command("t", &doc! {"distinct": "c", "key": 1});
+        assert_eq!(r.get_i32("code").unwrap(), 14);
+        let r = e.run_command("t", &doc! {"distinct": "c"});
+        assert_eq!(r.get_i32("code").unwrap(), 40414);
+    }
+}

@@ -1,0 +1,341 @@
+//! The `findAndModify` command: update, replace or remove one document and return it (as it
+//! was, or with `new: true` as it became).
+
+use bson::{Bson, Document, doc};
+
+use super::update::{array_filters_option, insert_upsert, matching_records, update_record};
+use super::{bool_option, document_option, target_namespace};
+use crate::Engine;
+use crate::catalog::Namespace;
+use crate::error::{Error, ErrorCode, Result};
+use crate::matcher::Filter;
+use crate::query::FindSpec;
+use crate::query::sort::SortSpec;
+use crate::storage::Change;
+use crate::update::{ArrayFilters, UpdateSpec};
+use crate::value::display::type_name;
+use crate::write::{check_known_fields, check_write_concern};
+
+const FIELDS: [&str; 12] = [
+    "query",
+    "sort",
+    "remove",
+    "update",
+    "new",
+    "fields",
+    "upsert",
+    "bypassDocumentValidation",
+    "collation",
+    "arrayFilters",
+    "hint",
+    "let",
+];
+
+fn parse_error(message: &str) -> Error {
+    Error::new(ErrorCode::FailedToParse, message)
+}
+
+/// `{findAndModify: <coll>, query, sort, remove, update, new, fields, upsert, arrayFilters}`
+/// → `{lastErrorObject: {n, updatedExisting, upserted?}, value, ok}`.
+pub fn find_and_modify(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let ns = target_namespace(db, command)?;
+    check_known_fields(command, "findAndModify", &FIELDS)?;
+    check_write_concern(command)?;
+    let query = document_option(command, "findAndModify", "query")?
+        .cloned()
+        .unwrap_or_default();
+    let sort = match document_option(command, "findAndModify", "sort")? {
+        Some(s) if !s.is_empty() => Some(SortSpec::parse(s)?),
+        _ => None,
+    };
+    let fields = document_option(command, "findAndModify", "fields")?;
+    if let Some(fields) = fields.filter(|f| !f.is_empty()) {
+        // Validated (and, until projection exists, refused) exactly as find does.
+        FindSpec::parse(None, None, Some(fields), None, None)?;
+    }
+    let remove = bool_option(command, "remove", false)?;
+    let return_new = bool_option(command, "new", false)?;
+    let upsert = bool_option(command, "upsert", false)?;
+    let update = command.get("update").filter(|u| !matches!(u, Bson::Null));
+    let raw_filters = array_filters_option(command, "findAndModify.arrayFilters")?;
+    match (remove, update) {
+        (true, Some(_)) => {
+            return Err(parse_error("Cannot specify both an update and remove=true"));
+        }
+        (false, None) => {
+            return Err(parse_error(
+                "Either an update or remove=true must be specified",
+            ));
+        }
+        _ => {}
+    }
+    if remove && return_new {
+        return Err(parse_error(
+            "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document",
+        ));
+    }
+    if remove && upsert {
+        return Err(parse_error(
+            "Cannot specify both upsert=true and remove=true",
+        ));
+    }
+    if remove && !raw_filters.is_empty() {
+        return Err(parse_error("Cannot specify arrayFilters and remove=true"));
+    }
+    if let Some(u) = update
+        && !matches!(u, Bson::Document(_) | Bson::Array(_))
+    {
+        return Err(Error::type_mismatch(format!(
+            "BSON field 'findAndModify.update' is the wrong type '{}', expected types '[object, array]'",
+            type_name(u)
+        )));
+    }
+    let filter = Filter::parse(&query)?;
+    let target = first_match(engine, &ns, &filter, sort.as_ref());
+
+    let (last_error, value) = match update {
+        None => remove_one(engine, &ns, target),
+        Some(u) => {
+            let filters = ArrayFilters::parse(&raw_filters)?;
+            let spec = UpdateSpec::parse(u, &filters)?;
+            update_one(
+                engine, &ns, target, &spec, &filter, &filters, &query, upsert, return_new,
+            )?
+        }
+    };
+    Ok(doc! {"lastErrorObject": last_error, "value": value, "ok": 1.0})
+}
+
+/// The record the command acts on: the first match in sort order (natural order without a sort).
+fn first_match(
+    engine: &Engine,
+    ns: &Namespace,
+    filter: &Filter,
+    sort: Option<&SortSpec>,
+) -> Option<(u64, Document)> {
+    let coll = engine.catalog().collection(ns)?;
+    let records = matching_records(engine, ns, filter);
+    let mut docs: Vec<(u64, &Document)> = records
+        .into_iter()
+        .filter_map(|r| coll.get(r).map(|d| (r, d)))
+        .collect();
+    if let Some(sort) = sort {
+        docs.sort_by(|a, b| sort.compare(a.1, b.1));
+    }
+    docs.first().map(|(r, d)| (*r, (*d).clone()))
+}
+
+fn remove_one(
+    engine: &mut Engine,
+    ns: &Namespace,
+    target: Option<(u64, Document)>,
+) -> (Document, Bson) {
+    let Some((record_id, doc)) = target else {
+        return (doc! {"n": 0}, Bson::Null);
+    };
+    if let Some(coll) = engine.catalog_mut().collection_mut(ns) {
+        coll.remove(record_id);
+    }
+    engine.record(Change::DeleteDocument {
+        ns: ns.clone(),
+        record_id,
+    });
+    (doc! {"n": 1}, Bson::Document(doc))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn update_one(
+    engine: &mut Engine,
+    ns: &Namespace,
+    target: Option<(u64, Document)>,
+    spec: &UpdateSpec,
+    filter: &Filter,
+    filters: &ArrayFilters,
+    query: &Document,
+    upsert: bool,
+    return_new: bool,
+) -> Result<(Document, Bson)> {
+    match target {
+        Some((record_id, before)) => {
+            let after = update_record(engine, ns, record_id, spec, filter, filters)?;
+            let value = if return_new {
+                after.unwrap_or_else(|| before.clone())
+            } else {
+                before
+            };
+            Ok((
+                doc! {"n": 1, "updatedExisting": true},
+                Bson::Document(value),
+            ))
+        }
+        None if upsert => {
+            let (id, inserted) = insert_upsert(engine, ns, spec, query, filters)?;
+            let value = if return_new {
+                Bson::Document(inserted)
+            } else {
+                Bson::Null
+            };
+            Ok((
+                doc! {"n": 1, "updatedExisting": false, "upserted": id},
+                value,
+            ))
+        }
+        None => Ok((doc! {"n": 0, "updatedExisting": false}, Bson::Null)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bson::{Bson, Document, doc};
+
+    use crate::Engine;
+
+    fn engine() -> Engine {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [
+                {"_id": 1, "k": "a", "n": 3},
+                {"_id": 2, "k": "a", "n": 1},
+                {"_id": 3, "k": "b", "n": 2},
+            ]},
+        );
+        e
+    }
+
+    fn fam(e: &mut Engine, args: Document) -> Document {
+        let mut cmd = doc! {"findAndModify": "c"};
+        cmd.extend(args);
+        e.run_command("t", &cmd)
+    }
+
+    #[test]
+    fn returns_the_old_or_new_document() {
+        let mut e = engine();
+        let r = fam(
+            &mut e,
+            doc! {"query": {"k": "a"}, "update": {"$inc": {"n": 10}}},
+        );
+        assert_eq!(
+            r,
+            doc! {
+                "lastErrorObject": {"n": 1, "updatedExisting": true},
+                "value": {"_id": 1, "k": "a", "n": 3},
+                "ok": 1.0
+            }
+        );
+        let r = fam(
+            &mut e,
+            doc! {"query": {"k": "a"}, "sort": {"n": 1}, "update": {"$inc": {"n": 10}}, "new": true},
+        );
+        assert_eq!(
+            r.get_document("value").unwrap(),
+            &doc! {"_id": 2, "k": "a", "n": 11}
+        );
+        // A no-op update still reports the match.
+        let r = fam(
+            &mut e,
+            doc! {"query": {"_id": 3}, "update": {"$set": {"n": 2}}, "new": true},
+        );
+        assert_eq!(
+            r.get_document("lastErrorObject").unwrap(),
+            &doc! {"n": 1, "updatedExisting": true}
+        );
+        // Replacement.
+        let r = fam(
+            &mut e,
+            doc! {"query": {"_id": 3}, "update": {"z": 1}, "new": true},
+        );
+        assert_eq!(r.get_document("value").unwrap(), &doc! {"_id": 3, "z": 1});
+    }
+
+    #[test]
+    fn no_match_and_upsert() {
+        let mut e = engine();
+        let r = fam(
+            &mut e,
+            doc! {"query": {"k": "zz"}, "update": {"$set": {"n": 0}}},
+        );
+        assert_eq!(
+            r,
+            doc! {"lastErrorObject": {"n": 0, "updatedExisting": false}, "value": null, "ok": 1.0}
+        );
+        let r = fam(
+            &mut e,
+            doc! {"query": {"_id": 9, "k": "zz"}, "update": {"$set": {"n": 0}}, "upsert": true},
+        );
+        assert_eq!(
+            r,
+            doc! {
+                "lastErrorObject": {"n": 1, "updatedExisting": false, "upserted": 9},
+                "value": null,
+                "ok": 1.0
+            }
+        );
+        let r = fam(
+            &mut e,
+            doc! {"query": {"k": "new"}, "update": {"$set": {"n": 0}}, "upsert": true, "new": true},
+        );
+        let value = r.get_document("value").unwrap();
+        assert!(matches!(value.get("_id"), Some(Bson::ObjectId(_))));
+        assert_eq!(value.get_str("k").unwrap(), "new");
+    }
+
+    #[test]
+    fn remove_returns_the_removed_document() {
+        let mut e = engine();
+        let r = fam(
+            &mut e,
+            doc! {"query": {"k": "a"}, "sort": {"n": -1}, "remove": true},
+        );
+        assert_eq!(
+            r,
+            doc! {"lastErrorObject": {"n": 1}, "value": {"_id": 1, "k": "a", "n": 3}, "ok": 1.0}
+        );
+        let r = fam(&mut e, doc! {"query": {"_id": 1}, "remove": true});
+        assert_eq!(
+            r,
+            doc! {"lastErrorObject": {"n": 0}, "value": null, "ok": 1.0}
+        );
+        let r = e.run_command("t", &doc! {"count": "c"});
+        assert_eq!(r.get_i32("n").unwrap(), 2);
+    }
+
+    #[test]
+    fn argument_errors() {
+        let mut e = engine();
+        let err = |e: &mut Engine, args: Document| {
+            let r = fam(e, args);
+            (
+                r.get_i32("code").unwrap(),
+                r.get_str("errmsg").unwrap().to_string(),
+            )
+        };
+        assert_eq!(
+            err(&mut e, doc! {"query": {}}),
+            (
+                9,
+                "Either an update or remove=true must be specified".into()
+            )
+        );
+        assert_eq!(
+            err(&mut e, doc! {"remove": true, "update": {"$set": {"a": 1}}}),
+            (9, "Cannot specify both an update and remove=true".into())
+        );
+        assert_eq!(err(&mut e, doc! {"remove": true, "new": true}).0, 9);
+        assert_eq!(err(&mut e, doc! {"remove": true, "upsert": true}).0, 9);
+        assert_eq!(err(&mut e, doc! {"query": 1, "remove": true}).0, 14);
+        assert_eq!(
+            err(&mut e, doc! {"update": {"$set": {"k": 1}}, "bogus": 1}).0,
+            40415
+        );
+        // Update errors fail the command.
+        let (code, msg) = err(
+            &mut e,
+            doc! {"query": {"_id": 1}, "update": {"$inc": {"k": 1}}},
+        );
+        assert_eq!(code, 14);
+        assert!(msg.starts_with("Cannot apply $inc to a value of non-numeric type."));
+        assert_eq!(err(&mut e, doc! {"update": {"$foo": {"k": 1}}}).0, 9);
+    }
+}

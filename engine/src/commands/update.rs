@@ -1,0 +1,690 @@
+//! The `update` command, and the steps it shares with `findAndModify`: applying a parsed update
+//! to a stored document, and inserting an upsert's document.
+
+use bson::{Bson, Document, doc};
+
+use super::insert::{prepare_for_insert, write_error};
+use super::target_namespace;
+use crate::Engine;
+use crate::catalog::Namespace;
+use crate::error::{Error, ErrorCode, Result};
+use crate::matcher::Filter;
+use crate::storage::Change;
+use crate::update::{ArrayFilters, UpdateEnv, UpdateSpec};
+use crate::value::display::type_name;
+use crate::write::{check_known_fields, check_write_concern};
+
+/// MongoDB's largest write batch.
+const MAX_BATCH: usize = 100_000;
+
+/// The largest document an update may produce (16 MiB).
+const MAX_UPDATED_BYTES: usize = 16 * 1024 * 1024;
+
+/// One entry of `updates`, after its shape has been checked.
+#[derive(Debug, Clone)]
+struct Statement {
+    q: Document,
+    u: Bson,
+    upsert: bool,
+    multi: bool,
+    array_filters: Vec<Document>,
+}
+
+/// What one statement did.
+#[derive(Debug, Default)]
+struct StatementResult {
+    n: i64,
+    modified: i64,
+    upserted_id: Option<Bson>,
+}
+
+/// `{update: <coll>, updates: [{q, u, upsert, multi, arrayFilters, hint, collation}], ordered}`
+/// → `{n, writeErrors?, upserted?, nModified, ok}`.
+pub fn update(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let ns = target_namespace(db, command)?;
+    check_known_fields(
+        command,
+        "update",
+        &["updates", "ordered", "bypassDocumentValidation", "let"],
+    )?;
+    check_write_concern(command)?;
+    let ordered = strict_bool(command, "update.ordered", "ordered", true)?;
+    let statements = parse_statements(command)?;
+
+    let mut n = 0;
+    let mut modified = 0;
+    let mut upserted = Vec::new();
+    let mut write_errors = Vec::new();
+    for (index, statement) in statements.iter().enumerate() {
+        match run_statement(engine, &ns, statement) {
+            Ok(r) => {
+                n += r.n;
+                modified += r.modified;
+                if let Some(id) = r.upserted_id {
+                    upserted.push(doc! {"index": index as i32, "_id": id});
+                }
+            }
+            Err(e) => {
+                write_errors.push(write_error(index, &e));
+                if ordered {
+                    break;
+                }
+            }
+        }
+    }
+    let mut reply = doc! {"n": count_value(n)};
+    if !write_errors.is_empty() {
+        reply.insert("writeErrors", write_errors);
+    }
+    if !upserted.is_empty() {
+        reply.insert("upserted", upserted);
+    }
+    reply.insert("nModified", count_value(modified));
+    reply.insert("ok", 1.0);
+    Ok(reply)
+}
+
+/// Counts are ints in MongoDB's replies while they fit.
+fn count_value(n: i64) -> Bson {
+    match i32::try_from(n) {
+        Ok(small) => Bson::Int32(small),
+        Err(_) => Bson::Int64(n),
+    }
+}
+
+/// A boolean field as MongoDB's IDL reads `type: bool` (numbers are refused).
+fn strict_bool(d: &Document, qualified: &str, field: &str, default: bool) -> Result<bool> {
+    match d.get(field) {
+        None => Ok(default),
+        Some(Bson::Boolean(b)) => Ok(*b),
+        Some(other) => Err(Error::type_mismatch(format!(
+            "BSON field '{qualified}' is the wrong type '{}', expected type 'bool'",
+            type_name(other)
+        ))),
+    }
+}
+
+fn parse_statements(command: &Document) -> Result<Vec<Statement>> {
+    let updates = match command.get("updates") {
+        Some(Bson::Array(a)) => a,
+        Some(other) => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'update.updates' is the wrong type '{}', expected type 'array'",
+                type_name(other)
+            )));
+        }
+        None => {
+            return Err(Error::location(
+                40414,
+                "BSON field 'update.updates' is missing but a required field",
+            ));
+        }
+    };
+    if updates.is_empty() || updates.len() > MAX_BATCH {
+        return Err(Error::new(
+            ErrorCode::InvalidLength,
+            format!(
+                "Write batch sizes must be between 1 and {MAX_BATCH}. Got {} operations.",
+                updates.len()
+            ),
+        ));
+    }
+    updates.iter().map(parse_statement).collect()
+}
+
+fn parse_statement(entry: &Bson) -> Result<Statement> {
+    let Bson::Document(s) = entry else {
+        return Err(Error::type_mismatch(format!(
+            "BSON field 'update.updates' is the wrong type '{}', expected type 'object'",
+            type_name(entry)
+        )));
+    };
+    check_known_fields_of_statement(s)?;
+    let q = match s.get("q") {
+        Some(Bson::Document(q)) => q.clone(),
+        Some(other) => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'update.updates.q' is the wrong type '{}', expected type 'object'",
+                type_name(other)
+            )));
+        }
+        None => {
+            return Err(Error::location(
+                40414,
+                "BSON field 'update.updates.q' is missing but a required field",
+            ));
+        }
+    };
+    let u = match s.get("u") {
+        Some(u @ (Bson::Document(_) | Bson::Array(_))) => u.clone(),
+        Some(_) => {
+            return Err(Error::new(
+                ErrorCode::FailedToParse,
+                "Update argument must be either an object or an array",
+            ));
+        }
+        None => {
+            return Err(Error::location(
+                40414,
+                "BSON field 'update.updates.u' is missing but a required field",
+            ));
+        }
+    };
+    let array_filters = array_filters_option(s, "update.updates.arrayFilters")?;
+    for field in ["hint", "collation", "c", "sort"] {
+        check_shape(s, field)?;
+    }
+    Ok(Statement {
+        q,
+        u,
+        upsert: strict_bool(s, "update.updates.upsert", "upsert", false)?,
+        multi: strict_bool(s, "update.updates.multi", "multi", false)?,
+        array_filters,
+    })
+}
+
+fn check_known_fields_of_statement(s: &Document) -> Result<()> {
+    const FIELDS: [&str; 10] = [
+        "q",
+        "u",
+        "c",
+        "upsert",
+        "multi",
+        "arrayFilters",
+        "hint",
+        "collation",
+        "sort",
+        "upsertSupplied",
+    ];
+    match s.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+        Some(k) => Err(Error::location(
+            40415,
+            format!("BSON field 'update.updates.{k}' is an unknown field."),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `hint` is a document or an index name; `collation`, `c` and `sort` are documents.
+fn check_shape(s: &Document, field: &str) -> Result<()> {
+    let ok = match (field, s.get(field)) {
+        (_, None) => true,
+        ("hint", Some(Bson::String(_) | Bson::Document(_))) => true,
+        (_, Some(Bson::Document(_))) => field != "hint",
+        _ => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let found = s.get(field).map(type_name).unwrap_or("missing");
+    let expected = if field == "hint" {
+        "expected types '[string, object]'"
+    } else {
+        "expected type 'object'"
+    };
+    Err(Error::type_mismatch(format!(
+        "BSON field 'update.updates.{field}' is the wrong type '{found}', {expected}"
+    )))
+}
+
+/// Reads an `arrayFilters` option: an array of documents.
+pub(super) fn array_filters_option(d: &Document, qualified: &str) -> Result<Vec<Document>> {
+    match d.get("arrayFilters") {
+        None | Some(Bson::Null) => Ok(Vec::new()),
+        Some(Bson::Array(items)) => items
+            .iter()
+            .map(|item| match item {
+                Bson::Document(f) => Ok(f.clone()),
+                other => Err(Error::type_mismatch(format!(
+                    "BSON field '{qualified}' is the wrong type '{}', expected type 'object'",
+                    type_name(other)
+                ))),
+            })
+            .collect(),
+        Some(other) => Err(Error::type_mismatch(format!(
+            "BSON field '{qualified}' is the wrong type '{}', expected type 'array'",
+            type_name(other)
+        ))),
+    }
+}
+
+fn run_statement(
+    engine: &mut Engine,
+    ns: &Namespace,
+    statement: &Statement,
+) -> Result<StatementResult> {
+    let filters = ArrayFilters::parse(&statement.array_filters)?;
+    let spec = UpdateSpec::parse(&statement.u, &filters)?;
+    if statement.multi && spec.is_replacement() {
+        return Err(Error::new(
+            ErrorCode::FailedToParse,
+            "multi update is not supported for replacement-style update",
+        ));
+    }
+    let filter = Filter::parse(&statement.q)?;
+    let mut targets = matching_records(engine, ns, &filter);
+    if !statement.multi {
+        targets.truncate(1);
+    }
+    let mut result = StatementResult::default();
+    for record_id in targets {
+        result.n += 1;
+        if update_record(engine, ns, record_id, &spec, &filter, &filters)?.is_some() {
+            result.modified += 1;
+        }
+    }
+    if result.n == 0 && statement.upsert {
+        let (id, _) = insert_upsert(engine, ns, &spec, &statement.q, &filters)?;
+        result.n = 1;
+        result.upserted_id = Some(id);
+    }
+    Ok(result)
+}
+
+/// The record ids of the documents `filter` matches, in natural order.
+pub(super) fn matching_records(engine: &Engine, ns: &Namespace, filter: &Filter) -> Vec<u64> {
+    engine
+        .catalog()
+        .collection(ns)
+        .map(|c| {
+            c.iter()
+                .filter(|(_, d)| filter.matches(d))
+                .map(|(r, _)| r)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Applies `spec` to one stored document and stores the result; returns the new document when
+/// it changed (`None`: a no-op, which `nModified` does not count).
+pub(super) fn update_record(
+    engine: &mut Engine,
+    ns: &Namespace,
+    record_id: u64,
+    spec: &UpdateSpec,
+    filter: &Filter,
+    filters: &ArrayFilters,
+) -> Result<Option<Document>> {
+    let Some(current) = engine
+        .catalog()
+        .collection(ns)
+        .and_then(|c| c.get(record_id))
+        .cloned()
+    else {
+        return Ok(None);
+    };
+    // The positional `$` stands for the array element the query matched (its elemMatchKey).
+    let matched_position = if spec.is_positional() {
+        filter.first_array_position(&current)
+    } else {
+        None
+    };
+    let env = UpdateEnv {
+        array_filters: filters,
+        now_millis: engine.now_millis(),
+        matched_position,
+    };
+    let Some(updated) = spec.apply(&current, &env)? else {
+        return Ok(None);
+    };
+    let bytes = updated
+        .to_vec()
+        .map_err(|e| Error::bad_value(e.to_string()))?;
+    if bytes.len() > MAX_UPDATED_BYTES {
+        return Err(Error::location(
+            17419,
+            format!("Resulting document after update is larger than {MAX_UPDATED_BYTES}"),
+        ));
+    }
+    let ns_text = ns.to_string();
+    let Some(coll) = engine.catalog_mut().collection_mut(ns) else {
+        return Ok(None);
+    };
+    coll.remove(record_id);
+    if let Err(e) = coll.insert_with_record_id(&ns_text, record_id, updated.clone()) {
+        // The _id cannot have changed, so this is unreachable in practice; keep the old document.
+        let _ = coll.insert_with_record_id(&ns_text, record_id, current);
+        return Err(e);
+    }
+    engine.record(Change::PutDocument {
+        ns: ns.clone(),
+        record_id,
+        bson: bytes,
+    });
+    Ok(Some(updated))
+}
+
+/// Inserts the document an upsert builds from `query` and `spec`; returns its `_id` and the
+/// stored document. Creates the collection when needed.
+pub(super) fn insert_upsert(
+    engine: &mut Engine,
+    ns: &Namespace,
+    spec: &UpdateSpec,
+    query: &Document,
+    filters: &ArrayFilters,
+) -> Result<(Bson, Document)> {
+    let env = UpdateEnv {
+        array_filters: filters,
+        now_millis: engine.now_millis(),
+        matched_position: None,
+    };
+    let built = spec.upsert_document(query, &env)?;
+    let doc = prepare_for_insert(engine, &built)?;
+    let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
+    let bytes = doc.to_vec().map_err(|e| Error::bad_value(e.to_string()))?;
+    let ns_text = ns.to_string();
+    let (coll, created) = engine.catalog_mut().collection_or_create(ns);
+    let record_id = coll.insert(&ns_text, doc.clone());
+    if created {
+        engine.record(Change::PutCollection {
+            ns: ns.clone(),
+            options: Document::new(),
+        });
+    }
+    let record_id = record_id?;
+    engine.record(Change::PutDocument {
+        ns: ns.clone(),
+        record_id,
+        bson: bytes,
+    });
+    Ok((id, doc))
+}
+
+#[cfg(test)]
+mod tests {
+    use bson::{Bson, Document, doc};
+
+    use crate::Engine;
+    use crate::catalog::Namespace;
+    use crate::storage::Change;
+
+    fn engine_with(docs: Vec<Document>) -> Engine {
+        let mut e = Engine::new();
+        e.run_command("t", &doc! {"insert": "c", "documents": docs});
+        e.take_changes();
+        e
+    }
+
+    fn stored(e: &Engine) -> Vec<Document> {
+        e.catalog()
+            .collection(&Namespace::new("t", "c"))
+            .map(|c| c.iter().map(|(_, d)| d.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    fn update(e: &mut Engine, updates: Vec<Document>) -> Document {
+        e.run_command("t", &doc! {"update": "c", "updates": updates})
+    }
+
+    #[test]
+    fn matched_and_modified_counts_are_exact() {
+        let mut e = engine_with((0..3).map(|i| doc! {"_id": i, "a": 1}).collect());
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {}, "u": {"$set": {"a": 1}}, "multi": true}],
+        );
+        assert_eq!(r, doc! {"n": 3, "nModified": 0, "ok": 1.0});
+        assert!(e.take_changes().is_empty(), "a no-op records no change");
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {}, "u": {"$set": {"a": 2}}, "multi": true}],
+        );
+        assert_eq!(r, doc! {"n": 3, "nModified": 3, "ok": 1.0});
+        assert_eq!(e.take_changes().changes.len(), 3);
+        let r = update(&mut e, vec![doc! {"q": {"a": 2}, "u": {"$inc": {"a": 1}}}]);
+        assert_eq!(r, doc! {"n": 1, "nModified": 1, "ok": 1.0});
+        let r = update(&mut e, vec![doc! {"q": {"a": 99}, "u": {"$inc": {"a": 1}}}]);
+        assert_eq!(r, doc! {"n": 0, "nModified": 0, "ok": 1.0});
+        // Several statements add up.
+        let r = update(
+            &mut e,
+            vec![
+                doc! {"q": {"_id": 0}, "u": {"$set": {"b": 1}}},
+                doc! {"q": {"_id": 1}, "u": {"$set": {"a": 2}}},
+                doc! {"q": {"_id": 2}, "u": {"$set": {"b": 1}}},
+            ],
+        );
+        assert_eq!(r, doc! {"n": 3, "nModified": 2, "ok": 1.0});
+        assert_eq!(
+            stored(&e),
+            vec![
+                doc! {"_id": 0, "a": 3, "b": 1},
+                doc! {"_id": 1, "a": 2},
+                doc! {"_id": 2, "a": 2, "b": 1}
+            ]
+        );
+    }
+
+    #[test]
+    fn updated_documents_keep_their_record_id() {
+        let mut e = engine_with(vec![doc! {"_id": 1, "a": 1}, doc! {"_id": 2}]);
+        update(&mut e, vec![doc! {"q": {"_id": 1}, "u": {"b": 2}}]);
+        let batch = e.take_changes();
+        assert_eq!(batch.changes.len(), 1);
+        match &batch.changes[0] {
+            Change::PutDocument {
+                record_id, bson, ..
+            } => {
+                assert_eq!(*record_id, 1);
+                let d = Document::from_reader(bson.as_slice()).unwrap();
+                assert_eq!(d, doc! {"_id": 1, "b": 2});
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(stored(&e)[0], doc! {"_id": 1, "b": 2});
+    }
+
+    #[test]
+    fn upserts_report_their_ids() {
+        let mut e = Engine::new();
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {"x": 5}, "u": {"$set": {"y": 1}}, "upsert": true}],
+        );
+        assert_eq!(r.get_i32("n").unwrap(), 1);
+        assert_eq!(r.get_i32("nModified").unwrap(), 0);
+        let up = r.get_array("upserted").unwrap();
+        let entry = up[0].as_document().unwrap();
+        assert_eq!(entry.get_i32("index").unwrap(), 0);
+        let id = entry.get("_id").unwrap().clone();
+        assert!(matches!(id, Bson::ObjectId(_)));
+        assert_eq!(stored(&e), vec![doc! {"_id": id, "x": 5, "y": 1}]);
+        let keys: Vec<_> = r.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["n", "upserted", "nModified", "ok"]);
+        // The collection was created in the same batch.
+        let batch = e.take_changes();
+        assert!(matches!(batch.changes[0], Change::PutCollection { .. }));
+        assert_eq!(batch.changes.len(), 2);
+
+        let r = update(
+            &mut e,
+            vec![
+                doc! {"q": {"_id": 7}, "u": {"$inc": {"n": 1}}, "upsert": true},
+                doc! {"q": {"_id": 7}, "u": {"$inc": {"n": 1}}, "upsert": true},
+            ],
+        );
+        assert_eq!(
+            r,
+            doc! {"n": 2, "upserted": [{"index": 0, "_id": 7}], "nModified": 1, "ok": 1.0}
+        );
+        assert_eq!(stored(&e)[1], doc! {"_id": 7, "n": 2});
+        // A replacement upsert takes the query's _id.
+        update(
+            &mut e,
+            vec![doc! {"q": {"_id": 8, "k": 1}, "u": {"z": 1}, "upsert": true}],
+        );
+        assert_eq!(stored(&e)[2], doc! {"_id": 8, "z": 1});
+    }
+
+    #[test]
+    fn statement_errors_become_write_errors() {
+        let mut e = engine_with(vec![doc! {"_id": 1, "a": "x"}, doc! {"_id": 2, "a": 1}]);
+        let statements = vec![
+            doc! {"q": {"_id": 2}, "u": {"$inc": {"a": 1}}},
+            doc! {"q": {"_id": 1}, "u": {"$inc": {"a": 1}}},
+            doc! {"q": {"_id": 2}, "u": {"$inc": {"a": 1}}},
+        ];
+        let r = update(&mut e, statements.clone());
+        assert_eq!(r.get_i32("n").unwrap(), 1);
+        assert_eq!(r.get_i32("nModified").unwrap(), 1);
+        let errors = r.get_array("writeErrors").unwrap();
+        assert_eq!(errors.len(), 1);
+        let w = errors[0].as_document().unwrap();
+        assert_eq!(w.get_i32("index").unwrap(), 1);
+        assert_eq!(w.get_i32("code").unwrap(), 14);
+        let keys: Vec<_> = r.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["n", "writeErrors", "nModified", "ok"]);
+        let r = e.run_command(
+            "t",
+            &doc! {"update": "c", "updates": statements, "ordered": false},
+        );
+        assert_eq!(r.get_i32("n").unwrap(), 2);
+        assert_eq!(r.get_array("writeErrors").unwrap().len(), 1);
+        assert_eq!(stored(&e)[1], doc! {"_id": 2, "a": 4});
+
+        let r = update(&mut e, vec![doc! {"q": {}, "u": {"a": 1}, "multi": true}]);
+        let w = r.get_array("writeErrors").unwrap()[0]
+            .as_document()
+            .unwrap()
+            .clone();
+        assert_eq!(w.get_i32("code").unwrap(), 9);
+        assert_eq!(
+            w.get_str("errmsg").unwrap(),
+            "multi update is not supported for replacement-style update"
+        );
+        // An upsert that collides with an existing _id.
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {"a": "none"}, "u": {"_id": 1}, "upsert": true}],
+        );
+        let w = r.get_array("writeErrors").unwrap()[0]
+            .as_document()
+            .unwrap()
+            .clone();
+        assert_eq!(w.get_i32("code").unwrap(), 11000);
+        // Bad filters are write errors too.
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {"$bogus": 1}, "u": {"$set": {"a": 1}}}],
+        );
+        assert_eq!(r.get_array("writeErrors").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn malformed_commands_fail_whole() {
+        let mut e = Engine::new();
+        let code =
+            |e: &mut Engine, cmd: Document| e.run_command("t", &cmd).get_i32("code").unwrap();
+        assert_eq!(code(&mut e, doc! {"update": "c"}), 40414);
+        assert_eq!(code(&mut e, doc! {"update": "c", "updates": []}), 16);
+        assert_eq!(code(&mut e, doc! {"update": "c", "updates": {}}), 14);
+        assert_eq!(
+            code(&mut e, doc! {"update": "c", "updates": [{"u": {}}]}),
+            40414
+        );
+        assert_eq!(
+            code(&mut e, doc! {"update": "c", "updates": [{"q": {}}]}),
+            40414
+        );
+        assert_eq!(
+            code(&mut e, doc! {"update": "c", "updates": [{"q": 1, "u": {}}]}),
+            14
+        );
+        assert_eq!(
+            code(&mut e, doc! {"update": "c", "updates": [{"q": {}, "u": 1}]}),
+            9
+        );
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"update": "c", "updates": [{"q": {}, "u": {}, "multi": 1}]}
+            ),
+            14
+        );
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"update": "c", "updates": [{"q": {}, "u": {}, "x": 1}]}
+            ),
+            40415
+        );
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"update": "c", "updates": [{"q": {}, "u": {}}], "x": 1}
+            ),
+            40415
+        );
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"update": "c", "updates": [{"q": {}, "u": {}}], "writeConcern": {"w": true}}
+            ),
+            9
+        );
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"update": "c", "updates": [{"q": {}, "u": {}, "arrayFilters": 1}]}
+            ),
+            14
+        );
+    }
+
+    #[test]
+    fn positional_operator_uses_the_matched_element() {
+        let mut e = engine_with(vec![
+            doc! {"_id": 1, "grades": [85, 92, 95]},
+            doc! {"_id": 2, "items": [{"q": 1, "p": 1}, {"q": 5, "p": 1}]},
+        ]);
+        let r = update(
+            &mut e,
+            vec![
+                doc! {"q": {"grades": {"$gte": 90}}, "u": {"$set": {"grades.$": 0}}},
+                doc! {"q": {"items.q": 5}, "u": {"$inc": {"items.$.p": 10}}},
+                doc! {"q": {"_id": 1}, "u": {"$set": {"grades.$": 1}}},
+            ],
+        );
+        assert_eq!(r.get_i32("n").unwrap(), 2);
+        let w = r.get_array("writeErrors").unwrap()[0]
+            .as_document()
+            .unwrap()
+            .clone();
+        assert_eq!(
+            w.get_str("errmsg").unwrap(),
+            "The positional operator did not find the match needed from the query."
+        );
+        assert_eq!(
+            stored(&e),
+            vec![
+                doc! {"_id": 1, "grades": [85, 0, 95]},
+                doc! {"_id": 2, "items": [{"q": 1, "p": 1}, {"q": 5, "p": 11}]}
+            ]
+        );
+    }
+
+    #[test]
+    fn pull_and_array_filters_use_query_operators() {
+        let mut e = engine_with(vec![doc! {"_id": 1, "v": [3, 6, 9], "g": [1, 5, 9]}]);
+        let r = update(
+            &mut e,
+            vec![
+                doc! {"q": {}, "u": {"$pull": {"v": {"$gte": 6}}}},
+                doc! {"q": {}, "u": {"$inc": {"g.$[big]": 100}}, "arrayFilters": [{"big": {"$gt": 4}}]},
+            ],
+        );
+        assert_eq!(r, doc! {"n": 2, "nModified": 2, "ok": 1.0});
+        assert_eq!(stored(&e)[0], doc! {"_id": 1, "v": [3], "g": [1, 105, 109]});
+    }
+
+    #[test]
+    fn array_filters_reach_the_update() {
+        let mut e = engine_with(vec![doc! {"_id": 1, "g": [1, 5, 9]}]);
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {}, "u": {"$set": {"g.$[x]": 0}}, "arrayFilters": [{"x": 5}]}],
+        );
+        assert_eq!(r, doc! {"n": 1, "nModified": 1, "ok": 1.0});
+        assert_eq!(stored(&e)[0], doc! {"_id": 1, "g": [1, 0, 9]});
+    }
+}
