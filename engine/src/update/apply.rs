@@ -9,7 +9,7 @@ use super::node::{ArraySelector, Component, LeafOp, Node, ObjectNode, classify};
 use super::positional::ArrayFilters;
 use super::{add_to_set, bit, current_date, inc_mul, min_max, pop, pull, push, rename, set, unset};
 use crate::error::{Error, ErrorCode, Result};
-use crate::path::{FieldPath, array_index};
+use crate::path::{FieldPath, array_index, lookup};
 use crate::value::display::key_value;
 
 /// MongoDB refuses to pad an array with more nulls than this.
@@ -281,6 +281,30 @@ fn apply_at(
     }
 }
 
+/// An update may modify existing `$`-prefixed fields but not create them (an upsert's insert
+/// may, as an insert may). Called when a leaf creates its field: any `$`-prefixed component of
+/// the path that the document did not have is refused.
+fn check_created_names(path: &str, cx: &ApplyContext) -> Result<()> {
+    let full = FieldPath::parse(path);
+    let parts = full.parts();
+    for i in 0..parts.len() {
+        let Some(name) = parts.get(i) else { break };
+        if !name.starts_with('$') {
+            continue;
+        }
+        let prefix = FieldPath::from_parts(parts.get(..=i).unwrap_or_default().to_vec());
+        if lookup(cx.original, &prefix).is_none() {
+            return Err(Error::new(
+                ErrorCode::DollarPrefixedFieldName,
+                format!(
+                    "The dollar ($) prefixed field '{name}' in '{path}' is not valid for storage."
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn apply_leaf(
     op: &LeafOp,
     current: Option<&Bson>,
@@ -295,7 +319,7 @@ fn apply_leaf(
         field,
         path,
     };
-    match op {
+    let outcome = match op {
         LeafOp::Set(v) => Ok(set::apply_set(v, current)),
         LeafOp::SetOnInsert(v) => Ok(set::apply_set_on_insert(v, current, &lcx)),
         LeafOp::Unset => Ok(unset::apply_unset(current)),
@@ -312,5 +336,11 @@ fn apply_leaf(
         LeafOp::Bit(ops) => bit::apply(ops, current, &lcx),
         LeafOp::RenameFrom => Ok(rename::apply_from(current)),
         LeafOp::RenameTo { from } => rename::apply_to(from, &FieldPath::parse(path), current, &lcx),
+    };
+    let outcome = outcome?;
+    let creates = matches!(outcome, Outcome::Set(_) | Outcome::Move(_));
+    if current.is_none() && creates && !cx.is_insert {
+        check_created_names(path, cx)?;
     }
+    Ok(outcome)
 }

@@ -120,11 +120,11 @@ fn parse_operators(d: &Document, array_filters: &ArrayFilters) -> Result<Operato
             ));
         };
         for (path, operand) in fields {
-            let checked = check_path(path, modifier, array_filters, &mut used)?;
+            let checked = check_path(path, array_filters, &mut used)?;
             update.positional |= checked.positional;
             if modifier == "$rename" {
                 let to = rename::check_pair(path, operand)?;
-                let to_checked = check_path(&to, modifier, array_filters, &mut used)?;
+                let to_checked = check_path(&to, array_filters, &mut used)?;
                 update.root.insert(&checked.path, LeafOp::RenameFrom)?;
                 update.root.insert(
                     &to_checked.path,
@@ -193,11 +193,9 @@ struct CheckedPath {
 }
 
 /// MongoDB's checks of an updated path: no empty components, at most one `$`, no positional
-/// component first, every `$[<id>]` backed by an array filter, no `$`-prefixed field names
-/// where a field would be stored.
+/// component first, every `$[<id>]` backed by an array filter.
 fn check_path(
     path: &str,
-    modifier: &str,
     array_filters: &ArrayFilters,
     used: &mut BTreeSet<String>,
 ) -> Result<CheckedPath> {
@@ -241,17 +239,7 @@ fn check_path(
                     used.insert(id);
                 }
             }
-            Component::Field(name) => {
-                let stores = !matches!(modifier, "$unset" | "$pull" | "$pullAll" | "$pop");
-                if stores && name.starts_with('$') {
-                    return Err(Error::new(
-                        ErrorCode::DollarPrefixedFieldName,
-                        format!(
-                            "The dollar ($) prefixed field '{name}' in '{path}' is not valid for storage."
-                        ),
-                    ));
-                }
-            }
+            Component::Field(_) => {}
         }
     }
     if positional > 1 {

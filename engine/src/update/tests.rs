@@ -579,3 +579,34 @@ fn pipelines_and_bad_shapes() {
     let e = UpdateSpec::parse(&bson!(5), &filters).unwrap_err();
     assert_eq!(e.code(), 9);
 }
+
+#[test]
+fn dollar_prefixed_fields_can_be_modified_but_not_created() {
+    let d = doc! {"_id": "E123", "address": {"$street": "Elm Road"}, "$rooms": 2};
+    let out = updated(d.clone(), doc! {"$set": {"address.$street": "Elm Ave"}});
+    assert_eq!(
+        out.get_document("address").unwrap(),
+        &doc! {"$street": "Elm Ave"}
+    );
+    let e = error(d.clone(), doc! {"$set": {"phone": 1, "$hotel": 320}});
+    assert_eq!(
+        e,
+        (
+            52,
+            "The dollar ($) prefixed field '$hotel' in '$hotel' is not valid for storage.".into()
+        )
+    );
+    let e = error(d.clone(), doc! {"$set": {"address.$zip.code": 1}});
+    assert_eq!(e.0, 52);
+    // Removing a missing one is nothing to do.
+    assert_eq!(run(d, doc! {"$unset": {"$nothing": 1}}).unwrap(), None);
+    // An upsert's insert is validated as an insert: allowed.
+    assert_eq!(
+        upserted(
+            doc! {"date": "2021-07-07"},
+            doc! {"$set": {"phone": 25, "$hotel": 320}}
+        )
+        .unwrap(),
+        doc! {"date": "2021-07-07", "$hotel": 320, "phone": 25}
+    );
+}
