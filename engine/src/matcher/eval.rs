@@ -73,6 +73,7 @@ pub fn eval(
                 None => Ok(false),
             }
         }
+        Expr::Expression(e) => Ok(crate::expression::truthy(&e.evaluate(doc)?)),
         Expr::Where(code) => match ctx.where_evaluator {
             Some(w) => w.evaluate(code, doc),
             None => Err(Error::bad_value("no globalScriptEngine in $where parsing")),

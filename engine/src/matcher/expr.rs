@@ -21,6 +21,8 @@ pub enum Expr {
         path: FieldPath,
         pred: ValuePred,
     },
+    /// `$expr`.
+    Expression(Box<crate::expression::Expression>),
     /// `$where`, evaluated through a [`super::WhereEvaluator`].
     Where(String),
     /// `$text`: parsed and kept for the text index to evaluate.

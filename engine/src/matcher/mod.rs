@@ -24,6 +24,7 @@ use bson::Document;
 
 use crate::error::Result;
 pub use expr::TextQuery;
+pub(crate) use parse::truncated as truncated_number;
 pub use regex::QueryRegex;
 pub use type_set::{TypeSet, type_code};
 

@@ -113,8 +113,7 @@ fn parse_top_level_operator(
                     "$expr can only be applied to the top-level document",
                 ));
             }
-            let _ = value;
-            return Err(Error::bad_value("$expr is not supported yet"));
+            Expr::Expression(Box::new(crate::expression::Expression::parse(value)?))
         }
         "jsonSchema" => {
             let Bson::Document(schema) = value else {

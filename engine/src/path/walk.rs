@@ -14,6 +14,8 @@ pub enum LeafArrays {
     Expand,
     /// Report the array only, for operators about arrays (`$size`, `$elemMatch`).
     NoExpand,
+    /// Report the elements only (an empty array is reported whole), for sort keys.
+    ElementsOnly,
 }
 
 /// One value reached by a path.
@@ -130,13 +132,16 @@ impl Walker {
         f: Visit<'_, 'a>,
     ) -> ControlFlow<()> {
         let Some((head, tail)) = rest.split_first() else {
-            if self.leaf == LeafArrays::Expand {
+            if self.leaf != LeafArrays::NoExpand {
                 for (i, el) in arr.iter().enumerate() {
                     f(PathItem {
                         value: Some(el),
                         array_pos: outer.or(Some(i)),
                     })?;
                 }
+            }
+            if self.leaf == LeafArrays::ElementsOnly && !arr.is_empty() {
+                return ControlFlow::Continue(());
             }
             return f(PathItem {
                 value: Some(whole),

@@ -4,11 +4,13 @@ use bson::{Bson, Document};
 
 use crate::catalog::Collection;
 use crate::error::{Error, ErrorCode, Result};
-use crate::matcher::Filter;
+use crate::matcher::{Filter, MatchContext};
+use crate::projection::{Projection, ProjectionInput};
 
 use super::sort::SortSpec;
 
-/// A parsed find: everything needed to produce its result set.
+/// A parsed find: everything needed to produce its result set. The one place a find's filter,
+/// sort and projection are parsed and checked against each other.
 #[derive(Debug, Clone)]
 pub struct FindSpec {
     pub filter: Filter,
@@ -16,7 +18,7 @@ pub struct FindSpec {
     pub skip: usize,
     /// `None` or 0 means no limit.
     pub limit: Option<usize>,
-    pub projection: Option<Document>,
+    pub projection: Option<Projection>,
 }
 
 impl FindSpec {
@@ -35,11 +37,19 @@ impl FindSpec {
             Some(s) if !s.is_empty() => Some(SortSpec::parse(s)?),
             _ => None,
         };
-        let projection = projection.filter(|p| !p.is_empty()).cloned();
-        if projection.is_some() {
-            return Err(Error::new(
-                ErrorCode::Location(238),
-                "projection is not supported by this build of Sprout yet",
+        let projection = match projection {
+            Some(p) => Projection::parse(p)?,
+            None => None,
+        };
+        let has_text = filter.text_query().is_some();
+        let wants_score = sort.as_ref().is_some_and(SortSpec::needs_text_score)
+            || projection
+                .as_ref()
+                .is_some_and(Projection::needs_text_score);
+        if wants_score && !has_text {
+            return Err(Error::location(
+                40218,
+                "query requires text score metadata, but it is not available",
             ));
         }
         Ok(FindSpec {
@@ -50,28 +60,64 @@ impl FindSpec {
             projection,
         })
     }
+
+    /// Applies the projection (if any) to a document the filter matched.
+    pub fn project(&self, doc: &Document, ctx: &MatchContext<'_>) -> Result<Document> {
+        let Some(p) = &self.projection else {
+            return Ok(doc.clone());
+        };
+        let elem_match_key = if p.needs_elem_match_key() {
+            self.filter.match_details(doc, ctx)?.elem_match_key
+        } else {
+            None
+        };
+        p.apply(
+            doc,
+            &ProjectionInput {
+                elem_match_key,
+                text_score: None,
+            },
+        )
+    }
 }
 
-/// Runs the find and returns its documents in result order.
+/// Runs the find and returns its documents in result order (with no `$where` evaluator).
 pub fn run_find(coll: Option<&Collection>, spec: &FindSpec) -> Result<Vec<Document>> {
+    run_find_with(coll, spec, &MatchContext::default())
+}
+
+/// Runs the find with a match context (the shell's `$where` evaluator).
+pub fn run_find_with(
+    coll: Option<&Collection>,
+    spec: &FindSpec,
+    ctx: &MatchContext<'_>,
+) -> Result<Vec<Document>> {
     let Some(coll) = coll else {
         return Ok(Vec::new());
     };
-    let mut matched: Vec<&Document> = coll
-        .iter()
-        .map(|(_, d)| d)
-        .filter(|d| spec.filter.matches(d))
-        .collect();
+    if spec.filter.text_query().is_some() {
+        // No collection has a text index yet.
+        return Err(Error::new(
+            ErrorCode::IndexNotFound,
+            "text index required for $text query",
+        ));
+    }
+    let mut matched: Vec<&Document> = Vec::new();
+    for (_, d) in coll.iter() {
+        if spec.filter.matches_with(d, ctx)? {
+            matched.push(d);
+        }
+    }
     if let Some(sort) = &spec.sort {
         sort.sort(&mut matched);
     }
     let take = spec.limit.unwrap_or(usize::MAX);
-    Ok(matched
+    matched
         .into_iter()
         .skip(spec.skip)
         .take(take)
-        .cloned()
-        .collect())
+        .map(|d| spec.project(d, ctx))
+        .collect()
 }
 
 /// `Bson::Int64` or `Int32` as i64, for cursor ids and counts.
@@ -86,11 +132,86 @@ pub fn as_i64(v: &Bson) -> Option<i64> {
 
 /// A numeric option's value with its sign (a negative find `limit` means a single batch).
 pub fn as_i64_signed(v: &Bson) -> i64 {
-    as_i64(v).unwrap_or_else(|| {
-        if let Bson::Double(d) = v {
-            *d as i64
-        } else {
-            0
-        }
-    })
+    match v {
+        Bson::Double(d) => as_i64(v).unwrap_or(*d as i64),
+        _ => as_i64(v).unwrap_or(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Engine;
+    use bson::doc;
+
+    fn find(e: &mut Engine, cmd: Document) -> Document {
+        e.run_command("t", &cmd)
+    }
+
+    fn batch(reply: &Document) -> Vec<Document> {
+        reply
+            .get_document("cursor")
+            .and_then(|c| c.get_array("firstBatch"))
+            .map(|a| a.iter().filter_map(|b| b.as_document().cloned()).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn projection_sort_and_positional_through_the_command() {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [
+                {"_id": 1, "name": "a", "grades": [70, 95], "q": 3},
+                {"_id": 2, "name": "b", "grades": [91, 60], "q": 1},
+                {"_id": 3, "name": "c", "grades": [10], "q": 2},
+            ]},
+        );
+        let r = find(
+            &mut e,
+            doc! {"find": "c", "filter": {"grades": {"$gt": 90}}, "projection": {"grades.$": 1, "_id": 0}, "sort": {"q": 1}},
+        );
+        assert_eq!(
+            batch(&r),
+            vec![doc! {"grades": [91]}, doc! {"grades": [95]}]
+        );
+        let r = find(
+            &mut e,
+            doc! {"find": "c", "projection": {"name": 1, "twice": {"$multiply": ["$q", 2]}}, "sort": {"grades": -1}},
+        );
+        assert_eq!(
+            batch(&r),
+            vec![
+                doc! {"_id": 1, "name": "a", "twice": 6},
+                doc! {"_id": 2, "name": "b", "twice": 2},
+                doc! {"_id": 3, "name": "c", "twice": 4},
+            ]
+        );
+    }
+
+    #[test]
+    fn runtime_errors_surface_as_command_errors() {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [{"_id": 1, "a": "x"}]},
+        );
+        let r = find(
+            &mut e,
+            doc! {"find": "c", "filter": {"$text": {"$search": "x"}}},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 27);
+        let r = find(&mut e, doc! {"find": "c", "filter": {"$where": "true"}});
+        assert_eq!(r.get_i32("code").unwrap(), 2);
+        let r = find(
+            &mut e,
+            doc! {"find": "c", "filter": {"$expr": {"$add": ["$a", 1]}}},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 16554);
+        let r = find(
+            &mut e,
+            doc! {"find": "c", "sort": {"s": {"$meta": "textScore"}}},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 40218);
+    }
 }

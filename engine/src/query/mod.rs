@@ -3,4 +3,4 @@
 mod find;
 pub mod sort;
 
-pub use find::{FindSpec, as_i64, as_i64_signed, run_find};
+pub use find::{FindSpec, as_i64, as_i64_signed, run_find, run_find_with};

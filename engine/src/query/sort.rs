@@ -1,50 +1,129 @@
-//! Sort specifications (`{price: -1, name: 1}`) and MongoDB's sort-key rules.
+//! Sort specifications (`{price: -1, name: 1}`) and MongoDB's sort-key rules: a missing field
+//! sorts as null; an array sorts by its smallest element ascending and its largest descending
+//! (an empty array sorts as undefined, below null); values of different types follow the
+//! canonical type order. `$natural` orders by insertion; `{$meta: "textScore"}` needs `$text`.
 
 use std::cmp::Ordering;
 
 use bson::{Bson, Document};
 
 use crate::error::{Error, Result};
-use crate::path::{FieldPath, values_for_match};
+use crate::path::{FieldPath, LeafArrays, for_each_item};
 use crate::value::compare_values;
+
+/// One component of a sort.
+#[derive(Debug, Clone)]
+pub enum SortKey {
+    Field {
+        path: FieldPath,
+        ascending: bool,
+    },
+    /// `$natural: 1 | -1`: insertion order.
+    Natural {
+        ascending: bool,
+    },
+    /// `{$meta: "textScore"}`: by text score, descending.
+    TextScore {
+        name: String,
+    },
+}
 
 #[derive(Debug, Clone)]
 pub struct SortSpec {
-    keys: Vec<(FieldPath, bool)>, // (path, ascending)
+    keys: Vec<SortKey>,
 }
 
 impl SortSpec {
     pub fn parse(spec: &Document) -> Result<Self> {
-        let mut keys = Vec::new();
+        let mut keys = Vec::with_capacity(spec.len());
         for (k, v) in spec {
-            let dir = match v {
-                Bson::Int32(1) | Bson::Int64(1) => true,
-                Bson::Int32(-1) | Bson::Int64(-1) => false,
-                Bson::Double(d) if *d == 1.0 => true,
-                Bson::Double(d) if *d == -1.0 => false,
-                _ => {
-                    return Err(Error::location(
-                        15975,
-                        "$sort key ordering must be 1 (for ascending) or -1 (for descending)",
-                    ));
-                }
-            };
-            keys.push((FieldPath::parse(k), dir));
+            if k.is_empty() || k.split('.').any(str::is_empty) {
+                return Err(Error::location(
+                    40352,
+                    "FieldPath cannot be constructed with empty string",
+                ));
+            }
+            if let Bson::Document(d) = v {
+                keys.push(parse_meta(k, d)?);
+                continue;
+            }
+            let ascending = direction(k, v)?;
+            if k == "$natural" {
+                keys.push(SortKey::Natural { ascending });
+                continue;
+            }
+            if k.split('.').any(|p| p.starts_with('$')) {
+                return Err(Error::location(
+                    16410,
+                    "FieldPath field names may not start with '$'. Consider using $getField or \
+                     $setField.",
+                ));
+            }
+            keys.push(SortKey::Field {
+                path: FieldPath::parse(k),
+                ascending,
+            });
         }
         Ok(SortSpec { keys })
     }
 
-    /// Stable sort, so equal keys keep natural order as MongoDB's collection-scan sort does.
-    pub fn sort(&self, docs: &mut [&Document]) {
-        docs.sort_by(|a, b| self.compare(a, b));
+    pub fn keys(&self) -> &[SortKey] {
+        &self.keys
     }
 
+    /// Whether the sort asks for the text score.
+    pub fn needs_text_score(&self) -> bool {
+        self.keys
+            .iter()
+            .any(|k| matches!(k, SortKey::TextScore { .. }))
+    }
+
+    /// The `$natural` direction, if the sort has one.
+    pub fn natural(&self) -> Option<bool> {
+        self.keys.iter().find_map(|k| match k {
+            SortKey::Natural { ascending } => Some(*ascending),
+            _ => None,
+        })
+    }
+
+    /// Stable sort, so equal keys keep natural order as MongoDB's collection-scan sort does.
+    /// `$natural: -1` reverses the input first.
+    pub fn sort(&self, docs: &mut [&Document]) {
+        if self.natural() == Some(false) {
+            docs.reverse();
+        }
+        let mut keyed: Vec<(Vec<Bson>, &Document)> =
+            docs.iter().map(|d| (self.key_values(d), *d)).collect();
+        keyed.sort_by(|a, b| self.compare_keys(&a.0, &b.0));
+        for (slot, (_, d)) in docs.iter_mut().zip(keyed) {
+            *slot = d;
+        }
+    }
+
+    /// Compares two documents by the sort (`$natural` and `$meta` keys compare equal).
     pub fn compare(&self, a: &Document, b: &Document) -> Ordering {
-        for (path, asc) in &self.keys {
-            let ka = sort_key(a, path, *asc);
-            let kb = sort_key(b, path, *asc);
-            let ord = compare_values(&ka, &kb);
-            let ord = if *asc { ord } else { ord.reverse() };
+        self.compare_keys(&self.key_values(a), &self.key_values(b))
+    }
+
+    /// Each field key's sort value for a document, in key order.
+    fn key_values(&self, doc: &Document) -> Vec<Bson> {
+        self.keys
+            .iter()
+            .filter_map(|k| match k {
+                SortKey::Field { path, ascending } => Some(sort_key(doc, path, *ascending)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn compare_keys(&self, a: &[Bson], b: &[Bson]) -> Ordering {
+        let directions = self.keys.iter().filter_map(|k| match k {
+            SortKey::Field { ascending, .. } => Some(*ascending),
+            _ => None,
+        });
+        for ((x, y), asc) in a.iter().zip(b).zip(directions) {
+            let ord = compare_values(x, y);
+            let ord = if asc { ord } else { ord.reverse() };
             if ord != Ordering::Equal {
                 return ord;
             }
@@ -53,24 +132,162 @@ impl SortSpec {
     }
 }
 
-/// The value a document sorts by: missing sorts as null; an array sorts by its smallest element
-/// ascending and its largest descending (an empty array sorts before null... as `undefined`).
-fn sort_key(doc: &Document, path: &FieldPath, ascending: bool) -> Bson {
-    let found = values_for_match(doc, path);
-    let candidates: Vec<&Bson> = found
-        .into_iter()
-        .filter(|v| !matches!(v, Bson::Array(_)))
-        .collect();
-    if candidates.is_empty() {
-        return Bson::Null;
-    }
-    let pick = candidates.into_iter().reduce(|best, v| {
-        let ord = compare_values(v, best);
-        if (ascending && ord == Ordering::Less) || (!ascending && ord == Ordering::Greater) {
-            v
-        } else {
-            best
+fn direction(key: &str, v: &Bson) -> Result<bool> {
+    let n = match v {
+        Bson::Int32(i) => f64::from(*i),
+        Bson::Int64(i) => *i as f64,
+        Bson::Double(d) => *d,
+        Bson::Decimal128(d) => crate::value::Decimal::from_bson(d).to_f64(),
+        other => {
+            return Err(Error::location(
+                15974,
+                format!(
+                    "Illegal key in $sort specification: {key}: {}",
+                    crate::value::display::key_value(other)
+                ),
+            ));
         }
+    };
+    if n == 1.0 {
+        Ok(true)
+    } else if n == -1.0 {
+        Ok(false)
+    } else {
+        Err(Error::location(
+            15975,
+            "$sort key ordering must be 1 (for ascending) or -1 (for descending)",
+        ))
+    }
+}
+
+fn parse_meta(key: &str, d: &Document) -> Result<SortKey> {
+    match d.get("$meta") {
+        Some(Bson::String(s)) if d.len() == 1 && s == "textScore" => Ok(SortKey::TextScore {
+            name: key.to_string(),
+        }),
+        Some(_) if d.len() == 1 => Err(Error::location(
+            31138,
+            format!(
+                "Illegal $meta sort: {}",
+                crate::value::display::key_value(&Bson::Document(d.clone()))
+            ),
+        )),
+        _ => Err(Error::location(
+            17312,
+            "$meta is the only expression supported by $sort right now",
+        )),
+    }
+}
+
+/// The value a document sorts by for one key.
+fn sort_key(doc: &Document, path: &FieldPath, ascending: bool) -> Bson {
+    let mut best: Option<Bson> = None;
+    let mut consider = |v: Bson| {
+        let better = match &best {
+            None => true,
+            Some(b) => {
+                let ord = compare_values(&v, b);
+                (ascending && ord == Ordering::Less) || (!ascending && ord == Ordering::Greater)
+            }
+        };
+        if better {
+            best = Some(v);
+        }
+    };
+    let _ = for_each_item(doc, path, LeafArrays::ElementsOnly, &mut |item| {
+        match item.value {
+            None => consider(Bson::Null),
+            Some(Bson::Array(a)) if a.is_empty() => consider(Bson::Undefined),
+            Some(v) => consider(v.clone()),
+        }
+        std::ops::ControlFlow::Continue(())
     });
-    pick.cloned().unwrap_or(Bson::Null)
+    best.unwrap_or(Bson::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::doc;
+
+    fn order(spec: Document, docs: &[Document]) -> Vec<i32> {
+        let s = SortSpec::parse(&spec).unwrap();
+        let mut refs: Vec<&Document> = docs.iter().collect();
+        s.sort(&mut refs);
+        refs.iter().map(|d| d.get_i32("_id").unwrap()).collect()
+    }
+
+    #[test]
+    fn arrays_sort_by_min_ascending_and_max_descending() {
+        let docs = vec![
+            doc! {"_id": 1, "a": [1, 10]},
+            doc! {"_id": 2, "a": 5},
+            doc! {"_id": 3, "a": [3, 4]},
+        ];
+        assert_eq!(order(doc! {"a": 1}, &docs), vec![1, 3, 2]);
+        assert_eq!(order(doc! {"a": -1}, &docs), vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn missing_null_empty_array_and_type_order() {
+        let docs = vec![
+            doc! {"_id": 1, "a": "s"},
+            doc! {"_id": 2},
+            doc! {"_id": 3, "a": 1},
+            doc! {"_id": 4, "a": []},
+            doc! {"_id": 5, "a": null},
+            doc! {"_id": 6, "a": {"x": 1}},
+        ];
+        assert_eq!(order(doc! {"a": 1}, &docs), vec![4, 2, 5, 3, 1, 6]);
+        assert_eq!(
+            order(doc! {"a": -1, "_id": 1}, &docs),
+            vec![6, 1, 3, 2, 5, 4]
+        );
+    }
+
+    #[test]
+    fn dotted_paths_through_arrays() {
+        let docs = vec![
+            doc! {"_id": 1, "a": [{"b": 5}, {"b": 1}]},
+            doc! {"_id": 2, "a": [{"b": 3}]},
+            doc! {"_id": 3, "a": [{"b": 4}, {"c": 0}]},
+        ];
+        assert_eq!(order(doc! {"a.b": 1}, &docs), vec![3, 1, 2]);
+        assert_eq!(order(doc! {"a.b": -1}, &docs), vec![1, 3, 2]);
+    }
+
+    #[test]
+    fn natural_and_compound() {
+        let docs = vec![
+            doc! {"_id": 1, "k": 1},
+            doc! {"_id": 2, "k": 0},
+            doc! {"_id": 3, "k": 1},
+        ];
+        assert_eq!(order(doc! {"$natural": -1}, &docs), vec![3, 2, 1]);
+        assert_eq!(order(doc! {"k": -1, "_id": -1}, &docs), vec![3, 1, 2]);
+        assert_eq!(order(doc! {"k": 1.0}, &docs), vec![2, 1, 3]);
+    }
+
+    #[test]
+    fn spec_errors() {
+        let e = |s: Document| {
+            let e = SortSpec::parse(&s).unwrap_err();
+            (e.code(), e.message)
+        };
+        assert_eq!(e(doc! {"a": 2}).0, 15975);
+        assert_eq!(
+            e(doc! {"a": "asc"}),
+            (
+                15974,
+                "Illegal key in $sort specification: a: \"asc\"".into()
+            )
+        );
+        assert_eq!(e(doc! {"a": {"x": 1}}).0, 17312);
+        assert_eq!(e(doc! {"a": {"$meta": "nope"}}).0, 31138);
+        assert!(
+            SortSpec::parse(&doc! {"s": {"$meta": "textScore"}})
+                .unwrap()
+                .needs_text_score()
+        );
+    }
 }

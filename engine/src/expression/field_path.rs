@@ -1,0 +1,125 @@
+//! Field paths in expressions: `"$a.b"` and variables `"$$ROOT"`, `"$$CURRENT"`.
+//!
+//! Unlike the matcher's path walker, an expression path maps over arrays and yields one value:
+//! `"$a.b"` on `{a: [{b: 1}, {c: 2}, {b: 3}]}` is `[1, 3]`; a missing field is missing.
+
+use bson::Bson;
+
+use super::Vars;
+use crate::error::{Error, Result};
+
+/// Where a path starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathRoot {
+    Root,
+    Current,
+}
+
+/// A parsed field path expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldPathExpr {
+    root: PathRoot,
+    fields: Vec<String>,
+}
+
+impl FieldPathExpr {
+    /// Parses `"$a.b"`, `"$$ROOT"`, `"$$CURRENT.a"`.
+    pub fn parse(s: &str) -> Result<FieldPathExpr> {
+        if let Some(var) = s.strip_prefix("$$") {
+            let (name, rest) = match var.split_once('.') {
+                Some((n, r)) => (n, Some(r)),
+                None => (var, None),
+            };
+            let root = match name {
+                "ROOT" => PathRoot::Root,
+                "CURRENT" => PathRoot::Current,
+                "" => {
+                    return Err(Error::location(
+                        16869,
+                        "empty variable names are not allowed",
+                    ));
+                }
+                other => {
+                    return Err(Error::location(
+                        17276,
+                        format!("Use of undefined variable: {other}"),
+                    ));
+                }
+            };
+            let fields = match rest {
+                Some(r) => parse_fields(r)?,
+                None => Vec::new(),
+            };
+            return Ok(FieldPathExpr { root, fields });
+        }
+        let path = s.strip_prefix('$').unwrap_or(s);
+        if path.is_empty() {
+            return Err(Error::location(
+                16872,
+                "'$' by itself is not a valid FieldPath",
+            ));
+        }
+        Ok(FieldPathExpr {
+            root: PathRoot::Current,
+            fields: parse_fields(path)?,
+        })
+    }
+
+    /// The path's field names (empty for `$$ROOT` itself).
+    pub fn fields(&self) -> &[String] {
+        &self.fields
+    }
+
+    pub fn evaluate(&self, vars: &Vars<'_>) -> Option<Bson> {
+        let doc = match self.root {
+            PathRoot::Root => vars.root,
+            PathRoot::Current => vars.current,
+        };
+        let Some((first, rest)) = self.fields.split_first() else {
+            return Some(Bson::Document(doc.clone()));
+        };
+        let v = doc.get(first)?;
+        lookup_rest(v, rest)
+    }
+}
+
+fn parse_fields(path: &str) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for part in path.split('.') {
+        if part.is_empty() {
+            return Err(Error::location(
+                15998,
+                "FieldPath field names may not be empty strings.",
+            ));
+        }
+        if part.starts_with('$') {
+            return Err(Error::location(
+                16410,
+                "FieldPath field names may not start with '$'. Consider using $getField or \
+                 $setField.",
+            ));
+        }
+        out.push(part.to_string());
+    }
+    Ok(out)
+}
+
+/// Follows the rest of a path from a value, mapping over arrays.
+fn lookup_rest(v: &Bson, rest: &[String]) -> Option<Bson> {
+    let Some((head, tail)) = rest.split_first() else {
+        return Some(v.clone());
+    };
+    match v {
+        Bson::Document(d) => lookup_rest(d.get(head)?, tail),
+        Bson::Array(items) => Some(Bson::Array(
+            items
+                .iter()
+                .filter_map(|item| match item {
+                    Bson::Document(_) | Bson::Array(_) => lookup_rest(item, rest),
+                    _ => None,
+                })
+                .collect(),
+        )),
+        _ => None,
+    }
+}

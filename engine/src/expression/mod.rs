@@ -1,0 +1,181 @@
+//! Aggregation expressions (`{$add: ["$a", 1]}`, `"$field"`, `{$literal: ...}`), parsed once into
+//! an [`Expression`] tree and evaluated against a document. `$expr` in filters and computed
+//! fields in projections use it; the aggregation framework adds operators to it.
+//!
+//! Adding operators: write a family file (`string.rs`, `date.rs`...) with an `OPERATORS` table
+//! of [`operators::OperatorDef`] and list the table in `operators::FAMILIES`. Nothing else
+//! changes: parsing, arity checks and evaluation go through the table.
+//!
+//! A value an expression produces may be *missing* (`None`), which differs from null as in
+//! MongoDB: `{$eq: ["$nope", null]}` is false.
+
+mod arithmetic;
+mod array;
+mod comparison;
+mod conditional;
+mod field_path;
+mod logical;
+pub mod operators;
+
+#[cfg(test)]
+mod tests;
+
+use bson::{Bson, Document};
+
+use crate::error::{Error, Result};
+pub use field_path::FieldPathExpr;
+use operators::OperatorDef;
+
+/// A parsed expression.
+#[derive(Debug, Clone)]
+pub enum Expression {
+    /// A constant (including `{$literal: v}`).
+    Constant(Bson),
+    /// `"$a.b"`, `"$$ROOT.a"`, `"$$CURRENT"`.
+    Path(FieldPathExpr),
+    /// `[e1, e2]`: an array of expressions.
+    Array(Vec<Expression>),
+    /// `{a: e1, b: e2}`: a document of expressions.
+    Object(Vec<(String, Expression)>),
+    /// `{$op: args}`.
+    Operator {
+        def: &'static OperatorDef,
+        args: Vec<Expression>,
+    },
+}
+
+/// What an expression is evaluated against.
+#[derive(Debug, Clone, Copy)]
+pub struct Vars<'a> {
+    /// `$$ROOT`.
+    pub root: &'a Document,
+    /// `$$CURRENT` (the root unless a stage rebinds it).
+    pub current: &'a Document,
+}
+
+impl<'a> Vars<'a> {
+    pub fn new(doc: &'a Document) -> Self {
+        Vars {
+            root: doc,
+            current: doc,
+        }
+    }
+}
+
+impl Expression {
+    /// Parses an expression.
+    pub fn parse(v: &Bson) -> Result<Expression> {
+        match v {
+            Bson::String(s) if s.starts_with('$') => Ok(Expression::Path(FieldPathExpr::parse(s)?)),
+            Bson::Array(items) => Ok(Expression::Array(
+                items.iter().map(Expression::parse).collect::<Result<_>>()?,
+            )),
+            Bson::Document(d) => Expression::parse_document(d),
+            other => Ok(Expression::Constant(other.clone())),
+        }
+    }
+
+    fn parse_document(d: &Document) -> Result<Expression> {
+        let Some((first, arg)) = d.iter().next() else {
+            return Ok(Expression::Object(Vec::new()));
+        };
+        if first.starts_with('$') {
+            if d.len() != 1 {
+                return Err(Error::location(
+                    15983,
+                    format!(
+                        "an expression specification must contain exactly one field, the name \
+                         of the expression. Found {} fields in {}",
+                        d.len(),
+                        crate::value::display::key_value(&Bson::Document(d.clone()))
+                    ),
+                ));
+            }
+            if first == "$literal" {
+                return Ok(Expression::Constant(arg.clone()));
+            }
+            let Some(def) = operators::lookup(first) else {
+                return Err(Error::location(
+                    168,
+                    format!("Unrecognized expression '{first}'"),
+                ));
+            };
+            let args = (def.parse_args)(def, arg)?;
+            return Ok(Expression::Operator { def, args });
+        }
+        let mut fields = Vec::with_capacity(d.len());
+        for (k, v) in d {
+            if k.starts_with('$') {
+                return Err(Error::location(
+                    16404,
+                    format!(
+                        "FieldPath field names may not start with '$'. Consider using \
+                         $getField or $setField. Found: {k}"
+                    ),
+                ));
+            }
+            fields.push((k.clone(), Expression::parse(v)?));
+        }
+        Ok(Expression::Object(fields))
+    }
+
+    /// Evaluates against a document (`$$ROOT` and `$$CURRENT` are the document).
+    pub fn evaluate(&self, doc: &Document) -> Result<Option<Bson>> {
+        self.eval(&Vars::new(doc))
+    }
+
+    /// Evaluates with explicit variables. `None` is a missing value.
+    pub fn eval(&self, vars: &Vars<'_>) -> Result<Option<Bson>> {
+        match self {
+            Expression::Constant(v) => Ok(Some(v.clone())),
+            Expression::Path(p) => Ok(p.evaluate(vars)),
+            Expression::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for e in items {
+                    // A missing value in an array literal becomes null.
+                    out.push(e.eval(vars)?.unwrap_or(Bson::Null));
+                }
+                Ok(Some(Bson::Array(out)))
+            }
+            Expression::Object(fields) => {
+                let mut out = Document::new();
+                for (k, e) in fields {
+                    if let Some(v) = e.eval(vars)? {
+                        out.insert(k.clone(), v);
+                    }
+                }
+                Ok(Some(Bson::Document(out)))
+            }
+            Expression::Operator { def, args } => (def.eval)(args, vars),
+        }
+    }
+
+    /// Whether the expression is a constant (for projections: `{a: 1}` is not a computed field).
+    pub fn as_constant(&self) -> Option<&Bson> {
+        match self {
+            Expression::Constant(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// MongoDB's truthiness: false, null, missing, undefined and numeric zero are false.
+pub fn truthy(v: &Option<Bson>) -> bool {
+    match v {
+        None => false,
+        Some(v) => value_truthy(v),
+    }
+}
+
+/// Truthiness of a present value.
+pub fn value_truthy(v: &Bson) -> bool {
+    match v {
+        Bson::Boolean(b) => *b,
+        Bson::Null | Bson::Undefined => false,
+        Bson::Int32(i) => *i != 0,
+        Bson::Int64(i) => *i != 0,
+        Bson::Double(d) => *d != 0.0,
+        Bson::Decimal128(d) => crate::value::Decimal::from_bson(d).to_f64() != 0.0,
+        _ => true,
+    }
+}

@@ -1,0 +1,84 @@
+//! The operator table: each family file lists its operators; lookup goes through [`FAMILIES`].
+
+use bson::Bson;
+
+use super::{Expression, Vars};
+use crate::error::{Error, Result};
+
+/// How many arguments an operator takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arity {
+    Exactly(usize),
+    AtLeast(usize),
+    Any,
+}
+
+/// Parses an operator's argument into argument expressions.
+pub type ParseArgs = fn(&'static OperatorDef, &Bson) -> Result<Vec<Expression>>;
+/// Evaluates an operator over its parsed arguments.
+pub type Eval = fn(&[Expression], &Vars<'_>) -> Result<Option<Bson>>;
+
+/// One expression operator.
+#[derive(Debug)]
+pub struct OperatorDef {
+    pub name: &'static str,
+    pub arity: Arity,
+    pub parse_args: ParseArgs,
+    pub eval: Eval,
+}
+
+/// Every operator family. Add a family file's table here.
+pub const FAMILIES: &[&[OperatorDef]] = &[
+    super::arithmetic::OPERATORS,
+    super::comparison::OPERATORS,
+    super::logical::OPERATORS,
+    super::conditional::OPERATORS,
+    super::array::OPERATORS,
+];
+
+/// The operator named `name` (with its `$`).
+pub fn lookup(name: &str) -> Option<&'static OperatorDef> {
+    FAMILIES
+        .iter()
+        .flat_map(|family| family.iter())
+        .find(|def| def.name == name)
+}
+
+/// The usual argument form: an array of expressions, or one expression standing alone.
+pub fn positional(def: &'static OperatorDef, arg: &Bson) -> Result<Vec<Expression>> {
+    let args: Vec<Expression> = match arg {
+        Bson::Array(items) => items.iter().map(Expression::parse).collect::<Result<_>>()?,
+        other => vec![Expression::parse(other)?],
+    };
+    check_arity(def, args.len())?;
+    Ok(args)
+}
+
+/// MongoDB's arity errors.
+pub fn check_arity(def: &OperatorDef, n: usize) -> Result<()> {
+    match def.arity {
+        Arity::Exactly(k) if n != k => Err(Error::location(
+            16020,
+            format!(
+                "Expression {} takes exactly {k} arguments. {n} were passed in.",
+                def.name
+            ),
+        )),
+        Arity::AtLeast(k) if n < k => Err(Error::location(
+            16021,
+            format!(
+                "Expression {} takes at least {k} arguments, and {n} were passed in.",
+                def.name
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Evaluates argument `i` (missing when absent).
+pub fn arg(args: &[Expression], i: usize, vars: &Vars<'_>) -> Result<Option<Bson>> {
+    match args.get(i) {
+        Some(e) => e.eval(vars),
+        None => Ok(None),
+    }
+}

@@ -1,0 +1,205 @@
+//! Applying a parsed projection to a document.
+
+use bson::{Bson, Document};
+
+use super::{Action, MetaKind, Mode, Node, Projection, ProjectionInput};
+use crate::error::{Error, Result};
+use crate::expression::Vars;
+
+struct Ctx<'a> {
+    root: &'a Document,
+    input: &'a ProjectionInput,
+}
+
+pub fn apply(p: &Projection, doc: &Document, input: &ProjectionInput) -> Result<Document> {
+    let ctx = Ctx { root: doc, input };
+    match p.mode {
+        Mode::Inclusion => include_doc(&p.root, doc, &ctx),
+        Mode::Exclusion => exclude_doc(&p.root, doc, &ctx),
+    }
+}
+
+fn action<'n>(node: &'n Node, key: &str) -> Option<&'n Action> {
+    node.fields.iter().find(|(k, _)| k == key).map(|(_, a)| a)
+}
+
+/// Inclusion: the included fields in document order, then computed, `$elemMatch` and `$meta`
+/// fields in specification order.
+fn include_doc(node: &Node, src: &Document, ctx: &Ctx<'_>) -> Result<Document> {
+    let mut out = Document::new();
+    for (k, v) in src {
+        match action(node, k) {
+            Some(Action::Include) => {
+                out.insert(k.clone(), v.clone());
+            }
+            Some(Action::Sub(child)) => match v {
+                Bson::Document(d) => {
+                    out.insert(k.clone(), include_doc(child, d, ctx)?);
+                }
+                Bson::Array(items) => {
+                    out.insert(k.clone(), include_array(child, items, ctx)?);
+                }
+                _ => {}
+            },
+            Some(Action::Slice { skip, limit }) => {
+                out.insert(k.clone(), slice(v, *skip, *limit));
+            }
+            Some(Action::Positional) => {
+                out.insert(k.clone(), positional(v, ctx)?);
+            }
+            _ => {}
+        }
+    }
+    add_computed(node, src, ctx, &mut out, true)?;
+    Ok(out)
+}
+
+fn include_array(node: &Node, items: &[Bson], ctx: &Ctx<'_>) -> Result<Bson> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        match item {
+            Bson::Document(d) => out.push(Bson::Document(include_doc(node, d, ctx)?)),
+            Bson::Array(inner) => out.push(include_array(node, inner, ctx)?),
+            _ => {}
+        }
+    }
+    Ok(Bson::Array(out))
+}
+
+/// Computed fields, `$elemMatch` and `$meta`, in specification order. In an inclusion,
+/// sub-projections that hold computed fields create their documents when missing.
+fn add_computed(
+    node: &Node,
+    src: &Document,
+    ctx: &Ctx<'_>,
+    out: &mut Document,
+    inclusion: bool,
+) -> Result<()> {
+    for (k, a) in &node.fields {
+        match a {
+            Action::Computed(e) => match e.eval(&Vars::new(ctx.root))? {
+                Some(v) => {
+                    out.insert(k.clone(), v);
+                }
+                None => {
+                    out.remove(k);
+                }
+            },
+            Action::ElemMatch(filter) => {
+                if let Some(Bson::Array(items)) = src.get(k) {
+                    let found = items.iter().find(|el| match el {
+                        Bson::Document(d) => filter.matches(d),
+                        _ => false,
+                    });
+                    if let Some(el) = found {
+                        out.insert(k.clone(), Bson::Array(vec![el.clone()]));
+                    }
+                }
+            }
+            Action::Meta(kind) => match kind {
+                MetaKind::TextScore => match ctx.input.text_score {
+                    Some(score) => {
+                        out.insert(k.clone(), score);
+                    }
+                    None => {
+                        return Err(Error::location(
+                            40218,
+                            "query requires text score metadata, but it is not available",
+                        ));
+                    }
+                },
+                // A collection scan has no index key, record id or sort key to show.
+                MetaKind::IndexKey | MetaKind::RecordId | MetaKind::SortKey => {}
+            },
+            Action::Sub(child) if inclusion && has_computed(child) && !src.contains_key(k) => {
+                let sub = include_doc(child, &Document::new(), ctx)?;
+                out.insert(k.clone(), sub);
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn has_computed(node: &Node) -> bool {
+    node.fields.iter().any(|(_, a)| match a {
+        Action::Computed(_) => true,
+        Action::Sub(child) => has_computed(child),
+        _ => false,
+    })
+}
+
+/// Exclusion: everything but the excluded fields, with `$slice` applied.
+fn exclude_doc(node: &Node, src: &Document, ctx: &Ctx<'_>) -> Result<Document> {
+    let mut out = Document::new();
+    for (k, v) in src {
+        match action(node, k) {
+            Some(Action::Exclude) => {}
+            Some(Action::Sub(child)) => match v {
+                Bson::Document(d) => {
+                    out.insert(k.clone(), exclude_doc(child, d, ctx)?);
+                }
+                Bson::Array(items) => {
+                    out.insert(k.clone(), exclude_array(child, items, ctx)?);
+                }
+                other => {
+                    out.insert(k.clone(), other.clone());
+                }
+            },
+            Some(Action::Slice { skip, limit }) => {
+                out.insert(k.clone(), slice(v, *skip, *limit));
+            }
+            _ => {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    add_computed(node, src, ctx, &mut out, false)?;
+    Ok(out)
+}
+
+fn exclude_array(node: &Node, items: &[Bson], ctx: &Ctx<'_>) -> Result<Bson> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        out.push(match item {
+            Bson::Document(d) => Bson::Document(exclude_doc(node, d, ctx)?),
+            Bson::Array(inner) => exclude_array(node, inner, ctx)?,
+            other => other.clone(),
+        });
+    }
+    Ok(Bson::Array(out))
+}
+
+/// `$slice`: `n` first elements, `-n` last, `[skip, limit]` (negative skip counts from the end).
+fn slice(v: &Bson, skip: Option<i64>, limit: i64) -> Bson {
+    let Bson::Array(items) = v else {
+        return v.clone();
+    };
+    let len = items.len() as i64;
+    let (start, count) = match skip {
+        None if limit >= 0 => (0, limit),
+        None => ((len + limit).max(0), len),
+        Some(s) if s >= 0 => (s.min(len), limit),
+        Some(s) => ((len + s).max(0), limit),
+    };
+    let start = usize::try_from(start).unwrap_or(0);
+    let count = usize::try_from(count.max(0)).unwrap_or(0);
+    Bson::Array(items.iter().skip(start).take(count).cloned().collect())
+}
+
+/// `a.$`: the element at the query's elemMatchKey.
+fn positional(v: &Bson, ctx: &Ctx<'_>) -> Result<Bson> {
+    let not_found = || {
+        Error::location(
+            51246,
+            "Executor error during find command :: caused by :: positional operator '.$' \
+             couldn't find a matching element in the array",
+        )
+    };
+    let Bson::Array(items) = v else {
+        return Err(not_found());
+    };
+    let key = ctx.input.elem_match_key.ok_or_else(not_found)?;
+    let el = items.get(key).ok_or_else(not_found)?;
+    Ok(Bson::Array(vec![el.clone()]))
+}

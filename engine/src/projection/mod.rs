@@ -1,0 +1,110 @@
+//! Find projections (`{name: 1, "a.b": 0, tags: {$slice: 2}, total: {$add: ["$x", 1]}}`):
+//! parsed once into a tree ([`parse`]) with MongoDB's errors, then applied to each result
+//! document ([`apply`]).
+//!
+//! Rules (MongoDB 8.0): a projection is an inclusion or an exclusion; `_id` is included unless
+//! excluded and may be excluded in either kind; computed fields (expressions and literals),
+//! `$elemMatch` and positional `a.$` make an inclusion; `$slice` and `$meta` fit either kind.
+//! Dotted paths reach into arrays of documents. A path that is a prefix of another collides.
+
+mod apply;
+mod parse;
+
+#[cfg(test)]
+mod tests;
+
+use bson::Document;
+
+use crate::error::Result;
+use crate::expression::Expression;
+use crate::matcher::Filter;
+
+/// A parsed projection.
+#[derive(Debug, Clone)]
+pub struct Projection {
+    mode: Mode,
+    root: Node,
+    /// Whether a positional `a.$` needs the filter's elemMatchKey.
+    positional: bool,
+    /// Whether `{$meta: "textScore"}` is asked for.
+    text_score: bool,
+}
+
+/// Inclusion or exclusion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Inclusion,
+    Exclusion,
+}
+
+/// The projection of one document level: its fields in specification order.
+#[derive(Debug, Clone, Default)]
+struct Node {
+    fields: Vec<(String, Action)>,
+}
+
+/// What a projection does with one field.
+#[derive(Debug, Clone)]
+enum Action {
+    Include,
+    Exclude,
+    /// A nested projection (`"a.b"` or `{a: {b: 1}}`).
+    Sub(Node),
+    /// `$slice: n` or `$slice: [skip, limit]`.
+    Slice {
+        skip: Option<i64>,
+        limit: i64,
+    },
+    /// `$elemMatch`: the first matching element of the array.
+    ElemMatch(Box<Filter>),
+    /// `a.$`: the array element the query matched.
+    Positional,
+    /// A computed field: an expression or a literal.
+    Computed(Box<Expression>),
+    /// `$meta`.
+    Meta(MetaKind),
+}
+
+/// `$meta` arguments find accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetaKind {
+    TextScore,
+    IndexKey,
+    RecordId,
+    SortKey,
+}
+
+/// What applying a projection needs besides the document.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ProjectionInput {
+    /// The filter's elemMatchKey for this document (for `a.$`).
+    pub elem_match_key: Option<usize>,
+    /// The text score, when a `$text` query computed one.
+    pub text_score: Option<f64>,
+}
+
+impl Projection {
+    /// Parses a find projection. An empty document is no projection (`None`).
+    pub fn parse(spec: &Document) -> Result<Option<Projection>> {
+        parse::parse(spec)
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Whether applying needs the filter's elemMatchKey (positional `a.$`).
+    pub fn needs_elem_match_key(&self) -> bool {
+        self.positional
+    }
+
+    /// Whether `{$meta: "textScore"}` is projected.
+    pub fn needs_text_score(&self) -> bool {
+        self.text_score
+    }
+
+    /// Applies the projection to one document.
+    pub fn apply(&self, doc: &Document, input: &ProjectionInput) -> Result<Document> {
+        apply::apply(self, doc, input)
+    }
+}

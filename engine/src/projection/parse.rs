@@ -1,0 +1,346 @@
+//! Parsing a projection document into a [`Projection`] tree.
+
+use bson::{Bson, Document};
+
+use super::{Action, MetaKind, Mode, Node, Projection};
+use crate::error::{Error, Result};
+use crate::expression::Expression;
+use crate::matcher::Filter;
+
+/// The kind of a leaf, for the inclusion/exclusion rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Include,
+    Exclude,
+    /// `$slice` and `$meta`: allowed in both kinds.
+    Neutral,
+}
+
+struct Parser {
+    mode: Option<Mode>,
+    positional_seen: bool,
+    text_score: bool,
+    root: Node,
+    id_seen: bool,
+}
+
+pub fn parse(spec: &Document) -> Result<Option<Projection>> {
+    if spec.is_empty() {
+        return Ok(None);
+    }
+    let mut p = Parser {
+        mode: None,
+        positional_seen: false,
+        text_score: false,
+        root: Node::default(),
+        id_seen: false,
+    };
+    p.fields(spec, "")?;
+    let mode = p.mode.unwrap_or(
+        // Only `_id` and neutral fields: `{_id: 0}` and `{a: {$slice: 1}}` are exclusions,
+        // `{_id: 1}` an inclusion.
+        if p.root
+            .fields
+            .iter()
+            .any(|(k, a)| k == "_id" && matches!(a, Action::Include | Action::Computed(_)))
+        {
+            Mode::Inclusion
+        } else {
+            Mode::Exclusion
+        },
+    );
+    if mode == Mode::Inclusion && !p.id_seen {
+        p.root
+            .fields
+            .insert(0, ("_id".to_string(), Action::Include));
+    }
+    Ok(Some(Projection {
+        mode,
+        root: p.root,
+        positional: p.positional_seen,
+        text_score: p.text_score,
+    }))
+}
+
+impl Parser {
+    fn fields(&mut self, spec: &Document, prefix: &str) -> Result<()> {
+        for (key, value) in spec {
+            let path = if prefix.is_empty() {
+                key.clone()
+            } else {
+                format!("{prefix}.{key}")
+            };
+            self.field(&path, value)?;
+        }
+        Ok(())
+    }
+
+    fn field(&mut self, path: &str, value: &Bson) -> Result<()> {
+        if path.is_empty() || path.split('.').any(str::is_empty) {
+            return Err(Error::location(
+                15998,
+                "FieldPath field names may not be empty strings.",
+            ));
+        }
+        if let Some(base) = path.strip_suffix(".$") {
+            return self.positional(path, base, value);
+        }
+        if path.split('.').any(|p| p.starts_with('$')) {
+            if path.contains(".$.") || path.starts_with("$.") {
+                return Err(Error::location(
+                    31394,
+                    "As of 4.4, it's illegal to specify positional operator in the middle of a \
+                     path.Positional projection may only be used at the end, for example: a.b.$. \
+                     If the query previously used a form like a.b.$.d, remove the parts \
+                     following the '$' and the results will be equivalent.",
+                ));
+            }
+            return Err(Error::location(
+                16410,
+                "FieldPath field names may not start with '$'. Consider using $getField or \
+                 $setField.",
+            ));
+        }
+        match value {
+            Bson::Boolean(_)
+            | Bson::Int32(_)
+            | Bson::Int64(_)
+            | Bson::Double(_)
+            | Bson::Decimal128(_) => {
+                let include = crate::expression::value_truthy(value);
+                if include {
+                    self.set_kind(path, Kind::Include)?;
+                    self.insert(path, Action::Include)
+                } else {
+                    self.set_kind(path, Kind::Exclude)?;
+                    self.insert(path, Action::Exclude)
+                }
+            }
+            Bson::Document(d) => match d.iter().next() {
+                None => Err(Error::location(
+                    51270,
+                    format!(
+                        "An empty sub-projection is not a valid value. Found empty object at \
+                         path: {path}"
+                    ),
+                )),
+                Some((op, arg)) if op.starts_with('$') => self.operator(path, d, op, arg),
+                Some(_) => self.fields(d, path),
+            },
+            other => {
+                // Literals and `"$path"` strings are computed fields.
+                self.set_kind(path, Kind::Include)?;
+                self.insert(path, Action::Computed(Box::new(Expression::parse(other)?)))
+            }
+        }
+    }
+
+    fn operator(&mut self, path: &str, d: &Document, op: &str, arg: &Bson) -> Result<()> {
+        match op {
+            "$slice" if d.len() == 1 => {
+                let action = parse_slice(arg)?;
+                self.set_kind(path, Kind::Neutral)?;
+                self.insert(path, action)
+            }
+            "$elemMatch" if d.len() == 1 => {
+                if path.contains('.') {
+                    return Err(Error::location(
+                        31275,
+                        "Cannot use $elemMatch projection on a nested field.",
+                    ));
+                }
+                let Bson::Document(f) = arg else {
+                    return Err(Error::location(
+                        31274,
+                        "elemMatch: Invalid argument, object required.",
+                    ));
+                };
+                let filter = Filter::parse(f)?;
+                self.set_kind(path, Kind::Include)?;
+                self.insert(path, Action::ElemMatch(Box::new(filter)))
+            }
+            "$meta" if d.len() == 1 => {
+                let kind = match arg {
+                    Bson::String(s) => match s.as_str() {
+                        "textScore" => MetaKind::TextScore,
+                        "indexKey" => MetaKind::IndexKey,
+                        "recordId" => MetaKind::RecordId,
+                        "sortKey" => MetaKind::SortKey,
+                        other => {
+                            return Err(Error::location(
+                                17308,
+                                format!("Unsupported argument to $meta: {other}"),
+                            ));
+                        }
+                    },
+                    _ => {
+                        return Err(Error::location(16866, "$meta requires a string argument"));
+                    }
+                };
+                if kind == MetaKind::TextScore {
+                    self.text_score = true;
+                }
+                self.set_kind(path, Kind::Neutral)?;
+                self.insert(path, Action::Meta(kind))
+            }
+            _ => {
+                let expr = Expression::parse(&Bson::Document(d.clone()))?;
+                if self.mode == Some(Mode::Exclusion) {
+                    return Err(Error::location(
+                        31252,
+                        "Cannot use expression other than $meta in exclusion projection",
+                    ));
+                }
+                self.set_kind(path, Kind::Include)?;
+                self.insert(path, Action::Computed(Box::new(expr)))
+            }
+        }
+    }
+
+    fn positional(&mut self, path: &str, base: &str, value: &Bson) -> Result<()> {
+        if base.split('.').any(|p| p.starts_with('$')) {
+            return Err(Error::location(
+                31394,
+                "As of 4.4, it's illegal to specify positional operator in the middle of a path.",
+            ));
+        }
+        if self.positional_seen {
+            return Err(Error::location(
+                31276,
+                "Cannot specify more than one positional projection per query.",
+            ));
+        }
+        let include = match value {
+            Bson::Boolean(_)
+            | Bson::Int32(_)
+            | Bson::Int64(_)
+            | Bson::Double(_)
+            | Bson::Decimal128(_) => crate::expression::value_truthy(value),
+            _ => false,
+        };
+        if !include {
+            return Err(Error::location(
+                31395,
+                format!("positional projection cannot be used with exclusion: {path}"),
+            ));
+        }
+        self.positional_seen = true;
+        self.set_kind(path, Kind::Include)?;
+        self.insert(base, Action::Positional)
+    }
+
+    /// Applies the inclusion/exclusion rules to a new leaf.
+    fn set_kind(&mut self, path: &str, kind: Kind) -> Result<()> {
+        if path == "_id" {
+            self.id_seen = true;
+            return Ok(());
+        }
+        let mode = match kind {
+            Kind::Neutral => return Ok(()),
+            Kind::Include => Mode::Inclusion,
+            Kind::Exclude => Mode::Exclusion,
+        };
+        match self.mode {
+            None => {
+                self.mode = Some(mode);
+                Ok(())
+            }
+            Some(m) if m == mode => Ok(()),
+            Some(Mode::Inclusion) => Err(Error::location(
+                31254,
+                format!("Cannot do exclusion on field {path} in inclusion projection"),
+            )),
+            Some(Mode::Exclusion) => Err(Error::location(
+                31253,
+                format!("Cannot do inclusion on field {path} in exclusion projection"),
+            )),
+        }
+    }
+
+    /// Inserts a leaf at a dotted path, reporting path collisions.
+    fn insert(&mut self, path: &str, action: Action) -> Result<()> {
+        if path == "_id" {
+            self.id_seen = true;
+        }
+        let parts: Vec<&str> = path.split('.').collect();
+        let mut node = &mut self.root;
+        for (i, part) in parts.iter().enumerate() {
+            let last = i + 1 == parts.len();
+            let pos = node.fields.iter().position(|(k, _)| k == part);
+            if last {
+                if pos.is_some() {
+                    return Err(Error::location(31250, format!("Path collision at {path}")));
+                }
+                node.fields.push(((*part).to_string(), action));
+                return Ok(());
+            }
+            let idx = match pos {
+                Some(idx) => idx,
+                None => {
+                    node.fields
+                        .push(((*part).to_string(), Action::Sub(Node::default())));
+                    node.fields.len() - 1
+                }
+            };
+            let Some((_, entry)) = node.fields.get_mut(idx) else {
+                return Err(Error::location(31250, format!("Path collision at {path}")));
+            };
+            match entry {
+                Action::Sub(child) => node = child,
+                _ => {
+                    let remaining = parts.get(i + 1..).unwrap_or_default().join(".");
+                    return Err(Error::location(
+                        31250,
+                        format!("Path collision at {path} remaining portion {remaining}"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn parse_slice(arg: &Bson) -> Result<Action> {
+    let as_int = |v: &Bson| -> Option<i64> {
+        match v {
+            Bson::Int32(i) => Some(i64::from(*i)),
+            Bson::Int64(i) => Some(*i),
+            Bson::Double(d) if d.is_finite() => Some(*d as i64),
+            Bson::Decimal128(_) => crate::matcher::truncated_number(v),
+            _ => None,
+        }
+    };
+    match arg {
+        Bson::Array(items) => {
+            if items.len() != 2 {
+                return Err(Error::location(
+                    28724,
+                    "First argument to $slice must be an array, second argument must be a positive number",
+                ));
+            }
+            let (Some(skip), Some(limit)) = (
+                items.first().and_then(as_int),
+                items.get(1).and_then(as_int),
+            ) else {
+                return Err(Error::location(
+                    28724,
+                    "$slice only supports numbers and [skip, limit] arrays",
+                ));
+            };
+            if limit <= 0 {
+                return Err(Error::location(28724, "$slice limit must be positive"));
+            }
+            Ok(Action::Slice {
+                skip: Some(skip),
+                limit,
+            })
+        }
+        other => match as_int(other) {
+            Some(limit) => Ok(Action::Slice { skip: None, limit }),
+            None => Err(Error::location(
+                28667,
+                "$slice only supports numbers and [skip, limit] arrays",
+            )),
+        },
+    }
+}

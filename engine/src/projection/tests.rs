@@ -1,0 +1,188 @@
+//! Projection behaviour against MongoDB 8.0's documented results.
+
+use bson::{Document, bson, doc};
+
+use super::{Projection, ProjectionInput};
+
+fn project(spec: Document, d: &Document) -> Document {
+    project_with(spec, d, ProjectionInput::default())
+}
+
+fn project_with(spec: Document, d: &Document, input: ProjectionInput) -> Document {
+    Projection::parse(&spec)
+        .unwrap_or_else(|e| panic!("{spec}: {e}"))
+        .expect("non-empty projection")
+        .apply(d, &input)
+        .unwrap_or_else(|e| panic!("{spec}: {e}"))
+}
+
+fn err(spec: Document) -> (i32, String) {
+    let e = Projection::parse(&spec).expect_err("expected an error");
+    (e.code(), e.message)
+}
+
+fn sample() -> Document {
+    doc! {
+        "_id": 1, "name": "x", "qty": 5,
+        "size": {"h": 10, "w": 20, "uom": "cm"},
+        "stock": [{"loc": "A", "n": 1}, {"loc": "B", "n": 2}, 7],
+        "tags": ["a", "b", "c", "d"],
+    }
+}
+
+#[test]
+fn inclusion_keeps_document_order_and_id() {
+    let d = sample();
+    assert_eq!(
+        project(doc! {"qty": 1, "name": 1}, &d),
+        doc! {"_id": 1, "name": "x", "qty": 5}
+    );
+    assert_eq!(project(doc! {"name": 1, "_id": 0}, &d), doc! {"name": "x"});
+    assert_eq!(project(doc! {"_id": 1}, &d), doc! {"_id": 1});
+    assert_eq!(
+        project(doc! {"size.h": 1}, &d),
+        doc! {"_id": 1, "size": {"h": 10}}
+    );
+    assert_eq!(
+        project(doc! {"size": {"uom": 1}}, &d),
+        doc! {"_id": 1, "size": {"uom": "cm"}}
+    );
+    assert_eq!(
+        project(doc! {"stock.loc": 1}, &d),
+        doc! {"_id": 1, "stock": [{"loc": "A"}, {"loc": "B"}]}
+    );
+    assert_eq!(project(doc! {"nope": 1}, &d), doc! {"_id": 1});
+}
+
+#[test]
+fn exclusion() {
+    let d = sample();
+    assert_eq!(
+        project(doc! {"size": 0, "stock": 0, "tags": 0}, &d),
+        doc! {"_id": 1, "name": "x", "qty": 5}
+    );
+    let got = project(
+        doc! {"size.uom": 0, "stock.n": 0, "_id": 0, "tags": false},
+        &d,
+    );
+    assert_eq!(
+        got,
+        doc! {"name": "x", "qty": 5, "size": {"h": 10, "w": 20}, "stock": [{"loc": "A"}, {"loc": "B"}, 7]}
+    );
+}
+
+#[test]
+fn slice_forms() {
+    let d = sample();
+    assert_eq!(
+        project(
+            doc! {"tags": {"$slice": 2}, "_id": 0, "name": 0, "qty": 0, "size": 0, "stock": 0},
+            &d
+        ),
+        doc! {"tags": ["a", "b"]}
+    );
+    let got = project(doc! {"tags": {"$slice": -1}}, &d);
+    assert_eq!(got.get_array("tags").unwrap(), &vec![bson!("d")]);
+    assert!(got.contains_key("name")); // $slice alone is an exclusion projection
+    let got = project(doc! {"tags": {"$slice": [1, 2]}, "name": 1}, &d);
+    assert_eq!(got, doc! {"_id": 1, "name": "x", "tags": ["b", "c"]});
+    let got = project(doc! {"tags": {"$slice": [-3, 2]}, "_id": 0, "qty": 1}, &d);
+    assert_eq!(got, doc! {"qty": 5, "tags": ["b", "c"]});
+    let got = project(doc! {"tags": {"$slice": [10, 2]}, "_id": 0, "qty": 1}, &d);
+    assert_eq!(got, doc! {"qty": 5, "tags": []});
+}
+
+#[test]
+fn elem_match_and_positional() {
+    let d = sample();
+    let got = project(doc! {"stock": {"$elemMatch": {"n": {"$gt": 1}}}}, &d);
+    assert_eq!(got, doc! {"_id": 1, "stock": [{"loc": "B", "n": 2}]});
+    let got = project(doc! {"stock": {"$elemMatch": {"n": 9}}, "name": 1}, &d);
+    assert_eq!(got, doc! {"_id": 1, "name": "x"});
+    let input = ProjectionInput {
+        elem_match_key: Some(2),
+        text_score: None,
+    };
+    let got = project_with(doc! {"tags.$": 1}, &d, input);
+    assert_eq!(got, doc! {"_id": 1, "tags": ["c"]});
+    let e = Projection::parse(&doc! {"tags.$": 1})
+        .unwrap()
+        .unwrap()
+        .apply(&d, &ProjectionInput::default())
+        .unwrap_err();
+    assert_eq!(e.code(), 51246);
+}
+
+#[test]
+fn computed_fields() {
+    let d = sample();
+    let got = project(
+        doc! {"name": 1, "total": {"$add": ["$qty", 1]}, "lit": "hello", "h": "$size.h"},
+        &d,
+    );
+    assert_eq!(
+        got,
+        doc! {"_id": 1, "name": "x", "total": 6, "lit": "hello", "h": 10}
+    );
+    let got = project(doc! {"_id": 0, "a.b": "$qty"}, &d);
+    assert_eq!(got, doc! {"a": {"b": 5}});
+    let got = project(doc! {"_id": 0, "missing": "$nope"}, &d);
+    assert_eq!(got, doc! {});
+    let got = project(doc! {"_id": 0, "x": {"$literal": 1}}, &d);
+    assert_eq!(got, doc! {"x": 1});
+}
+
+#[test]
+fn meta() {
+    let d = sample();
+    let p = Projection::parse(&doc! {"s": {"$meta": "textScore"}})
+        .unwrap()
+        .unwrap();
+    assert!(p.needs_text_score());
+    assert_eq!(
+        p.apply(&d, &ProjectionInput::default()).unwrap_err().code(),
+        40218
+    );
+    let input = ProjectionInput {
+        elem_match_key: None,
+        text_score: Some(1.5),
+    };
+    assert_eq!(p.apply(&d, &input).unwrap().get_f64("s").unwrap(), 1.5);
+    assert_eq!(err(doc! {"s": {"$meta": "nope"}}).0, 17308);
+}
+
+#[test]
+fn errors() {
+    assert_eq!(
+        err(doc! {"a": 1, "b": 0}),
+        (
+            31254,
+            "Cannot do exclusion on field b in inclusion projection".into()
+        )
+    );
+    assert_eq!(
+        err(doc! {"a": 0, "b": 1}),
+        (
+            31253,
+            "Cannot do inclusion on field b in exclusion projection".into()
+        )
+    );
+    assert_eq!(
+        err(doc! {"a": 1, "a.b": 1}),
+        (31250, "Path collision at a.b remaining portion b".into())
+    );
+    assert_eq!(
+        err(doc! {"a.b": 1, "a": 1}),
+        (31250, "Path collision at a".into())
+    );
+    assert_eq!(err(doc! {"a": {}}).0, 51270);
+    assert_eq!(err(doc! {"a.$": 1, "b.$": 1}).0, 31276);
+    assert_eq!(err(doc! {"a.b": {"$elemMatch": {"x": 1}}}).0, 31275);
+    assert_eq!(err(doc! {"a": {"$elemMatch": 1}}).0, 31274);
+    assert_eq!(err(doc! {"a": {"$slice": "x"}}).0, 28667);
+    assert_eq!(err(doc! {"a": 0, "b": {"$add": [1, 2]}}).0, 31252);
+    assert_eq!(err(doc! {"$a": 1}).0, 16410);
+    assert!(Projection::parse(&doc! {}).unwrap().is_none());
+    assert!(Projection::parse(&doc! {"_id": 0, "a": 1}).is_ok());
+    assert!(Projection::parse(&doc! {"_id": 1, "a": 0}).is_ok());
+}
