@@ -1,0 +1,1305 @@
+//! DocumentDB `pg_regress` transcripts (`documentdb-regress/`) replayed against the engine.
+//!
+//! Each file is replayed on a fresh engine, statement by statement, in file order
+//! (`bson_query_operator_tests_runtime` first replays the setup statements of
+//! `bson_query_operator_tests_explain_runtime`, as the data README describes). Statement shapes
+//! and their translation:
+//!
+//! | Transcript | Engine |
+//! |---|---|
+//! | `insert_one('db','c','<doc>')` | `insert` (setup; a case only when the transcript shows an error) |
+//! | `… FROM documentdb_api.collection('db','c') [WHERE document @@ '<f>'] [ORDER BY …]` | `find` |
+//! | `bson_update_document('<doc>', '{"": <u>}', '<q>' [, '{"": [<af>]}'])` | `update` on a scratch collection |
+//! | `bson_dollar_project` / `_add_fields` / `_set` / `_replace_root` / `_unwind` / `bson_expression_get` | `aggregate` with `$documents` (or over the collection named in `FROM`) |
+//! | `bson_dollar_project_find('<doc>', '<proj>', '<q>')` | `find` with a projection on a scratch collection |
+//! | `bson_aggregation_pipeline/find/count/distinct('db', '<cmd>')` | the command, verbatim |
+//! | `documentdb_api.insert/update/delete/find_and_modify('db', '<cmd>')` | the command, verbatim |
+//!
+//! Documents are compared as canonical Extended JSON (exact numeric types, key order kept);
+//! rows in order only where the statement sorts. An expected `ERROR` passes on any error (the
+//! wording is DocumentDB's own); errors about DocumentDB-only limitations are skipped.
+//! `BEGIN … ROLLBACK` is honoured by restoring a snapshot of the data taken at the first write.
+//! Extra transcripts in the same format are read from `SPROUT_DOCUMENTDB_DIR`.
+
+pub mod transcript;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use bson::{Bson, Document, doc};
+use engine::Engine;
+
+use super::ejson::{canonical, parse_lenient, parse_lenient_doc};
+use super::report::{Outcome, Report, catch_panic, clip, quiet_panics};
+use transcript::{Arg, Expected, Statement, call_args};
+
+const AREAS: &[&str] = &[
+    "query",
+    "projection",
+    "update",
+    "write commands",
+    "sort/type order",
+    "aggregation",
+];
+
+const DUPLICATE_KEYS: &str = "documents with repeated keys (the JSON layer keeps one of them)";
+
+const SCRATCH_DB: &str = "sprout_scratch";
+const SCRATCH_COLL: &str = "c";
+
+/// Files whose statements need another file's setup first.
+const SETUP_FROM: &[(&str, &str)] = &[(
+    "bson_query_operator_tests_runtime.out",
+    "bson_query_operator_tests_explain_runtime.out",
+)];
+
+/// Runs every transcript and returns the report.
+pub fn run() -> Result<Report, String> {
+    let dir = super::data_dir()?
+        .join("documentdb-regress/internal/pg_documentdb_distributed/src/test/regress/expected");
+    let mut files: Vec<(String, PathBuf)> = super::list_files(&dir, ".out")?
+        .into_iter()
+        .map(|p| (super::file_name(&p), p))
+        .collect();
+    if files.is_empty() {
+        return Err(format!("no transcripts in {}", dir.display()));
+    }
+    if let Ok(extra) = std::env::var("SPROUT_DOCUMENTDB_DIR")
+        && !extra.is_empty()
+    {
+        let extra_dir = PathBuf::from(&extra);
+        let extra_files = super::list_files(&extra_dir, ".out")
+            .map_err(|e| format!("SPROUT_DOCUMENTDB_DIR: {e}"))?;
+        files.extend(
+            extra_files
+                .into_iter()
+                .map(|p| (format!("extra/{}", super::file_name(&p)), p)),
+        );
+    }
+    let mut report = Report::new(
+        "documentdb",
+        "DocumentDB transcripts",
+        "Data: `documentdb-regress/…/expected/*.out` (53 transcripts; more from \
+         `SPROUT_DOCUMENTDB_DIR`), one case per statement with an expected result; areas by \
+         the README's file groups. Plain `insert_one` setup statements are not counted.",
+        AREAS,
+    );
+    let _quiet = quiet_panics();
+    let mut per_file: Vec<(String, [usize; 3])> = Vec::new();
+    for (name, path) in &files {
+        let area = area_of(name);
+        let before = report.cases().len();
+        let statements = match read_statements(path) {
+            Ok(s) => s,
+            Err(e) => {
+                report.push(&format!("{name}: load"), area, Outcome::Fail(e));
+                per_file.push((name.clone(), count(&report, before)));
+                continue;
+            }
+        };
+        let mut replay = Replay::new();
+        if let Some((_, setup)) = SETUP_FROM.iter().find(|(f, _)| f == name)
+            && let Ok(setup_statements) = read_statements(&dir.join(setup))
+        {
+            for st in &setup_statements {
+                replay.setup_only(st);
+            }
+        }
+        for st in &statements {
+            let outcome = match catch_panic(|| replay.statement(st)) {
+                Ok(o) => o,
+                Err(p) => Some(Outcome::Fail(format!("runner {p}"))),
+            };
+            if let Some(outcome) = outcome {
+                let snippet = clip(
+                    &st.text.split_whitespace().collect::<Vec<_>>().join(" "),
+                    70,
+                );
+                report.push(&format!("{name}:{} {snippet}", st.line), area, outcome);
+            }
+        }
+        per_file.push((name.clone(), count(&report, before)));
+    }
+    for (name, [p, f, s]) in per_file {
+        report.add_output_line(format!(
+            "{{\"file\":{},\"passed\":{p},\"failed\":{f},\"skipped\":{s}}}",
+            serde_json::Value::String(name)
+        ));
+    }
+    Ok(report)
+}
+
+fn count(report: &Report, from: usize) -> [usize; 3] {
+    let mut out = [0; 3];
+    for case in &report.cases()[from..] {
+        match case.outcome {
+            Outcome::Pass => out[0] += 1,
+            Outcome::Fail(_) => out[1] += 1,
+            Outcome::Skip(_) => out[2] += 1,
+        }
+    }
+    out
+}
+
+fn read_statements(path: &Path) -> Result<Vec<Statement>, String> {
+    let text = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(transcript::parse(&String::from_utf8_lossy(&text)))
+}
+
+/// The README's file groups.
+fn area_of(file: &str) -> &'static str {
+    let f = file.trim_start_matches("extra/");
+    if f.starts_with("bson_decimal128") || f.starts_with("bson_insert_basic_types") {
+        "sort/type order"
+    } else if f.starts_with("commands_") {
+        "write commands"
+    } else if f.starts_with("bson_update") {
+        "update"
+    } else if f.starts_with("bson_aggregation_stage_project")
+        || f.starts_with("bson_projection")
+        || f.starts_with("bson_query_projection")
+    {
+        "projection"
+    } else if f.contains("aggregat") || f.starts_with("bson_order_aggregates") {
+        "aggregation"
+    } else if f.contains("order") || f.contains("sort") {
+        "sort/type order"
+    } else {
+        "query"
+    }
+}
+
+/// DocumentDB limitations rather than MongoDB semantics (data README).
+fn is_limitation(message: &str) -> bool {
+    let m = message.to_ascii_lowercase();
+    ["not supported", "unsupported", "sharded", "citus"]
+        .iter()
+        .any(|k| m.contains(k))
+        || message
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w == "CTE" || w == "CTEs")
+}
+
+/// A snapshot of all data, for `ROLLBACK`.
+type Snapshot = Vec<(String, String, Document, Vec<Bson>)>;
+
+struct Replay {
+    engine: Engine,
+    /// Collections given a document with repeated keys, which the JSON layer cannot keep.
+    tainted: Vec<(String, String)>,
+    in_transaction: bool,
+    snapshot: Option<Snapshot>,
+}
+
+/// What a translated statement produced.
+enum Actual {
+    /// Result rows, compared in order when `ordered`.
+    Docs { docs: Vec<Bson>, ordered: bool },
+    /// A command reply, compared after normalising (see [`normalise_reply`]).
+    Reply(Document),
+    /// The engine reported an error (its message).
+    Error(String),
+}
+
+impl Replay {
+    fn new() -> Replay {
+        Replay {
+            engine: Engine::new(),
+            tainted: Vec::new(),
+            in_transaction: false,
+            snapshot: None,
+        }
+    }
+
+    fn command(&mut self, db: &str, cmd: &Document) -> Document {
+        match catch_panic(|| self.engine.run_command(db, cmd)) {
+            Ok(reply) => reply,
+            Err(p) => doc! {"ok": 0.0, "errmsg": format!("engine {p}"), "code": 1},
+        }
+    }
+
+    /// Runs a command and reads its cursor to the end.
+    fn cursor(&mut self, db: &str, cmd: &Document) -> Result<Vec<Bson>, String> {
+        let reply = self.command(db, cmd);
+        if !engine::reply_ok(&reply) {
+            return Err(error_text(&reply));
+        }
+        let mut docs = Vec::new();
+        let mut cursor = reply
+            .get_document("cursor")
+            .map_err(|_| "reply without a cursor".to_string())?
+            .clone();
+        let ns = cursor.get_str("ns").unwrap_or("").to_string();
+        let coll = ns
+            .split_once('.')
+            .map(|(_, c)| c.to_string())
+            .unwrap_or_default();
+        for _ in 0..100_000 {
+            let batch = cursor
+                .get_array("firstBatch")
+                .or_else(|_| cursor.get_array("nextBatch"))
+                .cloned()
+                .unwrap_or_default();
+            docs.extend(batch);
+            let id = cursor.get("id").and_then(super::ejson::as_i64).unwrap_or(0);
+            if id == 0 {
+                return Ok(docs);
+            }
+            let reply = self.command(db, &doc! {"getMore": id, "collection": coll.clone()});
+            if !engine::reply_ok(&reply) {
+                return Err(error_text(&reply));
+            }
+            cursor = reply
+                .get_document("cursor")
+                .map_err(|_| "getMore reply without a cursor".to_string())?
+                .clone();
+        }
+        Err("cursor did not end".into())
+    }
+
+    /// Replays only the statements that build data (for a dependent file).
+    fn setup_only(&mut self, st: &Statement) {
+        let lower = st.text.to_ascii_lowercase();
+        if lower.contains("insert_one(")
+            || lower.contains("documentdb_api.insert(")
+            || lower.contains("create_collection(")
+            || lower.contains("drop_collection(")
+        {
+            let _ = self.statement(st);
+        }
+    }
+
+    fn before_write(&mut self) {
+        if self.in_transaction && self.snapshot.is_none() {
+            self.snapshot = Some(self.take_snapshot());
+        }
+    }
+
+    fn database_names(&mut self) -> Vec<String> {
+        let reply = self.command("admin", &doc! {"listDatabases": 1});
+        reply
+            .get_array("databases")
+            .map(|dbs| {
+                dbs.iter()
+                    .filter_map(|d| d.as_document()?.get_str("name").ok().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn take_snapshot(&mut self) -> Snapshot {
+        let mut out = Vec::new();
+        for db in self.database_names() {
+            let collections = self
+                .cursor(&db, &doc! {"listCollections": 1})
+                .unwrap_or_default();
+            for info in collections {
+                let Some(info) = info.as_document() else {
+                    continue;
+                };
+                let Ok(name) = info.get_str("name") else {
+                    continue;
+                };
+                let options = info.get_document("options").cloned().unwrap_or_default();
+                let docs = self
+                    .cursor(&db, &doc! {"find": name, "filter": {}})
+                    .unwrap_or_default();
+                out.push((db.clone(), name.to_string(), options, docs));
+            }
+        }
+        out
+    }
+
+    fn restore(&mut self, snapshot: Snapshot) {
+        for db in self.database_names() {
+            let _ = self.command(&db, &doc! {"dropDatabase": 1});
+        }
+        for (db, coll, options, docs) in snapshot {
+            let mut create = doc! {"create": coll.clone()};
+            create.extend(options);
+            let _ = self.command(&db, &create);
+            for chunk in docs.chunks(500) {
+                let _ = self.command(
+                    &db,
+                    &doc! {"insert": coll.clone(), "documents": chunk.to_vec()},
+                );
+            }
+        }
+    }
+
+    /// Replays one statement; `None` when it is not a case (setup, session control, …).
+    fn statement(&mut self, st: &Statement) -> Option<Outcome> {
+        let text = st.text.trim();
+        let lower = text.to_ascii_lowercase();
+        let first = lower.split_whitespace().next().unwrap_or("");
+        match first.trim_end_matches(';') {
+            "begin" | "start" => {
+                self.in_transaction = true;
+                self.snapshot = None;
+                return None;
+            }
+            "rollback" | "abort" => {
+                if let Some(snapshot) = self.snapshot.take() {
+                    self.restore(snapshot);
+                }
+                self.in_transaction = false;
+                return None;
+            }
+            "commit" | "end" => {
+                self.in_transaction = false;
+                self.snapshot = None;
+                return None;
+            }
+            "select" | "with" => {}
+            "execute" => {
+                return match self.execute_prepared(text) {
+                    Translated::NotACase => None,
+                    Translated::Skip(reason) => Some(Outcome::Skip(reason)),
+                    Translated::Ran(actual, strip_id) => {
+                        Some(compare(&st.expected, actual, strip_id))
+                    }
+                };
+            }
+            _ => return None,
+        }
+        if first == "with" {
+            return Some(Outcome::Skip("SQL WITH (CTE) statement".into()));
+        }
+        if let Expected::Error(message) = &st.expected
+            && message.starts_with("current transaction is aborted")
+        {
+            // A consequence of an earlier error in the same SQL transaction, not a case.
+            return None;
+        }
+        if let Expected::Error(message) = &st.expected
+            && is_limitation(message)
+        {
+            return Some(Outcome::Skip("DocumentDB-only limitation (error)".into()));
+        }
+        if super::ejson::has_duplicate_keys(text) && !lower.contains("insert_one") {
+            return Some(Outcome::Skip(DUPLICATE_KEYS.into()));
+        }
+        if let Expected::Rows { rows, .. } = &st.expected
+            && rows.iter().any(|r| super::ejson::has_duplicate_keys(r))
+        {
+            return Some(Outcome::Skip(DUPLICATE_KEYS.into()));
+        }
+        if self.tainted.iter().any(|(db, coll)| {
+            let quoted =
+                |s: &str| text.contains(&format!("'{s}'")) || text.contains(&format!("\"{s}\""));
+            quoted(db) && quoted(coll)
+        }) && !lower.contains("insert_one")
+        {
+            return Some(Outcome::Skip(DUPLICATE_KEYS.into()));
+        }
+        let result = self.translate(text, &lower, &st.expected);
+        match result {
+            Translated::NotACase => None,
+            Translated::Skip(reason) => Some(Outcome::Skip(reason)),
+            Translated::Ran(actual, strip_id) => Some(compare(&st.expected, actual, strip_id)),
+        }
+    }
+
+    fn translate(&mut self, text: &str, lower: &str, expected: &Expected) -> Translated {
+        if lower.contains("explain") && lower.starts_with("explain") {
+            return Translated::NotACase;
+        }
+        // Writes through the API.
+        for (name, kind) in [
+            ("documentdb_api.insert", "insert"),
+            ("documentdb_api.update", "update"),
+            ("documentdb_api.delete", "delete"),
+            ("documentdb_api.find_and_modify", "findAndModify"),
+        ] {
+            if let Some((args, _)) = call_args(text, name) {
+                return self.api_command(&args, kind);
+            }
+        }
+        if let Some((args, _)) =
+            call_args(text, "insert_one").or_else(|| call_args(text, "documentdb_api.insert_one"))
+        {
+            return self.insert_one(&args, expected);
+        }
+        if let Some((args, _)) = call_args(text, "drop_collection") {
+            if let (Some(Arg::Str(db)), Some(Arg::Str(coll))) = (args.first(), args.get(1)) {
+                self.before_write();
+                let _ = self.command(db, &doc! {"drop": coll.as_str()});
+            }
+            return Translated::NotACase;
+        }
+        if let Some((args, _)) = call_args(text, "create_collection") {
+            if let (Some(Arg::Str(db)), Some(Arg::Str(coll))) = (args.first(), args.get(1)) {
+                self.before_write();
+                let _ = self.command(db, &doc! {"create": coll.as_str()});
+            }
+            return Translated::NotACase;
+        }
+        if let Some((args, _)) = call_args(text, "bson_update_document") {
+            return self.update_document(&args);
+        }
+        for (name, kind) in [
+            ("bson_aggregation_pipeline", "aggregate"),
+            ("bson_aggregation_find", "find"),
+            ("bson_aggregation_count", "count"),
+            ("bson_aggregation_distinct", "distinct"),
+        ] {
+            if let Some((args, _)) = call_args(text, name) {
+                return self.aggregation_command(&args, kind);
+            }
+        }
+        if let Some((args, _)) = call_args(text, "bson_dollar_project_find") {
+            return self.project_find(&args);
+        }
+        for (name, stage) in [
+            ("bson_dollar_project", "$project"),
+            ("bson_dollar_add_fields", "$addFields"),
+            ("bson_dollar_set", "$set"),
+            ("bson_dollar_replace_root", "$replaceRoot"),
+            ("bson_dollar_unwind", "$unwind"),
+            ("bson_expression_get", "expression"),
+        ] {
+            if let Some((args, end)) = call_args(text, name) {
+                return self.single_stage(text, lower, &args, end, stage);
+            }
+        }
+        if call_args(text, "documentdb_api.collection").is_some() {
+            return self.collection_query(text, lower);
+        }
+        let ignored = [
+            "shard",
+            "citus",
+            "index",
+            "pg_",
+            "explain",
+            "mask_",
+            "drop_primary_key",
+            "sleep",
+            "analyze",
+            "set_config",
+        ];
+        if ignored.iter().any(|k| lower.contains(k)) {
+            return Translated::NotACase;
+        }
+        if matches!(expected, Expected::Nothing) {
+            return Translated::NotACase;
+        }
+        Translated::Skip(format!(
+            "statement shape not translated ({})",
+            function_name(lower)
+        ))
+    }
+
+    /// `EXECUTE distinctQuery('db', 'c', 'key')` and `distinctQueryWithFilter(…, '<filter>')`,
+    /// the prepared statements of `bson_aggregates_distinct_tests`: the distinct command.
+    fn execute_prepared(&mut self, text: &str) -> Translated {
+        let call =
+            call_args(text, "distinctQueryWithFilter").or_else(|| call_args(text, "distinctQuery"));
+        let Some((args, _)) = call else {
+            return Translated::Skip("EXECUTE of a prepared statement".into());
+        };
+        let (Some(Arg::Str(db)), Some(Arg::Str(coll)), Some(Arg::Str(key))) =
+            (args.first(), args.get(1), args.get(2))
+        else {
+            return Translated::Skip("distinct with non-literal arguments".into());
+        };
+        let mut cmd = doc! {"distinct": coll.as_str(), "key": key.as_str()};
+        if let Some(Arg::Str(filter)) = args.get(3) {
+            match parse_lenient_doc(filter) {
+                Ok(f) => {
+                    cmd.insert("query", f);
+                }
+                Err(e) => return Translated::Skip(input_not_parseable(&e)),
+            }
+        }
+        let reply = self.command(db, &cmd);
+        Translated::Ran(reply_outcome(reply), false)
+    }
+
+    fn insert_one(&mut self, args: &[Arg], expected: &Expected) -> Translated {
+        let (Some(Arg::Str(db)), Some(Arg::Str(coll)), Some(Arg::Str(doc_text))) =
+            (args.first(), args.get(1), args.get(2))
+        else {
+            return Translated::Skip("insert_one with non-literal arguments".into());
+        };
+        let counted = match expected {
+            Expected::Error(_) => true,
+            Expected::Rows { rows, .. } => rows.iter().any(|r| r.contains("writeErrors")),
+            Expected::Nothing => false,
+        };
+        if super::ejson::has_duplicate_keys(doc_text) {
+            self.tainted.push((db.clone(), coll.clone()));
+            return if counted {
+                Translated::Skip(DUPLICATE_KEYS.into())
+            } else {
+                Translated::NotACase
+            };
+        }
+        let doc = match parse_lenient_doc(doc_text) {
+            Ok(d) => d,
+            Err(e) => {
+                return if counted {
+                    Translated::Skip(input_not_parseable(&e))
+                } else {
+                    Translated::NotACase
+                };
+            }
+        };
+        self.before_write();
+        let reply = self.command(db, &doc! {"insert": coll.as_str(), "documents": [doc]});
+        if !counted {
+            return Translated::NotACase;
+        }
+        Translated::Ran(reply_outcome(reply), false)
+    }
+
+    fn api_command(&mut self, args: &[Arg], kind: &str) -> Translated {
+        let (Some(Arg::Str(db)), Some(Arg::Str(cmd_text))) = (args.first(), args.get(1)) else {
+            return Translated::Skip(format!("{kind} with non-literal arguments"));
+        };
+        let cmd = match parse_lenient_doc(cmd_text) {
+            Ok(c) => c,
+            Err(e) => return Translated::Skip(input_not_parseable(&e)),
+        };
+        if args.len() > 2 && !matches!(args.get(2), Some(Arg::Null)) {
+            // A third argument carries insert documents as a separate sequence.
+            return Translated::Skip(format!("{kind} with a document sequence argument"));
+        }
+        self.before_write();
+        let reply = self.command(db, &cmd);
+        Translated::Ran(reply_outcome(reply), false)
+    }
+
+    fn aggregation_command(&mut self, args: &[Arg], kind: &str) -> Translated {
+        let (Some(Arg::Str(db)), Some(Arg::Str(cmd_text))) = (args.first(), args.get(1)) else {
+            return Translated::Skip(format!("{kind} with non-literal arguments"));
+        };
+        let mut cmd = match parse_lenient_doc(cmd_text) {
+            Ok(c) => c,
+            Err(e) => return Translated::Skip(input_not_parseable(&e)),
+        };
+        match kind {
+            "aggregate" | "find" => {
+                let ordered = if kind == "find" {
+                    cmd.contains_key("sort")
+                } else {
+                    pipeline_sorts(
+                        cmd.get_array("pipeline")
+                            .map(|p| p.as_slice())
+                            .unwrap_or(&[]),
+                    )
+                };
+                if kind == "aggregate" && !cmd.contains_key("cursor") {
+                    cmd.insert("cursor", Document::new());
+                }
+                if kind == "aggregate"
+                    && cmd.get_array("pipeline").is_ok_and(|p| {
+                        p.iter().any(|s| {
+                            s.as_document()
+                                .is_some_and(|d| d.contains_key("$out") || d.contains_key("$merge"))
+                        })
+                    })
+                {
+                    self.before_write();
+                }
+                match self.cursor(db, &cmd) {
+                    Ok(docs) => Translated::Ran(Actual::Docs { docs, ordered }, false),
+                    Err(e) => Translated::Ran(Actual::Error(e), false),
+                }
+            }
+            _ => {
+                let reply = self.command(db, &cmd);
+                Translated::Ran(reply_outcome(reply), false)
+            }
+        }
+    }
+
+    fn update_document(&mut self, args: &[Arg]) -> Translated {
+        let (Some(Arg::Str(source)), Some(Arg::Str(update)), Some(Arg::Str(query))) =
+            (args.first(), args.get(1), args.get(2))
+        else {
+            return Translated::Skip("bson_update_document with non-literal arguments".into());
+        };
+        let parsed = (|| -> Result<(Document, Bson, Document, Option<Bson>), String> {
+            let source = parse_lenient_doc(source)?;
+            let update = parse_lenient_doc(update)?
+                .get("")
+                .cloned()
+                .ok_or("update without the \"\" key")?;
+            let query = parse_lenient_doc(query)?;
+            let filters = match args.get(3) {
+                Some(Arg::Str(af)) => Some(
+                    parse_lenient_doc(af)?
+                        .get("")
+                        .cloned()
+                        .ok_or("arrayFilters without the \"\" key")?,
+                ),
+                _ => None,
+            };
+            Ok((source, update, query, filters))
+        })();
+        let (source, update, query, filters) = match parsed {
+            Ok(p) => p,
+            Err(e) => return Translated::Skip(input_not_parseable(&e)),
+        };
+        let _ = self.command(SCRATCH_DB, &doc! {"drop": SCRATCH_COLL});
+        let upsert = source.is_empty();
+        if !upsert {
+            let reply = self.command(
+                SCRATCH_DB,
+                &doc! {"insert": SCRATCH_COLL, "documents": [source.clone()]},
+            );
+            if let Actual::Error(e) = write_outcome(reply) {
+                return Translated::Ran(Actual::Error(format!("inserting the source: {e}")), false);
+            }
+        }
+        let mut statement = doc! {"q": query, "u": update, "upsert": upsert};
+        if let Some(f) = filters {
+            statement.insert("arrayFilters", f);
+        }
+        let reply = self.command(
+            SCRATCH_DB,
+            &doc! {"update": SCRATCH_COLL, "updates": [statement]},
+        );
+        if let Actual::Error(e) = write_outcome(reply.clone()) {
+            return Translated::Ran(Actual::Error(e), false);
+        }
+        let changed = reply
+            .get("nModified")
+            .and_then(super::ejson::as_i64)
+            .unwrap_or(0)
+            > 0
+            || reply.contains_key("upserted");
+        if !changed {
+            return Translated::Ran(
+                Actual::Docs {
+                    docs: vec![Bson::Null],
+                    ordered: true,
+                },
+                false,
+            );
+        }
+        match self.cursor(SCRATCH_DB, &doc! {"find": SCRATCH_COLL, "filter": {}}) {
+            Ok(docs) => Translated::Ran(
+                Actual::Docs {
+                    docs,
+                    ordered: true,
+                },
+                upsert || !source.contains_key("_id"),
+            ),
+            Err(e) => Translated::Ran(Actual::Error(e), false),
+        }
+    }
+
+    fn project_find(&mut self, args: &[Arg]) -> Translated {
+        let (Some(Arg::Str(source)), Some(Arg::Str(projection))) = (args.first(), args.get(1))
+        else {
+            return Translated::Skip("bson_dollar_project_find with non-literal arguments".into());
+        };
+        let parsed = (|| -> Result<(Document, Document, Document), String> {
+            let query = match args.get(2) {
+                Some(Arg::Str(q)) => parse_lenient_doc(q)?,
+                _ => Document::new(),
+            };
+            Ok((
+                parse_lenient_doc(source)?,
+                parse_lenient_doc(projection)?,
+                query,
+            ))
+        })();
+        let (source, projection, query) = match parsed {
+            Ok(p) => p,
+            Err(e) => return Translated::Skip(input_not_parseable(&e)),
+        };
+        let _ = self.command(SCRATCH_DB, &doc! {"drop": SCRATCH_COLL});
+        let reply = self.command(
+            SCRATCH_DB,
+            &doc! {"insert": SCRATCH_COLL, "documents": [source.clone()]},
+        );
+        if let Actual::Error(e) = write_outcome(reply) {
+            return Translated::Ran(Actual::Error(format!("inserting the source: {e}")), false);
+        }
+        let cmd = doc! {"find": SCRATCH_COLL, "filter": query, "projection": projection};
+        match self.cursor(SCRATCH_DB, &cmd) {
+            Ok(docs) => Translated::Ran(
+                Actual::Docs {
+                    docs,
+                    ordered: true,
+                },
+                !source.contains_key("_id"),
+            ),
+            Err(e) => Translated::Ran(Actual::Error(e), false),
+        }
+    }
+
+    /// A one-stage function applied to a literal document (through `$documents`) or to each
+    /// `document` of the collection in the statement's `FROM`.
+    fn single_stage(
+        &mut self,
+        text: &str,
+        lower: &str,
+        args: &[Arg],
+        end: usize,
+        stage: &str,
+    ) -> Translated {
+        let spec = match args.get(1) {
+            Some(Arg::Str(s)) => s.clone(),
+            _ => return Translated::Skip(format!("{stage} with a non-literal specification")),
+        };
+        let spec_value = if stage == "$unwind" && !spec.trim_start().starts_with('{') {
+            Bson::String(spec.clone())
+        } else {
+            match parse_lenient(&spec) {
+                Ok(v) => v,
+                Err(e) => {
+                    return Translated::Skip(input_not_parseable(&e));
+                }
+            }
+        };
+        let mut stages: Vec<Bson> = Vec::new();
+        let (expr_key, null_on_empty) = if stage == "expression" {
+            let Bson::Document(d) = &spec_value else {
+                return Translated::Skip("bson_expression_get with a non-document".into());
+            };
+            let Some((key, expr)) = d.iter().next() else {
+                return Translated::Skip("bson_expression_get with an empty document".into());
+            };
+            stages.push(Bson::Document(
+                doc! {"$addFields": {"__sprout_value": expr.clone()}},
+            ));
+            stages.push(Bson::Document(
+                doc! {"$project": {"_id": 0, "__sprout_value": 1}},
+            ));
+            let null_on_empty =
+                matches!(args.get(2), Some(Arg::Other(o)) if o.eq_ignore_ascii_case("true"));
+            (Some(key.clone()), null_on_empty)
+        } else if stage == "$replaceRoot" {
+            stages.push(Bson::Document(doc! {"$replaceRoot": spec_value}));
+            (None, false)
+        } else {
+            let mut d = Document::new();
+            d.insert(stage, spec_value);
+            stages.push(Bson::Document(d));
+            (None, false)
+        };
+        let (db, cmd, ordered, strip_id) = match args.first() {
+            Some(Arg::Str(source)) => {
+                let source = match parse_lenient_doc(source) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        return Translated::Skip(input_not_parseable(&e));
+                    }
+                };
+                let mut pipeline = vec![Bson::Document(doc! {"$documents": [source]})];
+                pipeline.extend(stages);
+                (
+                    SCRATCH_DB.to_string(),
+                    doc! {"aggregate": 1, "pipeline": pipeline, "cursor": {}},
+                    true,
+                    false,
+                )
+            }
+            Some(Arg::Other(col)) if col.eq_ignore_ascii_case("document") => {
+                let tail = &text[end..];
+                let Some((cargs, cend)) = call_args(tail, "documentdb_api.collection") else {
+                    return Translated::Skip(format!("{stage} over a non-collection source"));
+                };
+                let (Some(Arg::Str(db)), Some(Arg::Str(coll))) = (cargs.first(), cargs.get(1))
+                else {
+                    return Translated::Skip(format!("{stage} over a non-literal collection"));
+                };
+                let (filter, order) = match where_and_order(&tail[cend..]) {
+                    Ok(w) => w,
+                    Err(reason) => return Translated::Skip(reason),
+                };
+                let mut pipeline = Vec::new();
+                if let Some(f) = filter {
+                    pipeline.push(Bson::Document(doc! {"$match": f}));
+                }
+                let ordered = order.is_some();
+                if let Some(sort) = order {
+                    pipeline.push(Bson::Document(doc! {"$sort": sort}));
+                }
+                pipeline.extend(stages);
+                (
+                    db.clone(),
+                    doc! {"aggregate": coll.as_str(), "pipeline": pipeline, "cursor": {}},
+                    ordered,
+                    false,
+                )
+            }
+            _ => {
+                let _ = lower;
+                return Translated::Skip(format!("{stage} over a computed input"));
+            }
+        };
+        match self.cursor(&db, &cmd) {
+            Ok(mut docs) => {
+                if let Some(key) = expr_key {
+                    for d in &mut docs {
+                        if let Bson::Document(inner) = d {
+                            let value = inner.remove("__sprout_value");
+                            let mut out = Document::new();
+                            match value {
+                                Some(v) => {
+                                    out.insert(key.clone(), v);
+                                }
+                                None if null_on_empty => {
+                                    out.insert(key.clone(), Bson::Null);
+                                }
+                                None => {}
+                            }
+                            *inner = out;
+                        }
+                    }
+                }
+                Translated::Ran(Actual::Docs { docs, ordered }, strip_id)
+            }
+            Err(e) => Translated::Ran(Actual::Error(e), false),
+        }
+    }
+
+    /// `SELECT <cols> FROM documentdb_api.collection('db','c') [WHERE document @@ '<f>'] [ORDER BY …]`.
+    fn collection_query(&mut self, text: &str, lower: &str) -> Translated {
+        let Some((args, end)) = call_args(text, "documentdb_api.collection") else {
+            return Translated::Skip("collection() with unparseable arguments".into());
+        };
+        let (Some(Arg::Str(db)), Some(Arg::Str(coll))) = (args.first(), args.get(1)) else {
+            return Translated::Skip("collection() with non-literal arguments".into());
+        };
+        let select = lower
+            .split_once("from")
+            .map(|(s, _)| s.trim_start_matches("select").trim().to_string())
+            .unwrap_or_default();
+        let select: String = select.split_whitespace().collect::<Vec<_>>().join(" ");
+        enum Shape {
+            Document,
+            Field(String),
+            Count,
+        }
+        let shape = if select.contains("count(*)") {
+            Shape::Count
+        } else if let Some(field) = select
+            .replace(' ', "")
+            .strip_prefix("document->'")
+            .and_then(|f| f.strip_suffix('\''))
+            .filter(|f| !f.contains('\''))
+        {
+            // The field name in its original case.
+            let original = text
+                .to_ascii_lowercase()
+                .find(&format!("'{field}'"))
+                .map(|at| text[at + 1..at + 1 + field.len()].to_string())
+                .unwrap_or_else(|| field.to_string());
+            Shape::Field(original)
+        } else if select == "document"
+            || select == "object_id, document"
+            || select == "shard_key_value, object_id, document"
+            || select == "*"
+        {
+            Shape::Document
+        } else {
+            return Translated::Skip("collection() with a computed select list".into());
+        };
+        let (filter, order) = match where_and_order(&text[end..]) {
+            Ok(w) => w,
+            Err(reason) => return Translated::Skip(reason),
+        };
+        let mut cmd = doc! {"find": coll.as_str(), "filter": filter.unwrap_or_default()};
+        let ordered = order.is_some();
+        if let Some(sort) = order {
+            cmd.insert("sort", sort);
+        }
+        let docs = match self.cursor(db, &cmd) {
+            Ok(d) => d,
+            Err(e) => return Translated::Ran(Actual::Error(e), false),
+        };
+        let docs = match shape {
+            Shape::Document => docs,
+            Shape::Field(field) => docs
+                .into_iter()
+                .map(|d| match d.as_document().and_then(|d| d.get(&field)) {
+                    Some(v) => Bson::Document(doc! {"": v.clone()}),
+                    None => Bson::Null,
+                })
+                .collect(),
+            Shape::Count => vec![Bson::Int64(docs.len() as i64)],
+        };
+        Translated::Ran(Actual::Docs { docs, ordered }, false)
+    }
+}
+
+enum Translated {
+    NotACase,
+    Skip(String),
+    /// The result, and whether `_id` is an artefact of the adapter (the source had none).
+    Ran(Actual, bool),
+}
+
+fn function_name(lower: &str) -> String {
+    let mut best: Option<(usize, String)> = None;
+    let bytes = lower.as_bytes();
+    for (i, _) in lower.match_indices('(') {
+        let mut j = i;
+        while j > 0
+            && (bytes[j - 1].is_ascii_alphanumeric()
+                || bytes[j - 1] == b'_'
+                || bytes[j - 1] == b'.')
+        {
+            j -= 1;
+        }
+        let name = &lower[j..i];
+        if !name.is_empty() && name != "select" {
+            let name = name.rsplit('.').next().unwrap_or(name).to_string();
+            best = Some((i, name));
+            break;
+        }
+    }
+    best.map(|(_, n)| n).unwrap_or_else(|| "unknown".into())
+}
+
+/// Parses `[WHERE document @@ '<filter>'] [ORDER BY …] [;]` after a `collection(…)` call.
+#[allow(clippy::type_complexity)]
+fn where_and_order(tail: &str) -> Result<(Option<Document>, Option<Document>), String> {
+    let mut rest = tail.trim().trim_end_matches(';').trim();
+    let mut filter = None;
+    let lower = rest.to_ascii_lowercase();
+    if lower.starts_with("where") {
+        let after = rest[5..].trim_start();
+        let after_lower = after.to_ascii_lowercase();
+        let Some(op_rest) = after_lower.strip_prefix("document") else {
+            return Err("WHERE on something other than document".into());
+        };
+        let op_rest = op_rest.trim_start();
+        if !op_rest.starts_with("@@") {
+            return Err("single-operator filter (not @@)".into());
+        }
+        let offset = after.len() - op_rest.len() + 2;
+        let lit_part = after[offset..].trim_start();
+        let Some((args, used)) = transcript_literal(lit_part) else {
+            return Err("WHERE with a non-literal filter".into());
+        };
+        filter = Some(parse_lenient_doc(&args).map_err(|e| input_not_parseable(&e))?);
+        rest = lit_part[used..].trim();
+    }
+    let lower = rest.to_ascii_lowercase();
+    if rest.is_empty() {
+        return Ok((filter, None));
+    }
+    let Some(order_text) = lower.strip_prefix("order by") else {
+        return Err("unsupported SQL clause after the filter".into());
+    };
+    let order_text = order_text.trim();
+    let original = &rest[rest.len() - order_text.len()..];
+    if order_text == "object_id" || order_text.replace(' ', "") == "document->'_id'" {
+        return Ok((filter, Some(doc! {"_id": 1})));
+    }
+    // One or more bson_orderby(document, '<spec>') [ASC|DESC] terms.
+    let mut sort = Document::new();
+    let mut remaining = original;
+    while let Some((args, end)) = call_args(remaining, "bson_orderby") {
+        match args.get(1) {
+            Some(Arg::Str(spec)) => {
+                let spec = parse_lenient_doc(spec).map_err(|e| input_not_parseable(&e))?;
+                sort.extend(spec);
+            }
+            _ => return Err("ORDER BY with a non-literal sort".into()),
+        }
+        remaining = &remaining[end..];
+    }
+    if sort.is_empty() {
+        return Err("unsupported ORDER BY".into());
+    }
+    Ok((filter, Some(sort)))
+}
+
+/// Reads one SQL string literal at the start of `text`: (content, bytes used).
+fn transcript_literal(text: &str) -> Option<(String, usize)> {
+    let wrapped = format!("f({text}");
+    let (args, _) = call_args(&wrapped, "f").or_else(|| {
+        // The literal is followed by more SQL: cut at the literal's end.
+        let mut in_string = false;
+        let mut end = None;
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let mut k = 0;
+        while k < chars.len() {
+            let c = chars[k].1;
+            if c == '\'' {
+                if in_string && chars.get(k + 1).map(|c| c.1) == Some('\'') {
+                    k += 2;
+                    continue;
+                }
+                in_string = !in_string;
+                if !in_string {
+                    end = Some(chars[k].0 + 1);
+                    break;
+                }
+            }
+            k += 1;
+        }
+        let end = end?;
+        call_args(&format!("f({})", &text[..end]), "f")
+    })?;
+    match args.first() {
+        Some(Arg::Str(s)) => {
+            // Bytes used: the literal's length in the source, quotes doubled back.
+            let used = s.replace('\'', "''").len() + 2;
+            let used = if text[used.min(text.len())..].trim_start().starts_with("::") {
+                let after = &text[used..];
+                let trimmed = after.trim_start();
+                let skip = after.len() - trimmed.len() + 2;
+                let ty_len = trimmed[2..]
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+                    .unwrap_or(trimmed.len() - 2);
+                used + skip + ty_len
+            } else {
+                used
+            };
+            Some((s.clone(), used.min(text.len())))
+        }
+        _ => None,
+    }
+}
+
+/// Whether rows come out in a defined order: the pipeline sorts, and nothing after its last
+/// `$sort` regroups the documents.
+fn pipeline_sorts(pipeline: &[Bson]) -> bool {
+    let names: Vec<&str> = pipeline
+        .iter()
+        .filter_map(|s| s.as_document()?.keys().next().map(String::as_str))
+        .collect();
+    let Some(last_sort) = names.iter().rposition(|n| *n == "$sort") else {
+        return false;
+    };
+    !names[last_sort..].iter().any(|n| {
+        matches!(
+            *n,
+            "$group" | "$bucket" | "$bucketAuto" | "$sortByCount" | "$unionWith" | "$facet"
+        )
+    })
+}
+
+/// The skip reason for input the JSON layer rejects; the parser's detail is dropped so that
+/// such skips group under one reason in the report.
+fn input_not_parseable(_detail: &str) -> String {
+    "input not parseable as Extended JSON".to_string()
+}
+
+fn error_text(reply: &Document) -> String {
+    let msg = reply.get_str("errmsg").unwrap_or("(no errmsg)");
+    let code = reply
+        .get("code")
+        .and_then(super::ejson::as_i64)
+        .unwrap_or(0);
+    format!("{msg} (code {code})")
+}
+
+/// A command reply: an error when `ok` is not 1 (write errors stay in the reply, as the
+/// transcripts show them).
+fn reply_outcome(reply: Document) -> Actual {
+    if !engine::reply_ok(&reply) {
+        return Actual::Error(error_text(&reply));
+    }
+    Actual::Reply(reply)
+}
+
+/// A single-document write's reply: an error when `ok` is not 1 or when it has a write error.
+fn write_outcome(reply: Document) -> Actual {
+    if let Ok(errors) = reply.get_array("writeErrors")
+        && let Some(first) = errors.first().and_then(Bson::as_document)
+    {
+        return Actual::Error(error_text(first));
+    }
+    reply_outcome(reply)
+}
+
+/// Top-level keys sorted; write errors reduced to their index (codes and wording differ between
+/// DocumentDB and MongoDB); distinct values sorted.
+fn normalise_reply(reply: &Document) -> String {
+    let mut entries: BTreeMap<String, Bson> = BTreeMap::new();
+    for (k, v) in reply {
+        let v = match (k.as_str(), v) {
+            ("writeErrors", Bson::Array(errors)) => Bson::Array(
+                errors
+                    .iter()
+                    .map(|e| {
+                        let index = e
+                            .as_document()
+                            .and_then(|d| d.get("index").cloned())
+                            .unwrap_or(Bson::Null);
+                        Bson::Document(doc! {"index": index})
+                    })
+                    .collect(),
+            ),
+            ("values", Bson::Array(values)) => {
+                let mut values = values.clone();
+                values.sort_by_key(canonical);
+                Bson::Array(values)
+            }
+            _ => v.clone(),
+        };
+        entries.insert(k.clone(), v);
+    }
+    let mut doc = Document::new();
+    for (k, v) in entries {
+        doc.insert(k, v);
+    }
+    canonical(&Bson::Document(doc))
+}
+
+/// `("{ ... }",f)` (a composite row) → `{ ... }`.
+fn unwrap_composite(row: &str) -> String {
+    let t = row.trim();
+    let Some(inner) = t.strip_prefix("(\"") else {
+        return t.to_string();
+    };
+    let mut out = String::new();
+    let chars: Vec<char> = inner.chars().collect();
+    let mut k = 0;
+    while k < chars.len() {
+        if chars[k] == '"' {
+            if chars.get(k + 1) == Some(&'"') {
+                out.push('"');
+                k += 2;
+                continue;
+            }
+            break;
+        }
+        out.push(chars[k]);
+        k += 1;
+    }
+    out
+}
+
+fn strip_id_field(value: &Bson) -> Bson {
+    match value {
+        Bson::Document(d) => {
+            let mut d = d.clone();
+            d.remove("_id");
+            Bson::Document(d)
+        }
+        other => other.clone(),
+    }
+}
+
+/// Compares what ran with what the transcript shows.
+fn compare(expected: &Expected, actual: Actual, strip_id: bool) -> Outcome {
+    match (expected, actual) {
+        (Expected::Error(message), Actual::Error(e)) => {
+            if super::is_unimplemented(0, &e) {
+                Outcome::Fail(format!(
+                    "expected error {:?}; the engine lacks the feature: {}",
+                    clip(message, 120),
+                    clip(&e, 200)
+                ))
+            } else {
+                Outcome::Pass
+            }
+        }
+        (Expected::Error(_), Actual::Reply(reply)) if reply.contains_key("writeErrors") => {
+            Outcome::Pass
+        }
+        (Expected::Error(message), Actual::Reply(reply)) => Outcome::Fail(format!(
+            "expected error {:?}, got {}",
+            clip(message, 120),
+            clip(&canonical(&Bson::Document(reply)), 200)
+        )),
+        (Expected::Error(message), Actual::Docs { docs, .. }) => Outcome::Fail(format!(
+            "expected error {:?}, got {} row(s): {}",
+            clip(message, 120),
+            docs.len(),
+            clip(&canonical(&Bson::Array(docs)), 200)
+        )),
+        (Expected::Nothing, Actual::Error(e)) => Outcome::Fail(format!("engine error: {e}")),
+        (Expected::Nothing, _) => Outcome::Pass,
+        (Expected::Rows { .. }, Actual::Error(e)) => {
+            Outcome::Fail(format!("engine error: {}", clip(&e, 300)))
+        }
+        (Expected::Rows { rows, .. }, Actual::Reply(reply)) => {
+            let Some(row) = rows.first() else {
+                return Outcome::Fail("transcript shows no row for a command reply".into());
+            };
+            let want = match parse_lenient_doc(&unwrap_composite(row)) {
+                Ok(d) => normalise_reply(&d),
+                Err(e) => {
+                    let _ = e;
+                    return Outcome::Skip("expected output not parseable".into());
+                }
+            };
+            let got = normalise_reply(&reply);
+            if want == got {
+                Outcome::Pass
+            } else {
+                Outcome::Fail(format!(
+                    "reply: got {}, want {}",
+                    clip(&got, 300),
+                    clip(&want, 300)
+                ))
+            }
+        }
+        (Expected::Rows { header, rows }, Actual::Docs { docs, ordered }) => {
+            let columns = header.split('|').count().max(1);
+            let mut values: Vec<Option<Bson>> = Vec::new();
+            for row in rows {
+                let cell = if columns > 1 {
+                    row.splitn(columns, " | ").last().unwrap_or(row).trim()
+                } else {
+                    row.trim()
+                };
+                if cell.is_empty() {
+                    values.push(None);
+                } else if let Ok(n) = cell.parse::<i64>() {
+                    values.push(Some(Bson::Int64(n)));
+                } else {
+                    match parse_lenient(&unwrap_composite(cell)) {
+                        Ok(v) => values.push(Some(v)),
+                        Err(e) => {
+                            let _ = e;
+                            return Outcome::Skip("expected output not parseable".into());
+                        }
+                    }
+                }
+            }
+            // The adapter's own `_id` (the source had none) is dropped, unless the transcript
+            // shows a real one; a generated ObjectId is dropped on both sides.
+            let strip = strip_id
+                && !values.iter().flatten().any(|v| {
+                    v.as_document()
+                        .and_then(|d| d.get("_id"))
+                        .is_some_and(|id| !matches!(id, Bson::ObjectId(_)))
+                });
+            let mut want: Vec<String> = values
+                .iter()
+                .map(|v| match v {
+                    None => "null".to_string(),
+                    Some(v) if strip => canonical(&strip_id_field(v)),
+                    Some(v) => canonical(v),
+                })
+                .collect();
+            let mut got: Vec<String> = docs
+                .iter()
+                .map(|d| {
+                    if strip {
+                        canonical(&strip_id_field(d))
+                    } else {
+                        canonical(d)
+                    }
+                })
+                .collect();
+            if !ordered {
+                want.sort();
+                got.sort();
+            }
+            if want == got {
+                Outcome::Pass
+            } else {
+                Outcome::Fail(format!(
+                    "rows: got {} [{}], want {} [{}]",
+                    got.len(),
+                    clip(&got.join(", "), 300),
+                    want.len(),
+                    clip(&want.join(", "), 300)
+                ))
+            }
+        }
+    }
+}
