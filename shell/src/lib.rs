@@ -1,1 +1,562 @@
+//! The mongo shell language on Boa.
+//!
+//! [`Shell::eval`] takes one input (a line or a multi-line block) and returns an [`Evaluation`]:
+//! what `print` wrote, the displayed result in mongosh's format (or the legacy 3.0 shell's), or
+//! the error, exactly as the shell would show it. Shell syntax (`use`, `show`, `it`) is handled
+//! before JavaScript; everything else runs in a Boa context that has no door to the host: no DOM,
+//! no network, no timers, and runaway loops and recursion stopped by Boa's runtime limits.
+//!
+//! The shell API (`db`, collections, cursors, BSON types) is JavaScript in `js/`, calling the
+//! engine through a small native bridge (`runtime.rs`); values cross in `convert.rs` only.
+
+pub mod convert;
+pub mod dates;
+pub mod preprocess;
 pub mod printer;
+mod runtime;
+mod session;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use boa_engine::{Context, JsError, JsValue, Source, js_string};
+use bson::{Bson, Document};
+use engine::Engine;
+
+use preprocess::ShellCommand;
+pub use printer::{JsonMode, PrintOptions, Style};
+use session::Session;
+
+/// Limits that keep learner code from hanging or crashing the page.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Iterations of any one loop before it is stopped.
+    pub loop_iterations: u64,
+    /// Depth of JavaScript call recursion.
+    pub recursion: usize,
+    /// Deepest bracket nesting accepted in one input.
+    pub nesting: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            loop_iterations: 10_000_000,
+            recursion: 400,
+            nesting: 200,
+        }
+    }
+}
+
+/// How a shell starts.
+#[derive(Debug, Clone, Copy)]
+pub struct ShellConfig {
+    pub style: Style,
+    pub limits: Limits,
+    /// Seeds UUID() and similar randomness, for reproducible sessions.
+    pub seed: u64,
+}
+
+impl Default for ShellConfig {
+    fn default() -> Self {
+        ShellConfig {
+            style: Style::Mongosh,
+            limits: Limits::default(),
+            seed: 0x5EED,
+        }
+    }
+}
+
+/// A shell error as it is shown: `name: message` (e.g. `MongoServerError[DuplicateKey]: E11000 …`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShellError {
+    pub name: String,
+    pub message: String,
+    /// The server error code, for MongoServerError and friends.
+    pub code: Option<i32>,
+}
+
+impl std::fmt::Display for ShellError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.name, self.message)
+    }
+}
+
+/// The outcome of evaluating one input.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Evaluation {
+    /// Lines written by `print`, `printjson` and friends, in order.
+    pub printed: Vec<String>,
+    /// The displayed result, if there is one to show.
+    pub result: Option<String>,
+    /// The result as BSON, for `--json` output and structural checks.
+    pub value: Option<Bson>,
+    pub error: Option<ShellError>,
+    /// The input is an unfinished statement: the caller should ask for more lines.
+    pub incomplete: bool,
+    /// The user asked to leave (`exit`).
+    pub exit: bool,
+}
+
+impl Evaluation {
+    /// Everything the shell shows for this input, as one text.
+    pub fn text(&self) -> String {
+        let mut parts: Vec<String> = self.printed.clone();
+        if let Some(r) = &self.result {
+            if !r.is_empty() {
+                parts.push(r.clone());
+            }
+        }
+        if let Some(e) = &self.error {
+            parts.push(e.to_string());
+        }
+        parts.join("\n")
+    }
+}
+
+/// A mongo shell session over an engine.
+pub struct Shell {
+    ctx: Context,
+    session: Rc<RefCell<Session>>,
+    limits: Limits,
+}
+
+impl Shell {
+    pub fn new(engine: Engine, config: ShellConfig) -> Shell {
+        let session = Rc::new(RefCell::new(Session::new(
+            engine,
+            config.style,
+            config.seed,
+        )));
+        let mut ctx = Context::default();
+        ctx.runtime_limits_mut()
+            .set_loop_iteration_limit(config.limits.loop_iterations);
+        ctx.runtime_limits_mut()
+            .set_recursion_limit(config.limits.recursion);
+        // The runtime is our own code; failing to install it is a build defect, caught by tests.
+        if let Err(e) = runtime::add_runtime(&mut ctx, session.clone()) {
+            let msg = e.to_string();
+            session
+                .borrow_mut()
+                .print(format!("shell runtime failed to start: {msg}"));
+        }
+        Shell {
+            ctx,
+            session,
+            limits: config.limits,
+        }
+    }
+
+    /// Runs `f` with the engine (for callers that list collections or drain changes).
+    pub fn with_engine<R>(&self, f: impl FnOnce(&mut Engine) -> R) -> R {
+        f(&mut self.session.borrow_mut().engine)
+    }
+
+    /// Replaces the engine, keeping JavaScript state (used when a dataset is reset).
+    pub fn replace_engine(&mut self, engine: Engine) -> Engine {
+        std::mem::replace(&mut self.session.borrow_mut().engine, engine)
+    }
+
+    pub fn style(&self) -> Style {
+        self.session.borrow().style
+    }
+
+    pub fn set_style(&mut self, style: Style) {
+        self.session.borrow_mut().style = style;
+    }
+
+    /// The current database's name (`db.getName()`).
+    pub fn current_db(&mut self) -> String {
+        let v = self.call_shell("currentDbName", &[]);
+        match v {
+            Ok(v) => v
+                .to_string(&mut self.ctx)
+                .map(|s| s.to_std_string_escaped())
+                .unwrap_or_default(),
+            Err(_) => "test".to_string(),
+        }
+    }
+
+    /// Evaluates one input and returns what the shell shows.
+    pub fn eval(&mut self, input: &str) -> Evaluation {
+        let mut out = Evaluation::default();
+        match preprocess::classify(input) {
+            ShellCommand::Empty => {}
+            ShellCommand::Exit => out.exit = true,
+            ShellCommand::Use(name) => {
+                if let Err(e) = engine::catalog::validate_db_name(&name) {
+                    out.error = Some(server_error(&e));
+                } else {
+                    let r = self.call_shell(
+                        "useDb",
+                        &[JsValue::from(boa_engine::JsString::from(name.as_str()))],
+                    );
+                    self.show(r, &mut out);
+                }
+            }
+            ShellCommand::Show(what) => self.show_command(&what, &mut out),
+            ShellCommand::It => match self.call_shell("iterate", &[]) {
+                Ok(record) => {
+                    if let Err(e) = self.render(&record, &mut out) {
+                        out.error = Some(self.js_error(e));
+                    }
+                }
+                Err(e) => out.error = Some(self.js_error(e)),
+            },
+            ShellCommand::Js(code) => {
+                if preprocess::nesting_depth(&code) > self.limits.nesting {
+                    out.error = Some(ShellError {
+                        name: "RangeError".into(),
+                        message: format!(
+                            "input is nested more than {} levels deep",
+                            self.limits.nesting
+                        ),
+                        code: None,
+                    });
+                } else {
+                    let r = self.ctx.eval(Source::from_bytes(code.as_bytes()));
+                    if let Err(e) = &r {
+                        if is_incomplete(&code, e) {
+                            out.incomplete = true;
+                            out.printed = self.session.borrow_mut().take_printed();
+                            return out;
+                        }
+                    }
+                    self.display(r, &mut out);
+                }
+            }
+        }
+        let printed = self.session.borrow_mut().take_printed();
+        let mut all = printed;
+        all.append(&mut out.printed);
+        out.printed = all;
+        let _ = self.ctx.run_jobs();
+        out
+    }
+
+    fn call_shell(&mut self, method: &str, args: &[JsValue]) -> Result<JsValue, JsError> {
+        let shell = self
+            .ctx
+            .global_object()
+            .get(js_string!("__sproutShell"), &mut self.ctx)?;
+        let shell = shell
+            .as_object()
+            .ok_or_else(|| JsError::from_opaque(JsValue::undefined()))?;
+        let f = shell.get(boa_engine::JsString::from(method), &mut self.ctx)?;
+        let f = f
+            .as_object()
+            .ok_or_else(|| JsError::from_opaque(JsValue::undefined()))?;
+        f.call(&JsValue::from(shell.clone()), args, &mut self.ctx)
+    }
+
+    fn show(&mut self, r: Result<JsValue, JsError>, out: &mut Evaluation) {
+        match r {
+            Ok(v) => {
+                let text = v
+                    .to_string(&mut self.ctx)
+                    .map(|s| s.to_std_string_escaped())
+                    .unwrap_or_default();
+                out.value = Some(Bson::String(text.clone()));
+                out.result = Some(text);
+            }
+            Err(e) => out.error = Some(self.js_error(e)),
+        }
+    }
+
+    fn show_command(&mut self, what: &str, out: &mut Evaluation) {
+        match what {
+            "collections" | "tables" => {
+                let db = self.current_db();
+                let names = self.with_engine(|e| {
+                    e.catalog()
+                        .collection_names(&db)
+                        .into_iter()
+                        .map(str::to_string)
+                        .collect::<Vec<_>>()
+                });
+                out.value = Some(Bson::Array(
+                    names.iter().cloned().map(Bson::String).collect(),
+                ));
+                out.result = Some(names.join("\n"));
+            }
+            "dbs" | "databases" => {
+                let reply =
+                    self.with_engine(|e| e.run_command("admin", &bson::doc! {"listDatabases": 1}));
+                let rows: Vec<(String, i64)> = reply
+                    .get_array("databases")
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|d| d.as_document())
+                            .map(|d| {
+                                (
+                                    d.get_str("name").unwrap_or("").to_string(),
+                                    d.get_i64("sizeOnDisk").unwrap_or(0),
+                                )
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                out.result = Some(format_databases(&rows));
+                out.value = Some(Bson::Document(reply));
+            }
+            "users" | "roles" => {
+                out.result = Some(String::new());
+                out.value = Some(Bson::Array(vec![]));
+            }
+            "profile" => {
+                out.result = Some(
+                    "db.system.profile is empty.\nUse db.setProfilingLevel(2) will enable profiling.\nUse db.getCollection('system.profile').find() to show raw profile entries."
+                        .to_string(),
+                );
+            }
+            other => {
+                out.error = Some(ShellError {
+                    name: "MongoshInvalidInputError".into(),
+                    message: format!(
+                        "[COMMON-10001] '{other}' is not a valid argument for \"show\"."
+                    ),
+                    code: None,
+                });
+            }
+        }
+    }
+
+    /// Turns an evaluation result into what the shell displays, via `__sproutShell.display`.
+    fn display(&mut self, r: Result<JsValue, JsError>, out: &mut Evaluation) {
+        let shown = match r {
+            Ok(v) => self.call_shell("display", &[v]),
+            Err(e) => Err(e),
+        };
+        let record = match shown {
+            Ok(v) => v,
+            Err(e) => {
+                out.error = Some(self.js_error(e));
+                return;
+            }
+        };
+        if let Err(e) = self.render(&record, out) {
+            out.error = Some(self.js_error(e));
+        }
+    }
+
+    fn render(&mut self, record: &JsValue, out: &mut Evaluation) -> Result<(), JsError> {
+        let Some(obj) = record.as_object() else {
+            return Ok(());
+        };
+        let kind = obj
+            .get(js_string!("kind"), &mut self.ctx)?
+            .to_string(&mut self.ctx)?
+            .to_std_string_escaped();
+        let style = self.style();
+        match kind.as_str() {
+            "none" => {}
+            "text" => {
+                let text = obj
+                    .get(js_string!("text"), &mut self.ctx)?
+                    .to_string(&mut self.ctx)?
+                    .to_std_string_escaped();
+                out.value = Some(Bson::String(text.clone()));
+                out.result = Some(text);
+            }
+            "value" => {
+                let v =
+                    convert::to_bson(&obj.get(js_string!("value"), &mut self.ctx)?, &mut self.ctx)?;
+                out.result = Some(printer::format_value(
+                    &v,
+                    &PrintOptions {
+                        style,
+                        pretty: true,
+                    },
+                ));
+                out.value = Some(v);
+            }
+            "named" => {
+                let name = obj
+                    .get(js_string!("name"), &mut self.ctx)?
+                    .to_string(&mut self.ctx)?
+                    .to_std_string_escaped();
+                let doc = convert::to_document(
+                    &obj.get(js_string!("value"), &mut self.ctx)?,
+                    &mut self.ctx,
+                )?;
+                // The legacy API's results keep their class name in both styles (WriteResult({ … })),
+                // so a learner can tell them from mongosh's result documents.
+                out.result = Some(match style {
+                    Style::Legacy => printer::format_named(
+                        &name,
+                        &doc,
+                        &PrintOptions {
+                            style,
+                            pretty: true,
+                        },
+                    ),
+                    Style::Mongosh => {
+                        format!(
+                            "{name}({})",
+                            printer::format_value(
+                                &Bson::Document(doc.clone()),
+                                &PrintOptions {
+                                    style,
+                                    pretty: true
+                                }
+                            )
+                        )
+                    }
+                });
+                out.value = Some(Bson::Document(doc));
+            }
+            "cursor" => {
+                let docs =
+                    convert::to_bson(&obj.get(js_string!("docs"), &mut self.ctx)?, &mut self.ctx)?;
+                let more = obj.get(js_string!("more"), &mut self.ctx)?.to_boolean();
+                let pretty = obj.get(js_string!("pretty"), &mut self.ctx)?.to_boolean();
+                let docs: Vec<Document> = match &docs {
+                    Bson::Array(items) => items
+                        .iter()
+                        .filter_map(|d| d.as_document().cloned())
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let mut text = if docs.is_empty() {
+                    String::new()
+                } else {
+                    printer::format_cursor_batch(&docs, &PrintOptions { style, pretty })
+                };
+                if more {
+                    text.push_str("\nType \"it\" for more");
+                }
+                out.result = Some(text);
+                out.value = Some(docs_value(docs));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Formats a JS error as mongosh shows it.
+    fn js_error(&mut self, e: JsError) -> ShellError {
+        if let Some(engine_err) = e.as_engine() {
+            // Runtime limits (loops, recursion, stack) end the command; try/catch cannot catch them.
+            return ShellError {
+                name: "RangeError".into(),
+                message: format!(
+                    "{engine_err} (the command was stopped: is there a loop or recursion that never ends?)"
+                ),
+                code: None,
+            };
+        }
+        if let Some(thrown) = e.as_opaque().and_then(|v| v.as_object()) {
+            // Errors thrown by shell code (MongoServerError[…], MongoBulkWriteError) carry their
+            // own name, message and code.
+            let name = thrown
+                .get(js_string!("name"), &mut self.ctx)
+                .ok()
+                .and_then(|v| v.as_string());
+            let message = thrown
+                .get(js_string!("message"), &mut self.ctx)
+                .ok()
+                .and_then(|v| v.as_string());
+            if let (Some(name), Some(message)) = (name, message) {
+                let code = thrown
+                    .get(js_string!("code"), &mut self.ctx)
+                    .ok()
+                    .and_then(|v| v.as_number())
+                    .map(|n| n as i32);
+                return ShellError {
+                    name: name.to_std_string_escaped(),
+                    message: message.to_std_string_escaped(),
+                    code,
+                };
+            }
+        }
+        if let Ok(native) = e.try_native(&mut self.ctx) {
+            return ShellError {
+                name: native.kind().to_string(),
+                message: native.message().to_string(),
+                code: None,
+            };
+        }
+        let value = e.into_opaque(&mut self.ctx).unwrap_or_default();
+        if let Some(obj) = value.as_object() {
+            let name = obj
+                .get(js_string!("name"), &mut self.ctx)
+                .ok()
+                .and_then(|v| v.as_string())
+                .map(|s| s.to_std_string_escaped());
+            let message = obj
+                .get(js_string!("message"), &mut self.ctx)
+                .ok()
+                .and_then(|v| v.as_string())
+                .map(|s| s.to_std_string_escaped());
+            let code = obj
+                .get(js_string!("code"), &mut self.ctx)
+                .ok()
+                .and_then(|v| v.as_number())
+                .map(|n| n as i32);
+            if let (Some(name), Some(message)) = (name, message) {
+                return ShellError {
+                    name,
+                    message,
+                    code,
+                };
+            }
+        }
+        let text = value
+            .to_string(&mut self.ctx)
+            .map(|s| s.to_std_string_escaped())
+            .unwrap_or_else(|_| "exception".into());
+        ShellError {
+            name: "Uncaught".into(),
+            message: text,
+            code: None,
+        }
+    }
+}
+
+fn docs_value(docs: Vec<Document>) -> Bson {
+    Bson::Array(docs.into_iter().map(Bson::Document).collect())
+}
+
+fn server_error(e: &engine::Error) -> ShellError {
+    ShellError {
+        name: format!("MongoServerError[{}]", e.code_name()),
+        message: e.message.clone(),
+        code: Some(e.code()),
+    }
+}
+
+/// True when the parse failed only because the input ended too early (the `...` prompt case).
+fn is_incomplete(code: &str, e: &JsError) -> bool {
+    let msg = e.to_string();
+    let looks_cut = msg.contains("abrupt end")
+        || msg.contains("end of input")
+        || msg.contains("unexpected end");
+    looks_cut && !code.trim_end().ends_with(';')
+}
+
+/// `show dbs`: names left-aligned, sizes right-aligned, as mongosh's table.
+fn format_databases(rows: &[(String, i64)]) -> String {
+    let sizes: Vec<String> = rows.iter().map(|(_, s)| format_bytes(*s)).collect();
+    let name_w = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let size_w = sizes.iter().map(String::len).max().unwrap_or(0);
+    rows.iter()
+        .zip(&sizes)
+        .map(|((n, _), s)| format!("{n:<name_w$}  {s:>size_w$}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// numeral.js's `0.00 ib` format (or `0 ib` up to 1000 bytes) as mongosh uses it.
+fn format_bytes(n: i64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    if n <= 1000 {
+        return format!("{n} B");
+    }
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < units.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    format!("{v:.2} {}", units[u])
+}

@@ -1,0 +1,346 @@
+//! The only crossing between JavaScript values and BSON.
+//!
+//! JS → BSON follows js-bson as mongosh uses it: integral numbers in int32 range become Int32,
+//! other numbers Double; `Date` → date; `RegExp` → regex; functions → JavaScript code; objects
+//! carrying a `_bsontype` marker (ObjectId, Long, Decimal128, …, from `js/bson_types.js`) → that
+//! type; other objects → documents of their enumerable own keys, in order.
+//! BSON → JS builds the same shell types back, so a round trip keeps types where JS can.
+
+use std::str::FromStr;
+
+use base64::Engine as _;
+use boa_engine::object::builtins::{JsArray, JsDate, JsRegExp};
+use boa_engine::value::JsVariant;
+use boa_engine::{Context, JsError, JsNativeError, JsObject, JsResult, JsValue, js_string};
+use bson::oid::ObjectId;
+use bson::spec::BinarySubtype;
+use bson::{Binary, Bson, Decimal128, Document, Regex, Timestamp};
+
+/// Deeper values are refused rather than risking the native stack (cycles end here too).
+pub const MAX_DEPTH: usize = 150;
+
+fn type_error(msg: impl Into<String>) -> JsError {
+    JsNativeError::typ().with_message(msg.into()).into()
+}
+
+fn get(obj: &JsObject, key: &str, ctx: &mut Context) -> JsResult<JsValue> {
+    obj.get(js_string!(key), ctx)
+}
+
+fn get_string(obj: &JsObject, key: &str, ctx: &mut Context) -> JsResult<String> {
+    Ok(get(obj, key, ctx)?.to_string(ctx)?.to_std_string_escaped())
+}
+
+/// Converts a JS value to BSON. `undefined` becomes null, as js-bson does by default.
+pub fn to_bson(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
+    let keys_fn = ctx
+        .global_object()
+        .get(js_string!("__sproutKeys"), ctx)?
+        .as_object()
+        .ok_or_else(|| type_error("shell runtime is damaged: __sproutKeys missing"))?;
+    to_bson_at(v, ctx, &keys_fn, 0)
+}
+
+/// Converts a JS value that must be an object into a BSON document.
+pub fn to_document(v: &JsValue, ctx: &mut Context) -> JsResult<Document> {
+    match to_bson(v, ctx)? {
+        Bson::Document(d) => Ok(d),
+        other => Err(type_error(format!(
+            "expected an object, got {}",
+            engine::value::display::type_name(&other)
+        ))),
+    }
+}
+
+fn to_bson_at(v: &JsValue, ctx: &mut Context, keys_fn: &JsObject, depth: usize) -> JsResult<Bson> {
+    if depth > MAX_DEPTH {
+        return Err(type_error(format!(
+            "value is nested more than {MAX_DEPTH} levels deep (or refers to itself)"
+        )));
+    }
+    Ok(match v.variant() {
+        JsVariant::Null | JsVariant::Undefined => Bson::Null,
+        JsVariant::Boolean(b) => Bson::Boolean(b),
+        JsVariant::String(s) => Bson::String(s.to_std_string_escaped()),
+        JsVariant::Integer32(i) => Bson::Int32(i),
+        JsVariant::Float64(f) => number(f),
+        JsVariant::BigInt(b) => {
+            let text = b.to_string();
+            Bson::Int64(
+                i64::from_str(&text)
+                    .map_err(|_| type_error("BigInt is out of range for a 64-bit integer"))?,
+            )
+        }
+        JsVariant::Symbol(_) => return Err(type_error("a Symbol cannot be converted to BSON")),
+        JsVariant::Object(obj) => object_to_bson(&obj, ctx, keys_fn, depth)?,
+    })
+}
+
+/// A BSON regex with its options in the alphabetical order BSON requires.
+fn make_regex(pattern: &str, options: &str) -> JsResult<Regex> {
+    let mut flags: Vec<char> = options.chars().collect();
+    flags.sort_unstable();
+    flags.dedup();
+    Ok(Regex {
+        pattern: pattern
+            .to_string()
+            .try_into()
+            .map_err(|_| type_error("a regex pattern cannot contain a NUL character"))?,
+        options: flags
+            .into_iter()
+            .collect::<String>()
+            .try_into()
+            .map_err(|_| type_error("invalid regex options"))?,
+    })
+}
+
+fn number(f: f64) -> Bson {
+    if f.fract() == 0.0 && f >= f64::from(i32::MIN) && f <= f64::from(i32::MAX) {
+        Bson::Int32(f as i32)
+    } else {
+        Bson::Double(f)
+    }
+}
+
+fn object_to_bson(
+    obj: &JsObject,
+    ctx: &mut Context,
+    keys_fn: &JsObject,
+    depth: usize,
+) -> JsResult<Bson> {
+    if obj.is_array() {
+        let len = get(obj, "length", ctx)?.to_length(ctx)?;
+        let mut out = Vec::with_capacity(len.min(1 << 16) as usize);
+        for i in 0..len {
+            let item = obj.get(i, ctx)?;
+            out.push(to_bson_at(&item, ctx, keys_fn, depth + 1)?);
+        }
+        return Ok(Bson::Array(out));
+    }
+    if let Ok(date) = JsDate::from_object(obj.clone()) {
+        let ms = date.get_time(ctx)?.to_number(ctx)?;
+        if !ms.is_finite() {
+            return Err(type_error("Invalid Date cannot be stored"));
+        }
+        return Ok(Bson::DateTime(bson::DateTime::from_millis(ms as i64)));
+    }
+    if let Ok(re) = JsRegExp::from_object(obj.clone()) {
+        let flags: String = re
+            .flags(ctx)?
+            .chars()
+            .filter(|c| "imsux".contains(*c))
+            .collect();
+        return Ok(Bson::RegularExpression(make_regex(
+            &re.source(ctx)?,
+            &flags,
+        )?));
+    }
+    if obj.is_callable() {
+        let src = JsValue::from(obj.clone())
+            .to_string(ctx)?
+            .to_std_string_escaped();
+        return Ok(Bson::JavaScriptCode(src));
+    }
+    let marker = get(obj, "_bsontype", ctx)?;
+    if let Some(kind) = marker.as_string() {
+        return typed_to_bson(&kind.to_std_string_escaped(), obj, ctx, keys_fn, depth);
+    }
+    let keys = keys_fn.call(&JsValue::undefined(), &[JsValue::from(obj.clone())], ctx)?;
+    let keys = keys
+        .as_object()
+        .ok_or_else(|| type_error("Object.keys failed"))?;
+    let n = get(&keys, "length", ctx)?.to_length(ctx)?;
+    let mut doc = Document::new();
+    for i in 0..n {
+        let key = keys.get(i, ctx)?.to_string(ctx)?;
+        let value = obj.get(key.clone(), ctx)?;
+        // Functions as field values are dropped, as js-bson does without serializeFunctions,
+        // except where they are the value (e.g. $where), handled above.
+        if value.as_object().is_some_and(|o| o.is_callable())
+            && key.to_std_string_escaped() != "$where"
+        {
+            continue;
+        }
+        doc.insert(
+            key.to_std_string_escaped(),
+            to_bson_at(&value, ctx, keys_fn, depth + 1)?,
+        );
+    }
+    Ok(Bson::Document(doc))
+}
+
+fn typed_to_bson(
+    kind: &str,
+    obj: &JsObject,
+    ctx: &mut Context,
+    keys_fn: &JsObject,
+    depth: usize,
+) -> JsResult<Bson> {
+    Ok(match kind {
+        "ObjectId" => {
+            let hex = get_string(obj, "_hex", ctx)?;
+            Bson::ObjectId(ObjectId::parse_str(&hex).map_err(|e| type_error(e.to_string()))?)
+        }
+        "Long" => Bson::Int64(
+            get_string(obj, "_v", ctx)?
+                .parse()
+                .map_err(|_| type_error("invalid Long value"))?,
+        ),
+        "Int32" => Bson::Int32(get(obj, "_v", ctx)?.to_i32(ctx)?),
+        "Double" => Bson::Double(get(obj, "_v", ctx)?.to_number(ctx)?),
+        "Decimal128" => Bson::Decimal128(
+            Decimal128::from_str(&get_string(obj, "_v", ctx)?)
+                .map_err(|e| type_error(e.to_string()))?,
+        ),
+        "Timestamp" => Bson::Timestamp(Timestamp {
+            time: get(obj, "t", ctx)?.to_u32(ctx)?,
+            increment: get(obj, "i", ctx)?.to_u32(ctx)?,
+        }),
+        "Binary" => {
+            let b64 = get_string(obj, "_base64", ctx)?;
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(b64.as_bytes())
+                .map_err(|e| type_error(format!("invalid base64: {e}")))?;
+            let sub = get(obj, "sub_type", ctx)?.to_u32(ctx)? as u8;
+            Bson::Binary(Binary {
+                subtype: BinarySubtype::from(sub),
+                bytes,
+            })
+        }
+        "MinKey" => Bson::MinKey,
+        "MaxKey" => Bson::MaxKey,
+        "Code" => {
+            let code = get_string(obj, "code", ctx)?;
+            let scope = get(obj, "scope", ctx)?;
+            if scope.is_undefined() {
+                Bson::JavaScriptCode(code)
+            } else {
+                let Bson::Document(scope) = to_bson_at(&scope, ctx, keys_fn, depth + 1)? else {
+                    return Err(type_error("Code scope must be an object"));
+                };
+                Bson::JavaScriptCodeWithScope(bson::JavaScriptCodeWithScope { code, scope })
+            }
+        }
+        "BSONRegExp" => Bson::RegularExpression(make_regex(
+            &get_string(obj, "pattern", ctx)?,
+            &get_string(obj, "options", ctx)?,
+        )?),
+        "BSONSymbol" => Bson::Symbol(get_string(obj, "value", ctx)?),
+        "Raw" => {
+            let text = get_string(obj, "_ejson", ctx)?;
+            let json: serde_json::Value =
+                serde_json::from_str(&text).map_err(|e| type_error(e.to_string()))?;
+            Bson::try_from(json).map_err(|e| type_error(e.to_string()))?
+        }
+        other => {
+            return Err(type_error(format!(
+                "unsupported BSON type marker '{other}'"
+            )));
+        }
+    })
+}
+
+/// Builds the JS value for a BSON value, using the shell's BSON type constructors.
+pub fn to_js(v: &Bson, ctx: &mut Context) -> JsResult<JsValue> {
+    let types = ctx
+        .global_object()
+        .get(js_string!("__sproutBson"), ctx)?
+        .as_object()
+        .ok_or_else(|| type_error("shell runtime is damaged: __sproutBson missing"))?;
+    to_js_with(v, ctx, &types)
+}
+
+fn make(types: &JsObject, name: &str, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let ctor = types.get(js_string!(name), ctx)?;
+    let ctor = ctor
+        .as_object()
+        .ok_or_else(|| type_error(format!("missing BSON type {name}")))?;
+    ctor.call(&JsValue::undefined(), args, ctx)
+}
+
+fn js_str(s: &str) -> JsValue {
+    JsValue::from(boa_engine::JsString::from(s))
+}
+
+fn to_js_with(v: &Bson, ctx: &mut Context, types: &JsObject) -> JsResult<JsValue> {
+    Ok(match v {
+        Bson::Null => JsValue::null(),
+        Bson::Undefined => JsValue::undefined(),
+        Bson::Boolean(b) => JsValue::from(*b),
+        Bson::Int32(i) => JsValue::from(*i),
+        Bson::Double(d) => JsValue::from(*d),
+        Bson::String(s) => js_str(s),
+        Bson::Document(d) => JsValue::from(document_to_js(d, ctx, types)?),
+        Bson::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for item in items {
+                out.push(to_js_with(item, ctx, types)?);
+            }
+            JsValue::from(JsArray::from_iter(out, ctx))
+        }
+        Bson::ObjectId(o) => make(types, "ObjectId", &[js_str(&o.to_hex())], ctx)?,
+        Bson::Int64(i) => make(types, "Long", &[js_str(&i.to_string())], ctx)?,
+        Bson::Decimal128(d) => make(types, "Decimal128", &[js_str(&d.to_string())], ctx)?,
+        Bson::DateTime(d) => {
+            let ctor = ctx.intrinsics().constructors().date().constructor();
+            JsValue::from(ctor.construct(
+                &[JsValue::from(d.timestamp_millis() as f64)],
+                None,
+                ctx,
+            )?)
+        }
+        Bson::Timestamp(t) => make(
+            types,
+            "Timestamp",
+            &[JsValue::from(t.time), JsValue::from(t.increment)],
+            ctx,
+        )?,
+        Bson::Binary(b) => {
+            let b64 = base64::engine::general_purpose::STANDARD.encode(&b.bytes);
+            make(
+                types,
+                "Binary",
+                &[js_str(&b64), JsValue::from(u8::from(b.subtype))],
+                ctx,
+            )?
+        }
+        Bson::RegularExpression(r) => {
+            let js_flags = r.options.as_str().chars().all(|c| "imsu".contains(c));
+            match js_flags
+                .then(|| JsRegExp::new(js_str(r.pattern.as_str()), js_str(r.options.as_str()), ctx))
+            {
+                Some(Ok(re)) => JsValue::from(re),
+                _ => make(
+                    types,
+                    "BSONRegExp",
+                    &[js_str(r.pattern.as_str()), js_str(r.options.as_str())],
+                    ctx,
+                )?,
+            }
+        }
+        Bson::MinKey => make(types, "MinKey", &[], ctx)?,
+        Bson::MaxKey => make(types, "MaxKey", &[], ctx)?,
+        Bson::JavaScriptCode(c) => make(types, "Code", &[js_str(c)], ctx)?,
+        Bson::JavaScriptCodeWithScope(c) => {
+            let scope = JsValue::from(document_to_js(&c.scope, ctx, types)?);
+            make(types, "Code", &[js_str(&c.code), scope], ctx)?
+        }
+        Bson::Symbol(s) => make(types, "BSONSymbol", &[js_str(s)], ctx)?,
+        other @ Bson::DbPointer(_) => {
+            let text = other.clone().into_canonical_extjson().to_string();
+            let obj = JsObject::with_object_proto(ctx.intrinsics());
+            obj.create_data_property_or_throw(js_string!("_bsontype"), js_str("Raw"), ctx)?;
+            obj.create_data_property_or_throw(js_string!("_ejson"), js_str(&text), ctx)?;
+            JsValue::from(obj)
+        }
+    })
+}
+
+fn document_to_js(d: &Document, ctx: &mut Context, types: &JsObject) -> JsResult<JsObject> {
+    let obj = JsObject::with_object_proto(ctx.intrinsics());
+    for (k, v) in d {
+        let value = to_js_with(v, ctx, types)?;
+        obj.create_data_property_or_throw(boa_engine::JsString::from(k.as_str()), value, ctx)?;
+    }
+    Ok(obj)
+}

@@ -1,0 +1,151 @@
+// BSON value types for shell code. Each carries a `_bsontype` marker (as js-bson does) that the
+// native converter (convert.rs) reads; their internal fields are non-enumerable.
+(function (g, native) {
+  'use strict';
+  function hidden(obj, key, value) {
+    Object.defineProperty(obj, key, { value: value, enumerable: false, writable: false });
+  }
+  function makeType(name, init, proto) {
+    var ctor = function () {
+      var self = this instanceof ctor ? this : Object.create(ctor.prototype);
+      hidden(self, '_bsontype', name);
+      init.apply(self, arguments);
+      return self;
+    };
+    Object.defineProperty(ctor, 'name', { value: name });
+    Object.keys(proto || {}).forEach(function (k) {
+      Object.defineProperty(ctor.prototype, k, { value: proto[k], enumerable: false, writable: true });
+    });
+    return ctor;
+  }
+
+  var ObjectId = makeType('ObjectId', function (hex) {
+    if (hex === undefined || hex === null) {
+      hex = native.newObjectId();
+    } else if (typeof hex === 'number') {
+      hex = native.objectIdFromTime(hex);
+    } else if (typeof hex !== 'string' || !/^[0-9a-fA-F]{24}$/.test(hex)) {
+      throw new TypeError('Argument passed in must be a string of 24 hex characters');
+    }
+    hidden(this, '_hex', hex.toLowerCase());
+  }, {
+    toString: function () { return this._hex; },
+    toHexString: function () { return this._hex; },
+    toJSON: function () { return this._hex; },
+    getTimestamp: function () { return new Date(parseInt(this._hex.substring(0, 8), 16) * 1000); },
+    equals: function (o) { return o != null && o._bsontype === 'ObjectId' && o._hex === this._hex; },
+    valueOf: function () { return this._hex; },
+  });
+  Object.defineProperty(ObjectId.prototype, 'str', { get: function () { return this._hex; } });
+  ObjectId.createFromHexString = function (h) { return ObjectId(h); };
+  ObjectId.createFromTime = function (t) { return ObjectId(t); };
+  ObjectId.isValid = function (h) { return typeof h === 'string' && /^[0-9a-fA-F]{24}$/.test(h); };
+
+  function integerText(v, what) {
+    if (v === undefined) return '0';
+    if (typeof v === 'number') {
+      if (!isFinite(v)) throw new TypeError(what + ' cannot be ' + v);
+      return String(Math.trunc(v));
+    }
+    if (typeof v === 'string' && /^[+-]?\d+$/.test(v.trim())) return v.trim().replace(/^\+/, '');
+    if (v && v._bsontype) return String(v);
+    throw new TypeError('Invalid ' + what + ' value: ' + v);
+  }
+  var Long = makeType('Long', function (v) { hidden(this, '_v', native.checkInt64(integerText(v, 'Long'))); }, {
+    toString: function () { return this._v; },
+    toNumber: function () { return Number(this._v); },
+    valueOf: function () { return Number(this._v); },
+    toJSON: function () { return this._v; },
+    equals: function (o) { return o != null && String(o) === this._v; },
+  });
+  Long.fromNumber = function (n) { return Long(n); };
+  Long.fromString = function (s) { return Long(s); };
+  var Int32 = makeType('Int32', function (v) {
+    var n = Number(v === undefined ? 0 : v);
+    if (isNaN(n)) n = 0;
+    hidden(this, '_v', n | 0);
+  }, {
+    toString: function () { return String(this._v); },
+    valueOf: function () { return this._v; },
+    toJSON: function () { return this._v; },
+  });
+  var Double = makeType('Double', function (v) { hidden(this, '_v', Number(v)); }, {
+    toString: function () { return String(this._v); },
+    valueOf: function () { return this._v; },
+  });
+  var Decimal128 = makeType('Decimal128', function (v) { hidden(this, '_v', native.checkDecimal(String(v === undefined ? '0' : v))); }, {
+    toString: function () { return this._v; },
+    toJSON: function () { return { $numberDecimal: this._v }; },
+  });
+  Decimal128.fromString = function (s) { return Decimal128(s); };
+  var Timestamp = makeType('Timestamp', function (t, i) {
+    if (t !== null && typeof t === 'object' && !(t._bsontype)) { i = t.i; t = t.t; }
+    hidden(this, 't', Number(t || 0) >>> 0);
+    hidden(this, 'i', Number(i || 0) >>> 0);
+  }, {
+    getTime: function () { return this.t; },
+    getInc: function () { return this.i; },
+    toString: function () { return 'Timestamp(' + this.t + ', ' + this.i + ')'; },
+  });
+  var Binary = makeType('Binary', function (base64, subtype) {
+    hidden(this, '_base64', native.checkBase64(String(base64 || '')));
+    hidden(this, 'sub_type', Number(subtype || 0));
+  }, {
+    base64: function () { return this._base64; },
+    toString: function () { return this._base64; },
+    length: function () { return native.base64Length(this._base64); },
+    hex: function () { return native.base64ToHex(this._base64); },
+  });
+  Binary.createFromBase64 = function (b, s) { return Binary(b, s); };
+  Binary.createFromHexString = function (h, s) { return Binary(native.hexToBase64(h), s); };
+  var MinKey = makeType('MinKey', function () {});
+  var MaxKey = makeType('MaxKey', function () {});
+  var Code = makeType('Code', function (code, scope) {
+    hidden(this, 'code', typeof code === 'function' ? code.toString() : String(code));
+    if (scope !== undefined) hidden(this, 'scope', scope);
+  }, { toString: function () { return this.code; } });
+  var BSONRegExp = makeType('BSONRegExp', function (pattern, options) {
+    hidden(this, 'pattern', String(pattern));
+    hidden(this, 'options', String(options || ''));
+  });
+  var BSONSymbol = makeType('BSONSymbol', function (v) { hidden(this, 'value', String(v)); }, {
+    toString: function () { return this.value; },
+  });
+
+  function UUID(hex) {
+    var h = hex === undefined ? native.randomUuidHex() : String(hex).replace(/-/g, '');
+    if (!/^[0-9a-fA-F]{32}$/.test(h)) throw new TypeError('UUID string must be 32 hex digits');
+    return Binary(native.hexToBase64(h), 4);
+  }
+  function MD5(hex) { return Binary(native.hexToBase64(String(hex)), 5); }
+  function HexData(subtype, hex) { return Binary(native.hexToBase64(String(hex)), subtype); }
+  function BinData(subtype, base64) { return Binary(base64, subtype); }
+  function NumberLong(v) { return Long(v); }
+  function NumberInt(v) { return Int32(v); }
+  function NumberDecimal(v) { return Decimal128(v); }
+  function ISODate(s) {
+    if (s === undefined) return new Date(native.now());
+    var ms = native.parseIsoDate(String(s));
+    if (ms === null) throw new Error('invalid ISO date: ' + s);
+    return new Date(ms);
+  }
+  function DBRef(ns, id, db) {
+    var r = { $ref: ns, $id: id };
+    if (db !== undefined) r.$db = db;
+    return r;
+  }
+
+  var exported = {
+    ObjectId: ObjectId, Long: Long, Int32: Int32, Double: Double, Decimal128: Decimal128,
+    Timestamp: Timestamp, Binary: Binary, MinKey: MinKey, MaxKey: MaxKey, Code: Code,
+    BSONRegExp: BSONRegExp, BSONSymbol: BSONSymbol, UUID: UUID, MD5: MD5, HexData: HexData,
+    BinData: BinData, NumberLong: NumberLong, NumberInt: NumberInt, NumberDecimal: NumberDecimal,
+    ISODate: ISODate, DBRef: DBRef,
+  };
+  Object.keys(exported).forEach(function (k) {
+    Object.defineProperty(g, k, { value: exported[k], writable: true, configurable: true, enumerable: false });
+  });
+  // The converter builds values through this table, so user code that reassigns a global
+  // (e.g. `ObjectId = 1`) cannot break result conversion.
+  Object.defineProperty(g, '__sproutBson', { value: Object.freeze(Object.assign({}, exported)), enumerable: false });
+})(globalThis, __sproutNative);

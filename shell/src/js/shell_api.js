@@ -1,0 +1,440 @@
+// The mongo shell API (db, collections, cursors, results, errors) over the native bridge.
+// Modern (mongosh) method names return mongosh's result shapes; legacy 3.0-era names
+// (insert/update/remove/save/count/findAndModify) return the legacy shapes the books show.
+(function (g, native) {
+  'use strict';
+  var B = g.__sproutBson;
+  var BATCH = 20;
+
+  function define(name, value) {
+    Object.defineProperty(g, name, { value: value, writable: true, configurable: true, enumerable: false });
+  }
+  function isPlainObject(v) {
+    return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date) &&
+      !(v instanceof RegExp) && !v._bsontype;
+  }
+
+  // ---- errors -------------------------------------------------------------------------
+  function MongoServerError(reply) {
+    var e = new Error(reply.errmsg);
+    Object.setPrototypeOf(e, MongoServerError.prototype);
+    e.name = reply.codeName ? 'MongoServerError[' + reply.codeName + ']' : 'MongoServerError';
+    e.code = reply.code;
+    e.codeName = reply.codeName;
+    e.errmsg = reply.errmsg;
+    Object.keys(reply).forEach(function (k) {
+      if (['ok', 'errmsg', 'code', 'codeName'].indexOf(k) < 0) e[k] = reply[k];
+    });
+    return e;
+  }
+  MongoServerError.prototype = Object.create(Error.prototype);
+  MongoServerError.prototype.constructor = MongoServerError;
+  function MongoBulkWriteError(writeErrors, result) {
+    var first = writeErrors[0];
+    var e = new Error(first.errmsg);
+    Object.setPrototypeOf(e, MongoBulkWriteError.prototype);
+    e.name = 'MongoBulkWriteError';
+    e.code = first.code;
+    e.writeErrors = writeErrors;
+    e.result = result;
+    return e;
+  }
+  MongoBulkWriteError.prototype = Object.create(Error.prototype);
+  MongoBulkWriteError.prototype.constructor = MongoBulkWriteError;
+  function MongoshInvalidInputError(message) {
+    var e = new Error(message);
+    e.name = 'MongoshInvalidInputError';
+    return e;
+  }
+
+  function command(dbName, cmd) {
+    var reply = native.runCommand(dbName, cmd);
+    if (reply.ok !== 1) throw MongoServerError(reply);
+    return reply;
+  }
+
+  // ---- results --------------------------------------------------------------------------
+  // A value printed with a class name, as the legacy shell prints WriteResult({ ... }).
+  function Named(name, fields) {
+    Object.defineProperty(this, '_shellName', { value: name, enumerable: false });
+    var self = this;
+    Object.keys(fields).forEach(function (k) { self[k] = fields[k]; });
+  }
+  function WriteResult(fields, writeError) {
+    Named.call(this, 'WriteResult', fields);
+    if (writeError) this.writeError = writeError;
+  }
+  WriteResult.prototype = Object.create(Named.prototype);
+  WriteResult.prototype.constructor = WriteResult;
+  WriteResult.prototype.hasWriteError = function () { return this.writeError !== undefined; };
+  WriteResult.prototype.getWriteError = function () { return this.writeError || null; };
+  WriteResult.prototype.hasWriteConcernError = function () { return false; };
+  function BulkWriteResult(fields) { Named.call(this, 'BulkWriteResult', fields); }
+  BulkWriteResult.prototype = Object.create(Named.prototype);
+  BulkWriteResult.prototype.constructor = BulkWriteResult;
+  BulkWriteResult.prototype.hasWriteErrors = function () { return this.writeErrors.length > 0; };
+  BulkWriteResult.prototype.getWriteErrors = function () { return this.writeErrors; };
+  BulkWriteResult.prototype.getWriteErrorCount = function () { return this.writeErrors.length; };
+
+  // ---- cursor -----------------------------------------------------------------------------
+  function Cursor(collection, filter, projection) {
+    this._coll = collection;
+    this._spec = { filter: filter === undefined ? {} : filter };
+    if (projection !== undefined) this._spec.projection = projection;
+    this._buffer = null;
+    this._id = 0;
+    this._pretty = false;
+  }
+  function modifier(name, field) {
+    Cursor.prototype[name] = function (v) {
+      if (this._buffer !== null) throw MongoshInvalidInputError('Cursor already executed; cannot call ' + name + '()');
+      this._spec[field] = v;
+      return this;
+    };
+  }
+  modifier('sort', 'sort'); modifier('skip', 'skip'); modifier('limit', 'limit');
+  modifier('batchSize', 'batchSize'); modifier('projection', 'projection'); modifier('hint', 'hint');
+  modifier('comment', 'comment'); modifier('collation', 'collation'); modifier('min', 'min');
+  modifier('max', 'max'); modifier('maxTimeMS', 'maxTimeMS');
+  Cursor.prototype.pretty = function () { this._pretty = true; return this; };
+  Cursor.prototype._exec = function () {
+    if (this._buffer !== null) return;
+    var cmd = { find: this._coll._name };
+    var s = this._spec;
+    Object.keys(s).forEach(function (k) { if (s[k] !== undefined) cmd[k] = s[k]; });
+    var reply = command(this._coll._db._name, cmd);
+    this._buffer = reply.cursor.firstBatch;
+    this._id = reply.cursor.id;
+  };
+  Cursor.prototype.hasNext = function () {
+    this._exec();
+    while (this._buffer.length === 0 && Number(this._id) !== 0) {
+      var reply = command(this._coll._db._name, { getMore: this._id, collection: this._coll._name });
+      this._buffer = reply.cursor.nextBatch;
+      this._id = reply.cursor.id;
+    }
+    return this._buffer.length > 0;
+  };
+  Cursor.prototype.next = function () {
+    if (!this.hasNext()) throw MongoshInvalidInputError('Cursor is exhausted');
+    return this._buffer.shift();
+  };
+  Cursor.prototype.tryNext = function () { return this.hasNext() ? this._buffer.shift() : null; };
+  Cursor.prototype.isExhausted = function () { return !this.hasNext(); };
+  Cursor.prototype.objsLeftInBatch = function () { this._exec(); return this._buffer.length; };
+  Cursor.prototype.close = function () {
+    if (Number(this._id) !== 0) native.runCommand(this._coll._db._name, { killCursors: this._coll._name, cursors: [this._id] });
+    this._buffer = []; this._id = 0;
+  };
+  Cursor.prototype.toArray = function () { var out = []; while (this.hasNext()) out.push(this.next()); return out; };
+  Cursor.prototype.forEach = function (f) { while (this.hasNext()) f(this.next()); };
+  Cursor.prototype.map = function (f) { var out = []; while (this.hasNext()) out.push(f(this.next())); return out; };
+  Cursor.prototype.itcount = function () { var n = 0; while (this.hasNext()) { this.next(); n++; } return n; };
+  Cursor.prototype.count = function (applySkipLimit) {
+    var cmd = { count: this._coll._name, query: this._spec.filter };
+    if (applySkipLimit) {
+      if (this._spec.skip) cmd.skip = this._spec.skip;
+      if (this._spec.limit) cmd.limit = this._spec.limit;
+    }
+    return command(this._coll._db._name, cmd).n;
+  };
+  Cursor.prototype.size = function () { return this.count(true); };
+  // The shell shows a cursor by taking up to 20 documents from it.
+  Cursor.prototype._shellBatch = function () {
+    var docs = [];
+    while (docs.length < BATCH && this.hasNext()) docs.push(this.next());
+    return { docs: docs, more: this.hasNext(), pretty: this._pretty };
+  };
+  Cursor.prototype.toString = function () { return 'Cursor'; };
+
+  // ---- collection ---------------------------------------------------------------------------
+  function DBCollection(db, name) {
+    Object.defineProperty(this, '_db', { value: db, enumerable: false });
+    Object.defineProperty(this, '_name', { value: name, enumerable: false });
+  }
+  var C = DBCollection.prototype;
+  C.getName = function () { return this._name; };
+  C.getFullName = function () { return this._db._name + '.' + this._name; };
+  C.toString = function () { return this.getFullName(); };
+  C.getDB = function () { return this._db; };
+  C._command = function (cmd) { return command(this._db._name, cmd); };
+  function checkDoc(doc, what) {
+    if (!isPlainObject(doc) && !(doc !== null && typeof doc === 'object' && !Array.isArray(doc) && !doc._bsontype)) {
+      throw MongoshInvalidInputError(what + ' must be an object');
+    }
+  }
+  function withId(doc) {
+    if (doc._id !== undefined) return doc;
+    var out = { _id: B.ObjectId() };
+    Object.keys(doc).forEach(function (k) { out[k] = doc[k]; });
+    return out;
+  }
+  C.insertOne = function (doc, options) {
+    checkDoc(doc, 'document');
+    var d = withId(doc);
+    var reply = this._command(Object.assign({ insert: this._name, documents: [d] }, writeOptions(options)));
+    if (reply.writeErrors && reply.writeErrors.length) throw MongoServerError(reply.writeErrors[0]);
+    return { acknowledged: true, insertedId: d._id };
+  };
+  C.insertMany = function (docs, options) {
+    if (!Array.isArray(docs)) throw MongoshInvalidInputError('documents must be an array');
+    docs = docs.map(function (d) { checkDoc(d, 'document'); return withId(d); });
+    var opts = writeOptions(options);
+    var reply = this._command(Object.assign({ insert: this._name, documents: docs }, opts));
+    var ids = {};
+    var failed = {};
+    (reply.writeErrors || []).forEach(function (w) { failed[w.index] = true; });
+    var n = reply.n;
+    docs.forEach(function (d, i) { if (i < (opts.ordered === false ? docs.length : n + (reply.writeErrors ? 1 : 0)) && !failed[i]) ids[String(i)] = d._id; });
+    if (reply.writeErrors && reply.writeErrors.length) {
+      throw MongoBulkWriteError(reply.writeErrors, { insertedCount: n, insertedIds: ids });
+    }
+    return { acknowledged: true, insertedIds: ids };
+  };
+  C.insert = function (docOrDocs, options) {
+    var opts = typeof options === 'object' && options !== null ? writeOptions(options) : {};
+    var many = Array.isArray(docOrDocs);
+    var docs = (many ? docOrDocs : [docOrDocs]).map(function (d) { checkDoc(d, 'document'); return withId(d); });
+    var reply = this._command(Object.assign({ insert: this._name, documents: docs }, opts));
+    var errs = reply.writeErrors || [];
+    if (many) {
+      return new BulkWriteResult({
+        writeErrors: errs, writeConcernErrors: [], nInserted: reply.n, nUpserted: 0,
+        nMatched: 0, nModified: 0, nRemoved: 0, upserted: [],
+      });
+    }
+    return new WriteResult({ nInserted: reply.n }, errs.length ? { code: errs[0].code, errmsg: errs[0].errmsg } : undefined);
+  };
+  C.find = function (filter, projection) { return new Cursor(this, filter, projection); };
+  C.findOne = function (filter, projection) {
+    var cmd = { find: this._name, filter: filter === undefined ? {} : filter, limit: 1, singleBatch: true };
+    if (projection !== undefined) cmd.projection = projection;
+    var batch = this._command(cmd).cursor.firstBatch;
+    return batch.length ? batch[0] : null;
+  };
+  function deleteCommand(coll, filter, limit, options) {
+    if (filter === undefined) throw MongoshInvalidInputError('Missing required argument: filter');
+    return coll._command(Object.assign({ delete: coll._name, deletes: [{ q: filter, limit: limit }] }, writeOptions(options)));
+  }
+  C.deleteOne = function (filter, options) {
+    return { acknowledged: true, deletedCount: deleteCommand(this, filter, 1, options).n };
+  };
+  C.deleteMany = function (filter, options) {
+    return { acknowledged: true, deletedCount: deleteCommand(this, filter, 0, options).n };
+  };
+  C.remove = function (filter, justOne) {
+    var one = justOne === true || (justOne && justOne.justOne);
+    var reply = deleteCommand(this, filter === undefined ? {} : filter, one ? 1 : 0);
+    return new WriteResult({ nRemoved: reply.n });
+  };
+  function updateCommand(coll, filter, update, options, multi) {
+    options = options || {};
+    var stmt = { q: filter, u: update, upsert: !!options.upsert, multi: !!multi };
+    if (options.arrayFilters) stmt.arrayFilters = options.arrayFilters;
+    if (options.hint) stmt.hint = options.hint;
+    if (options.collation) stmt.collation = options.collation;
+    return coll._command(Object.assign({ update: coll._name, updates: [stmt] }, writeOptions(options)));
+  }
+  function updateResult(reply) {
+    if (reply.writeErrors && reply.writeErrors.length) throw MongoServerError(reply.writeErrors[0]);
+    var up = reply.upserted && reply.upserted.length ? reply.upserted[0]._id : null;
+    return {
+      acknowledged: true, insertedId: up, matchedCount: up === null ? reply.n : 0,
+      modifiedCount: reply.nModified, upsertedCount: up === null ? 0 : 1,
+    };
+  }
+  function requireOperators(update) {
+    if (Array.isArray(update)) return;
+    var keys = Object.keys(update || {});
+    if (!keys.length || keys[0][0] !== '$') throw MongoshInvalidInputError('Update document requires atomic operators');
+  }
+  C.updateOne = function (f, u, o) { requireOperators(u); return updateResult(updateCommand(this, f, u, o, false)); };
+  C.updateMany = function (f, u, o) { requireOperators(u); return updateResult(updateCommand(this, f, u, o, true)); };
+  C.replaceOne = function (f, r, o) {
+    var keys = Object.keys(r || {});
+    if (keys.length && keys[0][0] === '$') throw MongoshInvalidInputError('Replacement document must not contain atomic operators');
+    return updateResult(updateCommand(this, f, r, o, false));
+  };
+  C.update = function (filter, update, upsertOrOptions, multi) {
+    var opts = typeof upsertOrOptions === 'object' && upsertOrOptions !== null ? upsertOrOptions : { upsert: !!upsertOrOptions, multi: !!multi };
+    var reply = updateCommand(this, filter, update, opts, !!opts.multi);
+    var errs = reply.writeErrors || [];
+    var fields = { nMatched: reply.upserted ? 0 : reply.n, nUpserted: reply.upserted ? reply.upserted.length : 0, nModified: reply.nModified || 0 };
+    if (reply.upserted && reply.upserted.length) fields._id = reply.upserted[0]._id;
+    return new WriteResult(fields, errs.length ? { code: errs[0].code, errmsg: errs[0].errmsg } : undefined);
+  };
+  C.save = function (doc) {
+    checkDoc(doc, 'document');
+    if (doc._id === undefined) return this.insert(doc);
+    return this.update({ _id: doc._id }, doc, { upsert: true });
+  };
+  C.countDocuments = function (filter, options) {
+    var cmd = { count: this._name, query: filter === undefined ? {} : filter };
+    options = options || {};
+    if (options.skip) cmd.skip = options.skip;
+    if (options.limit) cmd.limit = options.limit;
+    return this._command(cmd).n;
+  };
+  C.estimatedDocumentCount = function () { return this._command({ count: this._name }).n; };
+  C.count = function (filter, options) {
+    var cmd = { count: this._name, query: filter === undefined ? {} : filter };
+    options = options || {};
+    if (options.skip) cmd.skip = options.skip;
+    if (options.limit) cmd.limit = options.limit;
+    return this._command(cmd).n;
+  };
+  C.distinct = function (key, filter) {
+    return this._command({ distinct: this._name, key: key, query: filter === undefined ? {} : filter }).values;
+  };
+  C.findAndModify = function (spec) {
+    spec = spec || {};
+    var cmd = { findAndModify: this._name };
+    ['query', 'sort', 'remove', 'update', 'new', 'fields', 'upsert', 'arrayFilters', 'bypassDocumentValidation', 'writeConcern', 'collation', 'hint']
+      .forEach(function (k) { if (spec[k] !== undefined) cmd[k] = spec[k]; });
+    return this._command(cmd).value;
+  };
+  function findAndModifyHelper(coll, filter, extra, options) {
+    options = options || {};
+    var cmd = Object.assign({ findAndModify: coll._name, query: filter }, extra);
+    if (options.sort) cmd.sort = options.sort;
+    if (options.projection) cmd.fields = options.projection;
+    if (options.upsert) cmd.upsert = true;
+    if (options.arrayFilters) cmd.arrayFilters = options.arrayFilters;
+    if (options.returnDocument === 'after' || options.returnNewDocument) cmd['new'] = true;
+    return coll._command(cmd).value;
+  }
+  C.findOneAndUpdate = function (f, u, o) { requireOperators(u); return findAndModifyHelper(this, f, { update: u }, o); };
+  C.findOneAndReplace = function (f, r, o) { return findAndModifyHelper(this, f, { update: r }, o); };
+  C.findOneAndDelete = function (f, o) { return findAndModifyHelper(this, f, { remove: true }, o); };
+  C.drop = function () { this._command({ drop: this._name }); return true; };
+  C.exists = function () {
+    var name = this._name;
+    var r = command(this._db._name, { listCollections: 1, filter: { name: name } });
+    return r.cursor.firstBatch.length ? r.cursor.firstBatch[0] : null;
+  };
+  function writeOptions(options) {
+    var out = {};
+    if (!options) return out;
+    if (options.ordered !== undefined) out.ordered = options.ordered;
+    if (options.writeConcern !== undefined) out.writeConcern = options.writeConcern;
+    if (options.w !== undefined || options.j !== undefined || options.wtimeout !== undefined) {
+      out.writeConcern = {};
+      if (options.w !== undefined) out.writeConcern.w = options.w;
+      if (options.j !== undefined) out.writeConcern.j = options.j;
+      if (options.wtimeout !== undefined) out.writeConcern.wtimeout = options.wtimeout;
+    }
+    if (options.comment !== undefined) out.comment = options.comment;
+    var known = ['ordered', 'writeConcern', 'w', 'j', 'wtimeout', 'comment', 'upsert', 'multi', 'arrayFilters', 'hint', 'collation', 'justOne'];
+    Object.keys(options).forEach(function (k) {
+      if (known.indexOf(k) < 0) out[k] = options[k];
+    });
+    return out;
+  }
+
+  // Any unknown property of a collection is a sub-collection: db.a.b is collection "a.b".
+  function collectionProxy(db, name) {
+    var target = new DBCollection(db, name);
+    return new Proxy(target, {
+      get: function (t, prop, receiver) {
+        if (typeof prop !== 'string' || prop in t || prop[0] === '_') return Reflect.get(t, prop, receiver);
+        return collectionProxy(db, name + '.' + prop);
+      },
+    });
+  }
+
+  // ---- database ----------------------------------------------------------------------------
+  function DB(name) { Object.defineProperty(this, '_name', { value: name, enumerable: false }); }
+  var D = DB.prototype;
+  D.getName = function () { return this._name; };
+  D.toString = function () { return this._name; };
+  D.getCollection = function (name) {
+    if (typeof name !== 'string') throw MongoshInvalidInputError('Collection name must be a string');
+    return collectionProxy(this, name);
+  };
+  D.getSiblingDB = function (name) { return dbProxy(String(name)); };
+  D.getMongo = function () { return { getDB: function (n) { return dbProxy(String(n)); } }; };
+  D.getCollectionNames = function () {
+    var r = command(this._name, { listCollections: 1, nameOnly: true });
+    return r.cursor.firstBatch.map(function (c) { return c.name; }).sort();
+  };
+  D.getCollectionInfos = function (filter) {
+    return command(this._name, { listCollections: 1, filter: filter || {} }).cursor.firstBatch;
+  };
+  D.createCollection = function (name, options) {
+    return command(this._name, Object.assign({ create: name }, options || {}));
+  };
+  D.dropDatabase = function () { return command(this._name, { dropDatabase: 1 }); };
+  D.runCommand = function (cmd) {
+    if (typeof cmd === 'string') { var c = {}; c[cmd] = 1; cmd = c; }
+    return command(this._name, cmd);
+  };
+  D.adminCommand = function (cmd) {
+    if (typeof cmd === 'string') { var c = {}; c[cmd] = 1; cmd = c; }
+    return command('admin', cmd);
+  };
+  D.version = function () { return command('admin', { buildInfo: 1 }).version; };
+  function dbProxy(name) {
+    var target = new DB(name);
+    return new Proxy(target, {
+      get: function (t, prop, receiver) {
+        if (typeof prop !== 'string' || prop in t || prop[0] === '_') return Reflect.get(t, prop, receiver);
+        return t.getCollection(prop);
+      },
+    });
+  }
+
+  // ---- printing helpers --------------------------------------------------------------------
+  function text(v) { return typeof v === 'string' ? v : native.format(v, 'shell'); }
+  define('print', function () {
+    native.print(Array.prototype.map.call(arguments, text).join(' '));
+  });
+  define('printjson', function (v) { native.print(native.format(v, 'shell')); });
+  define('printjsononeline', function (v) { native.print(native.format(v, 'legacy-oneline')); });
+  define('tojson', function (v) { return native.format(v, 'legacy'); });
+  define('tojsononeline', function (v) { return native.format(v, 'legacy-oneline'); });
+  define('console', { log: g.print, dir: g.printjson, error: g.print, warn: g.print, info: g.print });
+  define('hex_md5', function (s) { return native.hexMd5(String(s)); });
+  define('sleep', function (ms) { native.sleep(Number(ms) || 0); });
+  define('MongoServerError', MongoServerError);
+  define('MongoBulkWriteError', MongoBulkWriteError);
+  define('WriteResult', WriteResult);
+  define('BulkWriteResult', BulkWriteResult);
+  define('DBCollection', DBCollection);
+  define('DBQuery', Cursor);
+  define('DB', DB);
+
+  // ---- the REPL's view of values -------------------------------------------------------------
+  var shell = {
+    lastCursor: null,
+    useDb: function (name) { g.db = dbProxy(String(name)); return 'switched to db ' + name; },
+    currentDbName: function () { return g.db && typeof g.db.getName === 'function' ? String(g.db.getName()) : 'test'; },
+    // What the shell shows for an evaluation result.
+    display: function (v) {
+      if (v instanceof Cursor) {
+        shell.lastCursor = v;
+        var b = v._shellBatch();
+        return { kind: 'cursor', docs: b.docs, more: b.more, pretty: b.pretty };
+      }
+      if (v === undefined) return { kind: 'none' };
+      if (typeof v === 'string') return { kind: 'text', text: v };
+      if (typeof v === 'function') return { kind: 'text', text: '[Function: ' + (v.name || '(anonymous)') + ']' };
+      if (v instanceof DB) return { kind: 'text', text: v._name };
+      if (v instanceof DBCollection) return { kind: 'text', text: v.getFullName() };
+      if (v instanceof Named) {
+        var fields = {};
+        Object.keys(v).forEach(function (k) { fields[k] = v[k]; });
+        return { kind: 'named', name: v._shellName, value: fields };
+      }
+      return { kind: 'value', value: v };
+    },
+    iterate: function () {
+      var c = shell.lastCursor;
+      if (!c || !c.hasNext()) return { kind: 'text', text: 'no cursor' };
+      var b = c._shellBatch();
+      return { kind: 'cursor', docs: b.docs, more: b.more, pretty: b.pretty };
+    },
+    collectionNames: function () { return g.db.getCollectionNames(); },
+  };
+  Object.defineProperty(g, '__sproutShell', { value: shell, enumerable: false });
+  g.db = dbProxy('test');
+})(globalThis, __sproutNative);

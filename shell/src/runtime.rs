@@ -1,0 +1,238 @@
+//! `add_runtime`: every global the shell defines, registered in one place. Native functions form
+//! the hidden `__sproutNative` bridge; the shell API itself is JavaScript (`js/*.js`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use base64::Engine as _;
+use boa_engine::object::ObjectInitializer;
+use boa_engine::property::Attribute;
+use boa_engine::{Context, JsNativeError, JsResult, JsValue, NativeFunction, Source, js_string};
+use md5::{Digest, Md5};
+
+use crate::convert;
+use crate::printer::{self, PrintOptions, Style};
+use crate::session::Session;
+
+/// The handle native functions use to reach the session (stored as context host data).
+#[derive(Clone)]
+pub(crate) struct SessionRef(pub Rc<RefCell<Session>>);
+
+const BSON_TYPES_JS: &str = include_str!("js/bson_types.js");
+const SHELL_API_JS: &str = include_str!("js/shell_api.js");
+
+pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> JsResult<()> {
+    ctx.insert_data(SessionRef(session));
+    let natives: &[(
+        &str,
+        usize,
+        boa_engine::native_function::NativeFunctionPointer,
+    )] = &[
+        ("runCommand", 2, run_command),
+        ("newObjectId", 0, new_object_id),
+        ("objectIdFromTime", 1, object_id_from_time),
+        ("checkInt64", 1, check_int64),
+        ("checkDecimal", 1, check_decimal),
+        ("checkBase64", 1, check_base64),
+        ("base64Length", 1, base64_length),
+        ("base64ToHex", 1, base64_to_hex),
+        ("hexToBase64", 1, hex_to_base64),
+        ("randomUuidHex", 0, random_uuid_hex),
+        ("now", 0, now),
+        ("parseIsoDate", 1, parse_iso_date),
+        ("print", 1, print),
+        ("format", 2, format),
+        ("hexMd5", 1, hex_md5),
+        ("sleep", 1, sleep),
+    ];
+    let mut init = ObjectInitializer::new(ctx);
+    for (name, len, f) in natives {
+        init.function(NativeFunction::from_fn_ptr(*f), js_string!(*name), *len);
+    }
+    let native = init.build();
+    ctx.register_global_property(js_string!("__sproutNative"), native, Attribute::empty())?;
+    ctx.eval(Source::from_bytes(
+        "Object.defineProperty(globalThis, '__sproutKeys', { value: Object.keys });",
+    ))?;
+    ctx.eval(Source::from_bytes(BSON_TYPES_JS))?;
+    ctx.eval(Source::from_bytes(SHELL_API_JS))?;
+    Ok(())
+}
+
+pub(crate) fn session(ctx: &Context) -> JsResult<Rc<RefCell<Session>>> {
+    ctx.get_data::<SessionRef>()
+        .map(|s| s.0.clone())
+        .ok_or_else(|| {
+            JsNativeError::error()
+                .with_message("shell session missing")
+                .into()
+        })
+}
+
+fn arg(args: &[JsValue], i: usize) -> JsValue {
+    args.get(i).cloned().unwrap_or_default()
+}
+
+fn arg_string(args: &[JsValue], i: usize, ctx: &mut Context) -> JsResult<String> {
+    Ok(arg(args, i).to_string(ctx)?.to_std_string_escaped())
+}
+
+fn js_string_value(s: &str) -> JsValue {
+    JsValue::from(boa_engine::JsString::from(s))
+}
+
+fn type_error(msg: impl Into<String>) -> boa_engine::JsError {
+    JsNativeError::typ().with_message(msg.into()).into()
+}
+
+fn run_command(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let db = arg_string(args, 0, ctx)?;
+    let cmd = convert::to_document(&arg(args, 1), ctx)?;
+    let reply = {
+        let s = session(ctx)?;
+        let mut s = s.borrow_mut();
+        s.engine.run_command(&db, &cmd)
+    };
+    convert::to_js(&bson::Bson::Document(reply), ctx)
+}
+
+fn new_object_id(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let id = session(ctx)?.borrow_mut().engine.new_object_id();
+    Ok(js_string_value(&id.to_hex()))
+}
+
+fn object_id_from_time(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let secs = arg(args, 0).to_number(ctx)? as u32;
+    Ok(js_string_value(&format!("{secs:08x}0000000000000000")))
+}
+
+fn check_int64(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let text = arg_string(args, 0, ctx)?;
+    let v: i64 = text
+        .parse()
+        .map_err(|_| type_error(format!("Long value out of range: {text}")))?;
+    Ok(js_string_value(&v.to_string()))
+}
+
+fn check_decimal(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let text = arg_string(args, 0, ctx)?;
+    let d: bson::Decimal128 = text
+        .parse()
+        .map_err(|_| type_error(format!("Invalid Decimal128 string: {text}")))?;
+    Ok(js_string_value(&d.to_string()))
+}
+
+fn decode_base64(text: &str) -> JsResult<Vec<u8>> {
+    base64::engine::general_purpose::STANDARD
+        .decode(text.as_bytes())
+        .map_err(|e| type_error(format!("invalid base64 string: {e}")))
+}
+
+fn check_base64(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let text = arg_string(args, 0, ctx)?;
+    decode_base64(&text)?;
+    Ok(js_string_value(&text))
+}
+
+fn base64_length(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let text = arg_string(args, 0, ctx)?;
+    Ok(JsValue::from(decode_base64(&text)?.len() as f64))
+}
+
+fn base64_to_hex(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let text = arg_string(args, 0, ctx)?;
+    let hex: String = decode_base64(&text)?
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok(js_string_value(&hex))
+}
+
+fn hex_to_base64(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let text = arg_string(args, 0, ctx)?;
+    if text.len() % 2 != 0 || !text.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(type_error(format!("invalid hex string: {text}")));
+    }
+    let bytes: Vec<u8> = (0..text.len())
+        .step_by(2)
+        .filter_map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect();
+    Ok(js_string_value(
+        &base64::engine::general_purpose::STANDARD.encode(bytes),
+    ))
+}
+
+fn random_uuid_hex(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let s = session(ctx)?;
+    let mut s = s.borrow_mut();
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&s.next_random().to_be_bytes());
+    bytes[8..].copy_from_slice(&s.next_random().to_be_bytes());
+    bytes[6] = (bytes[6] & 0x0f) | 0x40; // version 4
+    bytes[8] = (bytes[8] & 0x3f) | 0x80; // RFC 4122 variant
+    Ok(js_string_value(
+        &bytes.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+    ))
+}
+
+fn now(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    Ok(JsValue::from(
+        session(ctx)?.borrow().engine.now_millis() as f64
+    ))
+}
+
+fn parse_iso_date(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let text = arg_string(args, 0, ctx)?;
+    Ok(match crate::dates::parse_iso_date(&text) {
+        Some(ms) => JsValue::from(ms as f64),
+        None => JsValue::null(),
+    })
+}
+
+fn print(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let text = arg_string(args, 0, ctx)?;
+    session(ctx)?.borrow_mut().print(text);
+    Ok(JsValue::undefined())
+}
+
+fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let value = convert::to_bson(&arg(args, 0), ctx)?;
+    let how = arg_string(args, 1, ctx)?;
+    let style = session(ctx)?.borrow().style;
+    let opts = match how.as_str() {
+        "legacy" => PrintOptions {
+            style: Style::Legacy,
+            pretty: true,
+        },
+        "legacy-oneline" => PrintOptions {
+            style: Style::Legacy,
+            pretty: false,
+        },
+        _ => PrintOptions {
+            style,
+            pretty: true,
+        },
+    };
+    Ok(js_string_value(&printer::format_value(&value, &opts)))
+}
+
+fn hex_md5(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let text = arg_string(args, 0, ctx)?;
+    let digest = Md5::digest(text.as_bytes());
+    Ok(js_string_value(
+        &digest
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>(),
+    ))
+}
+
+fn sleep(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let ms = arg(args, 0).to_number(ctx)?.clamp(0.0, 10_000.0) as u64;
+    // The browser cannot block; natively the shell really waits, like mongosh.
+    #[cfg(not(target_arch = "wasm32"))]
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+    #[cfg(target_arch = "wasm32")]
+    let _ = ms;
+    Ok(JsValue::undefined())
+}
