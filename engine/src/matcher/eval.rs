@@ -82,6 +82,7 @@ pub fn eval(
             ErrorCode::IndexNotFound,
             "text index required for $text query",
         )),
+        Expr::JsonSchema(schema) => Ok(schema.matches(doc)),
         Expr::AlwaysTrue => Ok(true),
         Expr::AlwaysFalse => Ok(false),
     }

@@ -27,6 +27,8 @@ pub enum Expr {
     Where(String),
     /// `$text`: parsed and kept for the text index to evaluate.
     Text(TextQuery),
+    /// `$jsonSchema`.
+    JsonSchema(Box<super::json_schema::Schema>),
     /// `{}` inside `$and`, `$alwaysTrue`.
     AlwaysTrue,
     /// `$alwaysFalse`.

@@ -13,10 +13,13 @@
 mod bits;
 mod eval;
 mod expr;
+mod json_schema;
 mod parse;
 mod regex;
 mod type_set;
 
+#[cfg(test)]
+mod bad_input_tests;
 #[cfg(test)]
 mod tests;
 

@@ -119,8 +119,7 @@ fn parse_top_level_operator(
             let Bson::Document(schema) = value else {
                 return Err(Error::type_mismatch("$jsonSchema must be an object"));
             };
-            let _ = schema;
-            return Err(Error::bad_value("$jsonSchema is not supported yet"));
+            Expr::JsonSchema(Box::new(super::json_schema::Schema::parse(schema)?))
         }
         "ref" | "id" | "db" => Expr::Path {
             path: FieldPath::parse(key),
