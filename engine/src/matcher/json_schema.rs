@@ -497,7 +497,7 @@ fn non_negative(keyword: &str, v: &Bson) -> Result<usize> {
         Bson::Int32(i) => i64::from(*i),
         Bson::Int64(i) => *i,
         Bson::Double(d) if d.fract() == 0.0 && d.is_finite() => *d as i64,
-        Bson::Int32(_) | Bson::Double(_) | Bson::Decimal128(_) => {
+        Bson::Double(_) | Bson::Decimal128(_) => {
             return Err(failed(format!(
                 "$jsonSchema keyword '{keyword}' must be a representable as a long long"
             )));
