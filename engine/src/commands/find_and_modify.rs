@@ -113,16 +113,9 @@ fn first_match(
     filter: &Filter,
     sort: Option<&SortSpec>,
 ) -> Option<(u64, Document)> {
-    let coll = engine.catalog().collection(ns)?;
-    let records = matching_records(engine, ns, filter);
-    let mut docs: Vec<(u64, &Document)> = records
-        .into_iter()
-        .filter_map(|r| coll.get(r).map(|d| (r, d)))
-        .collect();
-    if let Some(sort) = sort {
-        docs.sort_by(|a, b| sort.compare(a.1, b.1));
-    }
-    docs.first().map(|(r, d)| (*r, (*d).clone()))
+    let record_id = *matching_records(engine, ns, filter, sort).first()?;
+    let doc = engine.catalog().collection(ns)?.get(record_id)?.clone();
+    Some((record_id, doc))
 }
 
 fn remove_one(

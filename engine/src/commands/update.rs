@@ -9,6 +9,7 @@ use crate::Engine;
 use crate::catalog::Namespace;
 use crate::error::{Error, ErrorCode, Result};
 use crate::matcher::Filter;
+use crate::query::sort::SortSpec;
 use crate::storage::Change;
 use crate::update::{ArrayFilters, UpdateEnv, UpdateSpec};
 use crate::value::display::type_name;
@@ -28,6 +29,8 @@ struct Statement {
     upsert: bool,
     multi: bool,
     array_filters: Vec<Document>,
+    /// MongoDB 8.0's `sort` for single-document updates: which match is updated.
+    sort: Option<Document>,
 }
 
 /// What one statement did.
@@ -174,12 +177,24 @@ fn parse_statement(entry: &Bson) -> Result<Statement> {
     for field in ["hint", "collation", "c", "sort"] {
         check_shape(s, field)?;
     }
+    let multi = strict_bool(s, "update.updates.multi", "multi", false)?;
+    let sort = match s.get("sort") {
+        Some(Bson::Document(d)) => Some(d.clone()),
+        _ => None,
+    };
+    if sort.is_some() && multi {
+        return Err(Error::new(
+            ErrorCode::FailedToParse,
+            "Cannot specify sort with multi=true",
+        ));
+    }
     Ok(Statement {
         q,
         u,
         upsert: strict_bool(s, "update.updates.upsert", "upsert", false)?,
-        multi: strict_bool(s, "update.updates.multi", "multi", false)?,
+        multi,
         array_filters,
+        sort,
     })
 }
 
@@ -262,7 +277,11 @@ fn run_statement(
         ));
     }
     let filter = Filter::parse(&statement.q)?;
-    let mut targets = matching_records(engine, ns, &filter);
+    let sort = match &statement.sort {
+        Some(s) if !s.is_empty() => Some(SortSpec::parse(s)?),
+        _ => None,
+    };
+    let mut targets = matching_records(engine, ns, &filter, sort.as_ref());
     if !statement.multi {
         targets.truncate(1);
     }
@@ -281,18 +300,23 @@ fn run_statement(
     Ok(result)
 }
 
-/// The record ids of the documents `filter` matches, in natural order.
-pub(super) fn matching_records(engine: &Engine, ns: &Namespace, filter: &Filter) -> Vec<u64> {
-    engine
-        .catalog()
-        .collection(ns)
-        .map(|c| {
-            c.iter()
-                .filter(|(_, d)| filter.matches(d))
-                .map(|(r, _)| r)
-                .collect()
-        })
-        .unwrap_or_default()
+/// The record ids of the documents `filter` matches, in natural order or (stably) in `sort`
+/// order.
+pub(super) fn matching_records(
+    engine: &Engine,
+    ns: &Namespace,
+    filter: &Filter,
+    sort: Option<&SortSpec>,
+) -> Vec<u64> {
+    let Some(coll) = engine.catalog().collection(ns) else {
+        return Vec::new();
+    };
+    let mut matched: Vec<(u64, &Document)> =
+        coll.iter().filter(|(_, d)| filter.matches(d)).collect();
+    if let Some(sort) = sort {
+        matched.sort_by(|a, b| sort.compare(a.1, b.1));
+    }
+    matched.into_iter().map(|(r, _)| r).collect()
 }
 
 /// Applies `spec` to one stored document and stores the result; returns the new document when
@@ -675,6 +699,26 @@ mod tests {
         );
         assert_eq!(r, doc! {"n": 2, "nModified": 2, "ok": 1.0});
         assert_eq!(stored(&e)[0], doc! {"_id": 1, "v": [3], "g": [1, 105, 109]});
+    }
+
+    #[test]
+    fn sort_picks_the_document_a_single_update_changes() {
+        let mut e = engine_with((1..=3).map(|i| doc! {"_id": i, "x": i * 11}).collect());
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {"_id": {"$gt": 1}}, "u": {"$inc": {"x": 1}}, "sort": {"_id": -1}}],
+        );
+        assert_eq!(r, doc! {"n": 1, "nModified": 1, "ok": 1.0});
+        assert_eq!(stored(&e)[2], doc! {"_id": 3, "x": 34});
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {}, "u": {"$set": {"z": 1}}, "multi": true, "sort": {"x": 1}}],
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 9);
+        assert_eq!(
+            r.get_str("errmsg").unwrap(),
+            "Cannot specify sort with multi=true"
+        );
     }
 
     #[test]

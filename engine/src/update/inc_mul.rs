@@ -87,7 +87,12 @@ fn zero_like(v: &Bson) -> Bson {
     match v {
         Bson::Int64(_) => Bson::Int64(0),
         Bson::Double(_) => Bson::Double(0.0),
-        Bson::Decimal128(d) => Bson::Decimal128(*d),
+        // 0E+0: a zero significand with the exponent bias (6176) in the high word.
+        Bson::Decimal128(_) => {
+            let mut bytes = [0u8; 16];
+            bytes[8..].copy_from_slice(&0x3040_0000_0000_0000_u64.to_le_bytes());
+            Bson::Decimal128(bson::Decimal128::from_bytes(bytes))
+        }
         _ => Bson::Int32(0),
     }
 }
@@ -215,6 +220,11 @@ mod tests {
             Bson::Double(0.0)
         );
         assert_eq!(set(run(Arith::Mul, None, Bson::Int32(5))), Bson::Int32(0));
+        let two: bson::Decimal128 = "2".parse().unwrap();
+        assert_eq!(
+            set(run(Arith::Mul, None, Bson::Decimal128(two))).to_string(),
+            "0"
+        );
         assert!(matches!(
             run(Arith::Inc, Some(Bson::Int32(5)), Bson::Int32(0)),
             Ok(Outcome::Unchanged)

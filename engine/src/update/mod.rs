@@ -33,12 +33,12 @@ mod upsert;
 #[cfg(test)]
 mod tests;
 
-use bson::Document;
+use bson::{Bson, Document};
 
 pub use identical::{identical, identical_documents};
 pub use parse::{OperatorUpdate, UpdateSpec};
 pub use positional::ArrayFilters;
-pub use upsert::seed_from_query;
+pub use upsert::{SeedScope, seed_from_query};
 
 use crate::error::{Error, ErrorCode, Result};
 
@@ -69,10 +69,23 @@ impl UpdateSpec {
     /// The document an upsert inserts when nothing matched `query` (without a generated `_id`: the
     /// insert path adds one).
     pub fn upsert_document(&self, query: &Document, env: &UpdateEnv) -> Result<Document> {
-        let seed = seed_from_query(query)?;
         match self {
-            UpdateSpec::Replacement(r) => Ok(replacement::replacement_for_insert(&seed, r)),
-            UpdateSpec::Operators(op) => Ok(op.apply(&seed, env, true)?.unwrap_or(seed)),
+            UpdateSpec::Replacement(r) => {
+                let seed = seed_from_query(query, SeedScope::IdOnly)?;
+                let doc = replacement::replacement_for_insert(&seed, r)?;
+                if let Some(Bson::Document(id)) = doc.get("_id") {
+                    check_id_names(id)?;
+                }
+                Ok(doc)
+            }
+            UpdateSpec::Operators(op) => {
+                let seed = seed_from_query(query, SeedScope::AllFields)?;
+                let doc = op.apply(&seed, env, true)?.unwrap_or(seed);
+                if let Some(Bson::Document(id)) = doc.get("_id") {
+                    check_id_names(id)?;
+                }
+                Ok(doc)
+            }
         }
     }
 }
@@ -96,9 +109,10 @@ impl OperatorUpdate {
             return Ok(None);
         }
         if let Some(old_id) = doc.get("_id") {
+            // Compared as values: `_id: 1` may become `1.0`, as in MongoDB.
             let kept = out
                 .get("_id")
-                .is_some_and(|new_id| identical(old_id, new_id));
+                .is_some_and(|new_id| crate::value::values_equal(old_id, new_id));
             if !kept {
                 let path = self
                     .paths
@@ -119,4 +133,22 @@ impl OperatorUpdate {
         }
         Ok(Some(out))
     }
+}
+
+/// An `_id` document may not hold `$`-prefixed field names, at any depth.
+fn check_id_names(id: &Document) -> Result<()> {
+    for (k, v) in id {
+        if k.starts_with('$') {
+            return Err(Error::new(
+                ErrorCode::DollarPrefixedFieldName,
+                format!(
+                    "_id fields may not contain '$'-prefixed fields: {k} is not valid for storage."
+                ),
+            ));
+        }
+        if let Bson::Document(inner) = v {
+            check_id_names(inner)?;
+        }
+    }
+    Ok(())
 }

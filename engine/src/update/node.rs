@@ -131,8 +131,32 @@ impl ObjectNode {
                 "An empty update path is not valid.",
             ));
         };
+        // A node is either an array of `$[]`/`$[<id>]` children or a document of named ones
+        // (MongoDB's UpdateArrayNode vs UpdateObjectNode): mixing them conflicts at the node.
+        let mixes = |node: &ObjectNode, part: &str| {
+            let is_array = matches!(classify(part), Component::Array(_));
+            node.children.keys().any(|k| match classify(&k.0) {
+                Component::Array(_) => {
+                    !is_array && !matches!(classify(part), Component::Positional)
+                }
+                Component::Field(_) => is_array,
+                Component::Positional => false,
+            })
+        };
+        let at_node = |depth: usize| {
+            Error::new(
+                ErrorCode::ConflictingUpdateOperators,
+                format!(
+                    "Updating the path '{full}' would create a conflict at '{}'",
+                    parts.get(..depth).map(|p| p.join(".")).unwrap_or_default()
+                ),
+            )
+        };
         let mut node = self;
         for (i, part) in prefix.iter().enumerate() {
+            if mixes(node, part) {
+                return Err(at_node(i));
+            }
             let child = node
                 .children
                 .entry(ChildKey(part.clone()))
@@ -145,6 +169,9 @@ impl ObjectNode {
         let key = ChildKey(last.clone());
         if node.children.contains_key(&key) {
             return Err(conflict(prefix.len()));
+        }
+        if mixes(node, last) {
+            return Err(at_node(prefix.len()));
         }
         node.children.insert(key, Node::Leaf(op));
         Ok(())
@@ -179,6 +206,43 @@ mod tests {
         );
         root.insert(&p("a.d"), LeafOp::Unset).unwrap();
         assert!(root.insert(&p("a.b.c"), LeafOp::Unset).is_err());
+    }
+
+    #[test]
+    fn array_and_named_children_do_not_mix() {
+        let cases = [
+            (
+                ["a.$[].$[]", "a.0"],
+                "Updating the path 'a.0' would create a conflict at 'a'",
+            ),
+            (
+                ["a.0", "a.$[].$[]"],
+                "Updating the path 'a.$[].$[]' would create a conflict at 'a'",
+            ),
+            (
+                ["a.0.1", "a.$[]"],
+                "Updating the path 'a.$[]' would create a conflict at 'a'",
+            ),
+            (
+                ["a.b.$[]", "a.b.0"],
+                "Updating the path 'a.b.0' would create a conflict at 'a.b'",
+            ),
+            (
+                ["a.$[].x", "a.0"],
+                "Updating the path 'a.0' would create a conflict at 'a'",
+            ),
+        ];
+        for ([first, second], message) in cases {
+            let mut root = ObjectNode::default();
+            root.insert(&p(first), LeafOp::Unset).unwrap();
+            let e = root.insert(&p(second), LeafOp::Unset).unwrap_err();
+            assert_eq!((e.code(), e.message.as_str()), (40, message));
+        }
+        // Different array selectors, or a positional beside them, are fine.
+        let mut root = ObjectNode::default();
+        root.insert(&p("a.$[].x"), LeafOp::Unset).unwrap();
+        root.insert(&p("a.$[i].y"), LeafOp::Unset).unwrap();
+        root.insert(&p("a.$.z"), LeafOp::Unset).unwrap();
     }
 
     #[test]

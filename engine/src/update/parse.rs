@@ -56,9 +56,14 @@ impl UpdateSpec {
                 if operator_style {
                     parse_operators(d, array_filters).map(UpdateSpec::Operators)
                 } else {
-                    parse_replacement(d, array_filters).map(UpdateSpec::Replacement)
+                    // arrayFilters are ignored by a replacement, as in MongoDB.
+                    parse_replacement(d).map(UpdateSpec::Replacement)
                 }
             }
+            Bson::Array(_) if !array_filters.is_empty() => Err(Error::new(
+                ErrorCode::FailedToParse,
+                "arrayFilters may not be specified for pipeline-style updates",
+            )),
             Bson::Array(_) => Err(Error::new(
                 ErrorCode::NotImplemented,
                 "Pipeline-style updates (an array of aggregation stages) are not supported by Sprout yet",
@@ -75,13 +80,7 @@ impl UpdateSpec {
     }
 }
 
-fn parse_replacement(d: &Document, array_filters: &ArrayFilters) -> Result<Document> {
-    if !array_filters.is_empty() {
-        return Err(Error::new(
-            ErrorCode::FailedToParse,
-            "arrayFilters may not be specified for replacement-style updates",
-        ));
-    }
+fn parse_replacement(d: &Document) -> Result<Document> {
     if let Some(k) = d.keys().find(|k| k.starts_with('$')) {
         return Err(Error::new(
             ErrorCode::DollarPrefixedFieldName,

@@ -7,7 +7,7 @@ use bson::{Bson, Document};
 use super::apply::{LeafContext, Outcome};
 use super::identical::identical;
 use crate::error::{Error, Result};
-use crate::query::sort::SortSpec;
+use crate::path::{FieldPath, lookup};
 use crate::value::compare_values;
 use crate::value::display::type_name;
 
@@ -15,8 +15,9 @@ use crate::value::display::type_name;
 pub enum PushSort {
     /// `$sort: 1` / `-1` sorts the elements themselves.
     Whole { ascending: bool },
-    /// `$sort: {field: 1, ...}` sorts embedded documents by their fields.
-    Fields(SortSpec),
+    /// `$sort: {field: 1, ...}` sorts embedded documents by their fields (`true`: ascending).
+    /// Paths are read exactly, without walking into arrays; a missing field sorts as null.
+    Fields(Vec<(FieldPath, bool)>),
 }
 
 #[derive(Debug, Clone)]
@@ -105,19 +106,25 @@ fn parse_sort(v: &Bson) -> Result<PushSort> {
                     "The $sort pattern is empty when it should be a set of fields.",
                 ));
             }
+            let mut keys = Vec::with_capacity(pattern.len());
             for (field, dir) in pattern {
                 if field.split('.').any(str::is_empty) {
                     return Err(Error::bad_value(format!(
                         "The $sort field is a dotted field but has an empty part: {field}"
                     )));
                 }
-                if !matches!(integral(dir), Some(1) | Some(-1)) {
-                    return Err(Error::bad_value(
-                        "The $sort element value must be either 1 or -1",
-                    ));
-                }
+                let ascending = match integral(dir) {
+                    Some(1) => true,
+                    Some(-1) => false,
+                    _ => {
+                        return Err(Error::bad_value(
+                            "The $sort element value must be either 1 or -1",
+                        ));
+                    }
+                };
+                keys.push((FieldPath::parse(field), ascending));
             }
-            Ok(PushSort::Fields(SortSpec::parse(pattern)?))
+            Ok(PushSort::Fields(keys))
         }
         other => match integral(other) {
             Some(1) => Ok(PushSort::Whole { ascending: true }),
@@ -172,16 +179,29 @@ fn sort_elements(items: &mut [Bson], sort: &PushSort) {
             let o = compare_values(a, b);
             if *ascending { o } else { o.reverse() }
         }),
-        PushSort::Fields(spec) => {
-            let empty = Document::new();
-            items.sort_by(|a, b| match (a, b) {
-                (Bson::Document(x), Bson::Document(y)) => spec.compare(x, y),
-                (Bson::Document(x), _) => spec.compare(x, &empty),
-                (_, Bson::Document(y)) => spec.compare(&empty, y),
-                _ => Ordering::Equal,
-            })
+        PushSort::Fields(keys) => items.sort_by(|a, b| compare_by_fields(keys, a, b)),
+    }
+}
+
+fn compare_by_fields(keys: &[(FieldPath, bool)], a: &Bson, b: &Bson) -> Ordering {
+    let empty = Document::new();
+    let as_doc = |v: &'_ Bson| -> Document {
+        match v {
+            Bson::Document(d) => d.clone(),
+            _ => empty.clone(),
+        }
+    };
+    let (x, y) = (as_doc(a), as_doc(b));
+    for (path, ascending) in keys {
+        let vx = lookup(&x, path).unwrap_or(&Bson::Null);
+        let vy = lookup(&y, path).unwrap_or(&Bson::Null);
+        let o = compare_values(vx, vy);
+        let o = if *ascending { o } else { o.reverse() };
+        if o != Ordering::Equal {
+            return o;
         }
     }
+    Ordering::Equal
 }
 
 #[cfg(test)]
@@ -243,6 +263,17 @@ mod tests {
         assert_eq!(
             array(push(docs, bson!({"$each": [{"s": 2}], "$sort": {"s": 1}}))),
             bson!([{"s": 1}, {"s": 2}, {"s": 3}])
+        );
+        // Sort paths do not walk into arrays: b.c is missing in every element here.
+        let nested = Some(bson!([{"b": [{"c": 5}]}, {"b": [{"c": 1}]}]));
+        assert!(matches!(
+            push(nested, bson!({"$each": [], "$sort": {"b.c": 1}})),
+            Ok(Outcome::Unchanged)
+        ));
+        let embedded = Some(bson!([{"b": {"c": 5}}, {"b": {"c": 1}}, 7]));
+        assert_eq!(
+            array(push(embedded, bson!({"$each": [], "$sort": {"b.c": 1}}))),
+            bson!([7, {"b": {"c": 1}}, {"b": {"c": 5}}])
         );
     }
 

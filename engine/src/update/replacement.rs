@@ -2,30 +2,42 @@
 
 use bson::Document;
 
-use super::identical::{identical, identical_documents};
+use bson::Bson;
+
+use super::identical::identical_documents;
 use crate::error::{Error, ErrorCode, Result};
 use crate::value::display::key_value;
+use crate::value::values_equal;
 
-/// The replaced document, or `None` when it would be identical to the current one.
+fn altered(new: &Bson) -> Error {
+    Error::new(
+        ErrorCode::ImmutableField,
+        format!(
+            "After applying the update, the (immutable) field '_id' was found to have been altered to _id: {}",
+            key_value(new)
+        ),
+    )
+}
+
+/// The replaced document, or `None` when it would be identical to the current one. The `_id`
+/// (kept from the document when the replacement has none) comes first; a replacement's `_id`
+/// must equal the document's as a value (`1.0` may replace `1`).
 pub fn replace(original: &Document, replacement: &Document) -> Result<Option<Document>> {
     let mut out = Document::new();
     match (original.get("_id"), replacement.get("_id")) {
-        (Some(old), Some(new)) if !identical(old, new) => {
-            return Err(Error::new(
-                ErrorCode::ImmutableField,
-                format!(
-                    "After applying the update, the (immutable) field '_id' was found to have been altered to _id: {}",
-                    key_value(new)
-                ),
-            ));
+        (Some(old), Some(new)) if !values_equal(old, new) => return Err(altered(new)),
+        (_, Some(new)) => {
+            out.insert("_id", new.clone());
         }
         (Some(old), None) => {
             out.insert("_id", old.clone());
         }
-        _ => {}
+        (None, None) => {}
     }
     for (k, v) in replacement {
-        out.insert(k.clone(), v.clone());
+        if k != "_id" {
+            out.insert(k.clone(), v.clone());
+        }
     }
     if identical_documents(&out, original) {
         Ok(None)
@@ -34,22 +46,19 @@ pub fn replace(original: &Document, replacement: &Document) -> Result<Option<Doc
     }
 }
 
-/// An upsert's replacement: the query's `_id` (if any) joins a replacement that lacks one.
-pub fn replacement_for_insert(seed: &Document, replacement: &Document) -> Document {
-    let mut out = Document::new();
-    if let (false, Some(id)) = (replacement.contains_key("_id"), seed.get("_id")) {
-        out.insert("_id", id.clone());
+/// An upsert's replacement: the query's `_id` (if any) joins a replacement that lacks one, and
+/// must not differ from one the replacement has.
+pub fn replacement_for_insert(seed: &Document, replacement: &Document) -> Result<Document> {
+    match seed.get("_id") {
+        Some(_) => Ok(replace(seed, replacement)?.unwrap_or_else(|| seed.clone())),
+        None => Ok(replacement.clone()),
     }
-    for (k, v) in replacement {
-        out.insert(k.clone(), v.clone());
-    }
-    out
 }
 
 /// Whether a value already holds what the replacement would store (used by tests).
 #[cfg(test)]
 fn same(a: &Document, b: &Document) -> bool {
-    identical(
+    super::identical::identical(
         &bson::Bson::Document(a.clone()),
         &bson::Bson::Document(b.clone()),
     )
@@ -76,8 +85,16 @@ mod tests {
             "After applying the update, the (immutable) field '_id' was found to have been altered to _id: 2"
         );
         assert_eq!(
-            replacement_for_insert(&doc! {"_id": 5, "x": 1}, &doc! {"y": 2}),
+            replacement_for_insert(&doc! {"_id": 5}, &doc! {"y": 2}).unwrap(),
             doc! {"_id": 5, "y": 2}
         );
+        let e = replacement_for_insert(&doc! {"_id": 2.0}, &doc! {"_id": 3, "b": 2}).unwrap_err();
+        assert_eq!(e.code(), 66);
+        // Equal as values is allowed, and the replacement's _id goes first.
+        let out = replace(&original, &doc! {"b": 1, "_id": 1.0})
+            .unwrap()
+            .unwrap();
+        assert_eq!(out, doc! {"_id": 1.0, "b": 1});
+        assert_eq!(out.keys().next().map(String::as_str), Some("_id"));
     }
 }

@@ -324,6 +324,20 @@ fn upserts_seed_from_the_query_as_the_manual_shows() {
     // Changing the query's _id is refused.
     let e = upserted(doc! {"_id": 3}, doc! {"$set": {"_id": 4}}).unwrap_err();
     assert_eq!(e.code(), 66);
+    // An _id document may not hold $-prefixed names.
+    let e = upserted(doc! {}, doc! {"$set": {"_id": {"$b": 2, "c": 3}}}).unwrap_err();
+    assert_eq!(
+        (e.code(), e.message.as_str()),
+        (
+            52,
+            "_id fields may not contain '$'-prefixed fields: $b is not valid for storage."
+        )
+    );
+    // Without a query _id, an upsert may set one; it goes first when stored.
+    assert_eq!(
+        upserted(doc! {"a": 1}, doc! {"$set": {"_id": 5}}).unwrap(),
+        doc! {"a": 1, "_id": 5}
+    );
     // Dotted _id paths must be exact.
     let e = upserted(
         doc! {"_id.name": "Robert Frost", "_id.uid": 0},

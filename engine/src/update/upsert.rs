@@ -6,10 +6,22 @@ use bson::{Bson, Document};
 
 use crate::error::{Error, ErrorCode, Result};
 
+/// Which of the query's equality fields seed the upserted document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeedScope {
+    /// Operator updates start from every equality field.
+    AllFields,
+    /// Replacements start from the `_id` equality only.
+    IdOnly,
+}
+
 /// The equality fields of an upsert's query as a document, `_id` first then by path.
-pub fn seed_from_query(query: &Document) -> Result<Document> {
+pub fn seed_from_query(query: &Document, scope: SeedScope) -> Result<Document> {
     let mut equalities: Vec<(String, Bson)> = Vec::new();
     collect(query, &mut equalities);
+    if scope == SeedScope::IdOnly {
+        equalities.retain(|(path, _)| path == "_id" || path.starts_with("_id."));
+    }
     for (i, (path, _)) in equalities.iter().enumerate() {
         if path.starts_with("_id.") {
             return Err(Error::new(
@@ -57,7 +69,7 @@ fn collect(query: &Document, out: &mut Vec<(String, Bson)>) {
             "$or" if matches!(value, Bson::Array(c) if c.len() == 1) => each_clause(value, out),
             k if k.starts_with('$') => {}
             _ => {
-                if let Some(v) = equality_value(value) {
+                for v in equality_values(value) {
                     out.push((key.clone(), v));
                 }
             }
@@ -75,24 +87,33 @@ fn each_clause(value: &Bson, out: &mut Vec<(String, Bson)>) {
     }
 }
 
-/// The value a field condition pins the field to, if it is an equality.
-fn equality_value(condition: &Bson) -> Option<Bson> {
+/// The values a field condition pins the field to: one for a plain value or `$eq`, one per
+/// element of `$all` (each is an equality after MongoDB's rewriting), one for a one-element
+/// `$in`. More than one value for a path is an ambiguity the caller reports.
+fn equality_values(condition: &Bson) -> Vec<Bson> {
+    let is_literal = |v: &Bson| {
+        !matches!(v, Bson::RegularExpression(_))
+            && !matches!(v, Bson::Document(d) if d.keys().next().is_some_and(|k| k.starts_with('$')))
+    };
     match condition {
-        Bson::RegularExpression(_) => None,
+        Bson::RegularExpression(_) => Vec::new(),
         Bson::Document(ops) if ops.keys().next().is_some_and(|k| k.starts_with('$')) => {
-            if let Some(v) = ops.get("$eq") {
-                return Some(v.clone());
+            let mut out = Vec::new();
+            for (op, operand) in ops {
+                match (op.as_str(), operand) {
+                    ("$eq", v) => out.push(v.clone()),
+                    ("$all", Bson::Array(items)) => {
+                        out.extend(items.iter().filter(|v| is_literal(v)).cloned());
+                    }
+                    ("$in", Bson::Array(items)) if items.len() == 1 => {
+                        out.extend(items.iter().filter(|v| is_literal(v)).cloned());
+                    }
+                    _ => {}
+                }
             }
-            // A one-element $in (without a regex) is an equality after optimization.
-            match ops.get("$in") {
-                Some(Bson::Array(items)) if items.len() == 1 => match items.first() {
-                    Some(Bson::RegularExpression(_)) | None => None,
-                    Some(v) => Some(v.clone()),
-                },
-                _ => None,
-            }
+            out
         }
-        other => Some(other.clone()),
+        other => vec![other.clone()],
     }
 }
 
@@ -117,6 +138,10 @@ mod tests {
     use super::*;
     use bson::{Regex, doc};
 
+    fn seed_from_query_all(query: &Document) -> Result<Document> {
+        seed_from_query(query, SeedScope::AllFields)
+    }
+
     fn regex() -> Regex {
         Regex {
             pattern: "x".try_into().unwrap(),
@@ -126,9 +151,9 @@ mod tests {
 
     #[test]
     fn equality_fields_seed_the_document() {
-        let seed = seed_from_query(&doc! {"name": "Andy"}).unwrap();
+        let seed = seed_from_query_all(&doc! {"name": "Andy"}).unwrap();
         assert_eq!(seed, doc! {"name": "Andy"});
-        let seed = seed_from_query(&doc! {
+        let seed = seed_from_query_all(&doc! {
             "b": 1, "a.x": 2, "a.y": {"$eq": 3}, "c": {"$gt": 1}, "_id": 7,
             "$and": [{"d": 4}, {"e": {"$in": [5]}}], "r": regex(),
         })
@@ -138,22 +163,47 @@ mod tests {
             doc! {"_id": 7, "a": {"x": 2, "y": 3}, "b": 1, "d": 4, "e": 5}
         );
         assert_eq!(
-            seed_from_query(&doc! {"$or": [{"a": 1}, {"b": 2}]}).unwrap(),
+            seed_from_query_all(&doc! {"$or": [{"a": 1}, {"b": 2}]}).unwrap(),
             doc! {}
         );
         assert_eq!(
-            seed_from_query(&doc! {"$or": [{"a": 1}]}).unwrap(),
+            seed_from_query_all(&doc! {"$or": [{"a": 1}]}).unwrap(),
             doc! {"a": 1}
         );
         assert_eq!(
-            seed_from_query(&doc! {"a": {"$gt": 1, "$lt": 5}}).unwrap(),
+            seed_from_query_all(&doc! {"a": {"$gt": 1, "$lt": 5}}).unwrap(),
             doc! {}
         );
     }
 
     #[test]
+    fn all_and_in_seed_like_equalities() {
+        assert_eq!(
+            seed_from_query_all(&doc! {"b": {"$all": [2], "$in": [1, 2]}}).unwrap(),
+            doc! {"b": 2}
+        );
+        let e = seed_from_query_all(&doc! {"b": {"$eq": 2, "$all": [2]}}).unwrap_err();
+        assert_eq!(
+            e.message,
+            "cannot infer query fields to set, path 'b' is matched twice"
+        );
+        assert_eq!(
+            seed_from_query_all(&doc! {"b": {"$all": [2, 1]}})
+                .unwrap_err()
+                .code(),
+            54
+        );
+        // A replacement keeps only the _id equality, so other ambiguities do not matter.
+        let q = doc! {"_id": 1234, "$and": [{"x": {"$eq": 1}}, {"x": 2}]};
+        assert_eq!(
+            seed_from_query(&q, SeedScope::IdOnly).unwrap(),
+            doc! {"_id": 1234}
+        );
+    }
+
+    #[test]
     fn ambiguous_queries_fail() {
-        let e = seed_from_query(&doc! {"a": 1, "$and": [{"a": 2}]}).unwrap_err();
+        let e = seed_from_query_all(&doc! {"a": 1, "$and": [{"a": 2}]}).unwrap_err();
         assert_eq!(
             (e.code(), e.message.as_str()),
             (
@@ -161,9 +211,9 @@ mod tests {
                 "cannot infer query fields to set, path 'a' is matched twice"
             )
         );
-        let e = seed_from_query(&doc! {"a": 1, "a.b": 2}).unwrap_err();
+        let e = seed_from_query_all(&doc! {"a": 1, "a.b": 2}).unwrap_err();
         assert_eq!(e.code(), 54);
-        let e = seed_from_query(&doc! {"_id.name": "Robert Frost", "_id.uid": 0}).unwrap_err();
+        let e = seed_from_query_all(&doc! {"_id.name": "Robert Frost", "_id.uid": 0}).unwrap_err();
         assert_eq!(
             (e.code(), e.message.as_str()),
             (
