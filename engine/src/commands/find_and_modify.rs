@@ -8,7 +8,7 @@ use super::{bool_option, document_option, target_namespace};
 use crate::Engine;
 use crate::catalog::Namespace;
 use crate::error::{Error, ErrorCode, Result};
-use crate::matcher::Filter;
+use crate::matcher::{Filter, MatchContext};
 use crate::query::FindSpec;
 use crate::query::sort::SortSpec;
 use crate::storage::Change;
@@ -44,15 +44,14 @@ pub fn find_and_modify(engine: &mut Engine, db: &str, command: &Document) -> Res
     let query = document_option(command, "findAndModify", "query")?
         .cloned()
         .unwrap_or_default();
-    let sort = match document_option(command, "findAndModify", "sort")? {
-        Some(s) if !s.is_empty() => Some(SortSpec::parse(s)?),
-        _ => None,
-    };
-    let fields = document_option(command, "findAndModify", "fields")?;
-    if let Some(fields) = fields.filter(|f| !f.is_empty()) {
-        // Validated (and, until projection exists, refused) exactly as find does.
-        FindSpec::parse(None, None, Some(fields), None, None)?;
-    }
+    // The query, sort and projection are parsed (and checked together) as find parses them.
+    let find = FindSpec::parse(
+        Some(&query),
+        document_option(command, "findAndModify", "sort")?,
+        document_option(command, "findAndModify", "fields")?,
+        None,
+        None,
+    )?;
     let remove = bool_option(command, "remove", false)?;
     let return_new = bool_option(command, "new", false)?;
     let upsert = bool_option(command, "upsert", false)?;
@@ -90,18 +89,33 @@ pub fn find_and_modify(engine: &mut Engine, db: &str, command: &Document) -> Res
             type_name(u)
         )));
     }
-    let filter = Filter::parse(&query)?;
-    let target = first_match(engine, &ns, &filter, sort.as_ref());
-
-    let (last_error, value) = match update {
-        None => remove_one(engine, &ns, target),
+    let spec = match update {
         Some(u) => {
             let filters = ArrayFilters::parse(&raw_filters)?;
             let spec = UpdateSpec::parse(u, &filters)?;
-            update_one(
-                engine, &ns, target, &spec, &filter, &filters, &query, upsert, return_new,
-            )?
+            Some((spec, filters))
         }
+        None => None,
+    };
+    let target = first_match(engine, &ns, &find.filter, find.sort.as_ref())?;
+
+    let (last_error, value) = match &spec {
+        None => remove_one(engine, &ns, target),
+        Some((spec, filters)) => update_one(
+            engine,
+            &ns,
+            target,
+            spec,
+            &find.filter,
+            filters,
+            &query,
+            upsert,
+            return_new,
+        )?,
+    };
+    let value = match value {
+        Bson::Document(d) => Bson::Document(find.project(&d, &MatchContext::default())?),
+        other => other,
     };
     Ok(doc! {"lastErrorObject": last_error, "value": value, "ok": 1.0})
 }
@@ -112,10 +126,13 @@ fn first_match(
     ns: &Namespace,
     filter: &Filter,
     sort: Option<&SortSpec>,
-) -> Option<(u64, Document)> {
-    let record_id = *matching_records(engine, ns, filter, sort).first()?;
-    let doc = engine.catalog().collection(ns)?.get(record_id)?.clone();
-    Some((record_id, doc))
+) -> Result<Option<(u64, Document)>> {
+    let records = matching_records(engine, ns, filter, sort)?;
+    let found = records.first().and_then(|record_id| {
+        let doc = engine.catalog().collection(ns)?.get(*record_id)?.clone();
+        Some((*record_id, doc))
+    });
+    Ok(found)
 }
 
 fn remove_one(
@@ -292,6 +309,26 @@ mod tests {
         );
         let r = e.run_command("t", &doc! {"count": "c"});
         assert_eq!(r.get_i32("n").unwrap(), 2);
+    }
+
+    #[test]
+    fn fields_project_the_returned_document() {
+        let mut e = engine();
+        let r = fam(
+            &mut e,
+            doc! {"query": {"_id": 2}, "update": {"$inc": {"n": 1}}, "new": true, "fields": {"n": 1, "_id": 0}},
+        );
+        assert_eq!(r.get_document("value").unwrap(), &doc! {"n": 2});
+        let r = fam(
+            &mut e,
+            doc! {"query": {"_id": 3}, "remove": true, "fields": {"k": 0}},
+        );
+        assert_eq!(r.get_document("value").unwrap(), &doc! {"_id": 3, "n": 2});
+        let r = fam(
+            &mut e,
+            doc! {"query": {}, "remove": true, "fields": {"a": 1, "b": 0}},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 31254);
     }
 
     #[test]

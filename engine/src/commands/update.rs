@@ -8,7 +8,7 @@ use super::target_namespace;
 use crate::Engine;
 use crate::catalog::Namespace;
 use crate::error::{Error, ErrorCode, Result};
-use crate::matcher::Filter;
+use crate::matcher::{Filter, MatchContext};
 use crate::query::sort::SortSpec;
 use crate::storage::Change;
 use crate::update::{ArrayFilters, UpdateEnv, UpdateSpec};
@@ -281,7 +281,7 @@ fn run_statement(
         Some(s) if !s.is_empty() => Some(SortSpec::parse(s)?),
         _ => None,
     };
-    let mut targets = matching_records(engine, ns, &filter, sort.as_ref());
+    let mut targets = matching_records(engine, ns, &filter, sort.as_ref())?;
     if !statement.multi {
         targets.truncate(1);
     }
@@ -301,22 +301,35 @@ fn run_statement(
 }
 
 /// The record ids of the documents `filter` matches, in natural order or (stably) in `sort`
-/// order.
+/// order. Evaluation errors (`$where` with no evaluator, `$expr` failures) are returned, as find
+/// returns them.
 pub(super) fn matching_records(
     engine: &Engine,
     ns: &Namespace,
     filter: &Filter,
     sort: Option<&SortSpec>,
-) -> Vec<u64> {
+) -> Result<Vec<u64>> {
     let Some(coll) = engine.catalog().collection(ns) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
-    let mut matched: Vec<(u64, &Document)> =
-        coll.iter().filter(|(_, d)| filter.matches(d)).collect();
+    if filter.text_query().is_some() {
+        // No collection has a text index yet (the same answer find gives).
+        return Err(Error::new(
+            ErrorCode::IndexNotFound,
+            "text index required for $text query",
+        ));
+    }
+    let context = MatchContext::default();
+    let mut matched: Vec<(u64, &Document)> = Vec::new();
+    for (record_id, doc) in coll.iter() {
+        if filter.matches_with(doc, &context)? {
+            matched.push((record_id, doc));
+        }
+    }
     if let Some(sort) = sort {
         matched.sort_by(|a, b| sort.compare(a.1, b.1));
     }
-    matched.into_iter().map(|(r, _)| r).collect()
+    Ok(matched.into_iter().map(|(r, _)| r).collect())
 }
 
 /// Applies `spec` to one stored document and stores the result; returns the new document when
