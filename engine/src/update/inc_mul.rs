@@ -5,8 +5,9 @@
 use bson::Bson;
 
 use super::apply::{LeafContext, Outcome};
+use super::decimal;
 use super::identical::identical;
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, Result};
 use crate::value::display::{key_value, type_name};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,7 +69,7 @@ pub fn apply_arith(
             type_name(existing)
         )));
     }
-    let result = compute(kind, existing, operand)?.ok_or_else(|| {
+    let result = compute(kind, existing, operand).ok_or_else(|| {
         Error::bad_value(format!(
             "Failed to apply {} operations to current value ({}) for document {{{}}}",
             kind.operator(),
@@ -98,7 +99,7 @@ fn zero_like(v: &Bson) -> Bson {
 }
 
 /// `None` when a long overflows.
-fn compute(kind: Arith, a: &Bson, b: &Bson) -> Result<Option<Bson>> {
+fn compute(kind: Arith, a: &Bson, b: &Bson) -> Option<Bson> {
     let int = |v: &Bson| match v {
         Bson::Int32(i) => Some(i64::from(*i)),
         Bson::Int64(i) => Some(*i),
@@ -111,13 +112,10 @@ fn compute(kind: Arith, a: &Bson, b: &Bson) -> Result<Option<Bson>> {
         _ => f64::NAN,
     };
     if matches!(a, Bson::Decimal128(_)) || matches!(b, Bson::Decimal128(_)) {
-        return Err(Error::new(
-            ErrorCode::NotImplemented,
-            format!(
-                "{} on decimal values is not supported by Sprout yet",
-                kind.operator()
-            ),
-        ));
+        return match kind {
+            Arith::Inc => decimal::add(a, b),
+            Arith::Mul => decimal::multiply(a, b),
+        };
     }
     if let (Bson::Int32(x), Bson::Int32(y)) = (a, b) {
         let (x, y) = (i64::from(*x), i64::from(*y));
@@ -125,23 +123,23 @@ fn compute(kind: Arith, a: &Bson, b: &Bson) -> Result<Option<Bson>> {
             Arith::Inc => x + y,
             Arith::Mul => x * y,
         };
-        return Ok(Some(match i32::try_from(r) {
+        return Some(match i32::try_from(r) {
             Ok(small) => Bson::Int32(small),
             Err(_) => Bson::Int64(r),
-        }));
+        });
     }
     if let (Some(x), Some(y)) = (int(a), int(b)) {
         let r = match kind {
             Arith::Inc => x.checked_add(y),
             Arith::Mul => x.checked_mul(y),
         };
-        return Ok(r.map(Bson::Int64));
+        return r.map(Bson::Int64);
     }
     let (x, y) = (float(a), float(b));
-    Ok(Some(Bson::Double(match kind {
+    Some(Bson::Double(match kind {
         Arith::Inc => x + y,
         Arith::Mul => x * y,
-    })))
+    }))
 }
 
 /// A number as MongoDB's `SafeNum::debugString` shows it.
@@ -198,6 +196,25 @@ mod tests {
             )),
             Bson::Int64(1 << 40)
         );
+    }
+
+    #[test]
+    fn decimals_are_added_exactly() {
+        let dec = |s: &str| Bson::Decimal128(s.parse().unwrap());
+        assert_eq!(
+            set(run(Arith::Inc, Some(dec("0.1")), dec("0.2"))),
+            dec("0.3")
+        );
+        assert_eq!(
+            set(run(Arith::Inc, Some(Bson::Int32(1)), dec("1.5"))),
+            dec("2.5")
+        );
+        assert_eq!(
+            set(run(Arith::Mul, Some(dec("2.50")), Bson::Int64(2))),
+            dec("5.00")
+        );
+        // Same value, other representation: a modification, as the bytes differ.
+        assert_eq!(set(run(Arith::Inc, Some(dec("1")), dec("0.0"))), dec("1.0"));
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod add_to_set;
 mod apply;
 mod bit;
 mod current_date;
+mod decimal;
 mod identical;
 mod inc_mul;
 mod min_max;
