@@ -2,6 +2,7 @@
 
 use bson::{Bson, Document, doc};
 
+use super::update::matching_records;
 use super::{count_option, document_option, target_namespace};
 use crate::Engine;
 use crate::error::{Error, Result};
@@ -31,11 +32,7 @@ pub fn count(engine: &mut Engine, db: &str, command: &Document) -> Result<Docume
             type_name(hint)
         )));
     }
-    let matched = engine
-        .catalog()
-        .collection(&ns)
-        .map(|c| c.iter().filter(|(_, d)| filter.matches(d)).count())
-        .unwrap_or(0) as i64;
+    let matched = matching_records(engine, &ns, &filter, None)?.len() as i64;
     let mut n = (matched - skip).max(0);
     if limit > 0 {
         n = n.min(limit);
@@ -97,5 +94,13 @@ mod tests {
         assert_eq!(code(&mut e, doc! {"count": "c", "skip": -1}), 51024);
         assert_eq!(code(&mut e, doc! {"count": "c", "limit": "x"}), 14);
         assert_eq!(code(&mut e, doc! {"count": "c", "bogus": 1}), 40415);
+        e.run_command("t", &doc! {"insert": "c", "documents": [{"a": 1}]});
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"count": "c", "query": {"$text": {"$search": "x"}}}
+            ),
+            27
+        );
     }
 }

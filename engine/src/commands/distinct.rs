@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use bson::{Bson, Document, doc};
 
+use super::update::matching_records;
 use super::{document_option, target_namespace};
 use crate::Engine;
 use crate::error::{Error, Result};
@@ -39,10 +40,11 @@ pub fn distinct(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
     };
     let path = FieldPath::parse(key);
     let mut values = BTreeSet::new();
+    let records = matching_records(engine, &ns, &filter, None)?;
     if let Some(coll) = engine.catalog().collection(&ns) {
-        for (_, d) in coll.iter().filter(|(_, d)| filter.matches(d)) {
+        for doc in records.iter().filter_map(|r| coll.get(*r)) {
             if let Some((first, rest)) = path.parts().split_first()
-                && let Some(v) = d.get(first)
+                && let Some(v) = doc.get(first)
             {
                 collect(v, rest, &mut values);
             }
