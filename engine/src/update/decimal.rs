@@ -28,7 +28,33 @@ enum Value {
     Finite(Finite),
 }
 
+/// A double as MongoDB's arithmetic converts it to decimal: rounded to 15 significant digits
+/// (so `2.0` becomes `2.00000000000000`).
+fn double_value(d: f64) -> Value {
+    if d.is_nan() {
+        return Value::NaN;
+    }
+    if d.is_infinite() {
+        return Value::Infinity { negative: d < 0.0 };
+    }
+    // Rust's exponent formatting is correctly rounded: "d.dddddddddddddde±x", 15 digits.
+    let text = format!("{:.14e}", d.abs());
+    let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
+    Value::Finite(Finite {
+        negative: d.is_sign_negative(),
+        digits: mantissa
+            .bytes()
+            .filter(u8::is_ascii_digit)
+            .map(|b| b - b'0')
+            .collect(),
+        exponent: exp.parse::<i64>().unwrap_or(0) - 14,
+    })
+}
+
 fn value_of(v: &Bson) -> Option<Value> {
+    if let Bson::Double(d) = v {
+        return Some(double_value(*d));
+    }
     Some(match Decimal::from_number(v)? {
         Decimal::NaN => Value::NaN,
         Decimal::Infinity { negative } => Value::Infinity { negative },
@@ -301,6 +327,20 @@ mod tests {
             text(add(&d(big), &d("0.50001"))),
             "1234567890123456789012345678901235"
         );
+    }
+
+    #[test]
+    fn doubles_convert_with_15_significant_digits() {
+        assert_eq!(
+            text(multiply(&d("10"), &Bson::Double(2.0))),
+            "20.00000000000000"
+        );
+        assert_eq!(
+            text(multiply(&Bson::Double(10.0), &d("2"))),
+            "20.0000000000000"
+        );
+        assert_eq!(text(add(&d("0"), &Bson::Double(0.1))), "0.100000000000000");
+        assert_eq!(text(add(&d("1"), &Bson::Double(-2.5))), "-1.50000000000000");
     }
 
     #[test]
