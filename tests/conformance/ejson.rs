@@ -63,8 +63,13 @@ pub fn parse_doc(text: &str) -> Result<Document, String> {
 }
 
 /// Parses the relaxed JSON some transcripts use: bare `NaN`, `Infinity` and `-Infinity`
-/// become `$numberDouble`, and trailing commas before `}` or `]` are dropped.
+/// become `$numberDouble`, trailing commas before `}` or `]` are dropped, and the integer
+/// literal `-0` is the int32 0 (as MongoDB's JSON parsers read it; `serde_json` would make it
+/// the double -0.0).
 pub fn parse_lenient(text: &str) -> Result<Bson, String> {
+    if has_negative_zero(text) {
+        return parse_bson(&lenient_rewrite(text));
+    }
     match parse_bson(text) {
         Ok(v) => Ok(v),
         Err(first) => {
@@ -84,6 +89,11 @@ pub fn parse_lenient_doc(text: &str) -> Result<Document, String> {
         Bson::Document(d) => Ok(d),
         other => Err(format!("expected a document, got {}", canonical(&other))),
     }
+}
+
+/// Whether the text has the integer literal `-0` outside strings.
+fn has_negative_zero(text: &str) -> bool {
+    text.contains("-0") && lenient_rewrite(text) != text
 }
 
 fn lenient_rewrite(text: &str) -> String {
@@ -124,6 +134,15 @@ fn lenient_rewrite(text: &str) -> String {
         } else if word_start && rest.starts_with("NaN") {
             out.push_str(r#"{"$numberDouble": "NaN"}"#);
             i += 3;
+        } else if c == '-'
+            && chars.get(i + 1) == Some(&'0')
+            && !chars
+                .get(i + 2)
+                .is_some_and(|n| n.is_ascii_digit() || matches!(n, '.' | 'e' | 'E'))
+            && (i == 0 || !chars[i - 1].is_alphanumeric())
+        {
+            out.push('0');
+            i += 2;
         } else if c == ',' {
             let mut j = i + 1;
             while j < chars.len() && chars[j].is_whitespace() {
@@ -230,6 +249,11 @@ mod tests {
 
     #[test]
     fn lenient_numbers_and_commas() {
+        let zero = parse_lenient(r#"{"a": -0, "b": -0.0, "c": "-0"}"#).expect("lenient parse");
+        assert_eq!(
+            canonical(&zero),
+            r#"{"a":{"$numberInt":"0"},"b":{"$numberDouble":"-0.0"},"c":"-0"}"#
+        );
         let v = parse_lenient(r#"{"a": NaN, "b": [Infinity, -Infinity,], "c": "NaN,}"}"#)
             .expect("lenient parse");
         assert_eq!(

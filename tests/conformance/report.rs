@@ -78,6 +78,7 @@ pub struct Report {
     ids: HashMap<String, usize>,
     started: Instant,
     extra_output: Vec<String>,
+    untracked_prefix: Option<String>,
 }
 
 impl Report {
@@ -93,6 +94,7 @@ impl Report {
             ids: HashMap::new(),
             started: Instant::now(),
             extra_output: Vec::new(),
+            untracked_prefix: None,
         }
     }
 
@@ -122,6 +124,12 @@ impl Report {
         self.extra_output.push(line);
     }
 
+    /// Cases whose ids start with `prefix` (data from outside the vendored folder) are printed
+    /// in the table but left out of the baseline and `docs/conformance.md`.
+    pub fn set_untracked_prefix(&mut self, prefix: &str) {
+        self.untracked_prefix = Some(prefix.to_string());
+    }
+
     pub fn cases(&self) -> &[Case] {
         &self.cases
     }
@@ -142,12 +150,33 @@ impl Report {
 
     /// Prints the table, compares with the baseline (or rewrites it under `SPROUT_BLESS=1`)
     /// and returns an error describing every regression and improvement.
-    pub fn finish(self) -> Result<(), String> {
+    pub fn finish(mut self) -> Result<(), String> {
         let elapsed = self.started.elapsed();
         let table = self.table_text(elapsed);
         emit!("{table}");
         for line in &self.extra_output {
             emit!("{line}");
+        }
+        if let Some(prefix) = self.untracked_prefix.clone() {
+            let (untracked, tracked): (Vec<Case>, Vec<Case>) = std::mem::take(&mut self.cases)
+                .into_iter()
+                .partition(|c| c.id.starts_with(&prefix));
+            self.cases = tracked;
+            let failures: Vec<&Case> = untracked
+                .iter()
+                .filter(|c| matches!(c.outcome, Outcome::Fail(_)))
+                .collect();
+            emit!(
+                "{} cases from outside the vendored data ({prefix}…), not compared with the \
+                 baseline; {} failed:",
+                untracked.len(),
+                failures.len()
+            );
+            for case in failures {
+                if let Outcome::Fail(msg) = &case.outcome {
+                    emit!("  failed: {}\n      {}", case.id, clip(msg, 400));
+                }
+            }
         }
         let bless = std::env::var("SPROUT_BLESS").is_ok_and(|v| !v.is_empty() && v != "0");
         let baseline_path = baseline_path(&self.runner);

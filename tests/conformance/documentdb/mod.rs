@@ -84,6 +84,7 @@ pub fn run() -> Result<Report, String> {
          the README's file groups. Plain `insert_one` setup statements are not counted.",
         AREAS,
     );
+    report.set_untracked_prefix("extra/");
     let _quiet = quiet_panics();
     let mut per_file: Vec<(String, [usize; 3])> = Vec::new();
     for (name, path) in &files {
@@ -1181,6 +1182,46 @@ fn strip_id_field(value: &Bson) -> Bson {
     }
 }
 
+/// Says how result rows differ: the missing and unexpected rows, or the first row out of order.
+fn row_difference(got: &[String], want: &[String], ordered: bool) -> String {
+    let mut missing: Vec<&String> = Vec::new();
+    let mut extra: Vec<&String> = got.iter().collect();
+    for w in want {
+        match extra.iter().position(|g| *g == w) {
+            Some(i) => {
+                extra.remove(i);
+            }
+            None => missing.push(w),
+        }
+    }
+    let list = |rows: &[&String]| {
+        clip(
+            &rows
+                .iter()
+                .map(|r| r.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            300,
+        )
+    };
+    if missing.is_empty() && extra.is_empty() && ordered {
+        let at = got.iter().zip(want).position(|(g, w)| g != w).unwrap_or(0);
+        return format!(
+            "rows out of order: row {at} is {}, want {}",
+            clip(got.get(at).map(String::as_str).unwrap_or(""), 200),
+            clip(want.get(at).map(String::as_str).unwrap_or(""), 200)
+        );
+    }
+    let mut parts = vec![format!("rows: got {}, want {}", got.len(), want.len())];
+    if !missing.is_empty() {
+        parts.push(format!("missing {} [{}]", missing.len(), list(&missing)));
+    }
+    if !extra.is_empty() {
+        parts.push(format!("unexpected {} [{}]", extra.len(), list(&extra)));
+    }
+    parts.join("; ")
+}
+
 /// Compares what ran with what the transcript shows.
 fn compare(expected: &Expected, actual: Actual, strip_id: bool) -> Outcome {
     match (expected, actual) {
@@ -1292,13 +1333,7 @@ fn compare(expected: &Expected, actual: Actual, strip_id: bool) -> Outcome {
             if want == got {
                 Outcome::Pass
             } else {
-                Outcome::Fail(format!(
-                    "rows: got {} [{}], want {} [{}]",
-                    got.len(),
-                    clip(&got.join(", "), 300),
-                    want.len(),
-                    clip(&want.join(", "), 300)
-                ))
+                Outcome::Fail(row_difference(&got, &want, ordered))
             }
         }
     }

@@ -93,6 +93,14 @@ fn scan_line(line: &str, in_string: &mut bool, in_dollar: &mut bool) -> (bool, S
             *in_dollar = true;
         } else if c == '-' && chars.get(i + 1) == Some(&'-') {
             break;
+        } else if c == '/' && chars.get(i + 1) == Some(&'*') {
+            // A comment inside the line: skip to its end (or the end of the line).
+            let mut j = i + 2;
+            while j + 1 < chars.len() && !(chars[j] == '*' && chars[j + 1] == '/') {
+                j += 1;
+            }
+            i = j + 2;
+            continue;
         } else {
             out.push(c);
         }
@@ -111,6 +119,14 @@ pub fn parse(text: &str) -> Vec<Statement> {
     let mut i = 0;
     while i < lines.len() {
         if is_noise(lines[i]) {
+            i += 1;
+            continue;
+        }
+        if lines[i].trim_start().starts_with("/*") {
+            // A block comment between statements, possibly over several lines.
+            while i < lines.len() && !lines[i].contains("*/") {
+                i += 1;
+            }
             i += 1;
             continue;
         }
@@ -355,6 +371,7 @@ mod tests {
         let text = "SET x TO 1;\n\
                     SELECT f('a', 'it''s');\n f \n-----\n { \"a\" : 1 }\n\n(2 rows)\n\n\
                     -- comment\n\
+                    /* a block\n comment */\n\
                     SELECT g(\n  '{}');\nNOTICE:  hi\nERROR:  bad thing\nCONTEXT:  here\n\
                     SELECT h();\n";
         let s = parse(text);
@@ -367,7 +384,7 @@ mod tests {
                 rows: vec!["{ \"a\" : 1 }".into(), "".into()]
             }
         );
-        assert_eq!(s[2].line, 10);
+        assert_eq!(s[2].line, 12);
         assert_eq!(s[2].expected, Expected::Error("bad thing".into()));
         assert_eq!(s[3].text, "SELECT h();");
     }
