@@ -8,7 +8,7 @@ use crate::Engine;
 use crate::error::{Error, Result};
 use crate::matcher::Filter;
 use crate::value::display::type_name;
-use crate::write::check_known_fields;
+use crate::write::{check_collation, check_known_fields};
 
 /// `{count: <coll>, query, limit, skip, hint, collation}` → `{n, ok}`.
 pub fn count(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
@@ -22,6 +22,7 @@ pub fn count(engine: &mut Engine, db: &str, command: &Document) -> Result<Docume
         Some(q) => Filter::parse(q)?,
         None => Filter::all(),
     };
+    check_collation(command.get("collation"), "count.collation")?;
     let skip = count_option(command, "count", "skip")?.unwrap_or(0);
     let limit = limit_option(command)?;
     if let Some(hint) = command.get("hint")

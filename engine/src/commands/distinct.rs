@@ -13,7 +13,7 @@ use crate::matcher::Filter;
 use crate::path::FieldPath;
 use crate::value::OrderedValue;
 use crate::value::display::type_name;
-use crate::write::check_known_fields;
+use crate::write::{check_collation, check_known_fields};
 
 /// `{distinct: <coll>, key, query, collation}` → `{values, ok}`.
 pub fn distinct(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
@@ -38,6 +38,7 @@ pub fn distinct(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
         Some(q) => Filter::parse(q)?,
         None => Filter::all(),
     };
+    check_collation(command.get("collation"), "distinct.collation")?;
     let path = FieldPath::parse(key);
     let mut values = BTreeSet::new();
     let records = matching_records(engine, &ns, &filter, None)?;

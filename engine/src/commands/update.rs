@@ -13,7 +13,7 @@ use crate::query::sort::SortSpec;
 use crate::storage::Change;
 use crate::update::{ArrayFilters, UpdateEnv, UpdateSpec};
 use crate::value::display::type_name;
-use crate::write::{check_known_fields, check_write_concern};
+use crate::write::{check_collation, check_known_fields, check_write_concern};
 
 /// MongoDB's largest write batch.
 const MAX_BATCH: usize = 100_000;
@@ -31,6 +31,7 @@ struct Statement {
     array_filters: Vec<Document>,
     /// MongoDB 8.0's `sort` for single-document updates: which match is updated.
     sort: Option<Document>,
+    collation: Option<Bson>,
 }
 
 /// What one statement did.
@@ -174,7 +175,7 @@ fn parse_statement(entry: &Bson) -> Result<Statement> {
         }
     };
     let array_filters = array_filters_option(s, "update.updates.arrayFilters")?;
-    for field in ["hint", "collation", "c", "sort"] {
+    for field in ["hint", "c", "sort"] {
         check_shape(s, field)?;
     }
     let multi = strict_bool(s, "update.updates.multi", "multi", false)?;
@@ -195,6 +196,7 @@ fn parse_statement(entry: &Bson) -> Result<Statement> {
         multi,
         array_filters,
         sort,
+        collation: s.get("collation").cloned(),
     })
 }
 
@@ -268,6 +270,7 @@ fn run_statement(
     ns: &Namespace,
     statement: &Statement,
 ) -> Result<StatementResult> {
+    check_collation(statement.collation.as_ref(), "update.updates.collation")?;
     let filters = ArrayFilters::parse(&statement.array_filters)?;
     let spec = UpdateSpec::parse(&statement.u, &filters)?;
     if statement.multi && spec.is_replacement() {
@@ -732,6 +735,29 @@ mod tests {
             r.get_str("errmsg").unwrap(),
             "Cannot specify sort with multi=true"
         );
+    }
+
+    #[test]
+    fn only_the_simple_collation_is_accepted() {
+        let mut e = engine_with(vec![doc! {"_id": 1, "s": "a"}]);
+        let r = update(
+            &mut e,
+            vec![
+                doc! {"q": {"s": "A"}, "u": {"$set": {"t": 1}}, "collation": {"locale": "en", "strength": 2}},
+            ],
+        );
+        let w = r.get_array("writeErrors").unwrap()[0]
+            .as_document()
+            .unwrap()
+            .clone();
+        assert_eq!(w.get_i32("code").unwrap(), 238);
+        let r = update(
+            &mut e,
+            vec![
+                doc! {"q": {"s": "a"}, "u": {"$set": {"t": 1}}, "collation": {"locale": "simple"}},
+            ],
+        );
+        assert_eq!(r, doc! {"n": 1, "nModified": 1, "ok": 1.0});
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Rules shared by the write commands (`insert`, `update`, `delete`, `findAndModify`).
 
+pub mod collation;
 pub mod write_concern;
 
+pub use collation::check_collation;
 pub use write_concern::check_write_concern;
 
 use bson::Document;
