@@ -18,7 +18,9 @@
 //! Documents are compared as canonical Extended JSON (exact numeric types, key order kept);
 //! rows in order only where the statement sorts. An expected `ERROR` passes on any error (the
 //! wording is DocumentDB's own); errors about DocumentDB-only limitations are skipped.
-//! `BEGIN … ROLLBACK` is honoured by restoring a snapshot of the data taken at the first write.
+//! `BEGIN … ROLLBACK` is honoured by restoring a snapshot of the data taken at the first write,
+//! and a write the transcript shows failing but the engine applies is undone the same way, so
+//! one missing validation does not change every later result.
 //! Extra transcripts in the same format are read from `SPROUT_DOCUMENTDB_DIR`.
 
 pub mod transcript;
@@ -413,7 +415,7 @@ impl Replay {
             ("documentdb_api.find_and_modify", "findAndModify"),
         ] {
             if let Some((args, _)) = call_args(text, name) {
-                return self.api_command(&args, kind);
+                return self.api_command(&args, kind, expected);
             }
         }
         if let Some((args, _)) =
@@ -546,14 +548,18 @@ impl Replay {
             }
         };
         self.before_write();
-        let reply = self.command(db, &doc! {"insert": coll.as_str(), "documents": [doc]});
+        let reply = self.guarded_write(
+            db,
+            &doc! {"insert": coll.as_str(), "documents": [doc]},
+            expected,
+        );
         if !counted {
             return Translated::NotACase;
         }
         Translated::Ran(reply_outcome(reply), false)
     }
 
-    fn api_command(&mut self, args: &[Arg], kind: &str) -> Translated {
+    fn api_command(&mut self, args: &[Arg], kind: &str, expected: &Expected) -> Translated {
         let (Some(Arg::Str(db)), Some(Arg::Str(cmd_text))) = (args.first(), args.get(1)) else {
             return Translated::Skip(format!("{kind} with non-literal arguments"));
         };
@@ -566,8 +572,22 @@ impl Replay {
             return Translated::Skip(format!("{kind} with a document sequence argument"));
         }
         self.before_write();
-        let reply = self.command(db, &cmd);
+        let reply = self.guarded_write(db, &cmd, expected);
         Translated::Ran(reply_outcome(reply), false)
+    }
+
+    /// Runs a write. When the transcript shows that it failed but the engine applies it, the
+    /// data is put back, so one missing validation does not change every later result.
+    fn guarded_write(&mut self, db: &str, cmd: &Document, expected: &Expected) -> Document {
+        let undo = matches!(expected, Expected::Error(_)).then(|| self.take_snapshot());
+        let reply = self.command(db, cmd);
+        if let Some(snapshot) = undo
+            && engine::reply_ok(&reply)
+            && !reply.contains_key("writeErrors")
+        {
+            self.restore(snapshot);
+        }
+        reply
     }
 
     fn aggregation_command(&mut self, args: &[Arg], kind: &str) -> Translated {
@@ -1114,7 +1134,7 @@ fn write_outcome(reply: Document) -> Actual {
 }
 
 /// Top-level keys sorted; write errors reduced to their index (codes and wording differ between
-/// DocumentDB and MongoDB); distinct values sorted.
+/// DocumentDB and MongoDB); generated ObjectIds of upserts made equal; distinct values sorted.
 fn normalise_reply(reply: &Document) -> String {
     let mut entries: BTreeMap<String, Bson> = BTreeMap::new();
     for (k, v) in reply {
@@ -1128,6 +1148,19 @@ fn normalise_reply(reply: &Document) -> String {
                             .and_then(|d| d.get("index").cloned())
                             .unwrap_or(Bson::Null);
                         Bson::Document(doc! {"index": index})
+                    })
+                    .collect(),
+            ),
+            ("upserted", Bson::Array(upserts)) => Bson::Array(
+                upserts
+                    .iter()
+                    .map(|u| match u {
+                        Bson::Document(d) if matches!(d.get("_id"), Some(Bson::ObjectId(_))) => {
+                            let mut d = d.clone();
+                            d.insert("_id", "<generated ObjectId>");
+                            Bson::Document(d)
+                        }
+                        other => other.clone(),
                     })
                     .collect(),
             ),
