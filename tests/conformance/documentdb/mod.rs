@@ -9,6 +9,7 @@
 //! |---|---|
 //! | `insert_one('db','c','<doc>')` | `insert` (setup; a case only when the transcript shows an error) |
 //! | `… FROM documentdb_api.collection('db','c') [WHERE document @@ '<f>'] [ORDER BY …]` | `find` |
+//! | `… WHERE document @= / @!= / @> / @>= / @< / @<= / @*= / @!*= / @&= / @? / @# '{p: v}'` | `find` with `{p: {$eq / $ne / $gt / … / $exists / $type: v}}` |
 //! | `bson_update_document('<doc>', '{"": <u>}', '<q>' [, '{"": [<af>]}'])` | `update` on a scratch collection |
 //! | `bson_dollar_project` / `_add_fields` / `_set` / `_replace_root` / `_unwind` / `bson_expression_get` | `aggregate` with `$documents` (or over the collection named in `FROM`) |
 //! | `bson_dollar_project_find('<doc>', '<proj>', '<q>')` | `find` with a projection on a scratch collection |
@@ -991,15 +992,44 @@ fn where_and_order(tail: &str) -> Result<(Option<Document>, Option<Document>), S
             return Err("WHERE on something other than document".into());
         };
         let op_rest = op_rest.trim_start();
-        if !op_rest.starts_with("@@") {
-            return Err("single-operator filter (not @@)".into());
-        }
-        let offset = after.len() - op_rest.len() + 2;
+        let token: String = op_rest
+            .chars()
+            .take_while(|c| !c.is_whitespace() && *c != '\'')
+            .collect();
+        // `@@` takes a whole filter; the others one operator over `{path: value}`.
+        let operator = match token.as_str() {
+            "@@" => None,
+            "@=" => Some("$eq"),
+            "@!=" => Some("$ne"),
+            "@>" => Some("$gt"),
+            "@>=" => Some("$gte"),
+            "@<" => Some("$lt"),
+            "@<=" => Some("$lte"),
+            "@*=" => Some("$in"),
+            "@!*=" => Some("$nin"),
+            "@&=" => Some("$all"),
+            "@?" => Some("$exists"),
+            "@#" => Some("$type"),
+            _ => return Err(format!("filter operator {token} not translated")),
+        };
+        let offset = after.len() - op_rest.len() + token.len();
         let lit_part = after[offset..].trim_start();
         let Some((args, used)) = transcript_literal(lit_part) else {
             return Err("WHERE with a non-literal filter".into());
         };
-        filter = Some(parse_lenient_doc(&args).map_err(|e| input_not_parseable(&e))?);
+        let literal = parse_lenient_doc(&args).map_err(|e| input_not_parseable(&e))?;
+        filter = Some(match operator {
+            None => literal,
+            Some(op) => {
+                let mut f = Document::new();
+                for (path, value) in literal {
+                    let mut condition = Document::new();
+                    condition.insert(op, value);
+                    f.insert(path, condition);
+                }
+                f
+            }
+        });
         rest = lit_part[used..].trim();
     }
     let lower = rest.to_ascii_lowercase();
