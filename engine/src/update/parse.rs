@@ -186,6 +186,9 @@ fn parse_leaf(modifier: &str, path: &str, operand: &Bson) -> Result<LeafOp> {
     })
 }
 
+/// MongoDB's nesting limit for stored documents.
+const MAX_DEPTH: usize = 180;
+
 struct CheckedPath {
     path: FieldPath,
     positional: bool,
@@ -206,6 +209,13 @@ fn check_path(
     }
     let parsed = FieldPath::parse(path);
     let parts = parsed.parts();
+    if parts.len() > MAX_DEPTH {
+        // Also keeps the recursive apply shallow (a wasm stack is small).
+        return Err(Error::new(
+            ErrorCode::Overflow,
+            format!("Document exceeds maximum nesting depth of {MAX_DEPTH}"),
+        ));
+    }
     if parts.iter().any(String::is_empty) {
         return Err(Error::new(
             ErrorCode::EmptyFieldName,

@@ -586,6 +586,22 @@ fn bad_update_table() {
 }
 
 #[test]
+fn paths_deeper_than_mongodb_allows_are_refused() {
+    let deep = vec!["a"; 181].join(".");
+    let (code, message) = error(doc! {"_id": 1}, doc! {"$set": {deep: 1}});
+    assert_eq!(
+        (code, message.as_str()),
+        (15, "Document exceeds maximum nesting depth of 180")
+    );
+    let ok = vec!["a"; 180].join(".");
+    assert!(
+        run(doc! {"_id": 1}, doc! {"$set": {ok: 1}})
+            .unwrap()
+            .is_some()
+    );
+}
+
+#[test]
 fn pipelines_and_bad_shapes() {
     let filters = ArrayFilters::none();
     let e = UpdateSpec::parse(&bson!([{"$set": {"a": 1}}]), &filters).unwrap_err();
@@ -623,4 +639,103 @@ fn dollar_prefixed_fields_can_be_modified_but_not_created() {
         .unwrap(),
         doc! {"date": "2021-07-07", "$hotel": 320, "phone": 25}
     );
+}
+
+/// Every combination of a few awkward paths, operators, operands and documents either applies
+/// or returns an error: nothing panics.
+#[test]
+fn no_combination_panics() {
+    let deep = vec!["a"; 400].join(".");
+    let paths = [
+        "a",
+        "a.b",
+        "a.0",
+        "a.0.b",
+        "a.5",
+        "a.$",
+        "a.$.b",
+        "a.$[]",
+        "a.$[].b",
+        "a.$[x]",
+        "a.$[x].b",
+        "_id",
+        "_id.x",
+        "$",
+        "$x",
+        "a..b",
+        "",
+        "a.",
+        "a.2000000",
+        "a.1000",
+        "a.99999999999999999999",
+        "a.-1",
+        "a.01",
+        deep.as_str(),
+    ];
+    let operands = [
+        Bson::Int32(1),
+        Bson::Int64(i64::MAX),
+        Bson::Double(f64::NAN),
+        Bson::String("s".into()),
+        Bson::Null,
+        bson!([1, 2]),
+        bson!({"$each": [3, 1], "$sort": 1, "$slice": -1, "$position": -5}),
+        bson!({"$gte": 1}),
+        bson!({"b": 1}),
+        bson!({"and": 5}),
+        bson!({"$type": "timestamp"}),
+        Bson::Decimal128("1.5".parse().unwrap()),
+    ];
+    let docs = [
+        doc! {"_id": 1},
+        doc! {"_id": 1, "a": 5},
+        doc! {"_id": 1, "a": [1, {"b": 2}, [3]]},
+        doc! {"_id": 1, "a": {"b": {"c": 1}}},
+        doc! {"_id": {"x": 1}, "a": []},
+    ];
+    let modifiers = [
+        "$set",
+        "$unset",
+        "$inc",
+        "$mul",
+        "$min",
+        "$max",
+        "$currentDate",
+        "$push",
+        "$addToSet",
+        "$pop",
+        "$pull",
+        "$pullAll",
+        "$bit",
+        "$setOnInsert",
+    ];
+    let filters = [doc! {"x": {"$gt": 1}}];
+    let mut outcomes = 0;
+    for modifier in modifiers {
+        for path in paths {
+            for operand in &operands {
+                let mut fields = Document::new();
+                fields.insert(path, operand.clone());
+                let mut u = Document::new();
+                u.insert(modifier, fields);
+                let (filters, position): (&[Document], _) = if path.contains("$[x]") {
+                    (&filters, None)
+                } else {
+                    (&[], Some(1))
+                };
+                for d in &docs {
+                    outcomes += usize::from(run_with(d, u.clone(), filters, position).is_ok());
+                }
+            }
+        }
+    }
+    assert!(outcomes > 0);
+    // Renames between awkward paths too.
+    for from in paths {
+        for to in paths {
+            for d in &docs {
+                let _ = run(d.clone(), doc! {"$rename": {from: to}});
+            }
+        }
+    }
 }
