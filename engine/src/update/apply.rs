@@ -2,10 +2,12 @@
 //! the way to a leaf that writes, pads arrays with nulls when a position lies past the end, and
 //! fails where MongoDB fails (a field cannot be created inside a scalar or an array).
 
+use std::borrow::Cow;
+
 use bson::{Bson, Document};
 
 use super::identical::identical;
-use super::node::{ArraySelector, Component, LeafOp, Node, ObjectNode, classify};
+use super::node::{ArraySelector, ChildKey, Component, LeafOp, Node, ObjectNode, classify};
 use super::positional::ArrayFilters;
 use super::{add_to_set, bit, current_date, inc_mul, min_max, pop, pull, push, rename, set, unset};
 use crate::error::{Error, ErrorCode, Result};
@@ -174,12 +176,55 @@ fn cannot_create(name: &str, field: &str, parent: &Bson) -> Error {
     )
 }
 
+/// Replaces a `$` child by the position the query matched, merged with a child already named
+/// by that position (`a.$.b` with `a.0.c`), as MongoDB merges them; two operators on the same
+/// resulting path conflict.
+fn resolve_positional<'n>(
+    obj: &'n ObjectNode,
+    path: &str,
+    cx: &ApplyContext,
+) -> Result<Cow<'n, ObjectNode>> {
+    let Some(positional) = obj.children.get(&ChildKey("$".to_string())) else {
+        return Ok(Cow::Borrowed(obj));
+    };
+    let index = positional_index(cx)?.to_string();
+    let mut resolved = obj.clone();
+    resolved.children.remove(&ChildKey("$".to_string()));
+    let key = ChildKey(index.clone());
+    let merged = match resolved.children.remove(&key) {
+        Some(existing) => merge(existing, positional.clone(), &join(path, &index))?,
+        None => positional.clone(),
+    };
+    resolved.children.insert(key, merged);
+    Ok(Cow::Owned(resolved))
+}
+
+fn merge(a: Node, b: Node, path: &str) -> Result<Node> {
+    match (a, b) {
+        (Node::Object(mut x), Node::Object(y)) => {
+            for (key, child) in y.children {
+                let merged = match x.children.remove(&key) {
+                    Some(existing) => merge(existing, child, &join(path, &key.0))?,
+                    None => child,
+                };
+                x.children.insert(key, merged);
+            }
+            Ok(Node::Object(x))
+        }
+        _ => Err(Error::new(
+            ErrorCode::ConflictingUpdateOperators,
+            format!("Update created a conflict at '{path}'"),
+        )),
+    }
+}
+
 fn apply_into_document(
     obj: &ObjectNode,
     doc: &mut Document,
     path: &str,
     cx: &ApplyContext,
 ) -> Result<bool> {
+    let obj = resolve_positional(obj, path, cx)?;
     let mut changed = false;
     for (key, child) in &obj.children {
         let name = match classify(&key.0) {
@@ -215,6 +260,7 @@ fn apply_into_array(
     path: &str,
     cx: &ApplyContext,
 ) -> Result<bool> {
+    let obj = resolve_positional(obj, path, cx)?;
     let mut changed = false;
     for (key, child) in &obj.children {
         match classify(&key.0) {

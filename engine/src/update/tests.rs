@@ -235,6 +235,30 @@ fn positional_operators() {
         &vec![bson!(80), bson!(100), bson!(90)]
     );
     assert_eq!(d.get_array("items").unwrap()[1], bson!({"q": 0}));
+    // `$` merges with the literal position it stands for; the same leaf twice conflicts.
+    let d = run_with(
+        &doc,
+        doc! {"$set": {"items.$.a": 1, "items.0.b": 2}},
+        &[],
+        Some(0),
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        d.get_array("items").unwrap()[0],
+        bson!({"q": 1, "a": 1, "b": 2})
+    );
+    let e = run_with(
+        &doc,
+        doc! {"$set": {"grades.$": 1, "grades.1": 2}},
+        &[],
+        Some(1),
+    )
+    .unwrap_err();
+    assert_eq!(
+        (e.code(), e.message.as_str()),
+        (40, "Update created a conflict at 'grades.1'")
+    );
     // Nested all-positional.
     let nested = doc! {"_id": 1, "m": [[1, 2], [3]]};
     let d = run_with(&nested, doc! {"$mul": {"m.$[].$[]": 10}}, &[], None)
