@@ -370,3 +370,83 @@ mod tests {
         assert_eq!(err(&mut e, doc! {"update": {"$foo": {"k": 1}}}).0, 9);
     }
 }
+
+#[cfg(test)]
+mod no_panic {
+    use bson::{Bson, Document, bson, doc};
+
+    use crate::Engine;
+
+    /// Every write-side command with every field set to every kind of value answers with a
+    /// reply (success or a MongoDB error), never a panic.
+    #[test]
+    fn odd_arguments_never_panic() {
+        let values = [
+            Bson::Null,
+            Bson::Int32(-1),
+            Bson::Int64(i64::MIN),
+            Bson::Double(f64::NAN),
+            Bson::String("x".into()),
+            Bson::Boolean(true),
+            bson!([]),
+            bson!([{}]),
+            bson!([1, "a"]),
+            bson!({}),
+            bson!({"$set": {"a": 1}}),
+            bson!({"a": 1}),
+            bson!({"$bogus": 1}),
+        ];
+        let commands: [(&str, &[&str]); 4] = [
+            ("update", &["updates", "ordered", "writeConcern", "let"]),
+            (
+                "findAndModify",
+                &[
+                    "query",
+                    "sort",
+                    "remove",
+                    "update",
+                    "new",
+                    "fields",
+                    "upsert",
+                    "arrayFilters",
+                ],
+            ),
+            ("count", &["query", "limit", "skip", "hint", "collation"]),
+            ("distinct", &["key", "query", "collation"]),
+        ];
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [{"_id": 1, "a": [1, {"b": 2}]}]},
+        );
+        let statement_fields = [
+            "q",
+            "u",
+            "upsert",
+            "multi",
+            "arrayFilters",
+            "hint",
+            "collation",
+            "sort",
+        ];
+        for (name, fields) in commands {
+            for field in fields {
+                for v in &values {
+                    let mut cmd = Document::new();
+                    cmd.insert(name, "c");
+                    cmd.insert(*field, v.clone());
+                    let reply = e.run_command("t", &cmd);
+                    assert!(reply.contains_key("ok"), "{cmd}");
+                }
+            }
+        }
+        for field in statement_fields {
+            for v in &values {
+                let mut statement = doc! {"q": {}, "u": {"$set": {"z": 1}}};
+                statement.insert(field, v.clone());
+                let reply = e.run_command("t", &doc! {"update": "c", "updates": [statement]});
+                assert!(reply.contains_key("ok"));
+            }
+        }
+    }
+}
