@@ -1,6 +1,7 @@
-//! The `writeConcern` argument of write commands. Sprout is a single node whose every write is
-//! applied before the reply, so a valid write concern is always satisfied; an invalid one is
-//! refused with MongoDB's error.
+//! The `writeConcern` argument of write commands. Sprout is a single standalone node whose every
+//! write is applied before the reply, so a valid write concern is always satisfied; an invalid
+//! one, or one only a replica set could satisfy (`w` > 1, a custom mode), is refused with the
+//! error a standalone mongod gives.
 
 use bson::{Bson, Document};
 
@@ -34,7 +35,10 @@ fn check_document(wc: &Document) -> Result<()> {
     let mut fsync = false;
     for (field, value) in wc {
         match field.as_str() {
-            "w" => check_w(value)?,
+            "w" => {
+                check_w(value)?;
+                check_standalone(value)?;
+            }
             "j" | "fsync" => {
                 let on = match value {
                     Bson::Boolean(b) => *b,
@@ -77,6 +81,27 @@ fn check_document(wc: &Document) -> Result<()> {
         return Err(Error::new(
             ErrorCode::FailedToParse,
             "fsync and j options cannot be used together",
+        ));
+    }
+    Ok(())
+}
+
+/// What a standalone mongod accepts: `w` up to 1, or the "majority" mode.
+fn check_standalone(w: &Bson) -> Result<()> {
+    let n = match w {
+        Bson::Int32(i) => i64::from(*i),
+        Bson::Int64(i) => *i,
+        Bson::Double(d) => *d as i64,
+        Bson::String(mode) if mode != "majority" => {
+            return Err(Error::bad_value(format!(
+                "cannot use non-majority 'w' mode {mode} when a host is not a member of a replica set"
+            )));
+        }
+        _ => return Ok(()),
+    };
+    if n > 1 {
+        return Err(Error::bad_value(
+            "cannot use 'w' > 1 when a host is not replicated",
         ));
     }
     Ok(())
@@ -129,7 +154,7 @@ mod tests {
             doc! {"w": 1},
             doc! {"w": 0},
             doc! {"w": "majority", "wtimeout": 5000},
-            doc! {"w": 2.0, "j": true},
+            doc! {"w": 1.0, "j": true},
             doc! {"j": 1},
             doc! {"w": {"dc": 1}},
         ] {
@@ -155,6 +180,16 @@ mod tests {
         assert_eq!(
             (e.code(), e.message.as_str()),
             (40415, "BSON field 'writeConcern.x' is an unknown field.")
+        );
+        let e = check(Bson::Document(doc! {"w": 2})).unwrap_err();
+        assert_eq!(
+            (e.code(), e.message.as_str()),
+            (2, "cannot use 'w' > 1 when a host is not replicated")
+        );
+        let e = check(Bson::Document(doc! {"w": "dc1"})).unwrap_err();
+        assert_eq!(
+            e.message,
+            "cannot use non-majority 'w' mode dc1 when a host is not a member of a replica set"
         );
         let e = check(Bson::Document(doc! {"j": true, "fsync": true})).unwrap_err();
         assert_eq!(e.code(), 9);
