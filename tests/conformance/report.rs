@@ -6,6 +6,7 @@
 //! exists (an improvement), so the list is always exact. `SPROUT_BLESS=1` rewrites the baseline
 //! and the runner's section of `docs/conformance.md` from the current run; it keeps reasons a
 //! person wrote as `note: …` and replaces the others with the current failure message.
+//! `SPROUT_CONFORMANCE_LIST=pass,fail,skip` (any subset) lists those cases after the table.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -156,6 +157,19 @@ impl Report {
         emit!("{table}");
         for line in &self.extra_output {
             emit!("{line}");
+        }
+        if let Ok(kinds) = std::env::var("SPROUT_CONFORMANCE_LIST") {
+            // e.g. SPROUT_CONFORMANCE_LIST=pass,skip lists those cases with their details.
+            for case in &self.cases {
+                let (kind, detail) = match &case.outcome {
+                    Outcome::Pass => ("pass", ""),
+                    Outcome::Fail(m) => ("fail", m.as_str()),
+                    Outcome::Skip(r) => ("skip", r.as_str()),
+                };
+                if kinds.split(',').any(|k| k.trim() == kind) {
+                    emit!("{kind}: {}  # {}", case.id, clip(detail, 300));
+                }
+            }
         }
         if let Some(prefix) = self.untracked_prefix.clone() {
             let (untracked, tracked): (Vec<Case>, Vec<Case>) = std::mem::take(&mut self.cases)
