@@ -25,8 +25,6 @@ pub enum Outcome {
     Set(Bson),
     /// The field goes away (an array element becomes null).
     Remove,
-    /// The field is removed and appended again with this value (`$rename` onto an existing field).
-    Move(Bson),
 }
 
 /// What an operator may read besides the value it updates.
@@ -242,11 +240,6 @@ fn apply_into_document(
                 true
             }
             Outcome::Remove => doc.remove(&name).is_some(),
-            Outcome::Move(v) => {
-                doc.remove(&name);
-                doc.insert(name, v);
-                true
-            }
         };
     }
     Ok(changed)
@@ -303,7 +296,7 @@ fn apply_at(
     let child_path = join(path, &name);
     match apply_node(child, items.get(index), &name, &child_path, cx)? {
         Outcome::Unchanged => Ok(false),
-        Outcome::Set(v) | Outcome::Move(v) => {
+        Outcome::Set(v) => {
             if let Some(slot) = items.get_mut(index) {
                 *slot = v;
             } else {
@@ -384,7 +377,7 @@ fn apply_leaf(
         LeafOp::RenameTo { from } => rename::apply_to(from, &FieldPath::parse(path), current, &lcx),
     };
     let outcome = outcome?;
-    let creates = matches!(outcome, Outcome::Set(_) | Outcome::Move(_));
+    let creates = matches!(outcome, Outcome::Set(_));
     if current.is_none() && creates && !cx.is_insert {
         check_created_names(path, cx)?;
     }

@@ -1,11 +1,11 @@
-//! `$rename`: MongoDB performs it as an `$unset` of the source and of the target followed by a
-//! `$set` of the target, so a renamed field moves to the end of its document. Neither path may
-//! go through an array.
+//! `$rename`: the target is set to the source's value (in place when the target exists, appended
+//! when it is new) and the source is removed, as MongoDB's rename node does. Neither path may go
+//! through an array, and the source path must be traversable.
 
 use bson::{Bson, Document};
 
 use super::apply::{LeafContext, Outcome};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::path::FieldPath;
 use crate::value::display::key_value;
 
@@ -15,6 +15,8 @@ enum Exact<'a> {
     Missing,
     /// The walk met an array at this field name before the path's end.
     ThroughArray(&'a str),
+    /// The walk met a scalar at this field name before the path's end.
+    ThroughScalar(&'a str, &'a Bson),
 }
 
 fn walk_exact<'a>(doc: &'a Document, path: &'a FieldPath) -> Exact<'a> {
@@ -30,7 +32,7 @@ fn walk_exact<'a>(doc: &'a Document, path: &'a FieldPath) -> Exact<'a> {
         match v {
             Bson::Document(d) => cur = d,
             Bson::Array(_) => return Exact::ThroughArray(part),
-            _ => return Exact::Missing,
+            scalar => return Exact::ThroughScalar(part, scalar),
         }
     }
     Exact::Missing
@@ -63,14 +65,24 @@ pub fn apply_to(
         Exact::Found(v) => v.clone(),
         Exact::Missing => return Ok(Outcome::Unchanged),
         Exact::ThroughArray(field) => return Err(array_error("source", from, field, cx)),
+        Exact::ThroughScalar(field, scalar) => {
+            return Err(Error::new(
+                ErrorCode::PathNotViable,
+                format!(
+                    "cannot use the part ({field} of {}) to traverse the element ({{{field}: {}}})",
+                    from.dotted(),
+                    key_value(scalar)
+                ),
+            ));
+        }
     };
     if let Exact::ThroughArray(field) = walk_exact(cx.original, to) {
         return Err(array_error("destination", to, field, cx));
     }
-    Ok(match current {
-        Some(_) => Outcome::Move(value),
-        None => Outcome::Set(value),
-    })
+    match current {
+        Some(existing) if super::identical::identical(existing, &value) => Ok(Outcome::Unchanged),
+        _ => Ok(Outcome::Set(value)),
+    }
 }
 
 /// Parse-time checks of a `{$rename: {from: to}}` pair.
@@ -123,8 +135,16 @@ mod tests {
         ));
         assert!(matches!(
             apply_to(&from, &to, Some(&bson!(1)), &cx).unwrap(),
-            Outcome::Move(Bson::Int32(5))
+            Outcome::Set(Bson::Int32(5))
         ));
+        let e = apply_to(&FieldPath::parse("a.b.c"), &to, None, &cx).unwrap_err();
+        assert_eq!(
+            (e.code(), e.message.as_str()),
+            (
+                28,
+                "cannot use the part (b of a.b.c) to traverse the element ({b: 5})"
+            )
+        );
         assert!(matches!(
             apply_to(&FieldPath::parse("zz"), &to, None, &cx).unwrap(),
             Outcome::Unchanged

@@ -131,20 +131,29 @@ fn unset_removes_fields_and_nulls_array_elements() {
 }
 
 #[test]
-fn rename_moves_the_field_to_the_end() {
+fn rename_appends_a_new_target_and_overwrites_an_existing_one_in_place() {
     let d = updated(
         doc! {"_id": 1, "a": 1, "b": 2},
         doc! {"$rename": {"a": "c"}},
     );
     assert_eq!(keys(&d), ["_id", "b", "c"]);
     assert_eq!(d, doc! {"_id": 1, "b": 2, "c": 1});
-    // Onto an existing field: unset both, then set the target (at the end).
+    // Onto an existing field: the target keeps its place (MongoDB sets it as $set would).
     let d = updated(
         doc! {"_id": 1, "a": 1, "b": 2, "c": 3},
         doc! {"$rename": {"a": "b"}},
     );
-    assert_eq!(keys(&d), ["_id", "c", "b"]);
+    assert_eq!(keys(&d), ["_id", "b", "c"]);
     assert_eq!(d.get_i32("b").unwrap(), 1);
+    let d = updated(
+        doc! {"_id": 1, "key": 1, "f": {"g": 9, "h": 1}},
+        doc! {"$rename": {"key": "f.g"}},
+    );
+    assert_eq!(d, doc! {"_id": 1, "f": {"g": 1, "h": 1}});
+    assert_eq!(keys(d.get_document("f").unwrap()), ["g", "h"]);
+    // A source path through a scalar cannot be traversed.
+    let e = error(doc! {"_id": 1, "f": 1}, doc! {"$rename": {"f.g": "a"}});
+    assert_eq!(e.0, 28);
     let d = updated(
         doc! {"_id": 1, "a": {"b": 1}},
         doc! {"$rename": {"a.b": "x.y"}},
