@@ -369,7 +369,11 @@ fn cases() -> Vec<Case> {
             31276,
             "Cannot specify more than one positional projection per query.",
         ),
-        p(doc! {"a.$": 1}, 51246, ""),
+        p(
+            doc! {"arr.$": 1},
+            51246,
+            "Executor error during find command :: caused by :: positional operator '.$' couldn't find a matching element in the array",
+        ),
         p(
             doc! {"a": {"$slice": "x"}},
             28667,
@@ -393,7 +397,12 @@ fn cases() -> Vec<Case> {
         p(
             doc! {"a": {"$elemMatch": {"$foo": 1}}},
             2,
-            "unknown top level operator: $foo. If you have a field name that starts with a '$' symbol, consider using $getField or $setField.",
+            "unknown operator: $foo",
+        ),
+        p(
+            doc! {"a": {"$elemMatch": {"$nor": 1}}},
+            2,
+            "$nor must be an array",
         ),
         p(
             doc! {"a": {"$meta": "nope"}},

@@ -39,7 +39,11 @@ impl BitTest {
             Bson::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
-                    let Some(p) = integral(item) else {
+                    let position = match item {
+                        Bson::Decimal128(_) => super::parse::truncated_in_range(item),
+                        other => integral(other),
+                    };
+                    let Some(p) = position else {
                         return Err(Error::bad_value(format!(
                             "bit positions must be an integer but got: {i}: {}",
                             crate::value::display::key_value(item)
@@ -101,6 +105,12 @@ impl BitTest {
                 };
                 Box::new(move |p: u64| if p >= 64 { n < 0 } else { n >> p & 1 == 1 })
             }
+            Bson::Decimal128(_) => {
+                // Decimals convert as MongoDB's numberLong does: truncated toward zero, with
+                // NaN, infinities and out-of-range values becoming the 64-bit minimum.
+                let n = super::parse::truncated_in_range(v).unwrap_or(i64::MIN);
+                Box::new(move |p: u64| if p >= 64 { n < 0 } else { n >> p & 1 == 1 })
+            }
             _ => return false,
         };
         match self.op {
@@ -158,6 +168,10 @@ mod tests {
         assert!(test(BitOp::AllSet, bin.clone(), bson!(5)));
         assert!(test(BitOp::AllSet, bson!(1), bin));
         assert!(!test(BitOp::AnySet, bson!(1), bson!("x")));
+        let dec = |s: &str| Bson::Decimal128(s.parse().unwrap());
+        assert!(test(BitOp::AllSet, bson!([0, 1]), dec("3.0000")));
+        assert!(test(BitOp::AnySet, bson!(1), dec("1.1234")));
+        assert!(test(BitOp::AllClear, bson!(1), dec("NaN")));
     }
 
     #[test]

@@ -29,8 +29,10 @@ pub fn eval(
             Ok(true)
         }
         Expr::Or(children) => {
+            // As in MongoDB, `$or` records no elemMatchKey (an `$or` of equalities on one path
+            // is an `$in` by then, which does).
             for c in children {
-                if eval(c, doc, ctx, key)? {
+                if eval(c, doc, ctx, &mut None)? {
                     return Ok(true);
                 }
             }
@@ -105,11 +107,9 @@ impl ValuePred {
             ValuePred::Regex(r) => r.matches(v),
             ValuePred::Exists => true,
             ValuePred::Type(set) => set.contains(v),
-            ValuePred::Mod { divisor, remainder } => match super::parse::truncated(v) {
-                Some(n) if !matches!(v, Bson::Double(d) if !d.is_finite()) => {
-                    n.checked_rem(*divisor).unwrap_or(0) == *remainder
-                }
-                _ => false,
+            ValuePred::Mod { divisor, remainder } => match super::parse::truncated_in_range(v) {
+                Some(n) => n.checked_rem(*divisor).unwrap_or(0) == *remainder,
+                None => false,
             },
             ValuePred::Bits(test) => test.matches(v),
             ValuePred::Size(n) => matches!(v, Bson::Array(a) if a.len() as i64 == *n),

@@ -23,7 +23,7 @@ mod bad_input_tests;
 #[cfg(test)]
 mod tests;
 
-use bson::Document;
+use bson::{Bson, Document};
 
 use crate::error::Result;
 pub use expr::TextQuery;
@@ -61,6 +61,22 @@ pub struct MatchDetails {
     /// the element that made the document match. The positional `$` operator (update and
     /// projection) replaces itself with it.
     pub elem_match_key: Option<usize>,
+}
+
+/// A parsed `$elemMatch` operand (value or document form), for the `$elemMatch` projection.
+#[derive(Debug, Clone)]
+pub struct ElemMatch(expr::ValuePred);
+
+impl ElemMatch {
+    /// Parses the operand of `$elemMatch` as the matcher does.
+    pub fn parse(operand: &Bson) -> Result<ElemMatch> {
+        Ok(ElemMatch(parse::parse_elem_match(operand)?))
+    }
+
+    /// The position of the first element of `array` that matches (`None` for a non-array).
+    pub fn first_match(&self, array: &Bson) -> Option<usize> {
+        self.0.elem_match_position(array)
+    }
 }
 
 /// A parsed filter.

@@ -68,7 +68,7 @@ fn parse_top_level_operator(
             }
             match op {
                 "and" => Expr::And(children),
-                "or" => Expr::Or(children),
+                "or" => or_of_equalities_as_in(children),
                 _ => Expr::Nor(children),
             }
         }
@@ -132,6 +132,54 @@ fn parse_top_level_operator(
             )));
         }
     }))
+}
+
+/// MongoDB's rewrite of an `$or` whose clauses are all equalities (or `$in`s, or regexes) on
+/// one path into a single `$in`; it matches the same documents and records an elemMatchKey.
+fn or_of_equalities_as_in(children: Vec<Expr>) -> Expr {
+    let mut first: Option<&FieldPath> = None;
+    let mergeable = children.len() > 1
+        && children.iter().all(|c| match c {
+            Expr::Path {
+                path,
+                pred: ValuePred::Cmp(CmpOp::Eq, _) | ValuePred::In(_) | ValuePred::Regex(_),
+            } => {
+                let same = first.is_none_or(|q| q == path);
+                first = Some(path);
+                same
+            }
+            _ => false,
+        });
+    if !mergeable {
+        return Expr::Or(children);
+    }
+    let mut merged_path = None;
+    let mut list = InList::default();
+    for c in children {
+        if let Expr::Path { path, pred } = c {
+            merged_path = Some(path);
+            match pred {
+                ValuePred::Cmp(_, v) => {
+                    list.has_null |= matches!(v, Bson::Null);
+                    list.values.push(v);
+                }
+                ValuePred::In(other) => {
+                    list.has_null |= other.has_null;
+                    list.values.extend(other.values);
+                    list.regexes.extend(other.regexes);
+                }
+                ValuePred::Regex(r) => list.regexes.push(*r),
+                _ => {}
+            }
+        }
+    }
+    match merged_path {
+        Some(path) => Expr::Path {
+            path,
+            pred: ValuePred::In(list),
+        },
+        None => Expr::Or(Vec::new()),
+    }
 }
 
 /// Parses `key: value` for a field path, adding its nodes to `out`.
@@ -327,27 +375,11 @@ fn parse_mod(operand: &Bson) -> Result<ValuePred> {
     let Some(d) = it.next() else {
         return Err(Error::bad_value("malformed mod, not enough elements"));
     };
-    let divisor = truncated(d).ok_or_else(|| {
-        if is_number(d) {
-            Error::bad_value(
-                "malformed mod, divisor value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type",
-            )
-        } else {
-            Error::bad_value("malformed mod, divisor not a number")
-        }
-    })?;
+    let divisor = mod_operand(d, "divisor")?;
     let Some(r) = it.next() else {
         return Err(Error::bad_value("malformed mod, not enough elements"));
     };
-    let remainder = truncated(r).ok_or_else(|| {
-        if is_number(r) {
-            Error::bad_value(
-                "malformed mod, remainder value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type",
-            )
-        } else {
-            Error::bad_value("malformed mod, remainder not a number")
-        }
-    })?;
+    let remainder = mod_operand(r, "remainder")?;
     if it.next().is_some() {
         return Err(Error::bad_value("malformed mod, too many elements"));
     }
@@ -357,11 +389,51 @@ fn parse_mod(operand: &Bson) -> Result<ValuePred> {
     Ok(ValuePred::Mod { divisor, remainder })
 }
 
+/// A `$mod` divisor or remainder: a number, truncated toward zero, within the i64 range.
+fn mod_operand(v: &Bson, what: &str) -> Result<i64> {
+    if !is_number(v) {
+        return Err(Error::bad_value(format!(
+            "malformed mod, {what} not a number"
+        )));
+    }
+    let nan_or_inf = match v {
+        Bson::Double(d) => !d.is_finite(),
+        Bson::Decimal128(d) => !crate::value::Decimal::from_bson(d).to_f64().is_finite(),
+        _ => false,
+    };
+    if nan_or_inf {
+        return Err(Error::bad_value(format!(
+            "malformed mod, {what} value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type"
+        )));
+    }
+    truncated_in_range(v).ok_or_else(|| {
+        Error::bad_value(format!(
+            "malformed mod, {what} value is invalid :: caused by :: Out of bounds coercing to integral value"
+        ))
+    })
+}
+
 fn is_number(v: &Bson) -> bool {
     matches!(
         v,
         Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) | Bson::Decimal128(_)
     )
+}
+
+/// A number truncated toward zero, when it lies within the i64 range (NaN, infinities and
+/// out-of-range values have none).
+pub(crate) fn truncated_in_range(v: &Bson) -> Option<i64> {
+    let f = match v {
+        Bson::Int32(i) => return Some(i64::from(*i)),
+        Bson::Int64(i) => return Some(*i),
+        Bson::Double(d) => *d,
+        Bson::Decimal128(d) => crate::value::Decimal::from_bson(d).to_f64(),
+        _ => return None,
+    };
+    let t = f.trunc();
+    // -2^63 is representable; 2^63 is not.
+    (t.is_finite() && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&t))
+        .then_some(t as i64)
 }
 
 /// A number truncated toward zero to an i64 (NaN and infinities have none).
@@ -442,7 +514,7 @@ fn parse_regex_document(ops: &Document) -> Result<ValuePred> {
     )?)))
 }
 
-fn parse_elem_match(operand: &Bson) -> Result<ValuePred> {
+pub(crate) fn parse_elem_match(operand: &Bson) -> Result<ValuePred> {
     let Bson::Document(d) = operand else {
         return Err(Error::bad_value("$elemMatch needs an Object"));
     };

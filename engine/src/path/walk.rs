@@ -152,7 +152,16 @@ impl Walker {
         for (i, el) in arr.iter().enumerate() {
             let pos = outer.or(Some(i));
             if index == Some(i) {
-                self.value(el, tail, pos, f)?;
+                if tail.is_empty() {
+                    // A position ending the path names the element itself: an array there is
+                    // not expanded (`{"a.0": 1}` does not match `{a: [[1]]}`).
+                    f(PathItem {
+                        value: Some(el),
+                        array_pos: pos,
+                    })?;
+                } else {
+                    self.value(el, tail, pos, f)?;
+                }
             }
             if let Bson::Document(d) = el {
                 self.document(d, rest, pos, f)?;
@@ -161,7 +170,7 @@ impl Walker {
         ControlFlow::Continue(())
     }
 
-    /// Walks `rest` from an element reached by an explicit array position.
+    /// Walks the non-empty `rest` from an element reached by an explicit array position.
     fn value<'a>(
         &self,
         v: &'a Bson,
@@ -171,11 +180,7 @@ impl Walker {
     ) -> ControlFlow<()> {
         match v {
             Bson::Array(arr) => self.array(arr, v, rest, pos, f),
-            Bson::Document(d) if !rest.is_empty() => self.document(d, rest, pos, f),
-            _ if rest.is_empty() => f(PathItem {
-                value: Some(v),
-                array_pos: pos,
-            }),
+            Bson::Document(d) => self.document(d, rest, pos, f),
             _ => ControlFlow::Continue(()),
         }
     }
@@ -235,6 +240,11 @@ mod tests {
         let d = doc! {"a": [[{"b": 1}]]};
         assert!(walk(&d, "a.b").is_empty());
         assert!(walk(&d, "a.0.0.b").contains(&(Some(Bson::Int32(1)), Some(0))));
+        // A position at the end of the path does not expand the array it names.
+        let d = doc! {"c": [{"d": [[-1, 1]]}]};
+        let got = walk(&d, "c.0.d.0");
+        assert!(got.contains(&(Some(bson::bson!([-1, 1])), Some(0))));
+        assert!(!got.iter().any(|(v, _)| v == &Some(Bson::Int32(-1))));
     }
 
     #[test]

@@ -14,7 +14,7 @@ struct Ctx<'a> {
 pub fn apply(p: &Projection, doc: &Document, input: &ProjectionInput) -> Result<Document> {
     let ctx = Ctx { root: doc, input };
     match p.mode {
-        Mode::Inclusion => include_doc(&p.root, doc, &ctx),
+        Mode::Inclusion => include_doc(&p.root, doc, &ctx, p.positional),
         Mode::Exclusion => exclude_doc(&p.root, doc, &ctx),
     }
 }
@@ -24,8 +24,9 @@ fn action<'n>(node: &'n Node, key: &str) -> Option<&'n Action> {
 }
 
 /// Inclusion: the included fields in document order, then computed, `$elemMatch` and `$meta`
-/// fields in specification order.
-fn include_doc(node: &Node, src: &Document, ctx: &Ctx<'_>) -> Result<Document> {
+/// fields in specification order. `positional` is whether the positional projection still has
+/// to cut the first array on its path.
+fn include_doc(node: &Node, src: &Document, ctx: &Ctx<'_>, positional: bool) -> Result<Document> {
     let mut out = Document::new();
     for (k, v) in src {
         match action(node, k) {
@@ -34,7 +35,17 @@ fn include_doc(node: &Node, src: &Document, ctx: &Ctx<'_>) -> Result<Document> {
             }
             Some(Action::Sub(child)) => match v {
                 Bson::Document(d) => {
-                    out.insert(k.clone(), include_doc(child, d, ctx)?);
+                    out.insert(k.clone(), include_doc(child, d, ctx, positional)?);
+                }
+                Bson::Array(items) if positional && child.positional => {
+                    let kept = match positional_element(items, ctx)? {
+                        Bson::Document(d) => {
+                            vec![Bson::Document(include_doc(child, d, ctx, false)?)]
+                        }
+                        Bson::Array(inner) => vec![include_array(child, inner, ctx)?],
+                        _ => Vec::new(),
+                    };
+                    out.insert(k.clone(), Bson::Array(kept));
                 }
                 Bson::Array(items) => {
                     out.insert(k.clone(), include_array(child, items, ctx)?);
@@ -44,9 +55,15 @@ fn include_doc(node: &Node, src: &Document, ctx: &Ctx<'_>) -> Result<Document> {
             Some(Action::Slice { skip, limit }) => {
                 out.insert(k.clone(), slice(v, *skip, *limit));
             }
-            Some(Action::Positional) => {
-                out.insert(k.clone(), positional(v, ctx)?);
-            }
+            Some(Action::Positional) => match v {
+                Bson::Array(items) if positional => {
+                    let el = positional_element(items, ctx)?;
+                    out.insert(k.clone(), Bson::Array(vec![el.clone()]));
+                }
+                other => {
+                    out.insert(k.clone(), other.clone());
+                }
+            },
             _ => {}
         }
     }
@@ -58,7 +75,7 @@ fn include_array(node: &Node, items: &[Bson], ctx: &Ctx<'_>) -> Result<Bson> {
     let mut out = Vec::with_capacity(items.len());
     for item in items {
         match item {
-            Bson::Document(d) => out.push(Bson::Document(include_doc(node, d, ctx)?)),
+            Bson::Document(d) => out.push(Bson::Document(include_doc(node, d, ctx, false)?)),
             Bson::Array(inner) => out.push(include_array(node, inner, ctx)?),
             _ => {}
         }
@@ -85,15 +102,11 @@ fn add_computed(
                     out.remove(k);
                 }
             },
-            Action::ElemMatch(filter) => {
-                if let Some(Bson::Array(items)) = src.get(k) {
-                    let found = items.iter().find(|el| match el {
-                        Bson::Document(d) => filter.matches(d),
-                        _ => false,
-                    });
-                    if let Some(el) = found {
-                        out.insert(k.clone(), Bson::Array(vec![el.clone()]));
-                    }
+            Action::ElemMatch(matcher) => {
+                if let Some(v @ Bson::Array(items)) = src.get(k)
+                    && let Some(el) = matcher.first_match(v).and_then(|i| items.get(i))
+                {
+                    out.insert(k.clone(), Bson::Array(vec![el.clone()]));
                 }
             }
             Action::Meta(kind) => match kind {
@@ -112,7 +125,7 @@ fn add_computed(
                 MetaKind::IndexKey | MetaKind::RecordId | MetaKind::SortKey => {}
             },
             Action::Sub(child) if inclusion && has_computed(child) && !src.contains_key(k) => {
-                let sub = include_doc(child, &Document::new(), ctx)?;
+                let sub = include_doc(child, &Document::new(), ctx, false)?;
                 out.insert(k.clone(), sub);
             }
             _ => {}
@@ -187,19 +200,20 @@ fn slice(v: &Bson, skip: Option<i64>, limit: i64) -> Bson {
     Bson::Array(items.iter().skip(start).take(count).cloned().collect())
 }
 
-/// `a.$`: the element at the query's elemMatchKey.
-fn positional(v: &Bson, ctx: &Ctx<'_>) -> Result<Bson> {
-    let not_found = || {
+/// The element at the query's elemMatchKey, for the positional projection.
+fn positional_element<'a>(items: &'a [Bson], ctx: &Ctx<'_>) -> Result<&'a Bson> {
+    let key = ctx.input.elem_match_key.ok_or_else(|| {
         Error::location(
             51246,
             "Executor error during find command :: caused by :: positional operator '.$' \
              couldn't find a matching element in the array",
         )
-    };
-    let Bson::Array(items) = v else {
-        return Err(not_found());
-    };
-    let key = ctx.input.elem_match_key.ok_or_else(not_found)?;
-    let el = items.get(key).ok_or_else(not_found)?;
-    Ok(Bson::Array(vec![el.clone()]))
+    })?;
+    items.get(key).ok_or_else(|| {
+        Error::location(
+            51247,
+            "Executor error during find command :: caused by :: positional operator '.$' \
+             element mismatch",
+        )
+    })
 }

@@ -17,7 +17,7 @@ use bson::Document;
 
 use crate::error::Result;
 use crate::expression::Expression;
-use crate::matcher::Filter;
+use crate::matcher::ElemMatch;
 
 /// A parsed projection.
 #[derive(Debug, Clone)]
@@ -41,6 +41,9 @@ pub enum Mode {
 #[derive(Debug, Clone, Default)]
 struct Node {
     fields: Vec<(String, Action)>,
+    /// Whether the positional path (`a.b.$`) goes through this level: the first array met
+    /// along it is cut down to the element the query matched.
+    positional: bool,
 }
 
 /// What a projection does with one field.
@@ -56,7 +59,7 @@ enum Action {
         limit: i64,
     },
     /// `$elemMatch`: the first matching element of the array.
-    ElemMatch(Box<Filter>),
+    ElemMatch(Box<ElemMatch>),
     /// `a.$`: the array element the query matched.
     Positional,
     /// A computed field: an expression or a literal.

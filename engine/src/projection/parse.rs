@@ -5,7 +5,7 @@ use bson::{Bson, Document};
 use super::{Action, MetaKind, Mode, Node, Projection};
 use crate::error::{Error, Result};
 use crate::expression::Expression;
-use crate::matcher::Filter;
+use crate::matcher::ElemMatch;
 
 /// The kind of a leaf, for the inclusion/exclusion rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,9 +155,9 @@ impl Parser {
                         "elemMatch: Invalid argument, object required.",
                     ));
                 };
-                let filter = Filter::parse(f)?;
+                let matcher = ElemMatch::parse(&Bson::Document(f.clone()))?;
                 self.set_kind(path, Kind::Include)?;
-                self.insert(path, Action::ElemMatch(Box::new(filter)))
+                self.insert(path, Action::ElemMatch(Box::new(matcher)))
             }
             "$meta" if d.len() == 1 => {
                 let kind = match arg {
@@ -226,7 +226,22 @@ impl Parser {
         }
         self.positional_seen = true;
         self.set_kind(path, Kind::Include)?;
-        self.insert(base, Action::Positional)
+        self.insert(base, Action::Positional)?;
+        self.mark_positional(base);
+        Ok(())
+    }
+
+    /// Flags the levels a positional path goes through.
+    fn mark_positional(&mut self, base: &str) {
+        let mut node = &mut self.root;
+        for part in base.split('.') {
+            let Some((_, Action::Sub(child))) = node.fields.iter_mut().find(|(k, _)| k == part)
+            else {
+                return;
+            };
+            child.positional = true;
+            node = child;
+        }
     }
 
     /// Applies the inclusion/exclusion rules to a new leaf.
