@@ -10,7 +10,7 @@ use super::base64;
 use super::isodate::js_iso_string;
 use super::jsnum::js_number;
 use super::jsregex;
-use super::jsview::{DbRefView, dbpointer_view, dbref_of, js_key_order};
+use super::jsview::{DbRefView, dbpointer_view, dbref_of, js_key_order, js_order, js_truthy};
 use super::text::json_quote;
 
 /// A JSON value ready to print; numbers are already in JavaScript's text form.
@@ -77,7 +77,10 @@ fn serialize(v: &Bson, relaxed: bool) -> Json {
         Bson::JavaScriptCode(code) => obj(vec![("$code", text(code.as_str()))]),
         Bson::JavaScriptCodeWithScope(c) => obj(vec![
             ("$code", text(c.code.as_str())),
-            ("$scope", document(&c.scope, relaxed)),
+            (
+                "$scope",
+                serialize(&Bson::Document(c.scope.clone()), relaxed),
+            ),
         ]),
         Bson::DbPointer(p) => match dbpointer_view(p) {
             Some(r) => dbref(&r, relaxed),
@@ -159,10 +162,31 @@ fn regex_options(options: &str) -> String {
         .collect()
 }
 
+/// js-bson's `DBRef.toExtendedJSON`: `{ $ref, $id, $db, ...fields }` as a JavaScript object
+/// (so integer-like field names move first). A falsy id is not serialised, only stringified.
 fn dbref(r: &DbRefView, relaxed: bool) -> Json {
+    let id = if js_truthy(&r.oid) {
+        serialize(&r.oid, relaxed)
+    } else {
+        match &r.oid {
+            Bson::Int32(_) | Bson::Double(_) => {
+                let f = r
+                    .oid
+                    .as_f64()
+                    .or(r.oid.as_i32().map(f64::from))
+                    .unwrap_or(0.0);
+                if f.is_finite() {
+                    Json::Number(js_number(f))
+                } else {
+                    Json::Null
+                }
+            }
+            other => serialize(other, relaxed),
+        }
+    };
     let mut pairs = vec![
         ("$ref".to_string(), text(r.collection.as_str())),
-        ("$id".to_string(), serialize(&r.oid, relaxed)),
+        ("$id".to_string(), id),
     ];
     if let Some(db) = r.db.as_deref().filter(|db| !db.is_empty()) {
         pairs.push(("$db".to_string(), text(db)));
@@ -170,7 +194,7 @@ fn dbref(r: &DbRefView, relaxed: bool) -> Json {
     if let Json::Object(fields) = document(&r.fields, relaxed) {
         pairs.extend(fields);
     }
-    Json::Object(pairs)
+    Json::Object(js_order(pairs))
 }
 
 /// `JSON.stringify(value, undefined, 2)`.

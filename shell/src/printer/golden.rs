@@ -10,7 +10,8 @@
 //! ```
 //!
 //! The mongosh and Extended JSON expectations were produced by Node 20's `util.inspect` and
-//! js-bson 6 with mongosh's options and BSON inspectors (see `oracle.js` beside the files).
+//! js-bson 6 with mongosh's options and BSON inspectors (see `oracle.js` beside the files);
+//! `random.txt` holds random documents of every type from `random_cases.py`.
 
 use bson::{Bson, Document};
 
@@ -18,7 +19,7 @@ use super::{
     JsonMode, PrintOptions, Style, format_cursor_batch, format_extjson, format_named, format_value,
 };
 
-const FILES: [(&str, &str); 3] = [
+const FILES: [(&str, &str); 4] = [
     (
         "mongosh.txt",
         include_str!("../../tests/golden/printer/mongosh.txt"),
@@ -30,6 +31,10 @@ const FILES: [(&str, &str); 3] = [
     (
         "extjson.txt",
         include_str!("../../tests/golden/printer/extjson.txt"),
+    ),
+    (
+        "random.txt",
+        include_str!("../../tests/golden/printer/random.txt"),
     ),
 ];
 

@@ -7,18 +7,23 @@ use bson::{Bson, Document, oid::ObjectId};
 /// The keys of a document in JavaScript property order: array-index keys (`"0"`, `"17"`, below
 /// 2^32 - 1) first in ascending numeric order, then the others in insertion order.
 pub fn js_key_order(doc: &Document) -> Vec<(&str, &Bson)> {
-    let mut indexed: Vec<(u64, &str, &Bson)> = Vec::new();
-    let mut named: Vec<(&str, &Bson)> = Vec::new();
-    for (k, v) in doc {
-        match array_index(k) {
-            Some(i) => indexed.push((i, k.as_str(), v)),
-            None => named.push((k.as_str(), v)),
+    js_order(doc.iter().map(|(k, v)| (k.as_str(), v)).collect())
+}
+
+/// Key-value pairs in JavaScript property order (see [`js_key_order`]).
+pub fn js_order<K: AsRef<str>, V>(pairs: Vec<(K, V)>) -> Vec<(K, V)> {
+    let mut indexed: Vec<(u64, (K, V))> = Vec::new();
+    let mut named: Vec<(K, V)> = Vec::new();
+    for (k, v) in pairs {
+        match array_index(k.as_ref()) {
+            Some(i) => indexed.push((i, (k, v))),
+            None => named.push((k, v)),
         }
     }
-    indexed.sort_by_key(|(i, _, _)| *i);
+    indexed.sort_by_key(|(i, _)| *i);
     indexed
         .into_iter()
-        .map(|(_, k, v)| (k, v))
+        .map(|(_, pair)| pair)
         .chain(named)
         .collect()
 }
@@ -62,7 +67,7 @@ impl DbRefView {
 }
 
 /// The DBRef a document deserialises to in js-bson: every `$`-key is `$ref`, `$id` or `$db`,
-/// `$ref` is a string, `$id` is neither null nor undefined, and `$db` (if present) is a string.
+/// `$ref` is a string (or symbol), `$id` is neither null nor undefined, and `$db` (if present) is a string.
 pub fn dbref_of(doc: &Document) -> Option<DbRefView> {
     let dollar_keys: Vec<&String> = doc.keys().filter(|k| k.starts_with('$')).collect();
     if dollar_keys.is_empty()
@@ -72,7 +77,8 @@ pub fn dbref_of(doc: &Document) -> Option<DbRefView> {
     {
         return None;
     }
-    let Some(Bson::String(namespace)) = doc.get("$ref") else {
+    // A BSON symbol reads as a JavaScript string too.
+    let Some(Bson::String(namespace) | Bson::Symbol(namespace)) = doc.get("$ref") else {
         return None;
     };
     let oid = doc
@@ -80,11 +86,12 @@ pub fn dbref_of(doc: &Document) -> Option<DbRefView> {
         .filter(|v| !matches!(v, Bson::Null | Bson::Undefined))?;
     let db = match doc.get("$db") {
         None => None,
-        Some(Bson::String(db)) => Some(db.clone()),
+        Some(Bson::String(db) | Bson::Symbol(db)) => Some(db.clone()),
         Some(_) => return None,
     };
     let mut fields = doc.clone();
-    for k in ["$ref", "$id", "$db"] {
+    // `Object.assign({}, object)` makes the fields: an own `__proto__` key is not copied.
+    for k in ["$ref", "$id", "$db", "__proto__"] {
         fields.remove(k);
     }
     Some(DbRefView::new(namespace, oid.clone(), db, fields))

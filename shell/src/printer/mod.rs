@@ -21,6 +21,8 @@ mod width_table;
 
 #[cfg(test)]
 mod golden;
+#[cfg(test)]
+mod random_values;
 
 use bson::{Bson, Document};
 
