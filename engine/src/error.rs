@@ -31,6 +31,7 @@ pub enum ErrorCode {
     EmptyFieldName,
     NotExactValueField,
     NotImplemented,
+    QueryFeatureNotAllowed,
     Location(i32),
 }
 
@@ -60,6 +61,7 @@ impl ErrorCode {
             ErrorCode::EmptyFieldName => 56,
             ErrorCode::NotExactValueField => 111,
             ErrorCode::NotImplemented => 238,
+            ErrorCode::QueryFeatureNotAllowed => 224,
             ErrorCode::Location(n) => n,
         }
     }
@@ -90,6 +92,7 @@ impl ErrorCode {
             ErrorCode::EmptyFieldName => "EmptyFieldName",
             ErrorCode::NotExactValueField => "NotExactValueField",
             ErrorCode::NotImplemented => "NotImplemented",
+            ErrorCode::QueryFeatureNotAllowed => "QueryFeatureNotAllowed",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()

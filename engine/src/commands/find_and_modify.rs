@@ -12,7 +12,7 @@ use crate::matcher::{Filter, MatchContext};
 use crate::query::FindSpec;
 use crate::query::sort::SortSpec;
 use crate::storage::Change;
-use crate::update::{ArrayFilters, UpdateSpec};
+use crate::update::{ArrayFilters, UpdateSpec, check_upsert_query};
 use crate::value::display::type_name;
 use crate::write::{check_collation, check_known_fields, check_write_concern};
 
@@ -89,6 +89,9 @@ pub fn find_and_modify(engine: &mut Engine, db: &str, command: &Document) -> Res
             "BSON field 'findAndModify.update' is the wrong type '{}', expected types '[object, array]'",
             type_name(u)
         )));
+    }
+    if upsert {
+        check_upsert_query(&query)?;
     }
     let spec = match update {
         Some(u) => {

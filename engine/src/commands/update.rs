@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::matcher::{Filter, MatchContext};
 use crate::query::sort::SortSpec;
 use crate::storage::Change;
-use crate::update::{ArrayFilters, UpdateEnv, UpdateSpec};
+use crate::update::{ArrayFilters, UpdateEnv, UpdateSpec, check_upsert_query};
 use crate::value::display::type_name;
 use crate::write::{check_collation, check_known_fields, check_write_concern};
 
@@ -278,6 +278,9 @@ fn run_statement(
             ErrorCode::FailedToParse,
             "multi update is not supported for replacement-style update",
         ));
+    }
+    if statement.upsert {
+        check_upsert_query(&statement.q)?;
     }
     let filter = Filter::parse(&statement.q)?;
     let sort = match &statement.sort {

@@ -39,7 +39,7 @@ use bson::{Bson, Document};
 pub use identical::{identical, identical_documents};
 pub use parse::{OperatorUpdate, UpdateSpec};
 pub use positional::ArrayFilters;
-pub use upsert::{SeedScope, seed_from_query};
+pub use upsert::{SeedScope, check_upsert_query, seed_from_query};
 
 use crate::error::{Error, ErrorCode, Result};
 

@@ -57,6 +57,29 @@ pub fn seed_from_query(query: &Document, scope: SeedScope) -> Result<Document> {
     Ok(doc)
 }
 
+/// An upsert's query may not use `$expr` (MongoDB cannot seed a document from it).
+pub fn check_upsert_query(query: &Document) -> Result<()> {
+    for (key, value) in query {
+        match (key.as_str(), value) {
+            ("$expr", _) => {
+                return Err(Error::new(
+                    ErrorCode::QueryFeatureNotAllowed,
+                    "$expr is not allowed in the query predicate for an upsert",
+                ));
+            }
+            ("$and" | "$or" | "$nor", Bson::Array(clauses)) => {
+                for clause in clauses {
+                    if let Bson::Document(d) = clause {
+                        check_upsert_query(d)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 fn is_prefix(short: &str, long: &str) -> bool {
     long.len() > short.len() && long.starts_with(short) && long[short.len()..].starts_with('.')
 }
@@ -199,6 +222,20 @@ mod tests {
             seed_from_query(&q, SeedScope::IdOnly).unwrap(),
             doc! {"_id": 1234}
         );
+    }
+
+    #[test]
+    fn expr_is_refused_in_upsert_queries() {
+        let e = check_upsert_query(&doc! {"$or": [{"a": 1}, {"$expr": {"$gt": ["$b", 1]}}]})
+            .unwrap_err();
+        assert_eq!(
+            (e.code(), e.message.as_str()),
+            (
+                224,
+                "$expr is not allowed in the query predicate for an upsert"
+            )
+        );
+        assert!(check_upsert_query(&doc! {"a": {"$gt": 1}, "$and": [{"b": 2}]}).is_ok());
     }
 
     #[test]
