@@ -9,7 +9,10 @@ use bson::{Bson, Document};
 use super::identical::identical;
 use super::node::{ArraySelector, ChildKey, Component, LeafOp, Node, ObjectNode, classify};
 use super::positional::ArrayFilters;
-use super::{add_to_set, bit, current_date, inc_mul, min_max, pop, pull, push, rename, set, unset};
+use super::{
+    add_to_set, bit, current_date, inc_mul, min_max, pop, pull, push, rename, set, set_on_insert,
+    unset,
+};
 use crate::error::{Error, ErrorCode, Result};
 use crate::path::{FieldPath, array_index, lookup};
 use crate::value::display::key_value;
@@ -360,7 +363,7 @@ fn apply_leaf(
     };
     let outcome = match op {
         LeafOp::Set(v) => Ok(set::apply_set(v, current)),
-        LeafOp::SetOnInsert(v) => Ok(set::apply_set_on_insert(v, current, &lcx)),
+        LeafOp::SetOnInsert(v) => Ok(set_on_insert::apply_set_on_insert(v, current, &lcx)),
         LeafOp::Unset => Ok(unset::apply_unset(current)),
         LeafOp::Inc(v) => inc_mul::apply_arith(inc_mul::Arith::Inc, v, current, &lcx),
         LeafOp::Mul(v) => inc_mul::apply_arith(inc_mul::Arith::Mul, v, current, &lcx),

@@ -28,6 +28,7 @@ mod push;
 mod rename;
 mod replacement;
 mod set;
+mod set_on_insert;
 mod unset;
 mod upsert;
 

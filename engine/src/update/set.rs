@@ -1,23 +1,14 @@
-//! `$set` and `$setOnInsert`: put a value at a path, creating what is missing.
+//! `$set`: put a value at a path, creating what is missing.
 
 use bson::Bson;
 
-use super::apply::{LeafContext, Outcome};
+use super::apply::Outcome;
 use super::identical::identical;
 
 pub fn apply_set(value: &Bson, current: Option<&Bson>) -> Outcome {
     match current {
         Some(existing) if identical(existing, value) => Outcome::Unchanged,
         _ => Outcome::Set(value.clone()),
-    }
-}
-
-/// `$setOnInsert` acts only when an upsert inserts a new document.
-pub fn apply_set_on_insert(value: &Bson, current: Option<&Bson>, cx: &LeafContext) -> Outcome {
-    if cx.is_insert {
-        apply_set(value, current)
-    } else {
-        Outcome::Unchanged
     }
 }
 
