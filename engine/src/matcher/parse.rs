@@ -427,7 +427,7 @@ pub(crate) fn truncated_in_range(v: &Bson) -> Option<i64> {
         Bson::Int32(i) => return Some(i64::from(*i)),
         Bson::Int64(i) => return Some(*i),
         Bson::Double(d) => *d,
-        Bson::Decimal128(d) => crate::value::Decimal::from_bson(d).to_f64(),
+        Bson::Decimal128(d) => return crate::value::Decimal::from_bson(d).to_i64_truncated(),
         _ => return None,
     };
     let t = f.trunc();

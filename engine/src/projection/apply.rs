@@ -94,6 +94,9 @@ fn add_computed(
 ) -> Result<()> {
     for (k, a) in &node.fields {
         match a {
+            // In an inclusion, `$elemMatch` fields come last (see below); in an exclusion they
+            // were placed in document order.
+            Action::ElemMatch(_) => {}
             Action::Computed(e) => match e.eval(&Vars::new(ctx.root))? {
                 Some(v) => {
                     out.insert(k.clone(), v);
@@ -102,13 +105,6 @@ fn add_computed(
                     out.remove(k);
                 }
             },
-            Action::ElemMatch(matcher) => {
-                if let Some(v @ Bson::Array(items)) = src.get(k)
-                    && let Some(el) = matcher.first_match(v).and_then(|i| items.get(i))
-                {
-                    out.insert(k.clone(), Bson::Array(vec![el.clone()]));
-                }
-            }
             Action::Meta(kind) => match kind {
                 MetaKind::TextScore => match ctx.input.text_score {
                     Some(score) => {
@@ -131,7 +127,27 @@ fn add_computed(
             _ => {}
         }
     }
+    if inclusion {
+        for (k, a) in &node.fields {
+            if let Action::ElemMatch(matcher) = a {
+                out.remove(k);
+                if let Some(el) = elem_match(matcher, src.get(k)) {
+                    out.insert(k.clone(), el);
+                }
+            }
+        }
+    }
     Ok(())
+}
+
+/// `[first matching element]`, or `None` when the value is not an array or nothing matches.
+fn elem_match(matcher: &crate::matcher::ElemMatch, v: Option<&Bson>) -> Option<Bson> {
+    let v = v?;
+    let Bson::Array(items) = v else {
+        return None;
+    };
+    let el = items.get(matcher.first_match(v)?)?;
+    Some(Bson::Array(vec![el.clone()]))
 }
 
 fn has_computed(node: &Node) -> bool {
@@ -161,6 +177,11 @@ fn exclude_doc(node: &Node, src: &Document, ctx: &Ctx<'_>) -> Result<Document> {
             },
             Some(Action::Slice { skip, limit }) => {
                 out.insert(k.clone(), slice(v, *skip, *limit));
+            }
+            Some(Action::ElemMatch(matcher)) => {
+                if let Some(el) = elem_match(matcher, Some(v)) {
+                    out.insert(k.clone(), el);
+                }
             }
             _ => {
                 out.insert(k.clone(), v.clone());

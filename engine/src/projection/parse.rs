@@ -19,6 +19,7 @@ enum Kind {
 struct Parser {
     mode: Option<Mode>,
     positional_seen: bool,
+    elem_match_seen: bool,
     text_score: bool,
     root: Node,
     id_seen: bool,
@@ -31,6 +32,7 @@ pub fn parse(spec: &Document) -> Result<Option<Projection>> {
     let mut p = Parser {
         mode: None,
         positional_seen: false,
+        elem_match_seen: false,
         text_score: false,
         root: Node::default(),
         id_seen: false,
@@ -39,10 +41,11 @@ pub fn parse(spec: &Document) -> Result<Option<Projection>> {
     let mode = p.mode.unwrap_or(
         // Only `_id` and neutral fields: `{_id: 0}` and `{a: {$slice: 1}}` are exclusions,
         // `{_id: 1}` an inclusion.
-        if p.root
-            .fields
-            .iter()
-            .any(|(k, a)| k == "_id" && matches!(a, Action::Include | Action::Computed(_)))
+        if p.elem_match_seen
+            || p.root
+                .fields
+                .iter()
+                .any(|(k, a)| k == "_id" && matches!(a, Action::Include | Action::Computed(_)))
         {
             Mode::Inclusion
         } else {
@@ -156,7 +159,13 @@ impl Parser {
                     ));
                 };
                 let matcher = ElemMatch::parse(&Bson::Document(f.clone()))?;
-                self.set_kind(path, Kind::Include)?;
+                if self.positional_seen {
+                    return Err(positional_with_elem_match());
+                }
+                self.elem_match_seen = true;
+                // `$elemMatch` fits an exclusion too (`{a: {$elemMatch: ...}, b: 0}`); alone it
+                // makes an inclusion.
+                self.set_kind(path, Kind::Neutral)?;
                 self.insert(path, Action::ElemMatch(Box::new(matcher)))
             }
             "$meta" if d.len() == 1 => {
@@ -203,6 +212,9 @@ impl Parser {
                 31394,
                 "As of 4.4, it's illegal to specify positional operator in the middle of a path.",
             ));
+        }
+        if self.elem_match_seen {
+            return Err(positional_with_elem_match());
         }
         if self.positional_seen {
             return Err(Error::location(
@@ -313,6 +325,13 @@ impl Parser {
         }
         Ok(())
     }
+}
+
+fn positional_with_elem_match() -> Error {
+    Error::location(
+        31255,
+        "Positional operator cannot be used together with $elemMatch.",
+    )
 }
 
 fn parse_slice(arg: &Bson) -> Result<Action> {

@@ -114,6 +114,37 @@ fn elem_match_and_positional() {
 }
 
 #[test]
+fn elem_match_order_and_kind() {
+    let d = doc! {"_id": 2, "a": [11, 21, 31], "b": [41, 51, 61], "d": 71, "e": {"f": "good"}};
+    // Inclusion: included fields, then computed, then $elemMatch fields.
+    assert_eq!(
+        project(
+            doc! {"b": {"$elemMatch": {"$gt": 45}}, "d": 1, "e": {"$add": [2, 3]}},
+            &d
+        ),
+        doc! {"_id": 2, "d": 71, "e": 5, "b": [51]}
+    );
+    // Exclusion: $elemMatch fields stay in document order.
+    assert_eq!(
+        project(
+            doc! {"b": {"$elemMatch": {"$gt": 45}}, "a": {"$elemMatch": {"$lt": 25}}, "e": 0, "d": 0},
+            &d
+        ),
+        doc! {"_id": 2, "a": [11], "b": [51]}
+    );
+    // Alone, $elemMatch fields are an inclusion, in specification order.
+    let d = doc! {"x": [1, 2, 3], "y": [4, 5, 6], "z": [7, 8, 9]};
+    assert_eq!(
+        project(
+            doc! {"z": {"$elemMatch": {"$eq": 8}}, "x": {"$elemMatch": {"$eq": 3}}},
+            &d
+        ),
+        doc! {"z": [8], "x": [3]}
+    );
+    assert_eq!(err(doc! {"a.$": 1, "b": {"$elemMatch": {"c": 1}}}).0, 31255);
+}
+
+#[test]
 fn computed_fields() {
     let d = sample();
     let got = project(

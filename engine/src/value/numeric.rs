@@ -140,6 +140,30 @@ impl Decimal {
         }
     }
 
+    /// The value truncated toward zero, exactly, when it fits an i64.
+    pub fn to_i64_truncated(&self) -> Option<i64> {
+        let Decimal::Finite {
+            negative,
+            coefficient,
+            exponent,
+        } = *self
+        else {
+            return None;
+        };
+        let magnitude: i128 = if exponent >= 0 {
+            let scale = 10i128.checked_pow(u32::try_from(exponent).ok()?)?;
+            i128::try_from(coefficient).ok()?.checked_mul(scale)?
+        } else {
+            match 10i128.checked_pow(exponent.unsigned_abs()) {
+                Some(scale) => i128::try_from(coefficient).ok()? / scale,
+                // More than 38 fractional digits: the integer part of a 34-digit coefficient is 0.
+                None => 0,
+            }
+        };
+        let value = if negative { -magnitude } else { magnitude };
+        i64::try_from(value).ok()
+    }
+
     /// The total order on numbers: NaN < -Infinity < finite values < +Infinity.
     pub fn total_cmp(&self, other: &Decimal) -> Ordering {
         fn class(d: &Decimal) -> i8 {
@@ -296,6 +320,24 @@ mod tests {
             compare_with_decimal(&dec("-3"), &dec("-2.99")),
             Ordering::Less
         );
+    }
+
+    #[test]
+    fn exact_truncation() {
+        let t = |s: &str| {
+            let Bson::Decimal128(d) = dec(s) else {
+                unreachable!()
+            };
+            Decimal::from_bson(&d).to_i64_truncated()
+        };
+        assert_eq!(t("9223372036854775807"), Some(i64::MAX));
+        assert_eq!(t("9223372036854775808"), None);
+        assert_eq!(t("-9223372036854775808"), Some(i64::MIN));
+        assert_eq!(t("-9223372036854775809"), None);
+        assert_eq!(t("-2.9"), Some(-2));
+        assert_eq!(t("1E+3"), Some(1000));
+        assert_eq!(t("1E-50"), Some(0));
+        assert_eq!(t("NaN"), None);
     }
 
     #[test]
