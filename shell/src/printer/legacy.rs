@@ -20,22 +20,31 @@ pub enum Layout {
 
 /// `tojson(x, indent, nolint)`.
 pub fn tojson(v: &Bson, indent: &str, layout: Layout) -> String {
-    match v {
+    if let Some(text) = primitive(v) {
+        return text;
+    }
+    let s = tojson_object(v, indent, layout);
+    if utf16_len(&s) < 80 && indent.is_empty() {
+        fold_whitespace(&s)
+    } else {
+        s
+    }
+}
+
+/// The values the 3.0 shell held as JavaScript primitives (or functions, for code).
+fn primitive(v: &Bson) -> Option<String> {
+    Some(match v {
         Bson::Null => "null".to_string(),
         Bson::Undefined => "undefined".to_string(),
         Bson::String(s) | Bson::Symbol(s) => quote(s),
         Bson::Int32(i) => i.to_string(),
         Bson::Double(f) => js_number(*f),
         Bson::Boolean(b) => b.to_string(),
-        _ => {
-            let s = tojson_object(v, indent, layout);
-            if utf16_len(&s) < 80 && indent.is_empty() {
-                fold_whitespace(&s)
-            } else {
-                s
-            }
-        }
-    }
+        // BSON code became a JavaScript function: `x.toString()`, never folded.
+        Bson::JavaScriptCode(code) => code.clone(),
+        Bson::JavaScriptCodeWithScope(c) => c.code.clone(),
+        _ => return None,
+    })
 }
 
 /// What `print(x)` / `shellPrintHelper` shows for a shell result.
@@ -86,8 +95,6 @@ fn tojson_object(v: &Bson, indent: &str, layout: Layout) -> String {
         }
         Bson::MinKey => "{ $minKey : 1 }".to_string(),
         Bson::MaxKey => "{ $maxKey : 1 }".to_string(),
-        Bson::JavaScriptCode(code) => code.clone(),
-        Bson::JavaScriptCodeWithScope(c) => c.code.clone(),
         Bson::DbPointer(p) => match dbpointer_view(p) {
             Some(r) => {
                 let ns = match &r.db {
@@ -107,8 +114,7 @@ fn tojson_object(v: &Bson, indent: &str, layout: Layout) -> String {
             Some(text) => text,
             None => document_tojson(d, indent, layout),
         },
-        // Scalars never reach here (`tojson` handles them); print them as `tojson` would.
-        other => tojson(other, indent, layout),
+        other => primitive(other).unwrap_or_default(),
     }
 }
 
