@@ -7,6 +7,20 @@
 //! `ISODate("…")`). [`format_extjson`] is `mongosh --json=relaxed|canonical`.
 //!
 //! Nothing here can panic or fail: every BSON value has a text.
+//!
+//! How it is checked: the mongosh and `--json` golden cases (and thousands of random documents,
+//! see `shell/tests/golden/printer/`) were printed by Node 20's `util.inspect` and js-bson 6 with
+//! mongosh's options and BSON inspectors; the legacy cases follow the shell's `tojson` source.
+//!
+//! Known differences, all in corners:
+//! - Column widths for grouping arrays are summed per code point from Node's ICU table; Node
+//!   measures whole grapheme clusters (emoji sequences) after NFC normalisation.
+//! - `--json` of a regex with the BSON `s` option: mongosh fails (its RegExp has a `g` flag that
+//!   Extended JSON rejects); Sprout writes the `s` option.
+//! - `--json` of a DBRef whose `$id` is falsy (`0`, `""`) and that has extra BSON-typed fields:
+//!   mongosh writes those fields through `toJSON`; Sprout writes Extended JSON.
+//! - Legacy: a BSON UUID prints `BinData(4,"…")` and code prints its source text, as the 3.0
+//!   shell did (later shells print `UUID("…")`); regex flags keep only `g`, `i`, `m`.
 
 mod base64;
 mod extjson;
