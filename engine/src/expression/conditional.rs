@@ -2,8 +2,8 @@
 
 use bson::Bson;
 
-use super::operators::{Arity, OperatorDef, arg, check_arity, positional};
-use super::{Expression, Vars, truthy};
+use super::operators::{Arity, OperatorDef, arg, check_arity, parse_list, positional};
+use super::{Expression, Scope, Vars, truthy};
 use crate::error::{Error, Result};
 
 pub const OPERATORS: &[OperatorDef] = &[
@@ -22,9 +22,9 @@ pub const OPERATORS: &[OperatorDef] = &[
 ];
 
 /// `$cond: [if, then, else]` or `$cond: {if, then, else}`.
-fn parse_cond(def: &'static OperatorDef, arg: &Bson) -> Result<Vec<Expression>> {
+fn parse_cond(def: &'static OperatorDef, arg: &Bson, scope: &Scope) -> Result<Vec<Expression>> {
     let Bson::Document(d) = arg else {
-        return positional(def, arg);
+        return positional(def, arg, scope);
     };
     let mut parts: [Option<Expression>; 3] = [None, None, None];
     for (k, v) in d {
@@ -40,7 +40,7 @@ fn parse_cond(def: &'static OperatorDef, arg: &Bson) -> Result<Vec<Expression>> 
             }
         };
         if let Some(p) = parts.get_mut(slot) {
-            *p = Some(Expression::parse(v)?);
+            *p = Some(Expression::parse_in(v, scope)?);
         }
     }
     let [i, t, e] = parts;
@@ -58,11 +58,8 @@ fn cond(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     }
 }
 
-fn parse_if_null(def: &'static OperatorDef, arg: &Bson) -> Result<Vec<Expression>> {
-    let args: Vec<Expression> = match arg {
-        Bson::Array(items) => items.iter().map(Expression::parse).collect::<Result<_>>()?,
-        other => vec![Expression::parse(other)?],
-    };
+fn parse_if_null(def: &'static OperatorDef, arg: &Bson, scope: &Scope) -> Result<Vec<Expression>> {
+    let args = parse_list(arg, scope)?;
     if args.len() < 2 {
         return Err(Error::location(
             1257300,

@@ -5,26 +5,37 @@
 
 use bson::Bson;
 
-use super::Vars;
+use super::{Scope, Vars};
 use crate::error::{Error, Result};
 
 /// Where a path starts.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum PathRoot {
     Root,
     Current,
+    /// `$$REMOVE`: always missing.
+    Remove,
+    /// A variable bound while evaluating (`$let`, `$map`...).
+    Variable(String),
+    /// A command-level `let` constant, substituted at parse time.
+    Value(Box<Bson>),
 }
 
 /// A parsed field path expression.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct FieldPathExpr {
     root: PathRoot,
     fields: Vec<String>,
 }
 
 impl FieldPathExpr {
-    /// Parses `"$a.b"`, `"$$ROOT"`, `"$$CURRENT.a"`.
+    /// Parses `"$a.b"`, `"$$ROOT"`, `"$$CURRENT.a"` (no user variables in scope).
     pub fn parse(s: &str) -> Result<FieldPathExpr> {
+        FieldPathExpr::parse_in(s, &Scope::default())
+    }
+
+    /// Parses a field path or a variable reference in a scope.
+    pub fn parse_in(s: &str, scope: &Scope) -> Result<FieldPathExpr> {
         if let Some(var) = s.strip_prefix("$$") {
             let (name, rest) = match var.split_once('.') {
                 Some((n, r)) => (n, Some(r)),
@@ -33,6 +44,7 @@ impl FieldPathExpr {
             let root = match name {
                 "ROOT" => PathRoot::Root,
                 "CURRENT" => PathRoot::Current,
+                "REMOVE" => PathRoot::Remove,
                 "" => {
                     return Err(Error::location(
                         16869,
@@ -40,10 +52,16 @@ impl FieldPathExpr {
                     ));
                 }
                 other => {
-                    return Err(Error::location(
-                        17276,
-                        format!("Use of undefined variable: {other}"),
-                    ));
+                    if let Some((_, v)) = scope.constants.iter().rev().find(|(n, _)| n == other) {
+                        PathRoot::Value(Box::new(v.clone()))
+                    } else if scope.bound.iter().any(|n| n == other) {
+                        PathRoot::Variable(other.to_string())
+                    } else {
+                        return Err(Error::location(
+                            17276,
+                            format!("Use of undefined variable: {other}"),
+                        ));
+                    }
                 }
             };
             let fields = match rest {
@@ -71,9 +89,12 @@ impl FieldPathExpr {
     }
 
     pub fn evaluate(&self, vars: &Vars<'_>) -> Option<Bson> {
-        let doc = match self.root {
+        let doc = match &self.root {
             PathRoot::Root => vars.root,
             PathRoot::Current => vars.current,
+            PathRoot::Remove => return None,
+            PathRoot::Variable(name) => return lookup_rest(vars.variable(name)?, &self.fields),
+            PathRoot::Value(v) => return lookup_rest(v, &self.fields),
         };
         let Some((first, rest)) = self.fields.split_first() else {
             return Some(Bson::Document(doc.clone()));
@@ -81,6 +102,31 @@ impl FieldPathExpr {
         let v = doc.get(first)?;
         lookup_rest(v, rest)
     }
+}
+
+/// MongoDB's rules for user variable names (`let`, `$let`, `as`): a lowercase letter or a
+/// non-ASCII character first, then letters, digits and underscores.
+pub fn check_user_variable_name(name: &str) -> Result<()> {
+    let mut chars = name.chars();
+    let Some(first) = chars.next() else {
+        return Err(Error::location(
+            16869,
+            "empty variable names are not allowed",
+        ));
+    };
+    if !(first.is_ascii_lowercase() || !first.is_ascii()) {
+        return Err(Error::location(
+            16870,
+            format!("'{name}' starts with an invalid character for a user variable name"),
+        ));
+    }
+    if let Some(bad) = chars.find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || !c.is_ascii())) {
+        return Err(Error::location(
+            16871,
+            format!("'{name}' contains an invalid character for a variable name: '{bad}'"),
+        ));
+    }
+    Ok(())
 }
 
 fn parse_fields(path: &str) -> Result<Vec<String>> {

@@ -51,6 +51,8 @@ pub struct Vars<'a> {
     pub root: &'a Document,
     /// `$$CURRENT` (the root unless a stage rebinds it).
     pub current: &'a Document,
+    /// Variables bound while evaluating (`$let`, `$map`'s `as`...), innermost last.
+    pub bound: &'a [(String, Bson)],
 }
 
 impl<'a> Vars<'a> {
@@ -58,24 +60,69 @@ impl<'a> Vars<'a> {
         Vars {
             root: doc,
             current: doc,
+            bound: &[],
         }
+    }
+
+    /// The value of a bound variable.
+    pub fn variable(&self, name: &str) -> Option<&'a Bson> {
+        self.bound
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+    }
+}
+
+/// The variables an expression may name when it is parsed: constants from a command's `let`
+/// (substituted at parse time) and names that operators bind while evaluating.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    pub constants: Vec<(String, Bson)>,
+    pub bound: Vec<String>,
+}
+
+impl Scope {
+    /// A scope from a command's `let` document: each value is an expression evaluated once,
+    /// against an empty document, as MongoDB does.
+    pub fn from_let(let_vars: &Document) -> Result<Scope> {
+        let mut scope = Scope::default();
+        let empty = Document::new();
+        for (name, value) in let_vars {
+            field_path::check_user_variable_name(name)?;
+            let v = Expression::parse_in(value, &scope)?
+                .evaluate(&empty)?
+                .unwrap_or(Bson::Null);
+            scope.constants.push((name.clone(), v));
+        }
+        Ok(scope)
     }
 }
 
 impl Expression {
-    /// Parses an expression.
+    /// Parses an expression that names no user variables.
     pub fn parse(v: &Bson) -> Result<Expression> {
+        Expression::parse_in(v, &Scope::default())
+    }
+
+    /// Parses an expression in a variable scope.
+    pub fn parse_in(v: &Bson, scope: &Scope) -> Result<Expression> {
         match v {
-            Bson::String(s) if s.starts_with('$') => Ok(Expression::Path(FieldPathExpr::parse(s)?)),
+            Bson::String(s) if s.starts_with('$') => {
+                Ok(Expression::Path(FieldPathExpr::parse_in(s, scope)?))
+            }
             Bson::Array(items) => Ok(Expression::Array(
-                items.iter().map(Expression::parse).collect::<Result<_>>()?,
+                items
+                    .iter()
+                    .map(|i| Expression::parse_in(i, scope))
+                    .collect::<Result<_>>()?,
             )),
-            Bson::Document(d) => Expression::parse_document(d),
+            Bson::Document(d) => Expression::parse_document(d, scope),
             other => Ok(Expression::Constant(other.clone())),
         }
     }
 
-    fn parse_document(d: &Document) -> Result<Expression> {
+    fn parse_document(d: &Document, scope: &Scope) -> Result<Expression> {
         let Some((first, arg)) = d.iter().next() else {
             return Ok(Expression::Object(Vec::new()));
         };
@@ -100,7 +147,7 @@ impl Expression {
                     format!("Unrecognized expression '{first}'"),
                 ));
             };
-            let args = (def.parse_args)(def, arg)?;
+            let args = (def.parse_args)(def, arg, scope)?;
             return Ok(Expression::Operator { def, args });
         }
         let mut fields = Vec::with_capacity(d.len());
@@ -114,7 +161,7 @@ impl Expression {
                     ),
                 ));
             }
-            fields.push((k.clone(), Expression::parse(v)?));
+            fields.push((k.clone(), Expression::parse_in(v, scope)?));
         }
         Ok(Expression::Object(fields))
     }

@@ -2,7 +2,7 @@
 
 use bson::Bson;
 
-use super::{Expression, Vars};
+use super::{Expression, Scope, Vars};
 use crate::error::{Error, Result};
 
 /// How many arguments an operator takes.
@@ -14,7 +14,7 @@ pub enum Arity {
 }
 
 /// Parses an operator's argument into argument expressions.
-pub type ParseArgs = fn(&'static OperatorDef, &Bson) -> Result<Vec<Expression>>;
+pub type ParseArgs = fn(&'static OperatorDef, &Bson, &Scope) -> Result<Vec<Expression>>;
 /// Evaluates an operator over its parsed arguments.
 pub type Eval = fn(&[Expression], &Vars<'_>) -> Result<Option<Bson>>;
 
@@ -45,13 +45,21 @@ pub fn lookup(name: &str) -> Option<&'static OperatorDef> {
 }
 
 /// The usual argument form: an array of expressions, or one expression standing alone.
-pub fn positional(def: &'static OperatorDef, arg: &Bson) -> Result<Vec<Expression>> {
-    let args: Vec<Expression> = match arg {
-        Bson::Array(items) => items.iter().map(Expression::parse).collect::<Result<_>>()?,
-        other => vec![Expression::parse(other)?],
-    };
+pub fn positional(def: &'static OperatorDef, arg: &Bson, scope: &Scope) -> Result<Vec<Expression>> {
+    let args = parse_list(arg, scope)?;
     check_arity(def, args.len())?;
     Ok(args)
+}
+
+/// An array of argument expressions, or one expression standing alone.
+pub fn parse_list(arg: &Bson, scope: &Scope) -> Result<Vec<Expression>> {
+    match arg {
+        Bson::Array(items) => items
+            .iter()
+            .map(|i| Expression::parse_in(i, scope))
+            .collect(),
+        other => Ok(vec![Expression::parse_in(other, scope)?]),
+    }
 }
 
 /// MongoDB's arity errors.

@@ -36,6 +36,32 @@ fn field_paths_and_variables() {
 }
 
 #[test]
+fn let_constants_and_remove() {
+    let scope =
+        super::Scope::from_let(&doc! {"id": 2, "lim": {"$add": [1, 2]}, "o": {"x": 5}}).unwrap();
+    let d = doc! {"_id": 2, "n": 3};
+    let e = |v: Bson| {
+        Expression::parse_in(&v, &scope)
+            .unwrap()
+            .evaluate(&d)
+            .unwrap()
+    };
+    assert_eq!(e(bson!({"$eq": ["$_id", "$$id"]})), Some(bson!(true)));
+    assert_eq!(e(bson!({"$eq": ["$n", "$$lim"]})), Some(bson!(true)));
+    assert_eq!(e(bson!("$$o.x")), Some(bson!(5)));
+    assert_eq!(e(bson!("$$REMOVE")), None);
+    assert_eq!(eval_err(bson!("$$id"), &d).0, 17276);
+    assert_eq!(
+        super::Scope::from_let(&doc! {"Id": 1}).unwrap_err().code(),
+        16870
+    );
+    assert_eq!(
+        super::Scope::from_let(&doc! {"a-b": 1}).unwrap_err().code(),
+        16871
+    );
+}
+
+#[test]
 fn comparisons_use_the_total_order() {
     let d = doc! {"a": 5, "s": "x"};
     assert_eq!(eval(bson!({"$eq": ["$a", 5.0]}), &d), Some(bson!(true)));

@@ -93,6 +93,22 @@ impl Filter {
         })
     }
 
+    /// Parses a filter with a command's `let` variables (`$$name` in `$expr`).
+    pub fn parse_with_let(filter: &Document, let_vars: Option<&Document>) -> Result<Filter> {
+        let scope = match let_vars {
+            Some(l) => crate::expression::Scope::from_let(l)?,
+            None => crate::expression::Scope::default(),
+        };
+        Filter::parse_in(filter, &scope)
+    }
+
+    /// Parses a filter in an expression scope (for callers that bind variables).
+    pub fn parse_in(filter: &Document, scope: &crate::expression::Scope) -> Result<Filter> {
+        Ok(Filter {
+            root: parse::parse_filter_in(filter, parse::Level::TopLevel, scope)?,
+        })
+    }
+
     /// The filter that matches every document (`{}`).
     pub fn all() -> Filter {
         Filter {

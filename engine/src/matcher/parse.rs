@@ -7,6 +7,7 @@ use super::expr::{CmpOp, Expr, InList, TextQuery, ValuePred};
 use super::regex::QueryRegex;
 use super::type_set::TypeSet;
 use crate::error::{Error, ErrorCode, Result};
+use crate::expression::Scope;
 use crate::path::FieldPath;
 use crate::value::display::key_value;
 
@@ -19,12 +20,17 @@ pub enum Level {
     SubDocument,
 }
 
-/// Parses a filter document (the implicit AND of its fields).
+/// Parses a filter document (the implicit AND of its fields) with no user variables.
 pub fn parse_filter(filter: &Document, level: Level) -> Result<Expr> {
+    parse_filter_in(filter, level, &Scope::default())
+}
+
+/// Parses a filter document whose `$expr`s may name the variables of `scope`.
+pub fn parse_filter_in(filter: &Document, level: Level, scope: &Scope) -> Result<Expr> {
     let mut parts = Vec::with_capacity(filter.len());
     for (key, value) in filter {
         if let Some(op) = key.strip_prefix('$') {
-            if let Some(e) = parse_top_level_operator(key, op, value, level)? {
+            if let Some(e) = parse_top_level_operator(key, op, value, level, scope)? {
                 parts.push(e);
             }
             continue;
@@ -48,6 +54,7 @@ fn parse_top_level_operator(
     op: &str,
     value: &Bson,
     level: Level,
+    scope: &Scope,
 ) -> Result<Option<Expr>> {
     Ok(Some(match op {
         "and" | "or" | "nor" => {
@@ -64,7 +71,7 @@ fn parse_top_level_operator(
                         "$or/$and/$nor entries need to be full objects",
                     ));
                 };
-                children.push(parse_filter(d, level)?);
+                children.push(parse_filter_in(d, level, scope)?);
             }
             match op {
                 "and" => Expr::And(children),
@@ -113,7 +120,9 @@ fn parse_top_level_operator(
                     "$expr can only be applied to the top-level document",
                 ));
             }
-            Expr::Expression(Box::new(crate::expression::Expression::parse(value)?))
+            Expr::Expression(Box::new(crate::expression::Expression::parse_in(
+                value, scope,
+            )?))
         }
         "jsonSchema" => {
             let Bson::Document(schema) = value else {

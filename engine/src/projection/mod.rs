@@ -16,7 +16,7 @@ mod tests;
 use bson::Document;
 
 use crate::error::Result;
-use crate::expression::Expression;
+use crate::expression::{Expression, Scope};
 use crate::matcher::ElemMatch;
 
 /// A parsed projection.
@@ -89,7 +89,12 @@ pub struct ProjectionInput {
 impl Projection {
     /// Parses a find projection. An empty document is no projection (`None`).
     pub fn parse(spec: &Document) -> Result<Option<Projection>> {
-        parse::parse(spec)
+        parse::parse(spec, &Scope::default())
+    }
+
+    /// Parses a projection whose computed fields may name the variables of `scope`.
+    pub fn parse_in(spec: &Document, scope: &Scope) -> Result<Option<Projection>> {
+        parse::parse(spec, scope)
     }
 
     pub fn mode(&self) -> Mode {

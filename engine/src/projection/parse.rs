@@ -4,7 +4,7 @@ use bson::{Bson, Document};
 
 use super::{Action, MetaKind, Mode, Node, Projection};
 use crate::error::{Error, Result};
-use crate::expression::Expression;
+use crate::expression::{Expression, Scope};
 use crate::matcher::ElemMatch;
 
 /// The kind of a leaf, for the inclusion/exclusion rules.
@@ -16,7 +16,8 @@ enum Kind {
     Neutral,
 }
 
-struct Parser {
+struct Parser<'s> {
+    scope: &'s Scope,
     mode: Option<Mode>,
     positional_seen: bool,
     elem_match_seen: bool,
@@ -25,11 +26,12 @@ struct Parser {
     id_seen: bool,
 }
 
-pub fn parse(spec: &Document) -> Result<Option<Projection>> {
+pub fn parse(spec: &Document, scope: &Scope) -> Result<Option<Projection>> {
     if spec.is_empty() {
         return Ok(None);
     }
     let mut p = Parser {
+        scope,
         mode: None,
         positional_seen: false,
         elem_match_seen: false,
@@ -65,7 +67,7 @@ pub fn parse(spec: &Document) -> Result<Option<Projection>> {
     }))
 }
 
-impl Parser {
+impl Parser<'_> {
     fn fields(&mut self, spec: &Document, prefix: &str) -> Result<()> {
         for (key, value) in spec {
             let path = if prefix.is_empty() {
@@ -133,7 +135,10 @@ impl Parser {
             other => {
                 // Literals and `"$path"` strings are computed fields.
                 self.set_kind(path, Kind::Include)?;
-                self.insert(path, Action::Computed(Box::new(Expression::parse(other)?)))
+                self.insert(
+                    path,
+                    Action::Computed(Box::new(Expression::parse_in(other, self.scope)?)),
+                )
             }
         }
     }
@@ -193,7 +198,7 @@ impl Parser {
                 self.insert(path, Action::Meta(kind))
             }
             _ => {
-                let expr = Expression::parse(&Bson::Document(d.clone()))?;
+                let expr = Expression::parse_in(&Bson::Document(d.clone()), self.scope)?;
                 if self.mode == Some(Mode::Exclusion) {
                     return Err(Error::location(
                         31252,

@@ -4,6 +4,7 @@ use bson::{Bson, Document};
 
 use crate::catalog::Collection;
 use crate::error::{Error, ErrorCode, Result};
+use crate::expression::Scope;
 use crate::matcher::{Filter, MatchContext};
 use crate::projection::{Projection, ProjectionInput};
 
@@ -29,8 +30,25 @@ impl FindSpec {
         skip: Option<i64>,
         limit: Option<i64>,
     ) -> Result<Self> {
+        FindSpec::parse_with_let(filter, sort, projection, skip, limit, None)
+    }
+
+    /// Parses a find with the command's `let` variables (`$$name` in `$expr` and computed
+    /// projection fields).
+    pub fn parse_with_let(
+        filter: Option<&Document>,
+        sort: Option<&Document>,
+        projection: Option<&Document>,
+        skip: Option<i64>,
+        limit: Option<i64>,
+        let_vars: Option<&Document>,
+    ) -> Result<Self> {
+        let scope = match let_vars {
+            Some(l) => Scope::from_let(l)?,
+            None => Scope::default(),
+        };
         let filter = match filter {
-            Some(f) => Filter::parse(f)?,
+            Some(f) => Filter::parse_in(f, &scope)?,
             None => Filter::all(),
         };
         let sort = match sort {
@@ -38,7 +56,7 @@ impl FindSpec {
             _ => None,
         };
         let projection = match projection {
-            Some(p) => Projection::parse(p)?,
+            Some(p) => Projection::parse_in(p, &scope)?,
             None => None,
         };
         let has_text = filter.text_query().is_some();
@@ -187,6 +205,25 @@ mod tests {
                 doc! {"_id": 3, "name": "c", "twice": 4},
             ]
         );
+    }
+
+    #[test]
+    fn let_variables_reach_expr_and_projection() {
+        let spec = FindSpec::parse_with_let(
+            Some(&doc! {"$expr": {"$eq": ["$_id", "$$id"]}}),
+            None,
+            Some(&doc! {"tag": "$$label"}),
+            None,
+            None,
+            Some(&doc! {"id": 1, "label": "one"}),
+        )
+        .unwrap();
+        assert!(spec.filter.matches(&doc! {"_id": 1}));
+        assert!(!spec.filter.matches(&doc! {"_id": 2}));
+        let out = spec
+            .project(&doc! {"_id": 1}, &MatchContext::default())
+            .unwrap();
+        assert_eq!(out, doc! {"_id": 1, "tag": "one"});
     }
 
     #[test]
