@@ -114,7 +114,7 @@ pub fn check_user_variable_name(name: &str) -> Result<()> {
             "empty variable names are not allowed",
         ));
     };
-    if !(first.is_ascii_lowercase() || !first.is_ascii()) {
+    if !first.is_ascii_lowercase() && first.is_ascii() {
         return Err(Error::location(
             16870,
             format!("'{name}' starts with an invalid character for a user variable name"),
