@@ -77,22 +77,72 @@ impl QueryRegex {
     }
 }
 
-/// Rewrites PCRE syntax the `regex` crate spells differently.
+/// Rewrites PCRE syntax the `regex` crate spells differently or means differently. MongoDB's
+/// PCRE runs without Unicode properties, so `\d`, `\w`, `\s` and `\b` are ASCII there (the
+/// crate's are Unicode); `\Z`, `\h` and `\Q...\E` have no direct equivalent.
 fn translate(pattern: &str) -> String {
-    let mut out = String::with_capacity(pattern.len());
-    let mut chars = pattern.chars();
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars().peekable();
+    let mut in_class = false;
+    // Whether the previous character opened a class (a `]` right after `[` or `[^` is literal).
+    let mut class_start = false;
     while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('Z') => out.push_str(r"(?:\n?\z)"),
-            Some(next) => {
-                out.push('\\');
-                out.push(next);
+        let was_class_start = class_start;
+        class_start = false;
+        match c {
+            '[' if !in_class => {
+                in_class = true;
+                class_start = true;
+                out.push(c);
+                if chars.peek() == Some(&'^') {
+                    out.push('^');
+                    chars.next();
+                }
+                continue;
             }
-            None => out.push('\\'),
+            ']' if in_class && !was_class_start => {
+                in_class = false;
+                out.push(c);
+                continue;
+            }
+            '\\' => {}
+            _ => {
+                out.push(c);
+                continue;
+            }
+        }
+        let Some(next) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        match next {
+            'd' => out.push_str("[0-9]"),
+            'D' => out.push_str("[^0-9]"),
+            'w' => out.push_str("[0-9A-Za-z_]"),
+            'W' => out.push_str("[^0-9A-Za-z_]"),
+            's' => out.push_str("[\\t\\n\\x0B\\f\\r ]"),
+            'S' => out.push_str("[^\\t\\n\\x0B\\f\\r ]"),
+            'h' => out.push_str("[\\t ]"),
+            'b' if in_class => out.push_str("\\x08"),
+            'b' => out.push_str("(?-u:\\b)"),
+            'B' if !in_class => out.push_str("(?-u:\\B)"),
+            'Z' if !in_class => out.push_str("(?:\\n?\\z)"),
+            'Q' => {
+                // Everything up to \E is literal.
+                let mut literal = String::new();
+                while let Some(q) = chars.next() {
+                    if q == '\\' && chars.peek() == Some(&'E') {
+                        chars.next();
+                        break;
+                    }
+                    literal.push(q);
+                }
+                out.push_str(&regex::escape(&literal));
+            }
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
         }
     }
     out
@@ -127,6 +177,26 @@ mod tests {
         assert!(r.matches(&bson!("ab")));
         let r = QueryRegex::new(r"end\Z", "").unwrap();
         assert!(r.matches(&bson!("the end\n")));
+    }
+
+    #[test]
+    fn pcre_classes_are_ascii_and_quoting_works() {
+        let r = QueryRegex::new(r"^\d+$", "").unwrap();
+        assert!(r.matches(&bson!("123")));
+        assert!(!r.matches(&bson!("١٢٣"))); // Arabic-Indic digits are not \d in MongoDB
+        let r = QueryRegex::new(r"^\w+\s\w+$", "").unwrap();
+        assert!(r.matches(&bson!("ab cd")));
+        assert!(!r.matches(&bson!("éa cd")));
+        let r = QueryRegex::new(r"\bcat\b", "").unwrap();
+        assert!(r.matches(&bson!("a cat sat")));
+        assert!(!r.matches(&bson!("concatenate")));
+        let r = QueryRegex::new(r"[\d\]x]", "").unwrap();
+        assert!(r.matches(&bson!("]")) && r.matches(&bson!("5")));
+        let r = QueryRegex::new(r"^\Qa.b*\E$", "").unwrap();
+        assert!(r.matches(&bson!("a.b*")));
+        assert!(!r.matches(&bson!("axbb")));
+        let r = QueryRegex::new("caf\u{e9}", "i").unwrap();
+        assert!(r.matches(&bson!("CAFÉ")));
     }
 
     #[test]
