@@ -10,7 +10,7 @@ use super::{document_option, target_namespace};
 use crate::Engine;
 use crate::error::{Error, Result};
 use crate::matcher::Filter;
-use crate::path::FieldPath;
+use crate::path::{FieldPath, LeafArrays, items};
 use crate::value::OrderedValue;
 use crate::value::display::type_name;
 use crate::write::{check_collation, check_known_fields};
@@ -44,52 +44,26 @@ pub fn distinct(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
     let records = matching_records(engine, &ns, &filter, None)?;
     if let Some(coll) = engine.catalog().collection(&ns) {
         for doc in records.iter().filter_map(|r| coll.get(*r)) {
-            if let Some((first, rest)) = path.parts().split_first()
-                && let Some(v) = doc.get(first)
-            {
-                collect(v, rest, &mut values);
-            }
+            collect(doc, &path, &mut values);
         }
     }
     let values: Vec<Bson> = values.into_iter().map(|v| v.0).collect();
     Ok(doc! {"values": values, "ok": 1.0})
 }
 
-/// Adds the values `rest` reaches from `v`: arrays of documents are traversed, and an array at
-/// the end of the path contributes its elements (not itself).
-fn collect(v: &Bson, rest: &[String], out: &mut BTreeSet<OrderedValue>) {
-    let Some((head, tail)) = rest.split_first() else {
-        match v {
-            Bson::Array(items) => {
-                for item in items {
-                    out.insert(OrderedValue(item.clone()));
-                }
+/// Adds the values `path` reaches in `doc` (through arrays of documents, as the matcher's walk
+/// does); an array at the end of the path contributes its elements, not itself.
+fn collect(doc: &Document, path: &FieldPath, out: &mut BTreeSet<OrderedValue>) {
+    for item in items(doc, path, LeafArrays::NoExpand) {
+        match item.value {
+            Some(Bson::Array(elements)) => {
+                out.extend(elements.iter().cloned().map(OrderedValue));
             }
-            other => {
-                out.insert(OrderedValue(other.clone()));
+            Some(v) => {
+                out.insert(OrderedValue(v.clone()));
             }
+            None => {}
         }
-        return;
-    };
-    match v {
-        Bson::Document(d) => {
-            if let Some(next) = d.get(head) {
-                collect(next, tail, out);
-            }
-        }
-        Bson::Array(items) => {
-            if let Some(next) = head.parse::<usize>().ok().and_then(|i| items.get(i)) {
-                collect(next, tail, out);
-            }
-            for item in items {
-                if let Bson::Document(d) = item
-                    && let Some(next) = d.get(head)
-                {
-                    collect(next, tail, out);
-                }
-            }
-        }
-        _ => {}
     }
 }
 
