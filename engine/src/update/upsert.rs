@@ -6,6 +6,9 @@ use bson::{Bson, Document};
 
 use crate::error::{Error, ErrorCode, Result};
 
+/// MongoDB's nesting limit for stored documents (a seeded path builds one level per component).
+const MAX_DEPTH: usize = 180;
+
 /// Which of the query's equality fields seed the upserted document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SeedScope {
@@ -23,6 +26,12 @@ pub fn seed_from_query(query: &Document, scope: SeedScope) -> Result<Document> {
         equalities.retain(|(path, _)| path == "_id" || path.starts_with("_id."));
     }
     for (i, (path, _)) in equalities.iter().enumerate() {
+        if path.split('.').count() > MAX_DEPTH {
+            return Err(Error::new(
+                ErrorCode::Overflow,
+                format!("Document exceeds maximum nesting depth of {MAX_DEPTH}"),
+            ));
+        }
         if path.starts_with("_id.") {
             return Err(Error::new(
                 ErrorCode::NotExactValueField,
@@ -236,6 +245,13 @@ mod tests {
             )
         );
         assert!(check_upsert_query(&doc! {"a": {"$gt": 1}, "$and": [{"b": 2}]}).is_ok());
+    }
+
+    #[test]
+    fn seeded_paths_respect_the_nesting_limit() {
+        let deep = vec!["a"; 500].join(".");
+        let e = seed_from_query_all(&doc! {deep: 1}).unwrap_err();
+        assert_eq!(e.code(), 15);
     }
 
     #[test]
