@@ -63,6 +63,28 @@ pub struct MatchDetails {
     pub elem_match_key: Option<usize>,
 }
 
+/// The deepest nesting of documents and arrays a filter or projection may have. Parsing is
+/// recursive; this bound keeps a hostile filter from exhausting the stack (a panic in wasm).
+pub const MAX_NESTING: usize = 200;
+
+/// Refuses documents nested deeper than [`MAX_NESTING`] (checked without recursion).
+pub fn check_nesting(doc: &Document) -> Result<()> {
+    let mut stack: Vec<(&Bson, usize)> = doc.values().map(|v| (v, 1)).collect();
+    while let Some((v, depth)) = stack.pop() {
+        if depth > MAX_NESTING {
+            return Err(crate::error::Error::bad_value(format!(
+                "exceeded maximum query tree depth of {MAX_NESTING}"
+            )));
+        }
+        match v {
+            Bson::Document(d) => stack.extend(d.values().map(|x| (x, depth + 1))),
+            Bson::Array(a) => stack.extend(a.iter().map(|x| (x, depth + 1))),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// A parsed `$elemMatch` operand (value or document form), for the `$elemMatch` projection.
 #[derive(Debug, Clone)]
 pub struct ElemMatch(expr::ValuePred);
@@ -88,9 +110,7 @@ pub struct Filter {
 impl Filter {
     /// Parses a filter document such as `{price: {$gt: 10}, "address.state": "NY"}`.
     pub fn parse(filter: &Document) -> Result<Filter> {
-        Ok(Filter {
-            root: parse::parse_filter(filter, parse::Level::TopLevel)?,
-        })
+        Filter::parse_in(filter, &crate::expression::Scope::default())
     }
 
     /// Parses a filter with a command's `let` variables (`$$name` in `$expr`).
@@ -104,6 +124,7 @@ impl Filter {
 
     /// Parses a filter in an expression scope (for callers that bind variables).
     pub fn parse_in(filter: &Document, scope: &crate::expression::Scope) -> Result<Filter> {
+        check_nesting(filter)?;
         Ok(Filter {
             root: parse::parse_filter_in(filter, parse::Level::TopLevel, scope)?,
         })

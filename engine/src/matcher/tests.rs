@@ -402,3 +402,18 @@ fn text_is_parsed_and_needs_an_index() {
         (27, "text index required for $text query")
     );
 }
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let mut f = doc! {"a": 1};
+    for _ in 0..5000 {
+        f = doc! {"$and": [f]};
+    }
+    let e = Filter::parse(&f).unwrap_err();
+    assert_eq!(e.code(), 2);
+    let mut ok = doc! {"a": 1};
+    for _ in 0..40 {
+        ok = doc! {"$or": [ok]};
+    }
+    assert!(Filter::parse(&ok).is_ok());
+}

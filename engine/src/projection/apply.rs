@@ -117,8 +117,18 @@ fn add_computed(
                         ));
                     }
                 },
-                // A collection scan has no index key, record id or sort key to show.
-                MetaKind::IndexKey | MetaKind::RecordId | MetaKind::SortKey => {}
+                MetaKind::IndexKey => {
+                    if let Some(key) = &ctx.input.index_key {
+                        out.insert(k.clone(), key.clone());
+                    }
+                }
+                MetaKind::RecordId => {
+                    if let Some(id) = ctx.input.record_id {
+                        out.insert(k.clone(), id);
+                    }
+                }
+                // Only a blocking sort has a sort key to show; a find does not project it.
+                MetaKind::SortKey => {}
             },
             Action::Sub(child) if inclusion && has_computed(child) && !src.contains_key(k) => {
                 let sub = include_doc(child, &Document::new(), ctx, false)?;

@@ -77,23 +77,29 @@ pub enum MetaKind {
     SortKey,
 }
 
-/// What applying a projection needs besides the document.
-#[derive(Debug, Clone, Copy, Default)]
+/// What applying a projection needs besides the document: the metadata a plan computed.
+#[derive(Debug, Clone, Default)]
 pub struct ProjectionInput {
     /// The filter's elemMatchKey for this document (for `a.$`).
     pub elem_match_key: Option<usize>,
-    /// The text score, when a `$text` query computed one.
+    /// The text score, when a `$text` query computed one (`{$meta: "textScore"}`).
     pub text_score: Option<f64>,
+    /// The index key the document was found through (`{$meta: "indexKey"}`); a collection
+    /// scan has none and the field is left out.
+    pub index_key: Option<Document>,
+    /// The document's record id (`{$meta: "recordId"}`), when the plan knows it.
+    pub record_id: Option<i64>,
 }
 
 impl Projection {
     /// Parses a find projection. An empty document is no projection (`None`).
     pub fn parse(spec: &Document) -> Result<Option<Projection>> {
-        parse::parse(spec, &Scope::default())
+        Projection::parse_in(spec, &Scope::default())
     }
 
     /// Parses a projection whose computed fields may name the variables of `scope`.
     pub fn parse_in(spec: &Document, scope: &Scope) -> Result<Option<Projection>> {
+        crate::matcher::check_nesting(spec)?;
         parse::parse(spec, scope)
     }
 

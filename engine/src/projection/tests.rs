@@ -102,6 +102,7 @@ fn elem_match_and_positional() {
     let input = ProjectionInput {
         elem_match_key: Some(2),
         text_score: None,
+        ..Default::default()
     };
     let got = project_with(doc! {"tags.$": 1}, &d, input);
     assert_eq!(got, doc! {"_id": 1, "tags": ["c"]});
@@ -177,9 +178,25 @@ fn meta() {
     let input = ProjectionInput {
         elem_match_key: None,
         text_score: Some(1.5),
+        ..Default::default()
     };
     assert_eq!(p.apply(&d, &input).unwrap().get_f64("s").unwrap(), 1.5);
     assert_eq!(err(doc! {"s": {"$meta": "nope"}}).0, 17308);
+    let p = Projection::parse(&doc! {"k": {"$meta": "indexKey"}, "_id": 0, "name": 1})
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        p.apply(&d, &ProjectionInput::default()).unwrap(),
+        doc! {"name": "x"}
+    );
+    let input = ProjectionInput {
+        index_key: Some(doc! {"name": "x"}),
+        ..Default::default()
+    };
+    assert_eq!(
+        p.apply(&d, &input).unwrap(),
+        doc! {"name": "x", "k": {"name": "x"}}
+    );
 }
 
 #[test]

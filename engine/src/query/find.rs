@@ -93,7 +93,7 @@ impl FindSpec {
             doc,
             &ProjectionInput {
                 elem_match_key,
-                text_score: None,
+                ..ProjectionInput::default()
             },
         )
     }
