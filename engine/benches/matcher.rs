@@ -67,6 +67,15 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("matcher");
     group.throughput(Throughput::Elements(DOCS as u64));
     group.sample_size(10);
+    // The floor: a hand-written field lookup and comparison, for scale.
+    let wanted = bson::Bson::String("A".into());
+    group.bench_function("baseline_hand_written_equality", |b| {
+        b.iter(|| {
+            docs.iter()
+                .filter(|d| black_box(d).get("status") == Some(&wanted))
+                .count()
+        })
+    });
     for (name, spec) in filters {
         let filter = Filter::parse(&spec).expect("benchmark filters are valid");
         group.bench_function(name, |b| {
