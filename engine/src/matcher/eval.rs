@@ -192,7 +192,11 @@ fn is_nan(v: &Bson) -> bool {
     }
 }
 
+/// `$in`: the values are kept sorted by [`compare_values`], whose equality is the matcher's
+/// (same canonical type, equal value, NaN equal to NaN), so a binary search finds a match.
 fn in_list(list: &InList, v: &Bson) -> bool {
-    list.values.iter().any(|x| compare(CmpOp::Eq, v, x))
+    list.values
+        .binary_search_by(|x| compare_values(x, v))
+        .is_ok()
         || list.regexes.iter().any(|r| r.matches(v))
 }

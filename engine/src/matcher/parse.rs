@@ -9,6 +9,7 @@ use super::type_set::TypeSet;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expression::Scope;
 use crate::path::FieldPath;
+use crate::value::compare_values;
 use crate::value::display::key_value;
 
 /// Where in a filter the parser is: some operators apply only to the whole document.
@@ -182,6 +183,9 @@ fn or_of_equalities_as_in(children: Vec<Expr>) -> Expr {
             }
         }
     }
+    list.values.sort_by(compare_values);
+    list.values
+        .dedup_by(|a, b| compare_values(a, b) == std::cmp::Ordering::Equal);
     match merged_path {
         Some(path) => Expr::Path {
             path,
@@ -373,6 +377,9 @@ fn parse_in_list(items: &[Bson]) -> Result<InList> {
             other => list.values.push(other.clone()),
         }
     }
+    list.values.sort_by(compare_values);
+    list.values
+        .dedup_by(|a, b| compare_values(a, b) == std::cmp::Ordering::Equal);
     Ok(list)
 }
 
