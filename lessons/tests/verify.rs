@@ -1,0 +1,19 @@
+//! Every step of every built-in lesson runs in a fresh shell and must show its expected text.
+
+#[test]
+fn every_lesson_step_shows_its_expected_output() {
+    let lessons = lessons::built_in().expect("lessons parse");
+    let mut steps = 0;
+    let mut failures = Vec::new();
+    for lesson in &lessons {
+        match lessons::verify_lesson(lesson) {
+            Ok(n) => steps += n,
+            Err(f) => failures.extend(f),
+        }
+    }
+    for f in &failures {
+        eprintln!("{} step {} ({}):\n--- expected\n{}\n--- actual\n{}\n", f.lesson, f.step, f.title, f.expected, f.actual);
+    }
+    println!("lessons: {} lessons, {} steps verified, 0 exercises checked", lessons.len(), steps);
+    assert!(failures.is_empty(), "{} lesson steps differ", failures.len());
+}
