@@ -32,6 +32,13 @@ pub enum ErrorCode {
     NotExactValueField,
     NotImplemented,
     QueryFeatureNotAllowed,
+    CannotCreateIndex,
+    IndexOptionsConflict,
+    IndexKeySpecsConflict,
+    CannotIndexParallelArrays,
+    InvalidIndexSpecificationOption,
+    NoQueryExecutionPlans,
+    QueryExceededMemoryLimitNoDiskUseAllowed,
     Location(i32),
 }
 
@@ -62,6 +69,13 @@ impl ErrorCode {
             ErrorCode::NotExactValueField => 111,
             ErrorCode::NotImplemented => 238,
             ErrorCode::QueryFeatureNotAllowed => 224,
+            ErrorCode::CannotCreateIndex => 67,
+            ErrorCode::IndexOptionsConflict => 85,
+            ErrorCode::IndexKeySpecsConflict => 86,
+            ErrorCode::CannotIndexParallelArrays => 171,
+            ErrorCode::InvalidIndexSpecificationOption => 197,
+            ErrorCode::NoQueryExecutionPlans => 291,
+            ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed => 292,
             ErrorCode::Location(n) => n,
         }
     }
@@ -93,6 +107,15 @@ impl ErrorCode {
             ErrorCode::NotExactValueField => "NotExactValueField",
             ErrorCode::NotImplemented => "NotImplemented",
             ErrorCode::QueryFeatureNotAllowed => "QueryFeatureNotAllowed",
+            ErrorCode::CannotCreateIndex => "CannotCreateIndex",
+            ErrorCode::IndexOptionsConflict => "IndexOptionsConflict",
+            ErrorCode::IndexKeySpecsConflict => "IndexKeySpecsConflict",
+            ErrorCode::CannotIndexParallelArrays => "CannotIndexParallelArrays",
+            ErrorCode::InvalidIndexSpecificationOption => "InvalidIndexSpecificationOption",
+            ErrorCode::NoQueryExecutionPlans => "NoQueryExecutionPlans",
+            ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed => {
+                "QueryExceededMemoryLimitNoDiskUseAllowed"
+            }
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()

@@ -19,6 +19,7 @@ pub mod commands;
 pub mod cursor;
 pub mod error;
 pub mod expression;
+pub mod index;
 pub mod matcher;
 pub mod path;
 pub mod projection;

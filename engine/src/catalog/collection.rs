@@ -1,33 +1,129 @@
-//! One collection: documents in record-id order, and the unique `_id` index.
+//! One collection: documents in record-id order, the unique `_id` lookup, and its indexes
+//! (the `_id_` index first), maintained on every insert and removal so that no write command
+//! has to know about them.
+//!
+//! Index specifications survive a reload through the catalog entry: [`Collection::catalog_options`]
+//! is what a durable store keeps (the options plus an `$indexes` list), and
+//! [`Collection::with_options`] rebuilds the indexes from it.
 
 use std::collections::BTreeMap;
 
 use bson::{Bson, Document};
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::index::{DocKeys, Index, IndexSpec};
 use crate::value::OrderedValue;
 
-#[derive(Debug, Clone, Default)]
+/// The catalog-entry field that carries the secondary index specs (never a user option: `create`
+/// options cannot start with `$`).
+pub const INDEXES_OPTION: &str = "$indexes";
+
+#[derive(Debug, Clone)]
 pub struct Collection {
     pub options: Document,
     records: BTreeMap<u64, Document>,
     id_index: BTreeMap<OrderedValue, u64>,
+    indexes: Vec<Index>,
     next_record_id: u64,
+}
+
+impl Default for Collection {
+    fn default() -> Self {
+        Collection::new()
+    }
 }
 
 impl Collection {
     pub fn new() -> Self {
         Collection {
+            options: Document::new(),
+            records: BTreeMap::new(),
+            id_index: BTreeMap::new(),
+            indexes: vec![Index::new(IndexSpec::id_index())],
             next_record_id: 1,
-            ..Default::default()
         }
     }
 
-    pub fn with_options(options: Document) -> Self {
-        Collection {
+    /// A collection from its catalog entry. An `$indexes` list (see [`Self::catalog_options`])
+    /// is taken out of the options and becomes the collection's secondary indexes.
+    pub fn with_options(mut options: Document) -> Self {
+        let specs = match options.remove(INDEXES_OPTION) {
+            Some(Bson::Array(specs)) => specs,
+            _ => Vec::new(),
+        };
+        let mut coll = Collection {
             options,
             ..Collection::new()
+        };
+        for spec in specs {
+            if let Bson::Document(d) = spec
+                && let Ok(spec) = IndexSpec::parse(&d)
+            {
+                coll.indexes.push(Index::new(spec));
+            }
         }
+        coll
+    }
+
+    /// The catalog entry a durable store keeps: the options, with the secondary index specs
+    /// under `$indexes` when there are any.
+    pub fn catalog_options(&self) -> Document {
+        let mut out = self.options.clone();
+        let specs: Vec<Bson> = self
+            .indexes
+            .iter()
+            .filter(|i| !i.spec.is_id())
+            .map(|i| Bson::Document(i.spec.document.clone()))
+            .collect();
+        if !specs.is_empty() {
+            out.insert(INDEXES_OPTION, specs);
+        }
+        out
+    }
+
+    /// The indexes, `_id_` first, then in creation order.
+    pub fn indexes(&self) -> &[Index] {
+        &self.indexes
+    }
+
+    pub fn index(&self, name: &str) -> Option<&Index> {
+        self.indexes.iter().find(|i| i.name() == name)
+    }
+
+    /// Builds a new index over the current documents. Fails (leaving the collection unchanged)
+    /// on a key that cannot be indexed or a duplicate under a unique index.
+    pub fn create_index(&mut self, ns: &str, spec: IndexSpec) -> Result<()> {
+        let mut index = Index::new(spec);
+        for (rid, doc) in &self.records {
+            if let Some(keys) = index.keys_for(doc)? {
+                index.check_unique(ns, &keys, *rid)?;
+                index.insert(&keys, *rid);
+            }
+        }
+        self.indexes.push(index);
+        Ok(())
+    }
+
+    /// Drops a secondary index by name; `None` when there is none of that name.
+    pub fn drop_index(&mut self, name: &str) -> Option<IndexSpec> {
+        let pos = self
+            .indexes
+            .iter()
+            .position(|i| i.name() == name && !i.spec.is_id())?;
+        Some(self.indexes.remove(pos).spec)
+    }
+
+    /// Changes an index's `hidden` flag (collMod); returns the old value.
+    pub fn set_index_hidden(&mut self, name: &str, hidden: bool) -> Option<bool> {
+        let ix = self.indexes.iter_mut().find(|i| i.name() == name)?;
+        let old = ix.spec.hidden;
+        ix.spec.hidden = hidden;
+        if hidden {
+            ix.spec.document.insert("hidden", true);
+        } else {
+            ix.spec.document.remove("hidden");
+        }
+        Some(old)
     }
 
     pub fn len(&self) -> usize {
@@ -70,6 +166,22 @@ impl Collection {
         if self.id_index.contains_key(&key) {
             return Err(duplicate_id_error(ns, &key.0));
         }
+        // Every index's keys are computed and checked before anything changes.
+        let mut all_keys: Vec<Option<DocKeys>> = Vec::with_capacity(self.indexes.len());
+        for index in &self.indexes {
+            let keys = index.keys_for(&doc)?;
+            if let Some(k) = &keys
+                && !index.spec.is_id()
+            {
+                index.check_unique(ns, k, record_id)?;
+            }
+            all_keys.push(keys);
+        }
+        for (index, keys) in self.indexes.iter_mut().zip(&all_keys) {
+            if let Some(k) = keys {
+                index.insert(k, record_id);
+            }
+        }
         self.id_index.insert(key, record_id);
         self.records.insert(record_id, doc);
         self.next_record_id = self.next_record_id.max(record_id + 1);
@@ -78,6 +190,11 @@ impl Collection {
 
     pub fn remove(&mut self, record_id: u64) -> Option<Document> {
         let doc = self.records.remove(&record_id)?;
+        for index in &mut self.indexes {
+            if let Ok(Some(keys)) = index.keys_for(&doc) {
+                index.remove(&keys, record_id);
+            }
+        }
         if let Some(id) = doc.get("_id") {
             self.id_index.remove(&OrderedValue(id.clone()));
         }
@@ -101,6 +218,63 @@ pub fn duplicate_id_error(ns: &str, id: &Bson) -> Error {
 mod tests {
     use super::*;
     use bson::doc;
+
+    fn spec(d: Document) -> IndexSpec {
+        IndexSpec::parse(&d).unwrap()
+    }
+
+    #[test]
+    fn indexes_follow_inserts_and_removals() {
+        let mut c = Collection::new();
+        c.create_index(
+            "t.c",
+            spec(doc! {"key": {"a": 1}, "name": "a_1", "unique": true}),
+        )
+        .unwrap();
+        let r1 = c.insert("t.c", doc! {"_id": 1, "a": 1}).unwrap();
+        let e = c.insert("t.c", doc! {"_id": 2, "a": 1}).unwrap_err();
+        assert_eq!(
+            e.message,
+            "E11000 duplicate key error collection: t.c index: a_1 dup key: { a: 1 }"
+        );
+        assert_eq!(c.len(), 1);
+        assert_eq!(c.index("_id_").unwrap().len(), 1);
+        let e = c
+            .insert("t.c", doc! {"_id": 3, "a": [1, 2], "b": 1})
+            .unwrap_err();
+        assert_eq!(e.code(), 11000);
+        c.remove(r1);
+        assert!(c.index("a_1").unwrap().is_empty());
+        c.insert("t.c", doc! {"_id": 2, "a": 1}).unwrap();
+        assert_eq!(c.index("a_1").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn failed_index_build_changes_nothing_and_specs_round_trip() {
+        let mut c = Collection::new();
+        c.insert("t.c", doc! {"_id": 1, "a": 1}).unwrap();
+        c.insert("t.c", doc! {"_id": 2, "a": 1}).unwrap();
+        let e = c
+            .create_index(
+                "t.c",
+                spec(doc! {"key": {"a": 1}, "name": "a_1", "unique": true}),
+            )
+            .unwrap_err();
+        assert_eq!(e.code(), 11000);
+        assert_eq!(c.indexes().len(), 1);
+        c.create_index("t.c", spec(doc! {"key": {"a": -1}, "name": "a_-1"}))
+            .unwrap();
+        let opts = c.catalog_options();
+        assert_eq!(
+            opts,
+            doc! {"$indexes": [{"v": 2, "key": {"a": -1}, "name": "a_-1"}]}
+        );
+        let back = Collection::with_options(opts);
+        assert!(back.options.is_empty());
+        assert_eq!(back.indexes().len(), 2);
+        assert!(c.drop_index("a_-1").is_some());
+        assert!(c.drop_index("_id_").is_none());
+    }
 
     #[test]
     fn duplicate_ids_are_rejected_across_numeric_types() {

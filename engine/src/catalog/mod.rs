@@ -29,7 +29,7 @@ impl Catalog {
     pub fn collection_or_create(&mut self, ns: &Namespace) -> (&mut Collection, bool) {
         let colls = self.databases.entry(ns.db.clone()).or_default();
         let created = !colls.contains_key(&ns.coll);
-        let coll = colls.entry(ns.coll.clone()).or_insert_with(Collection::new);
+        let coll = colls.entry(ns.coll.clone()).or_default();
         (coll, created)
     }
 

@@ -7,6 +7,7 @@ mod delete;
 mod distinct;
 mod find;
 mod find_and_modify;
+mod indexes;
 mod insert;
 mod update;
 
@@ -31,6 +32,9 @@ pub fn dispatch(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
         "findAndModify" | "findandmodify" => find_and_modify::find_and_modify(engine, db, command),
         "count" => count::count(engine, db, command),
         "distinct" => distinct::distinct(engine, db, command),
+        "createIndexes" => indexes::create_indexes(engine, db, command),
+        "dropIndexes" | "deleteIndexes" => indexes::drop_indexes(engine, db, command),
+        "listIndexes" => indexes::list_indexes(engine, db, command),
         "create" => admin::create(engine, db, command),
         "drop" => admin::drop(engine, db, command),
         "dropDatabase" => admin::drop_database(engine, db),

@@ -7,4 +7,5 @@ pub mod numeric;
 mod order;
 
 pub use numeric::{Decimal, decimal_is_nan};
+pub(crate) use order::db_pointer_parts;
 pub use order::{OrderedValue, canonical_type_rank, compare_values, values_equal};

@@ -127,7 +127,7 @@ fn as_num(v: &Bson) -> Num {
 }
 
 /// A DBPointer's namespace and ObjectId hex (the bson crate keeps the fields private).
-fn db_pointer_parts(v: &Bson) -> (String, String) {
+pub(crate) fn db_pointer_parts(v: &Bson) -> (String, String) {
     let ext = v.clone().into_canonical_extjson();
     let inner = ext.get("$dbPointer");
     let ns = inner

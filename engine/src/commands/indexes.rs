@@ -1,0 +1,403 @@
+//! `createIndexes`, `dropIndexes` and `listIndexes`, with MongoDB 8.0's replies and errors.
+//! Index specs are saved in the collection's catalog entry (a `PutCollection` change), so a
+//! reload rebuilds every index.
+
+use bson::{Bson, Document, doc};
+
+use super::find::first_batch_reply;
+use super::{count_option, target_namespace};
+use crate::Engine;
+use crate::catalog::Namespace;
+use crate::error::{Error, ErrorCode, Result};
+use crate::index::IndexSpec;
+use crate::storage::Change;
+use crate::value::display::{key_value, type_name};
+
+pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let ns = target_namespace(db, command)?;
+    let items = match command.get("indexes") {
+        Some(Bson::Array(items)) => items,
+        Some(other) => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'createIndexes.indexes' is the wrong type '{}', expected type 'array'",
+                type_name(other)
+            )));
+        }
+        None => {
+            return Err(Error::location(
+                40414,
+                "BSON field 'createIndexes.indexes' is missing but a required field",
+            ));
+        }
+    };
+    if items.is_empty() {
+        return Err(Error::bad_value(
+            "Must specify at least one index to create",
+        ));
+    }
+    let mut specs = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let Bson::Document(d) = item else {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'createIndexes.indexes.{i}' is the wrong type '{}', expected type 'object'",
+                type_name(item)
+            )));
+        };
+        specs.push(IndexSpec::parse(d)?);
+    }
+    let ns_text = ns.to_string();
+    let existed = engine.catalog().collection(&ns).is_some();
+    let before = engine
+        .catalog()
+        .collection(&ns)
+        .map_or(1, |c| c.indexes().len());
+    // Decide, for every requested index, whether it exists already or conflicts.
+    let mut to_build = Vec::new();
+    if let Some(coll) = engine.catalog().collection(&ns) {
+        for spec in specs {
+            if let Some(existing) = coll.indexes().iter().find(|i| i.name() == spec.name) {
+                if existing.spec.key != spec.key {
+                    return Err(Error::new(
+                        ErrorCode::IndexKeySpecsConflict,
+                        format!(
+                            "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: {}, existing index: {}",
+                            key_value(&Bson::Document(spec.document.clone())),
+                            key_value(&Bson::Document(existing.spec.document.clone()))
+                        ),
+                    ));
+                }
+                if !existing.spec.same_options(&spec) && !existing.spec.is_id() {
+                    return Err(Error::new(
+                        ErrorCode::IndexOptionsConflict,
+                        format!(
+                            "An equivalent index already exists with the same name but different options. Requested index: {}, existing index: {}",
+                            key_value(&Bson::Document(spec.document.clone())),
+                            key_value(&Bson::Document(existing.spec.document.clone()))
+                        ),
+                    ));
+                }
+                continue;
+            }
+            if let Some(existing) = coll
+                .indexes()
+                .iter()
+                .find(|i| i.spec.key == spec.key && i.spec.same_options(&spec))
+            {
+                return Err(Error::new(
+                    ErrorCode::IndexOptionsConflict,
+                    format!(
+                        "Index already exists with a different name: {}",
+                        existing.name()
+                    ),
+                ));
+            }
+            to_build.push(spec);
+        }
+    } else {
+        to_build = specs;
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    to_build.retain(|s| seen.insert(s.name.clone()));
+    if to_build.is_empty() {
+        return Ok(doc! {
+            "numIndexesBefore": before as i32,
+            "numIndexesAfter": before as i32,
+            "note": "all indexes already exist",
+            "ok": 1.0,
+        });
+    }
+    let (coll, created) = engine.catalog_mut().collection_or_create(&ns);
+    let mut built: Vec<String> = Vec::new();
+    for spec in to_build {
+        let name = spec.name.clone();
+        if let Err(e) = coll.create_index(&ns_text, spec) {
+            for n in &built {
+                coll.drop_index(n);
+            }
+            if created {
+                engine.catalog_mut().drop_collection(&ns);
+            }
+            return Err(e);
+        }
+        built.push(name);
+    }
+    let after = coll.indexes().len();
+    let options = coll.catalog_options();
+    engine.record(Change::PutCollection {
+        ns: ns.clone(),
+        options,
+    });
+    Ok(doc! {
+        "numIndexesBefore": before as i32,
+        "numIndexesAfter": after as i32,
+        "createdCollectionAutomatically": !existed,
+        "ok": 1.0,
+    })
+}
+
+pub fn drop_indexes(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let ns = target_namespace(db, command)?;
+    let Some(target) = command.get("index") else {
+        return Err(Error::location(
+            40414,
+            "BSON field 'dropIndexes.index' is missing but a required field",
+        ));
+    };
+    let Some(coll) = engine.catalog().collection(&ns) else {
+        return Err(Error::new(
+            ErrorCode::NamespaceNotFound,
+            format!("ns not found {ns}"),
+        ));
+    };
+    let was = coll.indexes().len() as i32;
+    let mut names = Vec::new();
+    let mut all = false;
+    match target {
+        Bson::String(s) if s == "*" => {
+            all = true;
+            names.extend(
+                coll.indexes()
+                    .iter()
+                    .filter(|i| !i.spec.is_id())
+                    .map(|i| i.name().to_string()),
+            );
+        }
+        Bson::String(s) => names.push(resolve_name(coll, s)?),
+        Bson::Array(items) => {
+            for item in items {
+                let Bson::String(s) = item else {
+                    return Err(Error::type_mismatch(format!(
+                        "dropIndexes index names must be strings, found {}",
+                        type_name(item)
+                    )));
+                };
+                names.push(resolve_name(coll, s)?);
+            }
+        }
+        Bson::Document(key) => {
+            let matching: Vec<_> = coll
+                .indexes()
+                .iter()
+                .filter(|i| &i.spec.key == key)
+                .collect();
+            match matching.as_slice() {
+                [] => {
+                    return Err(Error::new(
+                        ErrorCode::IndexNotFound,
+                        format!(
+                            "can't find index with key: {}",
+                            key_value(&Bson::Document(key.clone()))
+                        ),
+                    ));
+                }
+                [one] if one.spec.is_id() => return Err(cannot_drop_id()),
+                [one] => names.push(one.name().to_string()),
+                many => {
+                    return Err(Error::new(
+                        ErrorCode::Location(6),
+                        format!(
+                            "{} indexes found for key: {}, identify by name instead. Conflicting indexes: {}",
+                            many.len(),
+                            key_value(&Bson::Document(key.clone())),
+                            many.iter()
+                                .map(|i| key_value(&Bson::Document(i.spec.document.clone())))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+        other => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'dropIndexes.index' is the wrong type '{}', expected types '[string, object, array]'",
+                type_name(other)
+            )));
+        }
+    }
+    let Some(coll) = engine.catalog_mut().collection_mut(&ns) else {
+        return Err(Error::new(ErrorCode::NamespaceNotFound, "ns not found"));
+    };
+    for n in &names {
+        coll.drop_index(n);
+    }
+    let options = coll.catalog_options();
+    engine.record(Change::PutCollection { ns, options });
+    let mut reply = doc! {"nIndexesWas": was};
+    if all {
+        reply.insert("msg", "non-_id indexes dropped for collection");
+    }
+    reply.insert("ok", 1.0);
+    Ok(reply)
+}
+
+fn resolve_name(coll: &crate::catalog::Collection, name: &str) -> Result<String> {
+    if name == crate::index::ID_INDEX_NAME {
+        return Err(cannot_drop_id());
+    }
+    if coll.index(name).is_none() {
+        return Err(Error::new(
+            ErrorCode::IndexNotFound,
+            format!("index not found with name [{name}]"),
+        ));
+    }
+    Ok(name.to_string())
+}
+
+fn cannot_drop_id() -> Error {
+    Error::new(ErrorCode::InvalidOptions, "cannot drop _id index")
+}
+
+pub fn list_indexes(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let ns = target_namespace(db, command)?;
+    let batch_size = match command.get("cursor") {
+        Some(Bson::Document(c)) => count_option(c, "listIndexes.cursor", "batchSize")?,
+        _ => None,
+    };
+    let Some(coll) = engine.catalog().collection(&ns) else {
+        return Err(Error::new(
+            ErrorCode::NamespaceNotFound,
+            format!("ns does not exist: {ns}"),
+        ));
+    };
+    let docs: Vec<Document> = coll
+        .indexes()
+        .iter()
+        .map(|i| i.spec.document.clone())
+        .collect();
+    let cursor_ns = Namespace::new(db, format!("$cmd.listIndexes.{}", ns.coll));
+    let mut reply = first_batch_reply(
+        engine,
+        cursor_ns,
+        docs,
+        batch_size.map(|b| b as usize),
+        false,
+    );
+    // The cursor names the collection it lists, as MongoDB's reply does.
+    if let Ok(c) = reply.get_document_mut("cursor") {
+        c.insert("ns", ns.to_string());
+    }
+    Ok(reply)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Engine;
+    use crate::storage::{DurableStore, MemoryStore};
+    use bson::{Document, doc};
+
+    fn run(e: &mut Engine, cmd: Document) -> Document {
+        e.run_command("db", &cmd)
+    }
+
+    fn list(e: &mut Engine) -> Vec<Document> {
+        let r = run(e, doc! {"listIndexes": "c"});
+        r.get_document("cursor")
+            .unwrap()
+            .get_array("firstBatch")
+            .unwrap()
+            .iter()
+            .map(|d| d.as_document().unwrap().clone())
+            .collect()
+    }
+
+    #[test]
+    fn create_list_drop() {
+        let mut e = Engine::new();
+        let r = run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [{"key": {"name": 1}, "name": "name_1", "unique": true}]},
+        );
+        assert_eq!(
+            r,
+            doc! {"numIndexesBefore": 1, "numIndexesAfter": 2, "createdCollectionAutomatically": true, "ok": 1.0}
+        );
+        assert_eq!(
+            list(&mut e),
+            vec![
+                doc! {"v": 2, "key": {"_id": 1}, "name": "_id_"},
+                doc! {"v": 2, "key": {"name": 1}, "name": "name_1", "unique": true},
+            ]
+        );
+        let r = run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [{"key": {"name": 1}, "name": "name_1", "unique": true}]},
+        );
+        assert_eq!(r.get_str("note").unwrap(), "all indexes already exist");
+        let r = run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [{"key": {"name": -1}, "name": "name_1"}]},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 86);
+        run(
+            &mut e,
+            doc! {"insert": "c", "documents": [{"_id": 1, "name": "x"}]},
+        );
+        let r = run(
+            &mut e,
+            doc! {"insert": "c", "documents": [{"_id": 2, "name": "x"}]},
+        );
+        let we = r.get_array("writeErrors").unwrap()[0]
+            .as_document()
+            .unwrap()
+            .clone();
+        assert_eq!(
+            we.get_str("errmsg").unwrap(),
+            "E11000 duplicate key error collection: db.c index: name_1 dup key: { name: \"x\" }"
+        );
+        let r = run(&mut e, doc! {"dropIndexes": "c", "index": "nope"});
+        assert_eq!(r.get_i32("code").unwrap(), 27);
+        let r = run(&mut e, doc! {"dropIndexes": "c", "index": "_id_"});
+        assert_eq!(r.get_i32("code").unwrap(), 72);
+        let r = run(&mut e, doc! {"dropIndexes": "c", "index": {"name": 1}});
+        assert_eq!(r, doc! {"nIndexesWas": 2, "ok": 1.0});
+        assert_eq!(list(&mut e).len(), 1);
+        let r = run(&mut e, doc! {"listIndexes": "missing"});
+        assert_eq!(r.get_i32("code").unwrap(), 26);
+    }
+
+    #[test]
+    fn failed_build_leaves_no_index_and_specs_survive_reload() {
+        let mut e = Engine::new();
+        let mut store = MemoryStore::default();
+        run(
+            &mut e,
+            doc! {"insert": "c", "documents": [{"_id": 1, "a": 1}, {"_id": 2, "a": 1}]},
+        );
+        let r = run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [{"key": {"b": 1}, "name": "b_1"}, {"key": {"a": 1}, "name": "a_1", "unique": true}]},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 11000);
+        assert_eq!(list(&mut e).len(), 1);
+        run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [{"key": {"a": 1, "b": -1}, "name": "a_1_b_-1"}]},
+        );
+        store.commit(&e.take_changes()).unwrap();
+        let mut back = Engine::new().load(store.snapshot().unwrap()).unwrap();
+        assert_eq!(list(&mut back).len(), 2);
+        let coll = back
+            .catalog()
+            .collection(&crate::catalog::Namespace::new("db", "c"))
+            .unwrap();
+        assert_eq!(coll.index("a_1_b_-1").unwrap().len(), 2);
+        let r = run(&mut back, doc! {"listCollections": 1});
+        let opts = r
+            .get_document("cursor")
+            .unwrap()
+            .get_array("firstBatch")
+            .unwrap()[0]
+            .as_document()
+            .unwrap()
+            .get_document("options")
+            .unwrap()
+            .clone();
+        assert!(opts.is_empty());
+        let r = run(&mut back, doc! {"dropIndexes": "c", "index": "*"});
+        assert_eq!(
+            r,
+            doc! {"nIndexesWas": 2, "msg": "non-_id indexes dropped for collection", "ok": 1.0}
+        );
+    }
+}

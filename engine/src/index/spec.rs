@@ -1,0 +1,475 @@
+//! Index specifications: the key pattern (ascending, descending, `hashed`; compound; dotted
+//! paths) and the options MongoDB 8.0 keeps with it (unique, sparse, partialFilterExpression,
+//! expireAfterSeconds, hidden), validated with the server's errors. A spec is stored as the
+//! document `listIndexes` shows: `{v: 2, key, name, ...options}`.
+
+use bson::{Bson, Document, doc};
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::matcher::Filter;
+use crate::path::FieldPath;
+use crate::value::display::key_value;
+
+/// The name of the index every collection has.
+pub const ID_INDEX_NAME: &str = "_id_";
+
+/// How one key part orders its values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyKind {
+    Ascending,
+    Descending,
+    Hashed,
+}
+
+/// One field of a key pattern.
+#[derive(Debug, Clone)]
+pub struct KeyPart {
+    pub path: FieldPath,
+    pub dotted: String,
+    pub kind: KeyKind,
+}
+
+/// A validated index specification.
+#[derive(Debug, Clone)]
+pub struct IndexSpec {
+    pub name: String,
+    pub key: Document,
+    pub parts: Vec<KeyPart>,
+    pub unique: bool,
+    pub sparse: bool,
+    pub hidden: bool,
+    pub expire_after_seconds: Option<i64>,
+    pub partial: Option<(Document, Filter)>,
+    /// The document `listIndexes` shows.
+    pub document: Document,
+}
+
+const KNOWN_OPTIONS: &[&str] = &[
+    "key",
+    "name",
+    "v",
+    "unique",
+    "sparse",
+    "hidden",
+    "expireAfterSeconds",
+    "partialFilterExpression",
+    "background",
+    "collation",
+    "storageEngine",
+    "ns",
+];
+
+impl IndexSpec {
+    /// The `_id` index of every collection.
+    pub fn id_index() -> IndexSpec {
+        IndexSpec::parse(&doc! {"key": {"_id": 1}, "name": ID_INDEX_NAME})
+            .unwrap_or_else(|_| unreachable_id_spec())
+    }
+
+    /// Whether this is the `_id` index (unique by nature).
+    pub fn is_id(&self) -> bool {
+        self.name == ID_INDEX_NAME
+    }
+
+    /// Whether the index rejects duplicate keys.
+    pub fn enforces_unique(&self) -> bool {
+        self.unique || self.is_id()
+    }
+
+    /// Parses one element of `createIndexes.indexes`.
+    pub fn parse(spec: &Document) -> Result<IndexSpec> {
+        for (k, _) in spec {
+            if !KNOWN_OPTIONS.contains(&k.as_str()) {
+                return Err(Error::new(
+                    ErrorCode::InvalidIndexSpecificationOption,
+                    format!(
+                        "The field '{k}' is not valid for an index specification. Specification: {}",
+                        key_value(&Bson::Document(spec.clone()))
+                    ),
+                ));
+            }
+        }
+        let key = match spec.get("key") {
+            Some(Bson::Document(k)) => k.clone(),
+            Some(other) => {
+                return Err(Error::type_mismatch(format!(
+                    "The field 'key' must be an object, but got {}",
+                    crate::value::display::type_name(other)
+                )));
+            }
+            None => {
+                return Err(Error::new(
+                    ErrorCode::FailedToParse,
+                    format!(
+                        "Error in specification {} :: caused by :: The 'key' field is a required property of an index specification",
+                        key_value(&Bson::Document(spec.clone()))
+                    ),
+                ));
+            }
+        };
+        let parts = parse_key_pattern(&key)?;
+        let name = match spec.get("name") {
+            Some(Bson::String(n)) => {
+                if n.is_empty() {
+                    return Err(Error::new(
+                        ErrorCode::CannotCreateIndex,
+                        "The index name cannot be empty",
+                    ));
+                }
+                n.clone()
+            }
+            Some(other) => {
+                return Err(Error::type_mismatch(format!(
+                    "The field 'name' must be a string, but got {}",
+                    crate::value::display::type_name(other)
+                )));
+            }
+            None => generate_name(&key),
+        };
+        let flag = |field: &str| -> Result<bool> {
+            match spec.get(field) {
+                None => Ok(false),
+                Some(Bson::Boolean(b)) => Ok(*b),
+                Some(v @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
+                    Ok(crate::query::as_i64(v).is_none_or(|n| n != 0))
+                }
+                Some(other) => Err(Error::type_mismatch(format!(
+                    "The field '{field}' must be a bool, but got {}",
+                    crate::value::display::type_name(other)
+                ))),
+            }
+        };
+        let unique = flag("unique")?;
+        let sparse = flag("sparse")?;
+        let hidden = flag("hidden")?;
+        let hashed = parts.iter().filter(|p| p.kind == KeyKind::Hashed).count();
+        if hashed > 1 {
+            return Err(Error::location(
+                31303,
+                format!(
+                    "A maximum of one index field is allowed to be hashed but found {hashed} for 'key' {}",
+                    key_value(&Bson::Document(key.clone()))
+                ),
+            ));
+        }
+        if hashed == 1 && unique {
+            return Err(Error::location(
+                16764,
+                "Currently hashed indexes cannot guarantee uniqueness. Use a regular index.",
+            ));
+        }
+        let is_id = key.len() == 1 && key.keys().next().is_some_and(|k| k == "_id");
+        if name == ID_INDEX_NAME && !is_id {
+            return Err(Error::bad_value(format!(
+                "The index name '_id_' is reserved for the _id index, which must have key pattern {{_id: 1}}, found key: {}",
+                key_value(&Bson::Document(key.clone()))
+            )));
+        }
+        if hidden && name == ID_INDEX_NAME {
+            return Err(Error::bad_value("can't hide _id index"));
+        }
+        let expire_after_seconds = match spec.get("expireAfterSeconds") {
+            None => None,
+            Some(v @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
+                let n = crate::query::as_i64_signed(v);
+                if n < 0 {
+                    return Err(Error::new(
+                        ErrorCode::CannotCreateIndex,
+                        format!(
+                            "TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number. Index spec: {}",
+                            key_value(&Bson::Document(spec.clone()))
+                        ),
+                    ));
+                }
+                if parts.len() > 1 {
+                    return Err(Error::new(
+                        ErrorCode::CannotCreateIndex,
+                        format!(
+                            "TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: {}",
+                            key_value(&Bson::Document(spec.clone()))
+                        ),
+                    ));
+                }
+                Some(n)
+            }
+            Some(other) => {
+                return Err(Error::type_mismatch(format!(
+                    "TTL index 'expireAfterSeconds' option must be numeric, but received a type of '{}'. Index spec: {}",
+                    crate::value::display::type_name(other),
+                    key_value(&Bson::Document(spec.clone()))
+                )));
+            }
+        };
+        let partial = match spec.get("partialFilterExpression") {
+            None => None,
+            Some(Bson::Document(f)) => {
+                if sparse {
+                    return Err(Error::new(
+                        ErrorCode::CannotCreateIndex,
+                        "cannot mix \"partialFilterExpression\" and \"sparse\" options",
+                    ));
+                }
+                check_partial_filter(f)?;
+                Some((f.clone(), Filter::parse(f)?))
+            }
+            Some(other) => {
+                return Err(Error::type_mismatch(format!(
+                    "The field 'partialFilterExpression' must be an object, but got {}",
+                    crate::value::display::type_name(other)
+                )));
+            }
+        };
+        let mut document = doc! {"v": 2, "key": key.clone(), "name": name.clone()};
+        for (k, v) in spec {
+            if !matches!(k.as_str(), "key" | "name" | "v" | "ns" | "background") {
+                document.insert(k.clone(), v.clone());
+            }
+        }
+        Ok(IndexSpec {
+            name,
+            key,
+            parts,
+            unique,
+            sparse,
+            hidden,
+            expire_after_seconds,
+            partial,
+            document,
+        })
+    }
+
+    /// Whether a document belongs in the index (partial indexes keep only matching documents).
+    pub fn covers_document(&self, doc: &Document) -> bool {
+        self.partial
+            .as_ref()
+            .is_none_or(|(_, filter)| filter.matches(doc))
+    }
+
+    /// Whether two specs describe the same index apart from the name (MongoDB's "equivalent").
+    pub fn same_options(&self, other: &IndexSpec) -> bool {
+        self.unique == other.unique
+            && self.sparse == other.sparse
+            && self.partial.as_ref().map(|p| &p.0) == other.partial.as_ref().map(|p| &p.0)
+            && self.expire_after_seconds == other.expire_after_seconds
+            && self.hidden == other.hidden
+    }
+}
+
+/// The default name MongoDB's clients give an index: `a_1_b_-1`, `loc_hashed`.
+pub fn generate_name(key: &Document) -> String {
+    let parts: Vec<String> = key
+        .iter()
+        .map(|(k, v)| {
+            let value = match v {
+                Bson::String(s) => s.clone(),
+                Bson::Int32(i) => i.to_string(),
+                Bson::Int64(i) => i.to_string(),
+                Bson::Double(d) if d.fract() == 0.0 => format!("{}", *d as i64),
+                Bson::Double(d) => d.to_string(),
+                other => key_value(other),
+            };
+            format!("{k}_{value}")
+        })
+        .collect();
+    parts.join("_")
+}
+
+fn parse_key_pattern(key: &Document) -> Result<Vec<KeyPart>> {
+    if key.is_empty() {
+        return Err(Error::new(
+            ErrorCode::CannotCreateIndex,
+            "Index keys cannot be empty.",
+        ));
+    }
+    let mut parts = Vec::with_capacity(key.len());
+    for (field, v) in key {
+        let kind = match v {
+            Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) | Bson::Decimal128(_) => {
+                let positive = match v {
+                    Bson::Decimal128(d) => !d.to_string().starts_with('-'),
+                    other => crate::query::as_i64_signed(other) >= 0,
+                };
+                let zero = match v {
+                    Bson::Int32(i) => *i == 0,
+                    Bson::Int64(i) => *i == 0,
+                    Bson::Double(d) => *d == 0.0,
+                    Bson::Decimal128(d) => d.to_string().trim_start_matches('-') == "0",
+                    _ => false,
+                };
+                if zero {
+                    return Err(Error::new(
+                        ErrorCode::CannotCreateIndex,
+                        format!(
+                            "Values in the index key pattern can't be all zeros: {}",
+                            key_value(&Bson::Document(key.clone()))
+                        ),
+                    ));
+                }
+                if positive {
+                    KeyKind::Ascending
+                } else {
+                    KeyKind::Descending
+                }
+            }
+            Bson::String(s) if s == "hashed" => KeyKind::Hashed,
+            Bson::String(s)
+                if ["text", "2d", "2dsphere", "geoHaystack", "wildcard"].contains(&s.as_str()) =>
+            {
+                return Err(Error::new(
+                    ErrorCode::NotImplemented,
+                    format!("'{s}' indexes are not supported by Sprout yet"),
+                ));
+            }
+            Bson::String(s) => {
+                return Err(Error::new(
+                    ErrorCode::CannotCreateIndex,
+                    format!("Unknown index plugin '{s}'"),
+                ));
+            }
+            other => {
+                return Err(Error::new(
+                    ErrorCode::CannotCreateIndex,
+                    format!(
+                        "Values in v:2 index key pattern cannot be of type {}. Only numbers > 0, numbers < 0, and strings are allowed.",
+                        crate::value::display::type_name(other)
+                    ),
+                ));
+            }
+        };
+        if field.is_empty() {
+            return Err(Error::new(
+                ErrorCode::CannotCreateIndex,
+                "Index keys cannot be an empty field.",
+            ));
+        }
+        let path = FieldPath::parse(field);
+        for (i, part) in path.parts().iter().enumerate() {
+            if part.is_empty() {
+                return Err(Error::new(
+                    ErrorCode::CannotCreateIndex,
+                    "Index keys cannot contain an empty field.",
+                ));
+            }
+            let dbref = i > 0 && matches!(part.as_str(), "$id" | "$ref" | "$db");
+            if part.starts_with('$') && !dbref {
+                return Err(Error::new(
+                    ErrorCode::CannotCreateIndex,
+                    "Index key contains an illegal field name: field name starts with '$'.",
+                ));
+            }
+        }
+        parts.push(KeyPart {
+            dotted: field.clone(),
+            path,
+            kind,
+        });
+    }
+    Ok(parts)
+}
+
+/// Partial filters accept equality, `$exists: true`, comparisons, `$type`, `$and`, `$or`, `$in`.
+fn check_partial_filter(filter: &Document) -> Result<()> {
+    for (k, v) in filter {
+        match k.as_str() {
+            "$and" | "$or" => {
+                if let Bson::Array(items) = v {
+                    for item in items {
+                        if let Bson::Document(d) = item {
+                            check_partial_filter(d)?;
+                        }
+                    }
+                }
+            }
+            op if op.starts_with('$') => return Err(unsupported_partial(op)),
+            _ => {
+                if let Bson::Document(ops) = v
+                    && ops.keys().next().is_some_and(|o| o.starts_with('$'))
+                {
+                    for (op, operand) in ops {
+                        let ok = match op.as_str() {
+                            "$eq" | "$gt" | "$gte" | "$lt" | "$lte" | "$type" | "$in" => true,
+                            "$exists" => {
+                                matches!(operand, Bson::Boolean(true))
+                                    || crate::query::as_i64(operand).is_some_and(|n| n != 0)
+                            }
+                            _ => false,
+                        };
+                        if !ok {
+                            return Err(unsupported_partial(op));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn unsupported_partial(op: &str) -> Error {
+    Error::new(
+        ErrorCode::CannotCreateIndex,
+        format!("Error in specification: unsupported expression in partial index: {op}"),
+    )
+}
+
+/// The `_id` spec cannot fail to parse; this keeps the constructor total without a panic.
+fn unreachable_id_spec() -> IndexSpec {
+    let key = doc! {"_id": 1};
+    IndexSpec {
+        name: ID_INDEX_NAME.into(),
+        parts: vec![KeyPart {
+            path: FieldPath::parse("_id"),
+            dotted: "_id".into(),
+            kind: KeyKind::Ascending,
+        }],
+        document: doc! {"v": 2, "key": key.clone(), "name": ID_INDEX_NAME},
+        key,
+        unique: false,
+        sparse: false,
+        hidden: false,
+        expire_after_seconds: None,
+        partial: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_documents() {
+        assert_eq!(generate_name(&doc! {"a": 1, "b": -1}), "a_1_b_-1");
+        assert_eq!(generate_name(&doc! {"loc": "hashed"}), "loc_hashed");
+        let s = IndexSpec::parse(&doc! {"key": {"a.b": 1}, "name": "ab", "unique": true}).unwrap();
+        assert_eq!(
+            s.document,
+            doc! {"v": 2, "key": {"a.b": 1}, "name": "ab", "unique": true}
+        );
+        assert!(s.enforces_unique());
+        assert!(IndexSpec::id_index().enforces_unique());
+    }
+
+    #[test]
+    fn bad_specs_fail_like_mongodb() {
+        let code = |spec: Document| IndexSpec::parse(&spec).unwrap_err().code();
+        assert_eq!(code(doc! {"key": {}, "name": "x"}), 67);
+        assert_eq!(code(doc! {"key": {"a": "foo"}, "name": "x"}), 67);
+        assert_eq!(code(doc! {"key": {"a": 0}, "name": "x"}), 67);
+        assert_eq!(code(doc! {"key": {"a": {}}, "name": "x"}), 67);
+        assert_eq!(code(doc! {"key": {"$a": 1}, "name": "x"}), 67);
+        assert_eq!(code(doc! {"key": {"a": 1}, "name": "x", "bogus": 1}), 197);
+        assert_eq!(
+            code(doc! {"key": {"a": "hashed"}, "name": "x", "unique": true}),
+            16764
+        );
+        assert_eq!(
+            code(doc! {"key": {"a": 1, "b": 1}, "name": "x", "expireAfterSeconds": 5}),
+            67
+        );
+        assert_eq!(
+            code(doc! {"key": {"a": 1}, "name": "x", "partialFilterExpression": {"a": {"$ne": 1}}}),
+            67
+        );
+        assert_eq!(code(doc! {"name": "x"}), 9);
+    }
+}
