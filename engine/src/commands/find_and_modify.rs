@@ -46,12 +46,23 @@ pub fn find_and_modify(engine: &mut Engine, db: &str, command: &Document) -> Res
         .cloned()
         .unwrap_or_default();
     // The query, sort and projection are parsed (and checked together) as find parses them.
-    let find = FindSpec::parse(
+    let let_vars = match command.get("let") {
+        None | Some(Bson::Null) => None,
+        Some(Bson::Document(vars)) => Some(vars),
+        Some(other) => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'findAndModify.let' is the wrong type '{}', expected type 'object'",
+                type_name(other)
+            )));
+        }
+    };
+    let find = FindSpec::parse_with_let(
         Some(&query),
         document_option(command, "findAndModify", "sort")?,
         document_option(command, "findAndModify", "fields")?,
         None,
         None,
+        let_vars,
     )?;
     let remove = bool_option(command, "remove", false)?;
     let return_new = bool_option(command, "new", false)?;
@@ -333,6 +344,19 @@ mod tests {
             doc! {"query": {}, "remove": true, "fields": {"a": 1, "b": 0}},
         );
         assert_eq!(r.get_i32("code").unwrap(), 31254);
+    }
+
+    #[test]
+    fn let_variables_reach_the_query() {
+        let mut e = engine();
+        let r = fam(
+            &mut e,
+            doc! {"query": {"$expr": {"$eq": ["$_id", "$$id"]}}, "remove": true, "let": {"id": 3}},
+        );
+        assert_eq!(
+            r.get_document("value").unwrap(),
+            &doc! {"_id": 3, "k": "b", "n": 2}
+        );
     }
 
     #[test]

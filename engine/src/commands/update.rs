@@ -8,6 +8,7 @@ use super::target_namespace;
 use crate::Engine;
 use crate::catalog::Namespace;
 use crate::error::{Error, ErrorCode, Result};
+use crate::expression::Scope;
 use crate::matcher::{Filter, MatchContext};
 use crate::query::sort::SortSpec;
 use crate::storage::Change;
@@ -53,6 +54,7 @@ pub fn update(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
     )?;
     check_write_concern(command)?;
     let ordered = strict_bool(command, "update.ordered", "ordered", true)?;
+    let scope = let_scope(command, "update.let")?;
     let statements = parse_statements(command)?;
 
     let mut n = 0;
@@ -60,7 +62,7 @@ pub fn update(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
     let mut upserted = Vec::new();
     let mut write_errors = Vec::new();
     for (index, statement) in statements.iter().enumerate() {
-        match run_statement(engine, &ns, statement) {
+        match run_statement(engine, &ns, statement, &scope) {
             Ok(r) => {
                 n += r.n;
                 modified += r.modified;
@@ -86,6 +88,18 @@ pub fn update(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
     reply.insert("nModified", count_value(modified));
     reply.insert("ok", 1.0);
     Ok(reply)
+}
+
+/// The variables of a command's `let` document (`$$name` in `$expr`), evaluated once.
+pub(super) fn let_scope(command: &Document, qualified: &str) -> Result<Scope> {
+    match command.get("let") {
+        None | Some(Bson::Null) => Ok(Scope::default()),
+        Some(Bson::Document(vars)) => Scope::from_let(vars),
+        Some(other) => Err(Error::type_mismatch(format!(
+            "BSON field '{qualified}' is the wrong type '{}', expected type 'object'",
+            type_name(other)
+        ))),
+    }
 }
 
 /// Counts are ints in MongoDB's replies while they fit.
@@ -269,6 +283,7 @@ fn run_statement(
     engine: &mut Engine,
     ns: &Namespace,
     statement: &Statement,
+    scope: &Scope,
 ) -> Result<StatementResult> {
     check_collation(statement.collation.as_ref(), "update.updates.collation")?;
     let filters = ArrayFilters::parse(&statement.array_filters)?;
@@ -282,7 +297,7 @@ fn run_statement(
     if statement.upsert {
         check_upsert_query(&statement.q)?;
     }
-    let filter = Filter::parse(&statement.q)?;
+    let filter = Filter::parse_in(&statement.q, scope)?;
     let sort = match &statement.sort {
         Some(s) if !s.is_empty() => Some(SortSpec::parse(s)?),
         _ => None,
@@ -761,6 +776,26 @@ mod tests {
             ],
         );
         assert_eq!(r, doc! {"n": 1, "nModified": 1, "ok": 1.0});
+    }
+
+    #[test]
+    fn let_variables_reach_the_query() {
+        let mut e = engine_with(vec![doc! {"_id": 1}, doc! {"_id": 2}]);
+        let r = e.run_command(
+            "t",
+            &doc! {
+                "update": "c",
+                "updates": [{"q": {"$expr": {"$eq": ["$_id", "$$id"]}}, "u": {"$set": {"x": "foo"}}}],
+                "let": {"id": 2},
+            },
+        );
+        assert_eq!(r, doc! {"n": 1, "nModified": 1, "ok": 1.0});
+        assert_eq!(stored(&e)[1], doc! {"_id": 2, "x": "foo"});
+        let r = e.run_command(
+            "t",
+            &doc! {"update": "c", "updates": [{"q": {}, "u": {"$set": {"x": 1}}}], "let": 1},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 14);
     }
 
     #[test]
