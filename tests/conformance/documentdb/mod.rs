@@ -13,6 +13,7 @@
 //! | `bson_update_document('<doc>', '{"": <u>}', '<q>' [, '{"": [<af>]}'])` | `update` on a scratch collection |
 //! | `bson_dollar_project` / `_add_fields` / `_set` / `_replace_root` / `_unwind` / `bson_expression_get` | `aggregate` with `$documents` (or over the collection named in `FROM`) |
 //! | `bson_dollar_project_find('<doc>', '<proj>', '<q>')` | `find` with a projection on a scratch collection |
+//! | `BSONFIRST/BSONLAST[N](document, [n,] ARRAY['<sort>', …]) FROM collection(…) [GROUP BY …]` | `aggregate` with `$group` and `$top`/`$bottom`[`N`] |
 //! | `bson_aggregation_pipeline/find/count/distinct('db', '<cmd>')` | the command, verbatim |
 //! | `documentdb_api.insert/update/delete/find_and_modify('db', '<cmd>')` | the command, verbatim |
 //!
@@ -454,6 +455,16 @@ impl Replay {
         if let Some((args, _)) = call_args(text, "bson_dollar_project_find") {
             return self.project_find(&args);
         }
+        for (name, accumulator, with_n) in [
+            ("bsonfirstn", "$topN", true),
+            ("bsonlastn", "$bottomN", true),
+            ("bsonfirst", "$top", false),
+            ("bsonlast", "$bottom", false),
+        ] {
+            if let Some((args, end)) = call_args(text, name) {
+                return self.order_aggregate(text, &args, end, accumulator, with_n);
+            }
+        }
         for (name, stage) in [
             ("bson_dollar_project", "$project"),
             ("bson_dollar_add_fields", "$addFields"),
@@ -880,6 +891,106 @@ impl Replay {
         }
     }
 
+    /// `BSONFIRST/BSONLAST(document, ARRAY['<sort>', …])` and `BSONFIRSTN/BSONLASTN(document, n,
+    /// ARRAY[…])` over a collection, optionally `GROUP BY bson_expression_get(document,
+    /// '{"": <key>}')`: a `$group` with `$top`/`$bottom`/`$topN`/`$bottomN` over `$$ROOT`.
+    fn order_aggregate(
+        &mut self,
+        text: &str,
+        args: &[Arg],
+        end: usize,
+        accumulator: &str,
+        with_n: bool,
+    ) -> Translated {
+        if !matches!(args.first(), Some(Arg::Other(d)) if d.eq_ignore_ascii_case("document")) {
+            return Translated::Skip(format!("{accumulator} over a computed input"));
+        }
+        let (n, specs) = if with_n {
+            let n = match args.get(1) {
+                Some(Arg::Other(n)) => n.trim().parse::<i64>().ok(),
+                _ => None,
+            };
+            let Some(n) = n else {
+                return Translated::Skip(format!("{accumulator} with a non-literal n"));
+            };
+            (Some(n), args.get(2))
+        } else {
+            (None, args.get(1))
+        };
+        let Some(Arg::Other(array)) = specs else {
+            return Translated::Skip(format!("{accumulator} without an ARRAY of sort specs"));
+        };
+        let mut sort = Document::new();
+        for literal in sql_literals(array) {
+            match parse_lenient_doc(&literal) {
+                Ok(spec) => sort.extend(spec),
+                Err(e) => return Translated::Skip(input_not_parseable(&e)),
+            }
+        }
+        let tail = &text[end..];
+        let Some((cargs, cend)) = call_args(tail, "documentdb_api.collection") else {
+            return Translated::Skip(format!("{accumulator} over a non-collection source"));
+        };
+        let (Some(Arg::Str(db)), Some(Arg::Str(coll))) = (cargs.first(), cargs.get(1)) else {
+            return Translated::Skip(format!("{accumulator} over a non-literal collection"));
+        };
+        let rest = tail[cend..].trim().trim_end_matches(';').trim();
+        let group_id = if rest.is_empty() {
+            Bson::Null
+        } else if rest.to_ascii_lowercase().starts_with("group by") {
+            let key = call_args(&rest[8..], "bson_expression_get").and_then(|(gargs, gend)| {
+                if !rest[8..][gend..].trim().is_empty() {
+                    return None;
+                }
+                match gargs.get(1) {
+                    Some(Arg::Str(spec)) => parse_lenient_doc(spec).ok()?.get("").cloned(),
+                    _ => None,
+                }
+            });
+            match key {
+                Some(k) => k,
+                None => return Translated::Skip("unsupported GROUP BY".into()),
+            }
+        } else {
+            return Translated::Skip("unsupported SQL clause after the filter".into());
+        };
+        let mut spec = doc! {"sortBy": sort, "output": "$$ROOT"};
+        if let Some(n) = n {
+            spec.insert("n", n);
+        }
+        let mut group = doc! {"_id": group_id};
+        let mut acc = Document::new();
+        acc.insert(accumulator, spec);
+        group.insert("r", acc);
+        let cmd = doc! {"aggregate": coll.as_str(), "pipeline": [{"$group": group}], "cursor": {}};
+        match self.cursor(db, &cmd) {
+            Ok(docs) => {
+                let docs = docs
+                    .into_iter()
+                    .map(|d| {
+                        let r = d
+                            .as_document()
+                            .and_then(|d| d.get("r").cloned())
+                            .unwrap_or(Bson::Null);
+                        if with_n {
+                            Bson::Document(doc! {"": r})
+                        } else {
+                            r
+                        }
+                    })
+                    .collect();
+                Translated::Ran(
+                    Actual::Docs {
+                        docs,
+                        ordered: false,
+                    },
+                    false,
+                )
+            }
+            Err(e) => Translated::Ran(Actual::Error(e), false),
+        }
+    }
+
     /// `SELECT <cols> FROM documentdb_api.collection('db','c') [WHERE document @@ '<f>'] [ORDER BY …]`.
     fn collection_query(&mut self, text: &str, lower: &str) -> Translated {
         let Some((args, end)) = call_args(text, "documentdb_api.collection") else {
@@ -1061,6 +1172,34 @@ fn where_and_order(tail: &str) -> Result<(Option<Document>, Option<Document>), S
         return Err("unsupported ORDER BY".into());
     }
     Ok((filter, Some(sort)))
+}
+
+/// Every SQL string literal in `text`, unescaped.
+fn sql_literals(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut k = 0;
+    while k < chars.len() {
+        if chars[k] == '\'' {
+            let mut s = String::new();
+            k += 1;
+            while k < chars.len() {
+                if chars[k] == '\'' {
+                    if chars.get(k + 1) == Some(&'\'') {
+                        s.push('\'');
+                        k += 2;
+                        continue;
+                    }
+                    break;
+                }
+                s.push(chars[k]);
+                k += 1;
+            }
+            out.push(s);
+        }
+        k += 1;
+    }
+    out
 }
 
 /// Reads one SQL string literal at the start of `text`: (content, bytes used).

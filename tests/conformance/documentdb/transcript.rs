@@ -327,9 +327,9 @@ fn parse_args(text: &str, start: usize) -> Option<(Vec<Arg>, usize)> {
                     }
                 } else if c == '\'' {
                     in_string = true;
-                } else if c == '(' {
+                } else if c == '(' || c == '[' {
                     depth += 1;
-                } else if c == ')' {
+                } else if c == ')' || c == ']' {
                     if depth == 0 {
                         break;
                     }
@@ -406,5 +406,10 @@ mod tests {
             ]
         );
         assert!(call_args("select 'f(1)'", "f").is_none());
+        let (args, _) = call_args("g(document, ARRAY['{\"a\":1}', 'x']::bson[])", "g").unwrap();
+        assert_eq!(
+            args[1],
+            Arg::Other("ARRAY['{\"a\":1}', 'x']::bson[]".into())
+        );
     }
 }
