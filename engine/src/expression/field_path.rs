@@ -83,6 +83,32 @@ impl FieldPathExpr {
         })
     }
 
+    /// The path as written (`"$a.b"`, `"$$ROOT.a"`); a `let` constant shows as `{$const: v}`
+    /// when it is used whole.
+    pub fn serialize(&self) -> Bson {
+        let prefix = match &self.root {
+            PathRoot::Current if !self.fields.is_empty() => "$".to_string(),
+            PathRoot::Current => "$$CURRENT".to_string(),
+            PathRoot::Root => "$$ROOT".to_string(),
+            PathRoot::Remove => "$$REMOVE".to_string(),
+            PathRoot::Variable(name) => format!("$${name}"),
+            PathRoot::Value(v) => {
+                if self.fields.is_empty() {
+                    return Bson::Document(bson::doc! {"$const": (**v).clone()});
+                }
+                return lookup_rest(v, &self.fields).map_or_else(
+                    || Bson::String("$$REMOVE".into()),
+                    |x| Bson::Document(bson::doc! {"$const": x}),
+                );
+            }
+        };
+        if self.fields.is_empty() {
+            return Bson::String(prefix);
+        }
+        let sep = if prefix == "$" { "" } else { "." };
+        Bson::String(format!("{prefix}{sep}{}", self.fields.join(".")))
+    }
+
     /// The path's field names (empty for `$$ROOT` itself).
     pub fn fields(&self) -> &[String] {
         &self.fields

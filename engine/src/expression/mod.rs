@@ -197,6 +197,27 @@ impl Expression {
         }
     }
 
+    /// The expression as MongoDB's explain prints it (constants as `{$const: v}`).
+    pub fn serialize(&self) -> Bson {
+        match self {
+            Expression::Constant(v) => Bson::Document(bson::doc! {"$const": v.clone()}),
+            Expression::Path(p) => p.serialize(),
+            Expression::Array(items) => {
+                Bson::Array(items.iter().map(Expression::serialize).collect())
+            }
+            Expression::Object(fields) => Bson::Document(
+                fields
+                    .iter()
+                    .map(|(k, e)| (k.clone(), e.serialize()))
+                    .collect(),
+            ),
+            Expression::Operator { def, args } => {
+                let args: Vec<Bson> = args.iter().map(Expression::serialize).collect();
+                Bson::Document(bson::doc! {def.name: args})
+            }
+        }
+    }
+
     /// Whether the expression is a constant (for projections: `{a: 1}` is not a computed field).
     pub fn as_constant(&self) -> Option<&Bson> {
         match self {

@@ -90,6 +90,17 @@ impl BitTest {
         Ok(BitTest { op, positions })
     }
 
+    /// The operator name and its bit positions, for serialization.
+    pub fn parts(&self) -> (&'static str, &[u64]) {
+        let name = match self.op {
+            BitOp::AllSet => "$bitsAllSet",
+            BitOp::AllClear => "$bitsAllClear",
+            BitOp::AnySet => "$bitsAnySet",
+            BitOp::AnyClear => "$bitsAnyClear",
+        };
+        (name, &self.positions)
+    }
+
     /// Whether a value passes the test. Only integral numbers and BinData can.
     pub fn matches(&self, v: &Bson) -> bool {
         let bit: Box<dyn Fn(u64) -> bool + '_> = match v {

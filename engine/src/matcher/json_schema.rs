@@ -19,6 +19,8 @@ use crate::value::{Decimal, compare_values, values_equal};
 /// A parsed schema.
 #[derive(Debug, Clone, Default)]
 pub struct Schema {
+    /// The schema as given (for explain).
+    source: Document,
     types: Option<TypeSet>,
     required: Vec<String>,
     properties: Vec<(String, Schema)>,
@@ -74,7 +76,10 @@ fn mismatch(keyword: &str, what: &str) -> Error {
 impl Schema {
     /// Parses a `$jsonSchema` document.
     pub fn parse(d: &Document) -> Result<Schema> {
-        let mut s = Schema::default();
+        let mut s = Schema {
+            source: d.clone(),
+            ..Schema::default()
+        };
         let (mut has_type, mut has_bson_type) = (false, false);
         let mut exclusive_min = false;
         let mut exclusive_max = false;
@@ -238,6 +243,11 @@ impl Schema {
             }
         }
         Ok(s)
+    }
+
+    /// The schema document as given.
+    pub fn source(&self) -> &Document {
+        &self.source
     }
 
     /// Whether a document satisfies the schema.

@@ -16,6 +16,7 @@ mod expr;
 mod json_schema;
 mod parse;
 mod regex;
+mod serialize;
 mod type_set;
 
 #[cfg(test)]
@@ -176,6 +177,14 @@ impl Filter {
     /// The `$text` query, if the filter has one (the text index evaluates it).
     pub fn text_query(&self) -> Option<&TextQuery> {
         self.root.text_query()
+    }
+
+    /// The filter as MongoDB's explain prints it (`parsedQuery`).
+    pub fn parsed_query(&self) -> Document {
+        match &self.root {
+            expr::Expr::AlwaysTrue => Document::new(),
+            root => serialize::serialize(root),
+        }
     }
 
     /// Whether the filter uses `$where` (and so needs a [`WhereEvaluator`]).

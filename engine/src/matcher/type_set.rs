@@ -95,6 +95,16 @@ impl TypeSet {
         }
     }
 
+    /// The set as `$type` operands: `"number"` and type numbers.
+    pub fn to_bson(&self) -> Bson {
+        let mut items: Vec<Bson> = Vec::new();
+        if self.all_numbers {
+            items.push(Bson::String("number".into()));
+        }
+        items.extend(self.codes.iter().map(|c| Bson::Int32(*c)));
+        Bson::Array(items)
+    }
+
     /// Whether a value's type is in the set.
     pub fn contains(&self, v: &Bson) -> bool {
         if self.all_numbers
