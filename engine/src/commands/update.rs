@@ -799,6 +799,40 @@ mod tests {
     }
 
     #[test]
+    fn unique_index_violations_are_write_errors_and_leave_the_document() {
+        let mut e = engine_with(vec![doc! {"_id": 1, "k": 1}, doc! {"_id": 2, "k": 2}]);
+        let r = e.run_command(
+            "t",
+            &doc! {"createIndexes": "c", "indexes": [{"key": {"k": 1}, "name": "k_1", "unique": true}]},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        e.take_changes();
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {"_id": 2}, "u": {"$set": {"k": 1}}}],
+        );
+        let w = r.get_array("writeErrors").unwrap()[0]
+            .as_document()
+            .unwrap()
+            .clone();
+        assert_eq!(w.get_i32("code").unwrap(), 11000);
+        assert_eq!(r.get_i32("nModified").unwrap(), 0);
+        assert_eq!(stored(&e)[1], doc! {"_id": 2, "k": 2});
+        assert!(e.take_changes().is_empty());
+        // The index follows updates: the old key is free again once changed.
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {"_id": 2}, "u": {"$set": {"k": 3}}}],
+        );
+        assert_eq!(r, doc! {"n": 1, "nModified": 1, "ok": 1.0});
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {"_id": 1}, "u": {"$set": {"k": 2}}}],
+        );
+        assert_eq!(r, doc! {"n": 1, "nModified": 1, "ok": 1.0});
+    }
+
+    #[test]
     fn array_filters_reach_the_update() {
         let mut e = engine_with(vec![doc! {"_id": 1, "g": [1, 5, 9]}]);
         let r = update(
