@@ -417,3 +417,35 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     }
     assert!(Filter::parse(&ok).is_ok());
 }
+
+#[test]
+fn regex_options_combined() {
+    let msgs = [
+        "hpattern New",
+        "pattX New",
+        "pattX\nNew",
+        "pattx\nNew",
+        "pattx_New",
+        "hello\npattx\nNewLineStart",
+        "hello\npattx NewWord",
+        "hello\npattx NewWord",
+        "hello\npattX New\nWord",
+    ];
+    let count = |regex: &str, options: &str| {
+        let f = Filter::parse(&doc! {"msg": {"$regex": regex, "$options": options}}).unwrap();
+        msgs.iter()
+            .filter(|m| f.matches(&doc! {"msg": **m}))
+            .count()
+    };
+    assert_eq!(count("^pattX.New", "ims"), 8);
+    assert_eq!(count("^pattX.New$", "mis"), 5);
+    assert_eq!(count("^pattX.N#COMMENT\n ew", "ims"), 0);
+    assert_eq!(count("^pattX.N#COMMENT\n ew", "ixms"), 8);
+    assert_eq!(count("^pattX.New", ""), 1);
+    assert_eq!(count("^pattX.New", "i"), 2);
+    assert_eq!(count("^pattX.New", "s"), 2);
+    assert_eq!(count("^pattX.New", "m"), 2);
+    assert_eq!(count("^pattX.New", "si"), 4);
+    assert_eq!(count("^pattX.New", "mi"), 5);
+    assert_eq!(count("^pattX.New", "ms"), 3);
+}
