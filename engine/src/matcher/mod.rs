@@ -22,6 +22,8 @@ mod type_set;
 #[cfg(test)]
 mod bad_input_tests;
 #[cfg(test)]
+mod robustness_tests;
+#[cfg(test)]
 mod tests;
 
 use bson::{Bson, Document};
