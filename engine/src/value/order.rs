@@ -246,6 +246,82 @@ mod tests {
         }
     }
 
+    fn bin(subtype: u8, bytes: &[u8]) -> Bson {
+        Bson::Binary(bson::Binary {
+            subtype: bson::spec::BinarySubtype::from(subtype),
+            bytes: bytes.to_vec(),
+        })
+    }
+
+    fn regex(p: &str, o: &str) -> Bson {
+        Bson::RegularExpression(bson::Regex {
+            pattern: p.to_string().try_into().unwrap(),
+            options: o.to_string().try_into().unwrap(),
+        })
+    }
+
+    #[test]
+    fn full_canonical_order() {
+        let ordered = [
+            Bson::MinKey,
+            Bson::Undefined,
+            Bson::Null,
+            Bson::Double(f64::NAN),
+            Bson::Double(f64::NEG_INFINITY),
+            Bson::Int32(-1),
+            Bson::Decimal128("0.5".parse().unwrap()),
+            Bson::Int64(1),
+            Bson::String("".into()),
+            Bson::String("a".into()),
+            Bson::Symbol("b".into()),
+            Bson::Document(doc! {}),
+            Bson::Document(doc! {"a": 1}),
+            Bson::Array(vec![]),
+            Bson::Array(vec![Bson::Int32(1)]),
+            bin(5, &[9]),
+            bin(0, &[1, 2]),
+            bin(1, &[0, 0]),
+            Bson::ObjectId(ObjectId::from_bytes([0; 12])),
+            Bson::Boolean(false),
+            Bson::Boolean(true),
+            Bson::DateTime(bson::DateTime::from_millis(-1)),
+            Bson::Timestamp(bson::Timestamp {
+                time: 1,
+                increment: 5,
+            }),
+            Bson::Timestamp(bson::Timestamp {
+                time: 2,
+                increment: 0,
+            }),
+            regex("a", "i"),
+            regex("b", ""),
+            Bson::JavaScriptCode("x".into()),
+            Bson::JavaScriptCodeWithScope(bson::JavaScriptCodeWithScope {
+                code: "x".into(),
+                scope: doc! {},
+            }),
+            Bson::MaxKey,
+        ];
+        for (i, a) in ordered.iter().enumerate() {
+            for (j, b) in ordered.iter().enumerate() {
+                assert_eq!(compare_values(a, b), i.cmp(&j), "{a:?} vs {b:?}");
+            }
+        }
+        // Strings and symbols compare as one type.
+        assert!(values_equal(
+            &Bson::String("s".into()),
+            &Bson::Symbol("s".into())
+        ));
+        // Documents compare field by field: type, then name, then value.
+        assert_eq!(
+            compare_values(
+                &Bson::Document(doc! {"a": "x"}),
+                &Bson::Document(doc! {"b": 1})
+            ),
+            Ordering::Greater
+        );
+    }
+
     #[test]
     fn exact_numeric_comparison() {
         let big = 9_007_199_254_740_993_i64; // 2^53 + 1: not representable as f64
