@@ -2,12 +2,11 @@
 //! that overflow become int64, int64 results that overflow become double; any double makes a
 //! double, any decimal a decimal. Null or missing arguments give null.
 //!
-//! Decimal arithmetic is computed in double precision and stored back as decimal128 (exact
-//! decimal arithmetic is not implemented yet).
+//! Decimal `$add`, `$subtract` and `$multiply` are exact (34 digits, half to even; doubles
+//! enter as 15-digit decimals as in MongoDB); decimal `$divide` and `$mod` are computed in
+//! double precision and stored back as decimals (not exact yet).
 
-use std::str::FromStr;
-
-use bson::{Bson, DateTime, Decimal128};
+use bson::{Bson, DateTime};
 
 use super::array::type_name_of;
 use super::operators::{Arity, OperatorDef, arg, positional};
@@ -39,7 +38,7 @@ enum Num {
     Int(i32),
     Long(i64),
     Double(f64),
-    Decimal(f64),
+    Decimal(Decimal),
 }
 
 impl Num {
@@ -48,7 +47,7 @@ impl Num {
             Bson::Int32(i) => Num::Int(*i),
             Bson::Int64(i) => Num::Long(*i),
             Bson::Double(d) => Num::Double(*d),
-            Bson::Decimal128(d) => Num::Decimal(Decimal::from_bson(d).to_f64()),
+            Bson::Decimal128(d) => Num::Decimal(Decimal::from_bson(d)),
             _ => return None,
         })
     }
@@ -57,7 +56,18 @@ impl Num {
         match self {
             Num::Int(i) => f64::from(i),
             Num::Long(i) => i as f64,
-            Num::Double(d) | Num::Decimal(d) => d,
+            Num::Double(d) => d,
+            Num::Decimal(d) => d.to_f64(),
+        }
+    }
+
+    /// The value as a decimal, as MongoDB widens it for decimal arithmetic.
+    fn as_decimal(self) -> Decimal {
+        match self {
+            Num::Int(i) => Decimal::from_i64(i64::from(i)),
+            Num::Long(i) => Decimal::from_i64(i),
+            Num::Double(d) => Decimal::from_f64_arithmetic(d),
+            Num::Decimal(d) => d,
         }
     }
 
@@ -78,32 +88,50 @@ impl Num {
             Num::Int(i) => Bson::Int32(i),
             Num::Long(i) => Bson::Int64(i),
             Num::Double(d) => Bson::Double(d),
-            Num::Decimal(d) => decimal_from_f64(d),
+            Num::Decimal(d) => Bson::Decimal128(d.to_decimal128()),
         }
     }
 }
 
 fn decimal_from_f64(d: f64) -> Bson {
-    let text = if d.is_nan() {
-        "NaN".to_string()
-    } else if d.is_infinite() {
-        if d > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
-    } else {
-        format!("{d:e}")
-    };
-    Decimal128::from_str(&text).map_or(Bson::Double(d), Bson::Decimal128)
+    Bson::Decimal128(Decimal::from_f64_arithmetic(d).to_decimal128())
 }
 
-/// Applies an integer operation with widening, or the double operation.
-fn combine(
-    a: Num,
-    b: Num,
-    int_op: fn(i64, i64) -> Option<i64>,
-    float_op: fn(f64, f64) -> f64,
-) -> Num {
+/// The operations of one arithmetic operator on each numeric type.
+struct Ops {
+    int: fn(i64, i64) -> Option<i64>,
+    float: fn(f64, f64) -> f64,
+    decimal: fn(&Decimal, &Decimal) -> Decimal,
+}
+
+const ADD: Ops = Ops {
+    int: i64::checked_add,
+    float: |x, y| x + y,
+    decimal: Decimal::add,
+};
+const SUB: Ops = Ops {
+    int: i64::checked_sub,
+    float: |x, y| x - y,
+    decimal: Decimal::sub,
+};
+const MUL: Ops = Ops {
+    int: i64::checked_mul,
+    float: |x, y| x * y,
+    decimal: Decimal::mul,
+};
+const MOD: Ops = Ops {
+    int: |x, y| Some(x.wrapping_rem(y)),
+    float: |x, y| x % y,
+    decimal: |x, y| Decimal::from_f64_arithmetic(x.to_f64() % y.to_f64()),
+};
+
+/// Applies an operation with MongoDB's widening: decimal if either is, else double if either
+/// is, else integers (int32 overflowing to int64, int64 overflowing to double).
+fn combine(a: Num, b: Num, ops: &Ops) -> Num {
+    let (int_op, float_op) = (ops.int, ops.float);
     match (a, b) {
         (Num::Decimal(_), _) | (_, Num::Decimal(_)) => {
-            Num::Decimal(float_op(a.as_f64(), b.as_f64()))
+            Num::Decimal((ops.decimal)(&a.as_decimal(), &b.as_decimal()))
         }
         (Num::Double(_), _) | (_, Num::Double(_)) => Num::Double(float_op(a.as_f64(), b.as_f64())),
         _ => {
@@ -145,7 +173,7 @@ fn add(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
                         ),
                     ));
                 };
-                total = combine(total, n, i64::checked_add, |x, y| x + y);
+                total = combine(total, n, &ADD);
             }
         }
     }
@@ -154,7 +182,8 @@ fn add(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
             let delta = match total {
                 Num::Int(i) => i64::from(i),
                 Num::Long(i) => i,
-                Num::Double(d) | Num::Decimal(d) => d.round() as i64,
+                Num::Double(d) => d.round() as i64,
+                Num::Decimal(d) => d.to_f64().round() as i64,
             };
             Bson::DateTime(DateTime::from_millis(ms.saturating_add(delta)))
         }
@@ -188,7 +217,8 @@ fn subtract(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
             let delta = match n {
                 Num::Int(i) => i64::from(i),
                 Num::Long(i) => i,
-                Num::Double(d) | Num::Decimal(d) => d.round() as i64,
+                Num::Double(d) => d.round() as i64,
+                Num::Decimal(d) => d.to_f64().round() as i64,
             };
             Ok(Some(Bson::DateTime(DateTime::from_millis(
                 x.timestamp_millis().saturating_sub(delta),
@@ -198,9 +228,7 @@ fn subtract(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
             let (Some(x), Some(y)) = (Num::from_bson(x), Num::from_bson(y)) else {
                 return Err(mismatch());
             };
-            Ok(Some(
-                combine(x, y, i64::checked_sub, |p, q| p - q).into_bson(),
-            ))
+            Ok(Some(combine(x, y, &SUB).into_bson()))
         }
         _ => Err(mismatch()),
     }
@@ -222,7 +250,7 @@ fn multiply(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
                         ),
                     ));
                 };
-                total = combine(total, n, i64::checked_mul, |x, y| x * y);
+                total = combine(total, n, &MUL);
             }
         }
     }
@@ -279,9 +307,7 @@ fn modulo(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     if y.is_zero() {
         return Err(Error::location(16610, "can't $mod by zero"));
     }
-    Ok(Some(
-        combine(x, y, |p, q| Some(p.wrapping_rem(q)), |p, q| p % q).into_bson(),
-    ))
+    Ok(Some(combine(x, y, &MOD).into_bson()))
 }
 
 fn abs(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
@@ -296,7 +322,22 @@ fn abs(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
             None => return Err(Error::location(28680, "can't take $abs of long long min")),
         },
         Some(Bson::Double(d)) => Bson::Double(d.abs()),
-        Some(Bson::Decimal128(d)) => decimal_from_f64(Decimal::from_bson(d).to_f64().abs()),
+        Some(Bson::Decimal128(d)) => Bson::Decimal128(
+            match Decimal::from_bson(d) {
+                Decimal::Finite {
+                    coefficient,
+                    exponent,
+                    ..
+                } => Decimal::Finite {
+                    negative: false,
+                    coefficient,
+                    exponent,
+                },
+                Decimal::Infinity { .. } => Decimal::Infinity { negative: false },
+                Decimal::NaN => Decimal::NaN,
+            }
+            .to_decimal128(),
+        ),
         Some(_) => {
             return Err(Error::location(
                 28765,

@@ -2,6 +2,7 @@
 //!
 //! Architecture invariant: only this module decides how two values compare.
 
+mod decimal_arith;
 pub mod display;
 pub mod numeric;
 mod order;

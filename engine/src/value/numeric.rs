@@ -74,6 +74,16 @@ impl Decimal {
 
     /// A double rounded to 34 significant digits, as MongoDB converts it for comparison.
     pub fn from_f64(d: f64) -> Decimal {
+        Decimal::from_f64_digits(d, 34)
+    }
+
+    /// A double rounded to 15 significant digits, as MongoDB converts it for arithmetic with
+    /// decimals.
+    pub fn from_f64_arithmetic(d: f64) -> Decimal {
+        Decimal::from_f64_digits(d, 15)
+    }
+
+    fn from_f64_digits(d: f64, significant: usize) -> Decimal {
         if d.is_nan() {
             return Decimal::NaN;
         }
@@ -87,12 +97,13 @@ impl Decimal {
                 exponent: 0,
             };
         }
-        // Rust's formatting is exact and correctly rounded: "d.ddd…e±x" with 34 digits.
-        let text = format!("{:.33e}", d.abs());
+        // Rust's formatting is exact and correctly rounded: "d.ddd…e±x".
+        let places = significant.saturating_sub(1);
+        let text = format!("{:.places$e}", d.abs());
         let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
         let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
         let coefficient = digits.parse::<u128>().unwrap_or(0);
-        let exponent = exp.parse::<i32>().unwrap_or(0) - 33;
+        let exponent = exp.parse::<i32>().unwrap_or(0) - places as i32;
         Decimal::Finite {
             negative: d < 0.0,
             coefficient,
