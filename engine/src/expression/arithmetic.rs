@@ -2,9 +2,9 @@
 //! that overflow become int64, int64 results that overflow become double; any double makes a
 //! double, any decimal a decimal. Null or missing arguments give null.
 //!
-//! Decimal `$add`, `$subtract` and `$multiply` are exact (34 digits, half to even; doubles
-//! enter as 15-digit decimals as in MongoDB); decimal `$divide` and `$mod` are computed in
-//! double precision and stored back as decimals (not exact yet).
+//! Decimal `$add`, `$subtract`, `$multiply` and `$divide` are exact (34 digits, half to even;
+//! doubles enter as 15-digit decimals as in MongoDB); decimal `$mod` is computed in double
+//! precision and stored back as a decimal (not exact yet).
 
 use bson::{Bson, DateTime};
 
@@ -91,10 +91,6 @@ impl Num {
             Num::Decimal(d) => Bson::Decimal128(d.to_decimal128()),
         }
     }
-}
-
-fn decimal_from_f64(d: f64) -> Bson {
-    Bson::Decimal128(Decimal::from_f64_arithmetic(d).to_decimal128())
 }
 
 /// The operations of one arithmetic operator on each numeric type.
@@ -293,10 +289,12 @@ fn divide(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     if y.is_zero() {
         return Err(Error::location(16608, "can't $divide by zero"));
     }
-    let q = x.as_f64() / y.as_f64();
     Ok(Some(match (x, y) {
-        (Num::Decimal(_), _) | (_, Num::Decimal(_)) => decimal_from_f64(q),
-        _ => Bson::Double(q),
+        (Num::Decimal(_), _) | (_, Num::Decimal(_)) => match x.as_decimal().div(&y.as_decimal()) {
+            Some(q) => Bson::Decimal128(q.to_decimal128()),
+            None => return Err(Error::location(16608, "can't $divide by zero")),
+        },
+        _ => Bson::Double(x.as_f64() / y.as_f64()),
     }))
 }
 

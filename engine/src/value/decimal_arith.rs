@@ -114,6 +114,23 @@ fn mul_digits(a: &[u8], b: &[u8]) -> Digits {
     trim(out)
 }
 
+/// `a / b` (b nonzero): the quotient digits and whether a remainder was left.
+fn div_digits(a: &[u8], b: &[u8]) -> (Digits, bool) {
+    let mut quotient = Vec::with_capacity(a.len());
+    let mut rem: Digits = Vec::new();
+    for d in a {
+        rem.push(*d);
+        rem = trim(rem);
+        let mut q = 0u8;
+        while cmp_digits(&rem, b) != Ordering::Less {
+            rem = sub_digits(&rem, b);
+            q += 1;
+        }
+        quotient.push(q);
+    }
+    (trim(quotient), !rem.is_empty())
+}
+
 /// Rounds `digits × 10^exponent` to 34 digits (half to even) and into the exponent range.
 fn round(negative: bool, mut digits: Digits, mut exponent: i32) -> Decimal {
     let mut drop = digits.len().saturating_sub(PRECISION);
@@ -302,6 +319,67 @@ impl Decimal {
         self.add(&negated)
     }
 
+    /// `self / other`, rounded to 34 digits; `None` when dividing by zero. An exact quotient
+    /// keeps the preferred exponent (`1.00 / 2` is `0.50`).
+    pub fn div(&self, other: &Decimal) -> Option<Decimal> {
+        use Decimal::*;
+        match (*self, *other) {
+            (NaN, _) | (_, NaN) => return Some(NaN),
+            (Infinity { .. }, Infinity { .. }) => return Some(NaN),
+            (Infinity { negative: x }, Finite { negative: y, .. }) => {
+                return Some(Infinity { negative: x != y });
+            }
+            (Finite { negative: x, .. }, Infinity { negative: y }) => {
+                return Some(Finite {
+                    negative: x != y,
+                    coefficient: 0,
+                    exponent: 0,
+                });
+            }
+            _ => {}
+        }
+        let (
+            Finite {
+                negative: na,
+                coefficient: ca,
+                exponent: ea,
+            },
+            Finite {
+                negative: nb,
+                coefficient: cb,
+                exponent: eb,
+            },
+        ) = (*self, *other)
+        else {
+            return Some(NaN);
+        };
+        if cb == 0 {
+            return None;
+        }
+        let preferred = ea - eb;
+        if ca == 0 {
+            return Some(round(na != nb, Vec::new(), preferred));
+        }
+        let (da, db) = (digits_of(ca), digits_of(cb));
+        // Enough digits for 34 significant quotient digits and two guard digits.
+        let k = (PRECISION + 2 + db.len()).saturating_sub(da.len());
+        let mut num = da;
+        num.extend(std::iter::repeat_n(0, k));
+        let (mut q, inexact) = div_digits(&num, &db);
+        let mut exponent = preferred - k as i32;
+        if inexact {
+            // A sticky digit below the guard digits makes the rounding exact.
+            q.push(1);
+            exponent -= 1;
+        } else {
+            while exponent < preferred && q.last() == Some(&0) {
+                q.pop();
+                exponent += 1;
+            }
+        }
+        Some(round(na != nb, q, exponent))
+    }
+
     /// `self × other`, rounded to 34 digits.
     pub fn mul(&self, other: &Decimal) -> Decimal {
         if let Some(s) = special(self, other, '*') {
@@ -386,6 +464,20 @@ mod tests {
             "1.000000000000000000000000000000000E+100"
         );
         assert_eq!(show(d("Infinity").add(&d("-Infinity"))), "NaN");
+        let div = |a: &str, b: &str| d(a).div(&d(b)).map(show);
+        assert_eq!(
+            div("1", "3").as_deref(),
+            Some("0.3333333333333333333333333333333333")
+        );
+        assert_eq!(
+            div("2", "3").as_deref(),
+            Some("0.6666666666666666666666666666666667")
+        );
+        assert_eq!(div("1.00", "2").as_deref(), Some("0.50"));
+        assert_eq!(div("10", "4").as_deref(), Some("2.5"));
+        assert_eq!(div("6", "2").as_deref(), Some("3"));
+        assert_eq!(div("-1", "8").as_deref(), Some("-0.125"));
+        assert_eq!(div("1", "0"), None);
         assert_eq!(show(d("Infinity").mul(&d("-2"))), "-Infinity");
     }
 }
