@@ -16,6 +16,7 @@ mod conditional;
 mod field_path;
 mod logical;
 pub mod operators;
+mod type_ops;
 
 #[cfg(test)]
 mod tests;

@@ -34,6 +34,7 @@ pub const FAMILIES: &[&[OperatorDef]] = &[
     super::logical::OPERATORS,
     super::conditional::OPERATORS,
     super::array::OPERATORS,
+    super::type_ops::OPERATORS,
 ];
 
 /// The operator named `name` (with its `$`).

@@ -147,6 +147,11 @@ fn logic_and_conditionals() {
         Some(bson!(true))
     );
     assert_eq!(eval(bson!({"$size": [[1, 2, 3]]}), &d), Some(bson!(3)));
+    assert_eq!(eval(bson!({"$isArray": [[1]]}), &d), Some(bson!(true)));
+    assert_eq!(eval(bson!({"$isArray": "$b"}), &d), Some(bson!(false)));
+    assert_eq!(eval(bson!({"$isNumber": "$a"}), &d), Some(bson!(true)));
+    assert_eq!(eval(bson!({"$type": "$b"}), &d), Some(bson!("string")));
+    assert_eq!(eval(bson!({"$type": "$nope"}), &d), Some(bson!("missing")));
 }
 
 #[test]
