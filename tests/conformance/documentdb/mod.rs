@@ -16,6 +16,7 @@
 //! | `BSONFIRST/BSONLAST[N](document, [n,] ARRAY['<sort>', …]) FROM collection(…) [GROUP BY …]` | `aggregate` with `$group` and `$top`/`$bottom`[`N`] |
 //! | `bson_aggregation_pipeline/find/count/distinct('db', '<cmd>')` | the command, verbatim |
 //! | `documentdb_api.insert/update/delete/find_and_modify('db', '<cmd>')` | the command, verbatim |
+//! | `bson_query_match('<doc>', '<filter>', '{"let": …}')` (also as a `WHERE` clause) | `find` (with `let`) on a scratch collection: `t`/`f` |
 //!
 //! Documents are compared as canonical Extended JSON (exact numeric types, key order kept);
 //! rows in order only where the statement sorts. An expected `ERROR` passes on any error (the
@@ -47,6 +48,9 @@ const AREAS: &[&str] = &[
 ];
 
 const DUPLICATE_KEYS: &str = "documents with repeated keys (the JSON layer keeps one of them)";
+
+const LET_SETTING_OFF: &str =
+    "let in bson_query_match while DocumentDB's enableLetAndCollationForQueryMatch is off";
 
 const SCRATCH_DB: &str = "sprout_scratch";
 const SCRATCH_COLL: &str = "c";
@@ -190,6 +194,9 @@ type Snapshot = Vec<(String, String, Document, Vec<Bson>)>;
 
 struct Replay {
     engine: Engine,
+    /// DocumentDB's `enableLetAndCollationForQueryMatch` setting: while off, it rejects `let`
+    /// in `bson_query_match`, which MongoDB has no equivalent of.
+    let_in_query_match: bool,
     /// Collections given a document with repeated keys, which the JSON layer cannot keep.
     tainted: Vec<(String, String)>,
     in_transaction: bool,
@@ -210,6 +217,7 @@ impl Replay {
     fn new() -> Replay {
         Replay {
             engine: Engine::new(),
+            let_in_query_match: false,
             tainted: Vec::new(),
             in_transaction: false,
             snapshot: None,
@@ -356,6 +364,11 @@ impl Replay {
                 return None;
             }
             "select" | "with" => {}
+            "set" | "reset" if lower.contains("enableletandcollationforquerymatch") => {
+                self.let_in_query_match =
+                    first == "set" && lower.trim_end_matches(';').trim_end().ends_with(" on");
+                return None;
+            }
             "execute" => {
                 return match self.execute_prepared(text) {
                     Translated::NotACase => None,
@@ -479,6 +492,9 @@ impl Replay {
         }
         if call_args(text, "documentdb_api.collection").is_some() {
             return self.collection_query(text, lower);
+        }
+        if let Some((args, _)) = call_args(text, "bson_query_match") {
+            return self.query_match(&args);
         }
         let ignored = [
             "shard",
@@ -840,25 +856,27 @@ impl Replay {
                 else {
                     return Translated::Skip(format!("{stage} over a non-literal collection"));
                 };
-                let (filter, order) = match where_and_order(&tail[cend..]) {
+                let clauses = match where_and_order(&tail[cend..]) {
                     Ok(w) => w,
                     Err(reason) => return Translated::Skip(reason),
                 };
+                if clauses.let_vars.is_some() && !self.let_in_query_match {
+                    return Translated::Skip(LET_SETTING_OFF.into());
+                }
                 let mut pipeline = Vec::new();
-                if let Some(f) = filter {
+                if let Some(f) = clauses.filter {
                     pipeline.push(Bson::Document(doc! {"$match": f}));
                 }
-                let ordered = order.is_some();
-                if let Some(sort) = order {
+                let ordered = clauses.sort.is_some();
+                if let Some(sort) = clauses.sort {
                     pipeline.push(Bson::Document(doc! {"$sort": sort}));
                 }
                 pipeline.extend(stages);
-                (
-                    db.clone(),
-                    doc! {"aggregate": coll.as_str(), "pipeline": pipeline, "cursor": {}},
-                    ordered,
-                    false,
-                )
+                let mut cmd = doc! {"aggregate": coll.as_str(), "pipeline": pipeline, "cursor": {}};
+                if let Some(vars) = clauses.let_vars {
+                    cmd.insert("let", vars);
+                }
+                (db.clone(), cmd, ordered, false)
             }
             _ => {
                 let _ = lower;
@@ -991,6 +1009,50 @@ impl Replay {
         }
     }
 
+    /// `bson_query_match('<doc>', '<filter>', '{ "let": … }', NULL)`: whether the document
+    /// matches, as `t` or `f`, through `find` on a scratch collection.
+    fn query_match(&mut self, args: &[Arg]) -> Translated {
+        let Some(Arg::Str(source)) = args.first() else {
+            return Translated::Skip("bson_query_match over a computed input".into());
+        };
+        let (filter, let_vars) = match query_match_args(args) {
+            Ok(p) => p,
+            Err(reason) => return Translated::Skip(reason),
+        };
+        if let_vars.is_some() && !self.let_in_query_match {
+            return Translated::Skip(LET_SETTING_OFF.into());
+        }
+        let source = match parse_lenient_doc(source) {
+            Ok(s) => s,
+            Err(e) => return Translated::Skip(input_not_parseable(&e)),
+        };
+        let _ = self.command(SCRATCH_DB, &doc! {"drop": SCRATCH_COLL});
+        let reply = self.command(
+            SCRATCH_DB,
+            &doc! {"insert": SCRATCH_COLL, "documents": [source]},
+        );
+        if let Actual::Error(e) = write_outcome(reply) {
+            return Translated::Ran(Actual::Error(format!("inserting the source: {e}")), false);
+        }
+        let mut cmd = doc! {"find": SCRATCH_COLL, "filter": filter};
+        if let Some(vars) = let_vars {
+            cmd.insert("let", vars);
+        }
+        match self.cursor(SCRATCH_DB, &cmd) {
+            Ok(docs) => {
+                let matched = if docs.is_empty() { "f" } else { "t" };
+                Translated::Ran(
+                    Actual::Docs {
+                        docs: vec![Bson::String(matched.into())],
+                        ordered: true,
+                    },
+                    false,
+                )
+            }
+            Err(e) => Translated::Ran(Actual::Error(e), false),
+        }
+    }
+
     /// `SELECT <cols> FROM documentdb_api.collection('db','c') [WHERE document @@ '<f>'] [ORDER BY …]`.
     fn collection_query(&mut self, text: &str, lower: &str) -> Translated {
         let Some((args, end)) = call_args(text, "documentdb_api.collection") else {
@@ -1033,14 +1095,20 @@ impl Replay {
         } else {
             return Translated::Skip("collection() with a computed select list".into());
         };
-        let (filter, order) = match where_and_order(&text[end..]) {
+        let clauses = match where_and_order(&text[end..]) {
             Ok(w) => w,
             Err(reason) => return Translated::Skip(reason),
         };
-        let mut cmd = doc! {"find": coll.as_str(), "filter": filter.unwrap_or_default()};
-        let ordered = order.is_some();
-        if let Some(sort) = order {
+        if clauses.let_vars.is_some() && !self.let_in_query_match {
+            return Translated::Skip(LET_SETTING_OFF.into());
+        }
+        let mut cmd = doc! {"find": coll.as_str(), "filter": clauses.filter.unwrap_or_default()};
+        let ordered = clauses.sort.is_some();
+        if let Some(sort) = clauses.sort {
             cmd.insert("sort", sort);
+        }
+        if let Some(vars) = clauses.let_vars {
+            cmd.insert("let", vars);
         }
         let docs = match self.cursor(db, &cmd) {
             Ok(d) => d,
@@ -1091,15 +1159,71 @@ fn function_name(lower: &str) -> String {
 }
 
 /// Parses `[WHERE document @@ '<filter>'] [ORDER BY …] [;]` after a `collection(…)` call.
+/// The clauses after `collection(…)`: a filter, its `let` variables and a sort.
+struct Clauses {
+    filter: Option<Document>,
+    let_vars: Option<Document>,
+    sort: Option<Document>,
+}
+
+/// `bson_query_match(document, '<filter>', '{ "let": {…} }' | NULL, …)`: filter and `let`.
+fn query_match_args(args: &[Arg]) -> Result<(Document, Option<Document>), String> {
+    let Some(Arg::Str(filter)) = args.get(1) else {
+        return Err("bson_query_match with a non-literal filter".into());
+    };
+    let filter = parse_lenient_doc(filter).map_err(|e| input_not_parseable(&e))?;
+    let let_vars = match args.get(2) {
+        Some(Arg::Str(spec)) => {
+            let spec = parse_lenient_doc(spec).map_err(|e| input_not_parseable(&e))?;
+            spec.get_document("let").ok().cloned()
+        }
+        _ => None,
+    };
+    if args.len() > 3 && !matches!(args.get(3), Some(Arg::Null)) {
+        return Err("bson_query_match with a collation".into());
+    }
+    Ok((filter, let_vars))
+}
+
+fn where_and_order(tail: &str) -> Result<Clauses, String> {
+    let (filter, let_vars, sort) = where_and_order_parts(tail)?;
+    Ok(Clauses {
+        filter,
+        let_vars,
+        sort,
+    })
+}
+
 #[allow(clippy::type_complexity)]
-fn where_and_order(tail: &str) -> Result<(Option<Document>, Option<Document>), String> {
+fn where_and_order_parts(
+    tail: &str,
+) -> Result<(Option<Document>, Option<Document>, Option<Document>), String> {
     let mut rest = tail.trim().trim_end_matches(';').trim();
     let mut filter = None;
+    let mut let_vars = None;
     let lower = rest.to_ascii_lowercase();
-    if lower.starts_with("where") {
+    let query_match = lower.starts_with("where")
+        && rest[5..]
+            .trim_start()
+            .to_ascii_lowercase()
+            .trim_start_matches("documentdb_api_internal.")
+            .starts_with("bson_query_match");
+    if query_match {
+        let after = rest[5..].trim_start();
+        let Some((args, end)) = call_args(after, "bson_query_match") else {
+            return Err("WHERE with an unparseable bson_query_match".into());
+        };
+        let (f, l) = query_match_args(&args)?;
+        filter = Some(f);
+        let_vars = l;
+        rest = after[end..].trim();
+    } else if lower.starts_with("where") {
         let after = rest[5..].trim_start();
         let after_lower = after.to_ascii_lowercase();
-        let Some(op_rest) = after_lower.strip_prefix("document") else {
+        let Some(op_rest) = after_lower
+            .strip_prefix("document")
+            .filter(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+        else {
             return Err("WHERE on something other than document".into());
         };
         let op_rest = op_rest.trim_start();
@@ -1145,7 +1269,7 @@ fn where_and_order(tail: &str) -> Result<(Option<Document>, Option<Document>), S
     }
     let lower = rest.to_ascii_lowercase();
     if rest.is_empty() {
-        return Ok((filter, None));
+        return Ok((filter, let_vars, None));
     }
     let Some(order_text) = lower.strip_prefix("order by") else {
         return Err("unsupported SQL clause after the filter".into());
@@ -1153,7 +1277,7 @@ fn where_and_order(tail: &str) -> Result<(Option<Document>, Option<Document>), S
     let order_text = order_text.trim();
     let original = &rest[rest.len() - order_text.len()..];
     if order_text == "object_id" || order_text.replace(' ', "") == "document->'_id'" {
-        return Ok((filter, Some(doc! {"_id": 1})));
+        return Ok((filter, let_vars, Some(doc! {"_id": 1})));
     }
     // One or more bson_orderby(document, '<spec>') [ASC|DESC] terms.
     let mut sort = Document::new();
@@ -1171,7 +1295,7 @@ fn where_and_order(tail: &str) -> Result<(Option<Document>, Option<Document>), S
     if sort.is_empty() {
         return Err("unsupported ORDER BY".into());
     }
-    Ok((filter, Some(sort)))
+    Ok((filter, let_vars, Some(sort)))
 }
 
 /// Every SQL string literal in `text`, unescaped.
@@ -1509,6 +1633,9 @@ fn compare(expected: &Expected, actual: Actual, strip_id: bool) -> Outcome {
                     values.push(None);
                 } else if let Ok(n) = cell.parse::<i64>() {
                     values.push(Some(Bson::Int64(n)));
+                } else if cell == "t" || cell == "f" {
+                    // A boolean column (bson_query_match).
+                    values.push(Some(Bson::String(cell.to_string())));
                 } else {
                     match parse_lenient(&unwrap_composite(cell)) {
                         Ok(v) => values.push(Some(v)),
