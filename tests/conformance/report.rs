@@ -571,6 +571,8 @@ fn update_docs(runner: &str, section: &str) -> Result<(), String> {
             Err(_) => std::thread::sleep(Duration::from_millis(50)),
         }
     }
+    // A lock older than the wait is left over from an interrupted run: take it over.
+    let locked = locked || lock.exists();
     let result = (|| {
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,

@@ -487,7 +487,7 @@ impl Replay {
             ("bson_expression_get", "expression"),
         ] {
             if let Some((args, end)) = call_args(text, name) {
-                return self.single_stage(text, lower, &args, end, stage);
+                return self.single_stage(text, &args, end, stage);
             }
         }
         if call_args(text, "documentdb_api.collection").is_some() {
@@ -782,14 +782,7 @@ impl Replay {
 
     /// A one-stage function applied to a literal document (through `$documents`) or to each
     /// `document` of the collection in the statement's `FROM`.
-    fn single_stage(
-        &mut self,
-        text: &str,
-        lower: &str,
-        args: &[Arg],
-        end: usize,
-        stage: &str,
-    ) -> Translated {
+    fn single_stage(&mut self, text: &str, args: &[Arg], end: usize, stage: &str) -> Translated {
         let spec = match args.get(1) {
             Some(Arg::Str(s)) => s.clone(),
             _ => return Translated::Skip(format!("{stage} with a non-literal specification")),
@@ -879,7 +872,6 @@ impl Replay {
                 (db.clone(), cmd, ordered, false)
             }
             _ => {
-                let _ = lower;
                 return Translated::Skip(format!("{stage} over a computed input"));
             }
         };
@@ -1137,7 +1129,7 @@ enum Translated {
 }
 
 fn function_name(lower: &str) -> String {
-    let mut best: Option<(usize, String)> = None;
+    // The first `name(` of the statement, without its schema.
     let bytes = lower.as_bytes();
     for (i, _) in lower.match_indices('(') {
         let mut j = i;
@@ -1150,12 +1142,10 @@ fn function_name(lower: &str) -> String {
         }
         let name = &lower[j..i];
         if !name.is_empty() && name != "select" {
-            let name = name.rsplit('.').next().unwrap_or(name).to_string();
-            best = Some((i, name));
-            break;
+            return name.rsplit('.').next().unwrap_or(name).to_string();
         }
     }
-    best.map(|(_, n)| n).unwrap_or_else(|| "unknown".into())
+    "unknown".into()
 }
 
 /// Parses `[WHERE document @@ '<filter>'] [ORDER BY …] [;]` after a `collection(…)` call.
