@@ -326,3 +326,30 @@ fn check_parse_error(case: &Value, bson_type: &str) -> Result<(), String> {
         _ => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn malformed_cases_are_reported_not_panics() {
+        let not_hex = serde_json::json!({"canonical_bson": "zz", "canonical_extjson": "{}"});
+        assert!(check_valid(&not_hex).unwrap_err().contains("malformed"));
+        let missing = serde_json::json!({"description": "no fields"});
+        assert!(check_valid(&missing).is_err());
+        assert!(check_decode_error(&missing).is_err());
+        assert!(check_parse_error(&missing, "0x00").is_err());
+        // A truncated document must fail to decode, which is what a decodeError expects.
+        let truncated = serde_json::json!({"bson": "0600000000"});
+        assert!(check_decode_error(&truncated).is_ok());
+    }
+
+    #[test]
+    fn areas_group_numbered_files() {
+        assert_eq!(area_of("decimal128-7.json"), "decimal128");
+        assert_eq!(
+            area_of("multi-type-deprecated.json"),
+            "multi-type-deprecated"
+        );
+    }
+}
