@@ -18,5 +18,8 @@ pub const BUILT_IN: &[(&str, &str)] = &[("b1-tour.md", include_str!("../content/
 
 /// Parses every built-in lesson.
 pub fn built_in() -> Result<Vec<Lesson>, ParseError> {
-    BUILT_IN.iter().map(|(name, src)| parse_lesson(name, src)).collect()
+    BUILT_IN
+        .iter()
+        .map(|(name, src)| parse_lesson(name, src))
+        .collect()
 }

@@ -18,15 +18,34 @@ impl fmt::Display for ParseError {
 }
 
 pub fn parse_lesson(file: &str, src: &str) -> Result<Lesson, ParseError> {
-    let err = |line: usize, message: &str| ParseError { file: file.to_string(), line, message: message.to_string() };
+    let err = |line: usize, message: &str| ParseError {
+        file: file.to_string(),
+        line,
+        message: message.to_string(),
+    };
     let lines: Vec<&str> = src.lines().collect();
     if lines.first() != Some(&"---") {
-        return Err(err(1, "a lesson starts with front matter between --- lines"));
+        return Err(err(
+            1,
+            "a lesson starts with front matter between --- lines",
+        ));
     }
-    let end = lines.iter().skip(1).position(|l| *l == "---").map(|i| i + 1).ok_or_else(|| err(1, "front matter is not closed"))?;
-    let mut lesson = Lesson { id: String::new(), title: String::new(), source: String::new(), steps: Vec::new() };
+    let end = lines
+        .iter()
+        .skip(1)
+        .position(|l| *l == "---")
+        .map(|i| i + 1)
+        .ok_or_else(|| err(1, "front matter is not closed"))?;
+    let mut lesson = Lesson {
+        id: String::new(),
+        title: String::new(),
+        source: String::new(),
+        steps: Vec::new(),
+    };
     for (i, line) in lines[1..end].iter().enumerate() {
-        let Some((key, value)) = line.split_once(':') else { return Err(err(i + 2, "front matter lines are `key: value`")) };
+        let Some((key, value)) = line.split_once(':') else {
+            return Err(err(i + 2, "front matter lines are `key: value`"));
+        };
         let value = value.trim().trim_matches('"').to_string();
         match key.trim() {
             "id" => lesson.id = value,
@@ -46,12 +65,26 @@ pub fn parse_lesson(file: &str, src: &str) -> Result<Lesson, ParseError> {
             if let Some((at, step)) = current.take() {
                 lesson.steps.push(finish(step, at, &err)?);
             }
-            current = Some((i + 1, Step { title: title.trim().to_string(), prose: String::new(), command: String::new(), expect: None }));
+            current = Some((
+                i + 1,
+                Step {
+                    title: title.trim().to_string(),
+                    prose: String::new(),
+                    command: String::new(),
+                    expect: None,
+                },
+            ));
         } else if let Some(kind) = line.strip_prefix("```").filter(|k| !k.is_empty()) {
             let start = i + 1;
-            let close = lines[start..].iter().position(|l| l.trim_end() == "```").map(|p| start + p).ok_or_else(|| err(i + 1, "code block is not closed"))?;
+            let close = lines[start..]
+                .iter()
+                .position(|l| l.trim_end() == "```")
+                .map(|p| start + p)
+                .ok_or_else(|| err(i + 1, "code block is not closed"))?;
             let body = lines[start..close].join("\n");
-            let Some((_, step)) = current.as_mut() else { return Err(err(i + 1, "code block outside a step")) };
+            let Some((_, step)) = current.as_mut() else {
+                return Err(err(i + 1, "code block outside a step"));
+            };
             match kind.trim() {
                 "js" if step.command.is_empty() => step.command = body,
                 "js" => return Err(err(i + 1, "a step has one js block")),
@@ -73,7 +106,11 @@ pub fn parse_lesson(file: &str, src: &str) -> Result<Lesson, ParseError> {
     Ok(lesson)
 }
 
-fn finish(mut step: Step, at: usize, err: &dyn Fn(usize, &str) -> ParseError) -> Result<Step, ParseError> {
+fn finish(
+    mut step: Step,
+    at: usize,
+    err: &dyn Fn(usize, &str) -> ParseError,
+) -> Result<Step, ParseError> {
     if step.command.is_empty() {
         return Err(err(at, "a step needs a ```js block"));
     }
@@ -96,6 +133,8 @@ mod tests {
         assert_eq!(l.steps[1].expect, None);
         assert!(parse_lesson("x.md", "no front matter").is_err());
         assert!(parse_lesson("x.md", "---\nid: a\ntitle: b\n---\n## s\nno code\n").is_err());
-        assert!(parse_lesson("x.md", "---\nid: a\ntitle: b\n---\n## s\n```js\nunclosed\n").is_err());
+        assert!(
+            parse_lesson("x.md", "---\nid: a\ntitle: b\n---\n## s\n```js\nunclosed\n").is_err()
+        );
     }
 }

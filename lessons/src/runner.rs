@@ -22,8 +22,17 @@ pub struct StepFailure {
 
 /// A shell as a learner gets it for a lesson: empty engine, simulated clock, fixed seed.
 pub fn new_lesson_shell() -> Shell {
-    let engine = Engine::with_clock(Box::new(SimulatedClock::new(LESSON_EPOCH_MILLIS)), LESSON_SEED);
-    Shell::new(engine, ShellConfig { seed: LESSON_SEED, ..ShellConfig::default() })
+    let engine = Engine::with_clock(
+        Box::new(SimulatedClock::new(LESSON_EPOCH_MILLIS)),
+        LESSON_SEED,
+    );
+    Shell::new(
+        engine,
+        ShellConfig {
+            seed: LESSON_SEED,
+            ..ShellConfig::default()
+        },
+    )
 }
 
 /// Runs every step; returns the number of verified steps or the failures.
@@ -48,5 +57,9 @@ pub fn verify_lesson(lesson: &Lesson) -> Result<usize, Vec<StepFailure>> {
             }
         }
     }
-    if failures.is_empty() { Ok(verified) } else { Err(failures) }
+    if failures.is_empty() {
+        Ok(verified)
+    } else {
+        Err(failures)
+    }
 }

@@ -12,8 +12,19 @@ fn every_lesson_step_shows_its_expected_output() {
         }
     }
     for f in &failures {
-        eprintln!("{} step {} ({}):\n--- expected\n{}\n--- actual\n{}\n", f.lesson, f.step, f.title, f.expected, f.actual);
+        eprintln!(
+            "{} step {} ({}):\n--- expected\n{}\n--- actual\n{}\n",
+            f.lesson, f.step, f.title, f.expected, f.actual
+        );
     }
-    println!("lessons: {} lessons, {} steps verified, 0 exercises checked", lessons.len(), steps);
-    assert!(failures.is_empty(), "{} lesson steps differ", failures.len());
+    println!(
+        "lessons: {} lessons, {} steps verified, 0 exercises checked",
+        lessons.len(),
+        steps
+    );
+    assert!(
+        failures.is_empty(),
+        "{} lesson steps differ",
+        failures.len()
+    );
 }
