@@ -5,6 +5,7 @@ mod admin;
 mod count;
 mod delete;
 mod distinct;
+mod explain;
 mod find;
 mod find_and_modify;
 mod indexes;
@@ -32,6 +33,7 @@ pub fn dispatch(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
         "findAndModify" | "findandmodify" => find_and_modify::find_and_modify(engine, db, command),
         "count" => count::count(engine, db, command),
         "distinct" => distinct::distinct(engine, db, command),
+        "explain" => explain::explain(engine, db, command),
         "createIndexes" => indexes::create_indexes(engine, db, command),
         "dropIndexes" | "deleteIndexes" => indexes::drop_indexes(engine, db, command),
         "listIndexes" => indexes::list_indexes(engine, db, command),

@@ -1,0 +1,90 @@
+//! `explain`: runs the planner (and, with executionStats or allPlansExecution, the plan) for an
+//! explained `find`, and reports MongoDB 8.0's explain document. The plan is chosen exactly as
+//! the command itself would choose it; nothing is written.
+
+use bson::{Bson, Document};
+
+use super::{count_option, document_option, target_namespace};
+use crate::Engine;
+use crate::error::{Error, Result};
+use crate::exec::{execute, find_query_from_command};
+use crate::explain::{ExplainInput, Verbosity, explain_document, unsupported};
+use crate::matcher::MatchContext;
+use crate::planner::predicates::{as_document, conjuncts};
+use crate::query::FindSpec;
+
+pub fn explain(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let inner = match command.get("explain") {
+        Some(Bson::Document(d)) => d,
+        Some(other) => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'explain.explain' is the wrong type '{}', expected type 'object'",
+                crate::value::display::type_name(other)
+            )));
+        }
+        None => {
+            return Err(Error::location(
+                40414,
+                "explain command requires a nested object",
+            ));
+        }
+    };
+    let verbosity = Verbosity::parse(command.get("verbosity"))?;
+    let Some((name, _)) = inner.iter().next() else {
+        return Err(Error::location(
+            40414,
+            "explain command requires a nested object",
+        ));
+    };
+    match name.as_str() {
+        "find" => explain_find(engine, db, inner, verbosity),
+        other => Err(unsupported(other)),
+    }
+}
+
+fn explain_find(
+    engine: &mut Engine,
+    db: &str,
+    inner: &Document,
+    verbosity: Verbosity,
+) -> Result<Document> {
+    let ns = target_namespace(db, inner)?;
+    let spec = parse_find_spec(inner)?;
+    let empty = Document::new();
+    let query = find_query_from_command(inner, &spec, &empty);
+    let start = engine.now_millis();
+    let coll = engine.catalog().collection(&ns);
+    let ctx = MatchContext::default();
+    let run = verbosity != Verbosity::QueryPlanner;
+    let execution = execute(coll, &query, &ctx, run)?;
+    let elapsed = engine.now_millis() - start;
+    let parts = conjuncts(query.filter);
+    let all: Vec<_> = parts.iter().collect();
+    let mut command = inner.clone();
+    command.insert("$db", db);
+    Ok(explain_document(&ExplainInput {
+        namespace: ns.to_string(),
+        parsed_query: as_document(&all).unwrap_or_default(),
+        command,
+        verbosity,
+        execution_time_millis: elapsed.max(0),
+        execution: &execution,
+    }))
+}
+
+/// The find's spec, read as the find command reads it.
+fn parse_find_spec(inner: &Document) -> Result<FindSpec> {
+    let limit = match inner.get("limit") {
+        Some(l @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
+            Some(crate::query::as_i64_signed(l).abs())
+        }
+        _ => count_option(inner, "find", "limit")?,
+    };
+    FindSpec::parse(
+        document_option(inner, "find", "filter")?,
+        document_option(inner, "find", "sort")?,
+        document_option(inner, "find", "projection")?,
+        count_option(inner, "find", "skip")?,
+        limit,
+    )
+}

@@ -1,0 +1,87 @@
+//! COLLSCAN: reads every document in natural (record id) order, forward or backward, and
+//! returns those that pass its filter.
+
+use bson::doc;
+
+use super::{CommonStats, Member, Stage, StageStats, State};
+use crate::catalog::Collection;
+use crate::error::Result;
+use crate::matcher::MatchContext;
+use crate::planner::predicates::Residual;
+
+/// COLLSCAN's specific statistics.
+#[derive(Debug, Clone, Default)]
+pub struct CollectionScanStats {
+    pub docs_examined: u64,
+}
+
+pub struct CollectionScan<'a> {
+    coll: &'a Collection,
+    forward: bool,
+    filter: Option<Residual>,
+    ctx: &'a MatchContext<'a>,
+    /// The last record id returned; `None` before the first.
+    position: Option<u64>,
+    done: bool,
+    common: CommonStats,
+    specific: CollectionScanStats,
+}
+
+impl<'a> CollectionScan<'a> {
+    pub fn new(
+        coll: &'a Collection,
+        forward: bool,
+        filter: Option<Residual>,
+        ctx: &'a MatchContext<'a>,
+    ) -> Self {
+        CollectionScan {
+            coll,
+            forward,
+            filter,
+            ctx,
+            position: None,
+            done: false,
+            common: CommonStats::default(),
+            specific: CollectionScanStats::default(),
+        }
+    }
+
+    fn step(&mut self) -> Result<State> {
+        if self.done {
+            return Ok(State::IsEof);
+        }
+        let Some((rid, doc)) = self.coll.next_record(self.position, self.forward) else {
+            self.done = true;
+            return Ok(State::IsEof);
+        };
+        self.position = Some(rid);
+        self.specific.docs_examined += 1;
+        if let Some(f) = &self.filter
+            && !f.filter.matches_with(doc, self.ctx)?
+        {
+            return Ok(State::NeedTime);
+        }
+        Ok(State::Advanced(Member {
+            record_id: Some(rid),
+            doc: Some(doc.clone()),
+            key: None,
+        }))
+    }
+}
+
+impl Stage for CollectionScan<'_> {
+    fn work(&mut self) -> Result<State> {
+        let s = self.step()?;
+        self.common.count(&s);
+        Ok(s)
+    }
+
+    fn stats(&self) -> StageStats {
+        let mut s = StageStats::new("COLLSCAN", &self.common);
+        s.filter = self.filter.as_ref().map(|f| f.doc.clone());
+        s.plan = doc! {"direction": if self.forward { "forward" } else { "backward" }};
+        s.exec = doc! {"docsExamined": self.specific.docs_examined as i64};
+        s.docs_examined = self.specific.docs_examined;
+        s
+    }
+}

@@ -1,0 +1,286 @@
+//! IXSCAN: walks an index within its bounds, in either direction, returning record ids with
+//! their keys. Keys outside the bounds are skipped, seeking to the next interval of the first
+//! key part when the scan falls between intervals; a multikey index's duplicate record ids are
+//! dropped. With one interval per key part the scan stops at the end of the range without
+//! examining the key beyond it, as MongoDB's end-positioned cursor does.
+
+use std::collections::HashSet;
+
+use bson::{Bson, Document, doc};
+
+use super::{CommonStats, Member, Stage, StageStats, State};
+use crate::error::Result;
+use crate::index::encode::{encode_value, invert};
+use crate::index::{EntryKey, Index, KeyKind};
+use crate::planner::IxScanPlan;
+use crate::planner::bounds::Interval;
+
+/// IXSCAN's specific statistics.
+#[derive(Debug, Clone, Default)]
+pub struct IndexScanStats {
+    pub keys_examined: u64,
+    pub seeks: u64,
+    pub dups_tested: u64,
+    pub dups_dropped: u64,
+}
+
+pub struct IndexScan<'a> {
+    index: &'a Index,
+    plan: IxScanPlan,
+    /// Per key part, whether the scan meets its values in ascending order.
+    ascending: Vec<bool>,
+    /// The first key part's intervals in scan order.
+    first: Vec<Interval>,
+    interval: usize,
+    position: Option<EntryKey>,
+    pending_seek: Option<usize>,
+    started: bool,
+    done: bool,
+    simple_range: bool,
+    seen: HashSet<u64>,
+    common: CommonStats,
+    specific: IndexScanStats,
+}
+
+impl<'a> IndexScan<'a> {
+    pub fn new(index: &'a Index, plan: IxScanPlan) -> Self {
+        let ascending: Vec<bool> = index
+            .spec
+            .parts
+            .iter()
+            .map(|p| (p.kind != KeyKind::Descending) == plan.forward)
+            .collect();
+        let mut first = plan.bounds.first().cloned().unwrap_or_default();
+        if !ascending.first().copied().unwrap_or(true) {
+            first.reverse();
+        }
+        let simple_range = plan.bounds.iter().all(|b| b.len() == 1);
+        let done = plan.bounds.iter().any(Vec::is_empty);
+        IndexScan {
+            index,
+            plan,
+            ascending,
+            first,
+            interval: 0,
+            position: None,
+            pending_seek: None,
+            started: false,
+            done,
+            simple_range,
+            seen: HashSet::new(),
+            common: CommonStats::default(),
+            specific: IndexScanStats::default(),
+        }
+    }
+
+    /// The start of interval `k` of the first key part (with the following parts' starts while
+    /// the intervals are points), as an entry position in scan order.
+    fn seek_entry(&self, k: usize) -> Option<(&'a EntryKey, &'a Vec<Bson>)> {
+        let mut prefix = Vec::new();
+        let mut inclusive = true;
+        for (i, part) in self.index.spec.parts.iter().enumerate() {
+            let iv = if i == 0 {
+                self.first.get(k)?
+            } else {
+                let list = &self.plan.bounds[i];
+                if self.ascending[i] {
+                    list.first()?
+                } else {
+                    list.last()?
+                }
+            };
+            let (v, incl) = if self.ascending[i] {
+                (&iv.low, iv.low_inclusive)
+            } else {
+                (&iv.high, iv.high_inclusive)
+            };
+            let start = prefix.len();
+            encode_value(v, &mut prefix);
+            if part.kind == KeyKind::Descending {
+                invert(&mut prefix[start..]);
+            }
+            inclusive = incl;
+            if !iv.is_point() {
+                break;
+            }
+        }
+        // Byte order and scan order agree when scanning forward.
+        let skip_prefix = if self.plan.forward {
+            !inclusive
+        } else {
+            inclusive
+        };
+        let target = if skip_prefix {
+            successor(&prefix)
+        } else {
+            Some(prefix)
+        };
+        if self.plan.forward {
+            let target = target?;
+            self.index.seek(&(target, 0), true)
+        } else {
+            match target {
+                Some(t) => self.index.next_after(&(t, 0), false),
+                None => self
+                    .index
+                    .range(std::ops::Bound::Unbounded, std::ops::Bound::Unbounded)
+                    .next_back(),
+            }
+        }
+    }
+
+    fn step(&mut self) -> State {
+        if self.done {
+            return State::IsEof;
+        }
+        let entry = if !self.started {
+            self.started = true;
+            self.specific.seeks += 1;
+            self.seek_entry(0)
+        } else if let Some(k) = self.pending_seek.take() {
+            self.seek_entry(k)
+        } else {
+            match &self.position {
+                Some(p) => self.index.next_after(p, self.plan.forward),
+                None => None,
+            }
+        };
+        let Some((pos, key)) = entry else {
+            self.done = true;
+            return State::IsEof;
+        };
+        self.position = Some(pos.clone());
+        // Where is the first key part relative to the current interval?
+        let v0 = key.first().unwrap_or(&Bson::Null);
+        loop {
+            let Some(iv) = self.first.get(self.interval) else {
+                self.done = true;
+                return State::IsEof;
+            };
+            let mut loc = iv.locate(v0);
+            if !self.ascending[0] {
+                loc = loc.reverse();
+            }
+            match loc {
+                std::cmp::Ordering::Greater => {
+                    self.interval += 1;
+                    if self.interval >= self.first.len() {
+                        if !self.simple_range {
+                            self.specific.keys_examined += 1;
+                        }
+                        self.done = true;
+                        return State::IsEof;
+                    }
+                }
+                std::cmp::Ordering::Less => {
+                    self.specific.keys_examined += 1;
+                    self.specific.seeks += 1;
+                    self.pending_seek = Some(self.interval);
+                    return State::NeedTime;
+                }
+                std::cmp::Ordering::Equal => break,
+            }
+        }
+        self.specific.keys_examined += 1;
+        let in_bounds = key
+            .iter()
+            .zip(&self.plan.bounds)
+            .skip(1)
+            .all(|(v, ivs)| ivs.iter().any(|iv| iv.locate(v).is_eq()));
+        if !in_bounds {
+            return State::NeedTime;
+        }
+        let rid = pos.1;
+        if self.index.is_multikey() {
+            self.specific.dups_tested += 1;
+            if !self.seen.insert(rid) {
+                self.specific.dups_dropped += 1;
+                return State::NeedTime;
+            }
+        }
+        let names = self.index.spec.parts.iter().map(|p| p.dotted.clone());
+        State::Advanced(Member {
+            record_id: Some(rid),
+            doc: None,
+            key: Some(names.zip(key.iter().cloned()).collect()),
+        })
+    }
+
+    fn multikey_paths(&self) -> Document {
+        let mut out = Document::new();
+        for (part, positions) in self
+            .index
+            .spec
+            .parts
+            .iter()
+            .zip(self.index.multikey_paths())
+        {
+            let prefixes: Vec<Bson> = positions
+                .iter()
+                .map(|p| Bson::String(part.path.parts()[..=*p].join(".")))
+                .collect();
+            out.insert(part.dotted.clone(), prefixes);
+        }
+        out
+    }
+
+    fn index_bounds(&self) -> Document {
+        let mut out = Document::new();
+        for (i, part) in self.index.spec.parts.iter().enumerate() {
+            let mut list: Vec<Bson> = Vec::new();
+            let ivs = &self.plan.bounds[i];
+            if self.ascending[i] {
+                list.extend(ivs.iter().map(|iv| Bson::String(iv.render(false))));
+            } else {
+                list.extend(ivs.iter().rev().map(|iv| Bson::String(iv.render(true))));
+            }
+            out.insert(part.dotted.clone(), list);
+        }
+        out
+    }
+}
+
+/// The smallest byte string above every string that starts with `prefix`.
+fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut out = prefix.to_vec();
+    while let Some(last) = out.pop() {
+        if last < 0xFF {
+            out.push(last + 1);
+            return Some(out);
+        }
+    }
+    None
+}
+
+impl Stage for IndexScan<'_> {
+    fn work(&mut self) -> Result<State> {
+        let s = self.step();
+        self.common.count(&s);
+        Ok(s)
+    }
+
+    fn stats(&self) -> StageStats {
+        let spec = &self.index.spec;
+        let mut s = StageStats::new("IXSCAN", &self.common);
+        s.plan = doc! {
+            "keyPattern": spec.key.clone(),
+            "indexName": spec.name.clone(),
+            "isMultiKey": self.index.is_multikey(),
+            "multiKeyPaths": self.multikey_paths(),
+            "isUnique": spec.enforces_unique(),
+            "isSparse": spec.sparse,
+            "isPartial": spec.partial.is_some(),
+            "indexVersion": 2,
+            "direction": if self.plan.forward { "forward" } else { "backward" },
+            "indexBounds": self.index_bounds(),
+        };
+        s.exec = doc! {
+            "keysExamined": self.specific.keys_examined as i64,
+            "seeks": self.specific.seeks as i64,
+            "dupsTested": self.specific.dups_tested as i64,
+            "dupsDropped": self.specific.dups_dropped as i64,
+        };
+        s.keys_examined = self.specific.keys_examined;
+        s
+    }
+}

@@ -1,0 +1,288 @@
+//! Query execution: a query solution becomes a tree of stages, each in its own file with its
+//! own statistics, driven one `work()` call at a time as in MongoDB's classic engine. Each call
+//! returns ADVANCED (with a working-set member), NEED_TIME or IS_EOF; every stage keeps the
+//! common counters (works, advanced, needTime, needYield, isEOF) and its specific ones, and
+//! reports them as a [`StageStats`] tree from which `explain` is built.
+//!
+//! [`find`] is the entry point for the find command: plan, race the candidates
+//! ([`multi_plan`]), run the winner to the end.
+
+pub mod collection_scan;
+pub mod eof;
+pub mod fetch;
+pub mod idhack;
+pub mod index_scan;
+pub mod limit;
+pub mod multi_plan;
+pub mod projection;
+pub mod skip;
+pub mod sort;
+
+use bson::{Bson, Document};
+
+use crate::catalog::Collection;
+use crate::error::{Error, ErrorCode, Result};
+use crate::matcher::MatchContext;
+use crate::planner::{FindQuery, Solution, plan_find};
+
+/// A document (or index key) moving between stages.
+#[derive(Debug, Clone, Default)]
+pub struct Member {
+    pub record_id: Option<u64>,
+    pub doc: Option<Document>,
+    /// The index key, by key-pattern field, when the member came from an index.
+    pub key: Option<Vec<(String, Bson)>>,
+}
+
+impl Member {
+    /// The document, or one built from the index key (covered plans).
+    pub fn document(&self) -> Document {
+        if let Some(d) = &self.doc {
+            return d.clone();
+        }
+        let mut out = Document::new();
+        for (k, v) in self.key.iter().flatten() {
+            out.insert(k.clone(), v.clone());
+        }
+        out
+    }
+}
+
+/// The outcome of one unit of work.
+#[derive(Debug)]
+pub enum State {
+    Advanced(Member),
+    NeedTime,
+    IsEof,
+}
+
+/// Counters every stage keeps (MongoDB's CommonStats).
+#[derive(Debug, Clone, Default)]
+pub struct CommonStats {
+    pub works: u64,
+    pub advanced: u64,
+    pub need_time: u64,
+    pub need_yield: u64,
+    pub is_eof: bool,
+}
+
+impl CommonStats {
+    /// Counts one `work()` outcome.
+    pub fn count(&mut self, state: &State) {
+        self.works += 1;
+        match state {
+            State::Advanced(_) => self.advanced += 1,
+            State::NeedTime => self.need_time += 1,
+            State::IsEof => self.is_eof = true,
+        }
+    }
+}
+
+/// One stage's statistics, with its children's: the tree explain is generated from.
+#[derive(Debug, Clone)]
+pub struct StageStats {
+    pub stage: &'static str,
+    pub common: CommonStats,
+    /// The filter the stage applies, as explain prints it.
+    pub filter: Option<Document>,
+    /// Fields describing the plan (shown in every verbosity), in MongoDB's order.
+    pub plan: Document,
+    /// Execution counters specific to the stage, in MongoDB's order.
+    pub exec: Document,
+    pub keys_examined: u64,
+    pub docs_examined: u64,
+    pub children: Vec<StageStats>,
+}
+
+impl StageStats {
+    pub fn new(stage: &'static str, common: &CommonStats) -> StageStats {
+        StageStats {
+            stage,
+            common: common.clone(),
+            filter: None,
+            plan: Document::new(),
+            exec: Document::new(),
+            keys_examined: 0,
+            docs_examined: 0,
+            children: Vec::new(),
+        }
+    }
+
+    /// Keys examined in the whole tree (explain's totalKeysExamined).
+    pub fn total_keys_examined(&self) -> u64 {
+        self.keys_examined
+            + self
+                .children
+                .iter()
+                .map(StageStats::total_keys_examined)
+                .sum::<u64>()
+    }
+
+    /// Documents examined in the whole tree (explain's totalDocsExamined).
+    pub fn total_docs_examined(&self) -> u64 {
+        self.docs_examined
+            + self
+                .children
+                .iter()
+                .map(StageStats::total_docs_examined)
+                .sum::<u64>()
+    }
+}
+
+/// An executable stage.
+pub trait Stage {
+    fn work(&mut self) -> Result<State>;
+    fn stats(&self) -> StageStats;
+}
+
+/// What stages read: the collection, the find, and the match context.
+#[derive(Clone, Copy)]
+pub struct ExecContext<'a> {
+    pub coll: Option<&'a Collection>,
+    pub query: &'a FindQuery<'a>,
+    pub match_ctx: &'a MatchContext<'a>,
+}
+
+/// Builds the stage tree of a solution.
+pub fn build<'a>(sol: &Solution, cx: ExecContext<'a>) -> Result<Box<dyn Stage + 'a>> {
+    let Some(coll) = cx.coll else {
+        return Ok(Box::new(eof::Eof::new()));
+    };
+    Ok(match sol {
+        Solution::Eof => Box::new(eof::Eof::new()),
+        Solution::CollScan { forward, filter } => Box::new(collection_scan::CollectionScan::new(
+            coll,
+            *forward,
+            filter.clone(),
+            cx.match_ctx,
+        )),
+        Solution::IdHack { id } => Box::new(idhack::IdHack::new(coll, id.clone())),
+        Solution::IxScan(plan) => {
+            let index = coll
+                .index(&plan.index_name)
+                .ok_or_else(|| Error::new(ErrorCode::InternalError, "planned index is gone"))?;
+            Box::new(index_scan::IndexScan::new(index, plan.clone()))
+        }
+        Solution::Fetch { filter, child } => Box::new(fetch::Fetch::new(
+            coll,
+            filter.clone(),
+            build(child, cx)?,
+            cx.match_ctx,
+        )),
+        Solution::Sort {
+            pattern,
+            limit,
+            child,
+        } => Box::new(sort::Sort::new(
+            cx.query.spec,
+            pattern.clone(),
+            *limit,
+            build(child, cx)?,
+        )),
+        Solution::Skip { n, child } => Box::new(skip::Skip::new(*n, build(child, cx)?)),
+        Solution::Limit { n, child } => Box::new(limit::Limit::new(*n, build(child, cx)?)),
+        Solution::Projection {
+            kind,
+            transform_by,
+            child,
+        } => Box::new(projection::Projection::new(
+            *kind,
+            transform_by.clone(),
+            cx.query.spec,
+            cx.match_ctx,
+            build(child, cx)?,
+        )),
+    })
+}
+
+/// The outcome of planning and running a find.
+pub struct Execution {
+    pub docs: Vec<Document>,
+    pub winner: Solution,
+    pub winner_stats: StageStats,
+    /// Losing candidates with the statistics of their trial.
+    pub rejected: Vec<(Solution, StageStats)>,
+    /// All candidates' trial statistics, in candidate order (allPlansExecution).
+    pub trials: Vec<StageStats>,
+}
+
+/// Plans and runs a find, returning its documents in result order. `run_to_end = false` stops
+/// after choosing the plan (explain's queryPlanner verbosity).
+pub fn execute(
+    coll: Option<&Collection>,
+    query: &FindQuery<'_>,
+    match_ctx: &MatchContext<'_>,
+    run_to_end: bool,
+) -> Result<Execution> {
+    if query.spec.filter.text_query().is_some() {
+        return Err(Error::new(
+            ErrorCode::IndexNotFound,
+            "text index required for $text query",
+        ));
+    }
+    let candidates = plan_find(coll, query)?;
+    let cx = ExecContext {
+        coll,
+        query,
+        match_ctx,
+    };
+    let mut stages = Vec::with_capacity(candidates.len());
+    for c in &candidates {
+        stages.push(build(c, cx)?);
+    }
+    let coll_len = coll.map_or(0, Collection::len);
+    let mut race = multi_plan::MultiPlan::new(candidates, stages, coll_len);
+    race.pick_best()?;
+    let mut docs = race.take_buffered();
+    let (winner, mut stage, rejected, trials) = race.into_parts();
+    if run_to_end {
+        loop {
+            match stage.work()? {
+                State::Advanced(m) => docs.push(m.document()),
+                State::NeedTime => {}
+                State::IsEof => break,
+            }
+        }
+    }
+    Ok(Execution {
+        docs,
+        winner,
+        winner_stats: stage.stats(),
+        rejected,
+        trials,
+    })
+}
+
+/// Runs a find through the planner: the documents in result order. Same results as
+/// [`crate::query::run_find_with`], with index access where an index serves the query.
+pub fn find(
+    coll: Option<&Collection>,
+    query: &FindQuery<'_>,
+    match_ctx: &MatchContext<'_>,
+) -> Result<Vec<Document>> {
+    Ok(execute(coll, query, match_ctx, true)?.docs)
+}
+
+/// A `find` command's parts as the planner reads them.
+pub fn find_query_from_command<'a>(
+    command: &'a Document,
+    spec: &'a FindSpec,
+    empty: &'a Document,
+) -> FindQuery<'a> {
+    let get = |f: &str| match command.get(f) {
+        Some(Bson::Document(d)) if !d.is_empty() => Some(d),
+        _ => None,
+    };
+    FindQuery {
+        filter: get("filter").unwrap_or(empty),
+        spec,
+        sort: get("sort"),
+        projection: get("projection"),
+        hint: command.get("hint").filter(|h| !matches!(h, Bson::Null)),
+    }
+}
+
+use crate::query::FindSpec;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,490 @@
+//! The query planner: from a find's filter, sort, projection and hint to candidate query
+//! solutions (trees of plan nodes, data first), as MongoDB's QueryPlanner does. Index selection
+//! looks at each index's leading key part; bounds come from [`bounds`]; a sort the index order
+//! provides needs no SORT; a projection of index fields alone is covered (no FETCH).
+//! `exec` turns a solution into executable stages and races several of them.
+
+pub mod bounds;
+pub mod predicates;
+
+use bson::{Bson, Document};
+
+use crate::catalog::Collection;
+use crate::error::{Error, Result};
+use crate::index::{Index, KeyKind};
+use crate::query::FindSpec;
+use crate::query::sort::SortKey;
+use bounds::{Interval, contains, intersect, intervals_for};
+use predicates::{Conjunct, Pred, Residual, conjuncts, residual};
+
+/// What a find asks for, as the planner needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct FindQuery<'a> {
+    pub filter: &'a Document,
+    pub spec: &'a FindSpec,
+    pub sort: Option<&'a Document>,
+    pub projection: Option<&'a Document>,
+    pub hint: Option<&'a Bson>,
+}
+
+/// A node of a query solution.
+#[derive(Debug, Clone)]
+pub enum Solution {
+    Eof,
+    CollScan {
+        forward: bool,
+        filter: Option<Residual>,
+    },
+    IdHack {
+        id: Bson,
+    },
+    IxScan(IxScanPlan),
+    Fetch {
+        filter: Option<Residual>,
+        child: Box<Solution>,
+    },
+    Sort {
+        pattern: Document,
+        limit: Option<usize>,
+        child: Box<Solution>,
+    },
+    Skip {
+        n: usize,
+        child: Box<Solution>,
+    },
+    Limit {
+        n: usize,
+        child: Box<Solution>,
+    },
+    Projection {
+        kind: ProjectionKind,
+        transform_by: Document,
+        child: Box<Solution>,
+    },
+}
+
+/// Which projection stage applies the projection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProjectionKind {
+    /// Built from index keys alone.
+    Covered,
+    /// Top-level inclusions or exclusions.
+    Simple,
+    Default,
+}
+
+impl ProjectionKind {
+    pub fn stage_name(self) -> &'static str {
+        match self {
+            ProjectionKind::Covered => "PROJECTION_COVERED",
+            ProjectionKind::Simple => "PROJECTION_SIMPLE",
+            ProjectionKind::Default => "PROJECTION_DEFAULT",
+        }
+    }
+}
+
+/// An index scan: which index, its bounds per key part (ascending value order), direction.
+#[derive(Debug, Clone)]
+pub struct IxScanPlan {
+    pub index_name: String,
+    pub bounds: Vec<Vec<Interval>>,
+    pub forward: bool,
+}
+
+impl Solution {
+    /// Whether the tree has a node of this kind (for the multi-planner's tie-breakers).
+    pub fn has_fetch(&self) -> bool {
+        match self {
+            Solution::Fetch { .. } => true,
+            _ => self.child().is_some_and(Solution::has_fetch),
+        }
+    }
+
+    pub fn has_sort(&self) -> bool {
+        match self {
+            Solution::Sort { .. } => true,
+            _ => self.child().is_some_and(Solution::has_sort),
+        }
+    }
+
+    pub fn child(&self) -> Option<&Solution> {
+        match self {
+            Solution::Fetch { child, .. }
+            | Solution::Sort { child, .. }
+            | Solution::Skip { child, .. }
+            | Solution::Limit { child, .. }
+            | Solution::Projection { child, .. } => Some(child),
+            _ => None,
+        }
+    }
+}
+
+/// The candidate solutions for a find, best guess first. Errors: a hint naming no index.
+pub fn plan_find(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Vec<Solution>> {
+    let Some(coll) = coll else {
+        return Ok(vec![Solution::Eof]);
+    };
+    let parts = conjuncts(q.filter);
+    let natural = q.spec.sort.as_ref().and_then(|s| s.natural());
+    let hinted = match q.hint {
+        Some(h) => Some(resolve_hint(coll, h)?),
+        None => None,
+    };
+    if let Some(Hint::Natural(forward)) = hinted {
+        return Ok(vec![finish(q, collscan(&parts, forward)?, false)?]);
+    }
+    if hinted.is_none()
+        && natural.is_none()
+        && let Some(id) = id_hack_key(&parts)
+    {
+        return Ok(vec![finish(q, Solution::IdHack { id }, false)?]);
+    }
+    let mut out = Vec::new();
+    if natural.is_none() {
+        for index in coll.indexes() {
+            match &hinted {
+                Some(Hint::Index(name)) if index.name() != name => continue,
+                None if index.spec.hidden => continue,
+                _ => {}
+            }
+            let forced = hinted.is_some();
+            if let Some(sol) = index_solution(index, &parts, q, forced)? {
+                out.push(sol);
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(finish(
+            q,
+            collscan(&parts, natural.unwrap_or(true))?,
+            false,
+        )?);
+    }
+    Ok(out)
+}
+
+enum Hint {
+    Natural(bool),
+    Index(String),
+}
+
+fn resolve_hint(coll: &Collection, hint: &Bson) -> Result<Hint> {
+    let bad = || Error::bad_value("hint provided does not correspond to an existing index");
+    match hint {
+        Bson::String(name) => coll
+            .index(name)
+            .filter(|i| !i.spec.hidden)
+            .map(|i| Hint::Index(i.name().to_string()))
+            .ok_or_else(bad),
+        Bson::Document(d) if d.is_empty() => Err(bad()),
+        Bson::Document(d) if d.contains_key("$natural") => Ok(Hint::Natural(
+            d.get("$natural")
+                .map(crate::query::as_i64_signed)
+                .unwrap_or(1)
+                >= 0,
+        )),
+        Bson::Document(d) => coll
+            .indexes()
+            .iter()
+            .find(|i| &i.spec.key == d && !i.spec.hidden)
+            .map(|i| Hint::Index(i.name().to_string()))
+            .ok_or_else(bad),
+        _ => Err(Error::bad_value("hint must be a string or an object")),
+    }
+}
+
+/// `{_id: <scalar>}` alone is answered by an `_id` lookup.
+fn id_hack_key(parts: &[Conjunct]) -> Option<Bson> {
+    match parts {
+        [c] if c.path.as_deref() == Some("_id") => match &c.pred {
+            Pred::Eq(v)
+                if !matches!(
+                    v,
+                    Bson::Array(_)
+                        | Bson::Document(_)
+                        | Bson::RegularExpression(_)
+                        | Bson::Null
+                        | Bson::MinKey
+                        | Bson::MaxKey
+                        | Bson::Undefined
+                ) =>
+            {
+                Some(v.clone())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn collscan(parts: &[Conjunct], forward: bool) -> Result<Solution> {
+    let all: Vec<&Conjunct> = parts.iter().collect();
+    Ok(Solution::CollScan {
+        forward,
+        filter: residual(&all)?,
+    })
+}
+
+/// An index plan, or `None` when the index cannot serve the query.
+fn index_solution(
+    index: &Index,
+    parts: &[Conjunct],
+    q: &FindQuery<'_>,
+    forced: bool,
+) -> Result<Option<Solution>> {
+    if index.spec.parts.is_empty() {
+        return Ok(None);
+    }
+    // Partial indexes serve only queries whose filter implies the partial filter.
+    if let Some((pf, _)) = &index.spec.partial
+        && !implies(parts, &conjuncts(pf))
+    {
+        return Ok(None);
+    }
+    let mut bounds = Vec::with_capacity(index.spec.parts.len());
+    let mut exact_used: Vec<usize> = Vec::new();
+    let mut leading_usable = false;
+    for (i, part) in index.spec.parts.iter().enumerate() {
+        let multikey = index.part_is_multikey(i);
+        let mut ivs: Option<Vec<Interval>> = None;
+        let mut on_part: Vec<(usize, bool)> = Vec::new();
+        for (ci, c) in parts.iter().enumerate() {
+            if c.path.as_deref() != Some(part.dotted.as_str()) {
+                continue;
+            }
+            let Some((mut civs, mut exact)) = intervals_for(&c.pred) else {
+                continue;
+            };
+            if index.spec.sparse && civs.iter().any(|iv| iv.locate(&Bson::Null).is_eq()) {
+                // A sparse index lacks documents without the field, which this predicate matches.
+                return Ok(None);
+            }
+            if part.kind == KeyKind::Hashed {
+                if !civs.iter().all(Interval::is_point) {
+                    continue;
+                }
+                civs = bounds::normalize(
+                    civs.iter()
+                        .map(|iv| Interval::point(crate::index::keygen::hash_value(&iv.low)))
+                        .collect(),
+                );
+                exact = false;
+            }
+            let (next, counted_exact) = match ivs {
+                None => (civs, exact),
+                // Bounds on a multikey path cannot be intersected: keep the first predicate's.
+                Some(prev) if multikey => (prev, false),
+                Some(prev) => (intersect(&prev, &civs), exact),
+            };
+            ivs = Some(next);
+            on_part.push((ci, counted_exact));
+        }
+        if i == 0 && ivs.is_some() {
+            leading_usable = true;
+        }
+        for (ci, exact) in on_part {
+            if exact {
+                exact_used.push(ci);
+            }
+        }
+        bounds.push(ivs.unwrap_or_else(|| vec![Interval::all()]));
+    }
+    let sort_dir = provided_sort(index, &bounds, q);
+    if !leading_usable && sort_dir.is_none() && !forced {
+        return Ok(None);
+    }
+    if index.spec.sparse && !leading_usable && !forced {
+        return Ok(None);
+    }
+    let forward = sort_dir.unwrap_or(true);
+    let rest: Vec<&Conjunct> = parts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !exact_used.contains(i))
+        .map(|(_, c)| c)
+        .collect();
+    let residual = residual(&rest)?;
+    let scan = Solution::IxScan(IxScanPlan {
+        index_name: index.name().to_string(),
+        bounds,
+        forward,
+    });
+    let covered = residual.is_none() && covers_projection(index, q);
+    let access = if covered {
+        scan
+    } else {
+        Solution::Fetch {
+            filter: residual,
+            child: Box::new(scan),
+        }
+    };
+    Ok(Some(finish_with(q, access, sort_dir.is_some(), covered)?))
+}
+
+/// Whether every conjunct of the partial filter is implied by a query conjunct on its path.
+fn implies(query: &[Conjunct], partial: &[Conjunct]) -> bool {
+    partial.iter().all(|p| {
+        let Some((pivs, _)) = intervals_for(&p.pred) else {
+            return query.iter().any(|q| q.doc == p.doc);
+        };
+        query.iter().any(|q| {
+            q.path == p.path
+                && intervals_for(&q.pred).is_some_and(|(qivs, _)| contains(&pivs, &qivs))
+        })
+    })
+}
+
+/// The scan direction that yields the requested sort, if this index can provide it.
+fn provided_sort(index: &Index, bounds: &[Vec<Interval>], q: &FindQuery<'_>) -> Option<bool> {
+    let sort = q.spec.sort.as_ref()?;
+    let keys = sort.keys();
+    let mut wanted: Vec<(String, bool)> = Vec::with_capacity(keys.len());
+    for k in keys {
+        match k {
+            SortKey::Field { path, ascending } => wanted.push((path.dotted(), *ascending)),
+            _ => return None,
+        }
+    }
+    let mut direction: Option<bool> = None;
+    let mut w = 0;
+    for (i, part) in index.spec.parts.iter().enumerate() {
+        if w == wanted.len() {
+            break;
+        }
+        let point = bounds[i].len() == 1 && bounds[i][0].is_point();
+        let (field, asc) = &wanted[w];
+        if &part.dotted == field && part.kind != KeyKind::Hashed && !index.part_is_multikey(i) {
+            let same = (part.kind == KeyKind::Ascending) == *asc;
+            match direction {
+                None => direction = Some(same),
+                Some(d) if d != same => return None,
+                _ => {}
+            }
+            w += 1;
+        } else if point {
+            continue;
+        } else {
+            return None;
+        }
+    }
+    if w == wanted.len() {
+        Some(direction.unwrap_or(true))
+    } else {
+        None
+    }
+}
+
+/// Whether the projection needs only this index's fields (a covered query).
+fn covers_projection(index: &Index, q: &FindQuery<'_>) -> bool {
+    let (Some(proj), Some(p)) = (q.projection, q.spec.projection.as_ref()) else {
+        return false;
+    };
+    if index.is_multikey() || p.mode() != crate::projection::Mode::Inclusion {
+        return false;
+    }
+    if p.needs_elem_match_key() {
+        return false;
+    }
+    let in_index = |f: &str| {
+        index
+            .spec
+            .parts
+            .iter()
+            .any(|k| k.dotted == f && k.kind != KeyKind::Hashed)
+    };
+    let mut id_excluded = false;
+    for (k, v) in proj {
+        let truthy = match v {
+            Bson::Boolean(b) => *b,
+            Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) => {
+                crate::query::as_i64_signed(v) != 0
+            }
+            _ => return false,
+        };
+        if k.contains('.') || k.starts_with('$') {
+            return false;
+        }
+        if k == "_id" && !truthy {
+            id_excluded = true;
+            continue;
+        }
+        if !truthy || !in_index(k) {
+            return false;
+        }
+    }
+    if !id_excluded && !in_index("_id") {
+        return false;
+    }
+    // A sort the index does not provide needs whole documents.
+    q.spec.sort.is_none()
+        || q.spec.sort.as_ref().is_some_and(|s| {
+            s.keys().iter().all(|k| match k {
+                SortKey::Field { path, .. } => in_index(&path.dotted()),
+                _ => false,
+            })
+        })
+}
+
+fn finish(q: &FindQuery<'_>, access: Solution, sort_provided: bool) -> Result<Solution> {
+    finish_with(q, access, sort_provided, false)
+}
+
+/// Adds SORT, SKIP, LIMIT and PROJECTION above an access path.
+fn finish_with(
+    q: &FindQuery<'_>,
+    access: Solution,
+    sort_provided: bool,
+    covered: bool,
+) -> Result<Solution> {
+    let spec = q.spec;
+    let mut node = access;
+    let natural = spec.sort.as_ref().and_then(|s| s.natural()).is_some();
+    let needs_sort = spec.sort.is_some() && !sort_provided && !natural;
+    if needs_sort {
+        node = Solution::Sort {
+            pattern: q.sort.cloned().unwrap_or_default(),
+            limit: spec.limit.map(|l| l.saturating_add(spec.skip)),
+            child: Box::new(node),
+        };
+    }
+    if spec.skip > 0 {
+        node = Solution::Skip {
+            n: spec.skip,
+            child: Box::new(node),
+        };
+    }
+    if let Some(l) = spec.limit
+        && !needs_sort
+    {
+        node = Solution::Limit {
+            n: l,
+            child: Box::new(node),
+        };
+    }
+    if let (Some(p), Some(_)) = (q.projection, spec.projection.as_ref()) {
+        let kind = if covered {
+            ProjectionKind::Covered
+        } else if is_simple_projection(p) {
+            ProjectionKind::Simple
+        } else {
+            ProjectionKind::Default
+        };
+        node = Solution::Projection {
+            kind,
+            transform_by: p.clone(),
+            child: Box::new(node),
+        };
+    }
+    Ok(node)
+}
+
+fn is_simple_projection(p: &Document) -> bool {
+    p.iter().all(|(k, v)| {
+        !k.contains('.')
+            && !k.starts_with('$')
+            && matches!(
+                v,
+                Bson::Boolean(_) | Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_)
+            )
+    })
+}
