@@ -181,6 +181,11 @@ impl<'a> IndexScan<'a> {
                 std::cmp::Ordering::Equal => break,
             }
         }
+        if self.simple_range && self.past_end(key) {
+            // The end-positioned cursor stops here without examining this key.
+            self.done = true;
+            return State::IsEof;
+        }
         self.specific.keys_examined += 1;
         let in_bounds = key
             .iter()
@@ -204,6 +209,32 @@ impl<'a> IndexScan<'a> {
             doc: None,
             key: Some(names.zip(key.iter().cloned()).collect()),
         })
+    }
+
+    /// Whether a key lies beyond the end of a single-interval-per-part range, compared as a
+    /// tuple in scan order (MongoDB's end key).
+    fn past_end(&self, key: &[Bson]) -> bool {
+        for (i, v) in key.iter().enumerate() {
+            let Some(iv) = self.plan.bounds.get(i).and_then(|b| b.first()) else {
+                return false;
+            };
+            let (end, inclusive) = if self.ascending[i] {
+                (&iv.high, iv.high_inclusive)
+            } else {
+                (&iv.low, iv.low_inclusive)
+            };
+            let mut ord = crate::value::compare_values(v, end);
+            if !self.ascending[i] {
+                ord = ord.reverse();
+            }
+            match ord {
+                std::cmp::Ordering::Less => return false,
+                std::cmp::Ordering::Greater => return true,
+                std::cmp::Ordering::Equal if !inclusive => return true,
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+        false
     }
 
     fn multikey_paths(&self) -> Document {

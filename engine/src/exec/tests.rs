@@ -508,6 +508,26 @@ fn rejected_plans_hints_idhack_and_sort_direction() {
     );
     let es = execution_stats(&r);
     assert_eq!(es.get_i64("nReturned").unwrap(), 2);
+    // A compound index with an equality and a range stops at the end of the range.
+    run(
+        &mut e,
+        "t",
+        doc! {"createIndexes": "c", "indexes": [{"key": {"a": 1, "b": -1}, "name": "a_1_b_-1"}]},
+    );
+    let r = explain(
+        &mut e,
+        "t",
+        doc! {"find": "c", "filter": {"a": 4, "b": {"$gte": 14, "$lt": 40}}, "hint": "a_1_b_-1"},
+        "executionStats",
+    );
+    let ix = winning_plan(&r).get_document("inputStage").unwrap();
+    assert_eq!(
+        ix.get_document("indexBounds").unwrap(),
+        &doc! {"a": ["[4, 4]"], "b": ["(40, 14]"]}
+    );
+    let es = execution_stats(&r);
+    assert_eq!(es.get_i64("nReturned").unwrap(), 3);
+    assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 3);
     // Hidden indexes are not planned.
     let mut e2 = Engine::new();
     run(
