@@ -198,6 +198,8 @@ pub fn build<'a>(sol: &Solution, cx: ExecContext<'a>) -> Result<Box<dyn Stage + 
 /// The outcome of planning and running a find.
 pub struct Execution {
     pub docs: Vec<Document>,
+    /// The record id of each result (`None` for results built from index keys alone).
+    pub record_ids: Vec<Option<u64>>,
     pub winner: Solution,
     pub winner_stats: StageStats,
     /// Losing candidates with the statistics of their trial.
@@ -233,19 +235,20 @@ pub fn execute(
     let coll_len = coll.map_or(0, Collection::len);
     let mut race = multi_plan::MultiPlan::new(candidates, stages, coll_len);
     race.pick_best()?;
-    let mut docs = race.take_buffered();
+    let mut members = race.take_buffered();
     let (winner, mut stage, rejected, trials) = race.into_parts();
     if run_to_end {
         loop {
             match stage.work()? {
-                State::Advanced(m) => docs.push(m.document()),
+                State::Advanced(m) => members.push(m),
                 State::NeedTime => {}
                 State::IsEof => break,
             }
         }
     }
     Ok(Execution {
-        docs,
+        docs: members.iter().map(Member::document).collect(),
+        record_ids: members.iter().map(|m| m.record_id).collect(),
         winner,
         winner_stats: stage.stats(),
         rejected,
@@ -261,6 +264,26 @@ pub fn find(
     match_ctx: &MatchContext<'_>,
 ) -> Result<Vec<Document>> {
     Ok(execute(coll, query, match_ctx, true)?.docs)
+}
+
+/// The record ids of the documents a write's filter selects, in the order the chosen plan
+/// returns them (what `updateOne`/`deleteOne` take the first of). For the update, delete and
+/// findAndModify commands' document selection.
+pub fn matching_record_ids(
+    coll: Option<&Collection>,
+    filter: &Document,
+    spec: &FindSpec,
+    match_ctx: &MatchContext<'_>,
+) -> Result<Vec<u64>> {
+    let query = FindQuery {
+        filter,
+        spec,
+        sort: None,
+        projection: None,
+        hint: None,
+    };
+    let ex = execute(coll, &query, match_ctx, true)?;
+    Ok(ex.record_ids.into_iter().flatten().collect())
 }
 
 /// A `find` command's parts as the planner reads them.

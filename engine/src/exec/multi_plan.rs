@@ -5,9 +5,7 @@
 //! FETCH, no blocking SORT and no index intersection. The best plan wins (the first on a tie);
 //! its buffered results are returned first and it runs on from where the trial stopped.
 
-use bson::Document;
-
-use super::{Stage, StageStats, State};
+use super::{Member, Stage, StageStats, State};
 use crate::error::Result;
 use crate::planner::Solution;
 
@@ -19,7 +17,7 @@ pub const TRIAL_WORKS: u64 = 10_000;
 pub struct MultiPlan<'a> {
     candidates: Vec<Solution>,
     stages: Vec<Box<dyn Stage + 'a>>,
-    buffers: Vec<Vec<Document>>,
+    buffers: Vec<Vec<Member>>,
     failed: Vec<bool>,
     budget: u64,
     winner: usize,
@@ -61,7 +59,7 @@ impl<'a> MultiPlan<'a> {
                 alive = true;
                 match self.stages[i].work() {
                     Ok(State::Advanced(m)) => {
-                        self.buffers[i].push(m.document());
+                        self.buffers[i].push(m);
                         if self.buffers[i].len() >= TRIAL_RESULTS {
                             break 'trial;
                         }
@@ -104,7 +102,7 @@ impl<'a> MultiPlan<'a> {
     }
 
     /// The winner's results from the trial.
-    pub fn take_buffered(&mut self) -> Vec<Document> {
+    pub fn take_buffered(&mut self) -> Vec<Member> {
         std::mem::take(&mut self.buffers[self.winner])
     }
 

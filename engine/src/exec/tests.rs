@@ -528,6 +528,18 @@ fn rejected_plans_hints_idhack_and_sort_direction() {
     let es = execution_stats(&r);
     assert_eq!(es.get_i64("nReturned").unwrap(), 3);
     assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 3);
+    // Writes select through the same plans: record ids in index order.
+    let ns = Namespace::new("t", "c");
+    let filter = doc! {"b": {"$gte": 47}};
+    let spec = FindSpec::parse(Some(&filter), None, None, None, None).unwrap();
+    let ids = super::matching_record_ids(
+        e.catalog().collection(&ns),
+        &filter,
+        &spec,
+        &MatchContext::default(),
+    )
+    .unwrap();
+    assert_eq!(ids, vec![48, 49, 50]);
     // Hidden indexes are not planned.
     let mut e2 = Engine::new();
     run(
