@@ -38,6 +38,7 @@ pub fn explain(engine: &mut Engine, db: &str, command: &Document) -> Result<Docu
     };
     match name.as_str() {
         "find" => explain_find(engine, db, inner, verbosity),
+        "delete" => explain_delete(engine, db, inner, verbosity),
         other => Err(unsupported(other)),
     }
 }
@@ -59,6 +60,73 @@ fn explain_find(
     let execution = execute(coll, &query, &ctx, run)?;
     let elapsed = engine.now_millis() - start;
     let parts = conjuncts(query.filter);
+    let all: Vec<_> = parts.iter().collect();
+    let mut command = inner.clone();
+    command.insert("$db", db);
+    Ok(explain_document(&ExplainInput {
+        namespace: ns.to_string(),
+        parsed_query: as_document(&all).unwrap_or_default(),
+        command,
+        verbosity,
+        execution_time_millis: elapsed.max(0),
+        execution: &execution,
+    }))
+}
+
+/// `{explain: {delete: "c", deletes: [{q, limit}]}}`: the first delete statement's plan.
+fn explain_delete(
+    engine: &mut Engine,
+    db: &str,
+    inner: &Document,
+    verbosity: Verbosity,
+) -> Result<Document> {
+    let ns = target_namespace(db, inner)?;
+    let statement = match inner.get("deletes") {
+        Some(Bson::Array(items)) => match items.first() {
+            Some(Bson::Document(d)) => d,
+            _ => {
+                return Err(Error::bad_value(
+                    "explain of a delete needs exactly one delete statement",
+                ));
+            }
+        },
+        _ => {
+            return Err(Error::location(
+                40414,
+                "BSON field 'delete.deletes' is missing but a required field",
+            ));
+        }
+    };
+    let empty = Document::new();
+    let filter = match statement.get("q") {
+        Some(Bson::Document(q)) => q,
+        _ => &empty,
+    };
+    let multi = statement
+        .get("limit")
+        .map(crate::query::as_i64_signed)
+        .unwrap_or(0)
+        == 0;
+    let spec = FindSpec::parse(Some(filter), None, None, None, None)?;
+    let query = crate::planner::FindQuery {
+        filter,
+        spec: &spec,
+        sort: None,
+        projection: None,
+        hint: statement.get("hint"),
+    };
+    let start = engine.now_millis();
+    let coll = engine.catalog().collection(&ns);
+    let ctx = MatchContext::default();
+    let execution = crate::exec::explain_delete(
+        coll,
+        &query,
+        multi,
+        &ctx,
+        verbosity != Verbosity::QueryPlanner,
+    )?;
+    let elapsed = engine.now_millis() - start;
+    let parts = conjuncts(filter);
     let all: Vec<_> = parts.iter().collect();
     let mut command = inner.clone();
     command.insert("$db", db);

@@ -8,6 +8,7 @@
 //! ([`multi_plan`]), run the winner to the end.
 
 pub mod collection_scan;
+pub mod delete;
 pub mod eof;
 pub mod fetch;
 pub mod idhack;
@@ -264,6 +265,33 @@ pub fn find(
     match_ctx: &MatchContext<'_>,
 ) -> Result<Vec<Document>> {
     Ok(execute(coll, query, match_ctx, true)?.docs)
+}
+
+/// Explains a delete: the plan is chosen as for a find with the delete's filter, then run
+/// under a DELETE stage that counts what it would delete (nothing is removed).
+pub fn explain_delete(
+    coll: Option<&Collection>,
+    query: &FindQuery<'_>,
+    multi: bool,
+    match_ctx: &MatchContext<'_>,
+    run_to_end: bool,
+) -> Result<Execution> {
+    let planned = execute(coll, query, match_ctx, false)?;
+    let cx = ExecContext {
+        coll,
+        query,
+        match_ctx,
+    };
+    let mut root = delete::Delete::new(multi, build(&planned.winner, cx)?);
+    if run_to_end {
+        while !matches!(root.work()?, State::IsEof) {}
+    }
+    Ok(Execution {
+        docs: Vec::new(),
+        record_ids: Vec::new(),
+        winner_stats: root.stats(),
+        ..planned
+    })
 }
 
 /// The record ids of the documents a write's filter selects, in the order the chosen plan

@@ -528,6 +528,30 @@ fn rejected_plans_hints_idhack_and_sort_direction() {
     let es = execution_stats(&r);
     assert_eq!(es.get_i64("nReturned").unwrap(), 3);
     assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 3);
+    // Explaining a delete counts what it would delete and deletes nothing.
+    let r = explain(
+        &mut e,
+        "t",
+        doc! {"delete": "c", "deletes": [{"q": {"b": {"$lt": 3}}, "limit": 0}]},
+        "executionStats",
+    );
+    let es = execution_stats(&r);
+    let stage = es.get_document("executionStages").unwrap();
+    assert_eq!(stage.get_str("stage").unwrap(), "DELETE");
+    assert_eq!(stage.get_i64("nWouldDelete").unwrap(), 3);
+    assert_eq!(es.get_i64("nReturned").unwrap(), 0);
+    assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 3);
+    assert_eq!(winning_plan(&r).get_str("stage").unwrap(), "DELETE");
+    let r = explain(
+        &mut e,
+        "t",
+        doc! {"delete": "c", "deletes": [{"q": {"b": {"$lt": 3}}, "limit": 1}]},
+        "executionStats",
+    );
+    let stage = execution_stats(&r).get_document("executionStages").unwrap();
+    assert_eq!(stage.get_i64("nWouldDelete").unwrap(), 1);
+    let r = run(&mut e, "t", doc! {"count": "c"});
+    assert_eq!(r.get_i32("n").unwrap(), 50);
     // Writes select through the same plans: record ids in index order.
     let ns = Namespace::new("t", "c");
     let filter = doc! {"b": {"$gte": 47}};
