@@ -59,18 +59,15 @@ fn explain_find(
     let run = verbosity != Verbosity::QueryPlanner;
     let execution = execute(coll, &query, &ctx, run)?;
     let elapsed = engine.now_millis() - start;
-    let parts = conjuncts(query.filter);
-    let all: Vec<_> = parts.iter().collect();
-    let mut command = inner.clone();
-    command.insert("$db", db);
-    Ok(explain_document(&ExplainInput {
-        namespace: ns.to_string(),
-        parsed_query: as_document(&all).unwrap_or_default(),
-        command,
+    Ok(reply(
+        db,
+        &ns,
+        inner,
+        query.filter,
         verbosity,
-        execution_time_millis: elapsed.max(0),
-        execution: &execution,
-    }))
+        elapsed,
+        &execution,
+    ))
 }
 
 /// `{explain: {delete: "c", deletes: [{q, limit}]}}`: the first delete statement's plan.
@@ -126,18 +123,33 @@ fn explain_delete(
         verbosity != Verbosity::QueryPlanner,
     )?;
     let elapsed = engine.now_millis() - start;
+    Ok(reply(
+        db, &ns, inner, filter, verbosity, elapsed, &execution,
+    ))
+}
+
+/// The explain document for an explained command and its execution.
+fn reply(
+    db: &str,
+    ns: &crate::catalog::Namespace,
+    inner: &Document,
+    filter: &Document,
+    verbosity: Verbosity,
+    elapsed: i64,
+    execution: &crate::exec::Execution,
+) -> Document {
     let parts = conjuncts(filter);
     let all: Vec<_> = parts.iter().collect();
     let mut command = inner.clone();
     command.insert("$db", db);
-    Ok(explain_document(&ExplainInput {
+    explain_document(&ExplainInput {
         namespace: ns.to_string(),
         parsed_query: as_document(&all).unwrap_or_default(),
         command,
         verbosity,
         execution_time_millis: elapsed.max(0),
-        execution: &execution,
-    }))
+        execution,
+    })
 }
 
 /// The find's spec, read as the find command reads it.
