@@ -121,7 +121,18 @@ impl Engine {
     /// Runs one command against database `db` and returns MongoDB's reply document:
     /// `{..., ok: 1}` on success, `{ok: 0, errmsg, code, codeName}` on failure.
     pub fn run_command(&mut self, db: &str, command: &Document) -> Document {
-        match commands::dispatch(self, db, command) {
+        self.run_command_with(db, command, &matcher::MatchContext::default())
+    }
+
+    /// Like [`Engine::run_command`], with what matching may need from the host: the shell passes
+    /// its JavaScript `$where` evaluator here.
+    pub fn run_command_with(
+        &mut self,
+        db: &str,
+        command: &Document,
+        ctx: &matcher::MatchContext<'_>,
+    ) -> Document {
+        match commands::dispatch(self, db, command, ctx) {
             Ok(reply) => reply,
             Err(e) => error_reply(&e),
         }

@@ -9,21 +9,28 @@ use crate::Engine;
 use crate::catalog::Namespace;
 use crate::cursor::DEFAULT_FIRST_BATCH;
 use crate::error::{Error, ErrorCode, Result};
-use crate::query::{FindSpec, run_find};
+use crate::matcher::MatchContext;
+use crate::query::{FindSpec, run_find_with};
 
-pub fn find(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+pub fn find(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    ctx: &MatchContext<'_>,
+) -> Result<Document> {
     let ns = target_namespace(db, command)?;
-    let spec = FindSpec::parse(
+    let spec = FindSpec::parse_with_let(
         document_option(command, "find", "filter")?,
         document_option(command, "find", "sort")?,
         document_option(command, "find", "projection")?,
         count_option(command, "find", "skip")?,
         limit_option(command)?,
+        document_option(command, "find", "let")?,
     )?;
     let batch_size = count_option(command, "find", "batchSize")?.map(|b| b as usize);
     let single_batch = bool_option(command, "singleBatch", false)?
         || matches!(command.get("limit"), Some(l) if crate::query::as_i64_signed(l) < 0);
-    let docs = run_find(engine.catalog().collection(&ns), &spec)?;
+    let docs = run_find_with(engine.catalog().collection(&ns), &spec, ctx)?;
     Ok(first_batch_reply(
         engine,
         ns,

@@ -18,14 +18,19 @@ use crate::Engine;
 use crate::catalog::{Namespace, validate_collection_name, validate_db_name};
 use crate::error::{Error, ErrorCode, Result};
 
-pub fn dispatch(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+pub fn dispatch(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    ctx: &crate::matcher::MatchContext<'_>,
+) -> Result<Document> {
     let Some((name, _)) = command.iter().next() else {
         return Err(Error::new(ErrorCode::FailedToParse, "no such command: ''"));
     };
     validate_db_name(db)?;
     match name.as_str() {
         "insert" => insert::insert(engine, db, command),
-        "find" => find::find(engine, db, command),
+        "find" => find::find(engine, db, command, ctx),
         "getMore" => find::get_more(engine, db, command),
         "killCursors" => find::kill_cursors(engine, db, command),
         "delete" => delete::delete(engine, db, command),
