@@ -141,7 +141,12 @@ fn object_to_bson(
             .to_std_string_escaped();
         return Ok(Bson::JavaScriptCode(src));
     }
-    let marker = get(obj, "_bsontype", ctx)?;
+    // Only an own marker counts, so `Object.prototype._bsontype = …` cannot retype every object.
+    let marker = if obj.has_own_property(js_string!("_bsontype"), ctx)? {
+        get(obj, "_bsontype", ctx)?
+    } else {
+        JsValue::undefined()
+    };
     if let Some(kind) = marker.as_string() {
         return typed_to_bson(&kind.to_std_string_escaped(), obj, ctx, keys_fn, depth);
     }

@@ -102,10 +102,8 @@ impl Evaluation {
     /// Everything the shell shows for this input, as one text.
     pub fn text(&self) -> String {
         let mut parts: Vec<String> = self.printed.clone();
-        if let Some(r) = &self.result {
-            if !r.is_empty() {
-                parts.push(r.clone());
-            }
+        if let Some(r) = self.result.as_ref().filter(|r| !r.is_empty()) {
+            parts.push(r.clone());
         }
         if let Some(e) = &self.error {
             parts.push(e.to_string());
@@ -165,6 +163,17 @@ impl Shell {
         self.session.borrow_mut().style = style;
     }
 
+    /// Registers a script that `load(name)` runs (there is no file system in the browser).
+    pub fn add_script(&mut self, name: &str, source: &str) {
+        self.session.borrow_mut().add_script(name, source);
+    }
+
+    /// Lets `load(path)` read real files when no script of that name is registered (CLI only;
+    /// without effect in wasm).
+    pub fn allow_file_loading(&mut self, allow: bool) {
+        self.session.borrow_mut().allow_files = allow;
+    }
+
     /// The current database's name (`db.getName()`).
     pub fn current_db(&mut self) -> String {
         let v = self.call_shell("currentDbName", &[]);
@@ -215,12 +224,10 @@ impl Shell {
                     });
                 } else {
                     let r = self.ctx.eval(Source::from_bytes(code.as_bytes()));
-                    if let Err(e) = &r {
-                        if is_incomplete(&code, e) {
-                            out.incomplete = true;
-                            out.printed = self.session.borrow_mut().take_printed();
-                            return out;
-                        }
+                    if r.as_ref().err().is_some_and(is_incomplete) {
+                        out.incomplete = true;
+                        out.printed = self.session.borrow_mut().take_printed();
+                        return out;
                     }
                     self.display(r, &mut out);
                 }
@@ -525,13 +532,22 @@ fn server_error(e: &engine::Error) -> ShellError {
     }
 }
 
-/// True when the parse failed only because the input ended too early (the `...` prompt case).
-fn is_incomplete(code: &str, e: &JsError) -> bool {
-    let msg = e.to_string();
-    let looks_cut = msg.contains("abrupt end")
-        || msg.contains("end of input")
-        || msg.contains("unexpected end");
-    looks_cut && !code.trim_end().ends_with(';')
+/// True when the parse failed only because the input ended too early (the `...` prompt case),
+/// as Node's REPL decides: an unclosed bracket, block, template literal or block comment, or a
+/// statement cut after an operator. Boa reports these as `abrupt end` (with no position) or
+/// as an unterminated template literal or multiline comment; an unterminated '…' or "…" string
+/// is a real error, as in Node.
+fn is_incomplete(e: &JsError) -> bool {
+    let Some(native) = e.as_native() else {
+        return false;
+    };
+    if !matches!(native.kind(), boa_engine::JsNativeErrorKind::Syntax) {
+        return false;
+    }
+    let msg = native.message();
+    msg == "abrupt end"
+        || msg.starts_with("unterminated template literal")
+        || msg.starts_with("unterminated multiline comment")
 }
 
 /// `show dbs`: names left-aligned, sizes right-aligned, as mongosh's table.
@@ -559,4 +575,86 @@ fn format_bytes(n: i64) -> String {
         u += 1;
     }
     format!("{v:.2} {}", units[u])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shell() -> Shell {
+        Shell::new(Engine::new(), ShellConfig::default())
+    }
+
+    #[test]
+    fn unfinished_input_asks_for_more() {
+        let mut sh = shell();
+        for src in [
+            "db.c.find({",
+            "function f() {",
+            "function f() {\n  var x = 1;",
+            "`abc",
+            "`abc ${",
+            "var x = [1,",
+            "if (x)",
+            "x +",
+            "/* comment",
+            "x = {a:",
+            "class A {",
+        ] {
+            let ev = sh.eval(src);
+            assert!(ev.incomplete, "{src:?} should be incomplete: {ev:?}");
+            assert!(ev.error.is_none(), "{src:?}");
+        }
+    }
+
+    #[test]
+    fn broken_input_is_an_error_not_a_continuation() {
+        let mut sh = shell();
+        for (src, name) in [
+            ("\"abc", "SyntaxError"),
+            ("'abc", "SyntaxError"),
+            ("db.c.find({a:1}))", "SyntaxError"),
+            ("1 + ;", "SyntaxError"),
+            ("x = /ab", "SyntaxError"),
+        ] {
+            let ev = sh.eval(src);
+            assert!(!ev.incomplete, "{src:?} is not incomplete");
+            assert_eq!(ev.error.map(|e| e.name), Some(name.to_string()), "{src:?}");
+        }
+    }
+
+    #[test]
+    fn continued_input_runs_once_complete() {
+        let mut sh = shell();
+        assert!(sh.eval("function f(a) {").incomplete);
+        assert!(sh.eval("function f(a) {\n  return a * 2").incomplete);
+        let ev = sh.eval("function f(a) {\n  return a * 2\n}\nf(4)");
+        assert_eq!(ev.result.as_deref(), Some("8"));
+    }
+
+    #[test]
+    fn registered_scripts_load() {
+        let mut sh = shell();
+        sh.add_script("setup.js", "var loaded = 40 + 2;");
+        assert_eq!(sh.eval("load('setup.js')").result.as_deref(), Some("true"));
+        assert_eq!(sh.eval("loaded").result.as_deref(), Some("42"));
+        assert_eq!(
+            sh.eval("load('./setup.js')").result.as_deref(),
+            Some("true")
+        );
+    }
+
+    #[test]
+    fn set_style_switches_printing() {
+        let mut sh = shell();
+        sh.set_style(Style::Legacy);
+        assert_eq!(
+            sh.eval("db.c.insert({_id: 1})").result.as_deref(),
+            Some("WriteResult({ \"nInserted\" : 1 })")
+        );
+        assert_eq!(
+            sh.eval("sprout.getStyle()").result.as_deref(),
+            Some("legacy")
+        );
+    }
 }

@@ -20,6 +20,10 @@ pub(crate) struct SessionRef(pub Rc<RefCell<Session>>);
 
 const BSON_TYPES_JS: &str = include_str!("js/bson_types.js");
 const SHELL_API_JS: &str = include_str!("js/shell_api.js");
+const LIMITS_JS: &str = include_str!("js/limits.js");
+const BULK_JS: &str = include_str!("js/bulk.js");
+const GLOBALS_JS: &str = include_str!("js/globals.js");
+const NODE_SHIM_JS: &str = include_str!("js/node_shim.js");
 
 pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> JsResult<()> {
     ctx.insert_data(SessionRef(session));
@@ -44,6 +48,11 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
         ("format", 2, format),
         ("hexMd5", 1, hex_md5),
         ("sleep", 1, sleep),
+        ("random", 0, random),
+        ("loadScript", 1, load_script),
+        ("scriptNames", 0, script_names),
+        ("setStyle", 1, set_style),
+        ("getStyle", 0, get_style),
     ];
     let mut init = ObjectInitializer::new(ctx);
     for (name, len, f) in natives {
@@ -52,10 +61,14 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
     let native = init.build();
     ctx.register_global_property(js_string!("__sproutNative"), native, Attribute::empty())?;
     ctx.eval(Source::from_bytes(
-        "Object.defineProperty(globalThis, '__sproutKeys', { value: Object.keys });",
+        "Object.freeze(__sproutNative); Object.defineProperty(globalThis, '__sproutKeys', { value: Object.keys });",
     ))?;
+    ctx.eval(Source::from_bytes(LIMITS_JS))?;
     ctx.eval(Source::from_bytes(BSON_TYPES_JS))?;
     ctx.eval(Source::from_bytes(SHELL_API_JS))?;
+    ctx.eval(Source::from_bytes(BULK_JS))?;
+    ctx.eval(Source::from_bytes(GLOBALS_JS))?;
+    ctx.eval(Source::from_bytes(NODE_SHIM_JS))?;
     Ok(())
 }
 
@@ -199,8 +212,16 @@ fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue>
     let value = convert::to_bson(&arg(args, 0), ctx)?;
     let how = arg_string(args, 1, ctx)?;
     let style = session(ctx)?.borrow().style;
+    if how == "tojson" {
+        // tojson() quotes a string; every other value prints as the legacy shell shows it.
+        if let bson::Bson::String(text) = &value {
+            return Ok(js_string_value(
+                &serde_json::to_string(text).unwrap_or_default(),
+            ));
+        }
+    }
     let opts = match how.as_str() {
-        "legacy" => PrintOptions {
+        "legacy" | "tojson" => PrintOptions {
             style: Style::Legacy,
             pretty: true,
         },
@@ -235,4 +256,43 @@ fn sleep(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
     #[cfg(target_arch = "wasm32")]
     let _ = ms;
     Ok(JsValue::undefined())
+}
+
+fn random(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let bits = session(ctx)?.borrow_mut().next_random() >> 11;
+    Ok(JsValue::from(bits as f64 / (1u64 << 53) as f64))
+}
+
+fn load_script(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let name = arg_string(args, 0, ctx)?;
+    let found = session(ctx)?.borrow().script(&name);
+    Ok(found.map_or_else(JsValue::null, |s| js_string_value(&s)))
+}
+
+fn script_names(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let names = session(ctx)?.borrow().script_names();
+    let items: Vec<JsValue> = names.iter().map(|n| js_string_value(n)).collect();
+    Ok(boa_engine::object::builtins::JsArray::from_iter(items, ctx).into())
+}
+
+fn set_style(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let name = arg_string(args, 0, ctx)?;
+    let style = match name.as_str() {
+        "legacy" => Style::Legacy,
+        "mongosh" => Style::Mongosh,
+        other => {
+            return Err(type_error(format!(
+                "unknown style '{other}': use 'mongosh' or 'legacy'"
+            )));
+        }
+    };
+    session(ctx)?.borrow_mut().style = style;
+    Ok(js_string_value(&format!("printing in the {name} style")))
+}
+
+fn get_style(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    Ok(js_string_value(match session(ctx)?.borrow().style {
+        Style::Legacy => "legacy",
+        Style::Mongosh => "mongosh",
+    }))
 }

@@ -1,5 +1,7 @@
 //! Per-shell state reachable from native functions: the engine, printed output, settings.
 
+use std::collections::BTreeMap;
+
 use engine::Engine;
 
 use crate::printer::Style;
@@ -15,6 +17,10 @@ pub(crate) struct Session {
     printed_bytes: usize,
     truncated: bool,
     rng: u64,
+    /// Scripts `load(name)` can run, added by the host (`Shell::add_script`).
+    scripts: BTreeMap<String, String>,
+    /// Whether `load(path)` may also read real files (the native CLI only).
+    pub allow_files: bool,
 }
 
 impl Session {
@@ -26,6 +32,8 @@ impl Session {
             printed_bytes: 0,
             truncated: false,
             rng: seed | 1,
+            scripts: BTreeMap::new(),
+            allow_files: false,
         }
     }
 
@@ -43,6 +51,27 @@ impl Session {
             return;
         }
         self.printed.push(text);
+    }
+
+    pub fn add_script(&mut self, name: &str, source: &str) {
+        self.scripts.insert(name.to_string(), source.to_string());
+    }
+
+    /// A registered script by name (also without a leading `./`), or, when allowed, a file.
+    pub fn script(&self, name: &str) -> Option<String> {
+        let key = name.strip_prefix("./").unwrap_or(name);
+        if let Some(s) = self.scripts.get(key) {
+            return Some(s.clone());
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.allow_files {
+            return std::fs::read_to_string(name).ok();
+        }
+        None
+    }
+
+    pub fn script_names(&self) -> Vec<String> {
+        self.scripts.keys().cloned().collect()
     }
 
     pub fn take_printed(&mut self) -> Vec<String> {

@@ -1,7 +1,7 @@
 //! `sprout`: the mongo shell in a terminal, over an in-memory Sprout engine.
 //!
 //! ```text
-//! sprout                         interactive shell
+//! sprout                         interactive shell (line editing and history via rustyline)
 //! sprout --eval 'CODE'           run CODE, print the last result, exit
 //! sprout script.js …             run script files in order
 //! sprout --json=relaxed|canonical --eval 'CODE'   print the result as Extended JSON
@@ -9,8 +9,9 @@
 //! sprout --legacy                print like the legacy 3.0 `mongo` shell
 //! ```
 //! Exit status: 0 on success, 1 when evaluation failed (as mongosh), 2 for bad arguments.
+//! `load(path)` reads real files here (in the browser it only finds registered scripts).
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
 
 use engine::Engine;
@@ -74,6 +75,7 @@ fn main() -> ExitCode {
             ..ShellConfig::default()
         },
     );
+    shell.allow_file_loading(true);
 
     if !args.eval.is_empty() || !args.files.is_empty() {
         let mut sources: Vec<String> = Vec::new();
@@ -119,7 +121,9 @@ fn main() -> ExitCode {
     repl(&mut shell, args.quiet)
 }
 
-/// A line-oriented REPL: an unfinished statement continues on the next line (`...` prompt).
+/// The REPL: an unfinished statement continues on the next line (`...` prompt). A terminal gets
+/// line editing and history (rustyline, saved in `~/.sprout_history`); piped input is read line
+/// by line, and then an error anywhere makes the exit status 1, as mongosh does.
 fn repl(shell: &mut Shell, quiet: bool) -> ExitCode {
     let interactive = std::io::stdin().is_terminal();
     if !quiet && interactive {
@@ -129,42 +133,116 @@ fn repl(shell: &mut Shell, quiet: bool) -> ExitCode {
             engine::MONGODB_COMPAT_VERSION
         );
     }
+    if interactive {
+        #[cfg(not(target_arch = "wasm32"))]
+        return editor::run(shell);
+    }
     let stdin = std::io::stdin();
-    let mut pending = String::new();
-    let mut failed = false;
-    loop {
-        if interactive {
-            let prompt = if pending.is_empty() {
-                format!("{}> ", shell.current_db())
-            } else {
-                "... ".to_string()
-            };
-            print!("{prompt}");
-            let _ = std::io::stdout().flush();
+    let mut lines = stdin.lock().lines();
+    let mut session = Session::default();
+    while let Some(Ok(line)) = lines.next() {
+        if session.feed(shell, &line) {
+            break;
         }
-        let mut line = String::new();
-        match stdin.lock().read_line(&mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+    }
+    if session.failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Lines gathered into inputs, and what happened so far.
+#[derive(Default)]
+struct Session {
+    pending: String,
+    failed: bool,
+}
+
+impl Session {
+    fn prompt(&self, shell: &mut Shell) -> String {
+        if self.pending.is_empty() {
+            format!("{}> ", shell.current_db())
+        } else {
+            "... ".to_string()
         }
-        pending.push_str(&line);
-        let ev = shell.eval(&pending);
+    }
+
+    /// Adds a line; evaluates once the input is complete. Returns true when the user left.
+    fn feed(&mut self, shell: &mut Shell, line: &str) -> bool {
+        if !self.pending.is_empty() {
+            self.pending.push('\n');
+        }
+        self.pending.push_str(line);
+        let ev = shell.eval(&self.pending);
         if ev.incomplete {
-            continue;
+            return false;
         }
-        pending.clear();
+        self.pending.clear();
         let text = ev.text();
         if !text.is_empty() {
             println!("{text}");
         }
-        failed |= ev.error.is_some();
-        if ev.exit {
-            break;
-        }
+        self.failed |= ev.error.is_some();
+        ev.exit
     }
-    if failed && !interactive {
-        ExitCode::from(1)
-    } else {
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod editor {
+    use std::process::ExitCode;
+
+    use rustyline::DefaultEditor;
+    use rustyline::error::ReadlineError;
+    use shell::Shell;
+
+    use super::Session;
+
+    fn history_path() -> Option<std::path::PathBuf> {
+        std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".sprout_history"))
+    }
+
+    pub fn run(shell: &mut Shell) -> ExitCode {
+        let mut editor = match DefaultEditor::new() {
+            Ok(e) => e,
+            Err(e) => {
+                eprintln!("sprout: cannot start line editing: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        let history = history_path();
+        if let Some(path) = &history {
+            let _ = editor.load_history(path);
+        }
+        let mut session = Session::default();
+        loop {
+            let prompt = session.prompt(shell);
+            match editor.readline(&prompt) {
+                Ok(line) => {
+                    if !line.trim().is_empty() {
+                        let _ = editor.add_history_entry(line.as_str());
+                    }
+                    if session.feed(shell, &line) {
+                        break;
+                    }
+                }
+                // Ctrl-C drops an unfinished input, as mongosh does; on an empty line it leaves.
+                Err(ReadlineError::Interrupted) => {
+                    if session.pending.is_empty() {
+                        break;
+                    }
+                    session.pending.clear();
+                }
+                Err(ReadlineError::Eof) => break,
+                Err(e) => {
+                    eprintln!("sprout: {e}");
+                    break;
+                }
+            }
+        }
+        if let Some(path) = &history {
+            let _ = editor.save_history(path);
+        }
         ExitCode::SUCCESS
     }
 }

@@ -9,9 +9,12 @@
   function define(name, value) {
     Object.defineProperty(g, name, { value: value, writable: true, configurable: true, enumerable: false });
   }
+  var hasOwn = Object.prototype.hasOwnProperty;
+  // A BSON value's own type marker (an inherited one, from a polluted prototype, does not count).
+  function bsonType(v) { return hasOwn.call(v, '_bsontype') ? v._bsontype : undefined; }
   function isPlainObject(v) {
     return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date) &&
-      !(v instanceof RegExp) && !v._bsontype;
+      !(v instanceof RegExp) && !bsonType(v);
   }
 
   // ---- errors -------------------------------------------------------------------------
@@ -47,8 +50,14 @@
     return e;
   }
 
+  // Optional reply fields the shell reads; absent ones become hidden own `undefined`s, so a
+  // polluted Object.prototype cannot make a reply look like it carries them.
+  var OPTIONAL_REPLY_FIELDS = ['writeErrors', 'upserted', 'nModified', 'writeConcernError', 'value', 'n', 'cursor', 'values'];
   function command(dbName, cmd) {
     var reply = native.runCommand(dbName, cmd);
+    OPTIONAL_REPLY_FIELDS.forEach(function (k) {
+      if (!hasOwn.call(reply, k)) Object.defineProperty(reply, k, { value: undefined, writable: true, configurable: true, enumerable: false });
+    });
     if (reply.ok !== 1) throw MongoServerError(reply);
     return reply;
   }
@@ -159,7 +168,7 @@
   C.getDB = function () { return this._db; };
   C._command = function (cmd) { return command(this._db._name, cmd); };
   function checkDoc(doc, what) {
-    if (!isPlainObject(doc) && !(doc !== null && typeof doc === 'object' && !Array.isArray(doc) && !doc._bsontype)) {
+    if (!isPlainObject(doc) && !(doc !== null && typeof doc === 'object' && !Array.isArray(doc) && !bsonType(doc))) {
       throw MongoshInvalidInputError(what + ' must be an object');
     }
   }
@@ -390,7 +399,7 @@
   });
   define('printjson', function (v) { native.print(native.format(v, 'shell')); });
   define('printjsononeline', function (v) { native.print(native.format(v, 'legacy-oneline')); });
-  define('tojson', function (v) { return native.format(v, 'legacy'); });
+  define('tojson', function (v) { return native.format(v, 'tojson'); });
   define('tojsononeline', function (v) { return native.format(v, 'legacy-oneline'); });
   define('console', { log: g.print, dir: g.printjson, error: g.print, warn: g.print, info: g.print });
   define('hex_md5', function (s) { return native.hexMd5(String(s)); });
@@ -404,21 +413,26 @@
   define('DB', DB);
 
   // ---- the REPL's view of values -------------------------------------------------------------
+  var lastCursor = null;
   var shell = {
-    lastCursor: null,
     useDb: function (name) { g.db = dbProxy(String(name)); return 'switched to db ' + name; },
     currentDbName: function () { return g.db && typeof g.db.getName === 'function' ? String(g.db.getName()) : 'test'; },
     // What the shell shows for an evaluation result.
     display: function (v) {
       if (v instanceof Cursor) {
-        shell.lastCursor = v;
+        lastCursor = v;
         var b = v._shellBatch();
         return { kind: 'cursor', docs: b.docs, more: b.more, pretty: b.pretty };
       }
       if (v === undefined) return { kind: 'none' };
+      if (v !== null && typeof v === 'object' && typeof v._asPrintable === 'function') return shell.display(v._asPrintable());
       if (typeof v === 'string') return { kind: 'text', text: v };
       if (typeof v === 'function') return { kind: 'text', text: '[Function: ' + (v.name || '(anonymous)') + ']' };
       if (v instanceof DB) return { kind: 'text', text: v._name };
+      // A bare Int32 or Double wrapper shows its type, as js-bson's inspect does in mongosh.
+      if (v !== null && typeof v === 'object' && (v._bsontype === 'Int32' || v._bsontype === 'Double')) {
+        return { kind: 'text', text: v._bsontype + '(' + v._v + ')' };
+      }
       if (v instanceof DBCollection) return { kind: 'text', text: v.getFullName() };
       if (v instanceof Named) {
         var fields = {};
@@ -428,13 +442,24 @@
       return { kind: 'value', value: v };
     },
     iterate: function () {
-      var c = shell.lastCursor;
+      var c = lastCursor;
       if (!c || !c.hasNext()) return { kind: 'text', text: 'no cursor' };
       var b = c._shellBatch();
       return { kind: 'cursor', docs: b.docs, more: b.more, pretty: b.pretty };
     },
     collectionNames: function () { return g.db.getCollectionNames(); },
   };
-  Object.defineProperty(g, '__sproutShell', { value: shell, enumerable: false });
+  Object.defineProperty(g, '__sproutShell', { value: Object.freeze(shell), enumerable: false });
+  // Helpers the other shell files (bulk.js, globals.js) build on.
+  Object.defineProperty(g, '__sproutApi', {
+    value: Object.freeze({
+      command: command, withId: withId, checkDoc: checkDoc, writeOptions: writeOptions,
+      MongoServerError: MongoServerError, MongoBulkWriteError: MongoBulkWriteError,
+      MongoshInvalidInputError: MongoshInvalidInputError, Named: Named, Cursor: Cursor,
+      WriteResult: WriteResult, BulkWriteResult: BulkWriteResult, requireOperators: requireOperators,
+      dbProxy: dbProxy,
+    }),
+    enumerable: false,
+  });
   g.db = dbProxy('test');
 })(globalThis, __sproutNative);

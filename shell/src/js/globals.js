@@ -1,0 +1,129 @@
+// Shell globals beyond the database API: the engine clock behind Date, seeded Math.random,
+// the legacy shell's assert family, load() of registered scripts, and sprout.setStyle().
+(function (g, native) {
+  'use strict';
+  function define(name, value) {
+    Object.defineProperty(g, name, { value: value, writable: true, configurable: true, enumerable: false });
+  }
+
+  // ---- Date on the engine clock ------------------------------------------------------------
+  // `new Date()` and `Date.now()` read the engine's clock, so a session on a simulated clock is
+  // reproducible; every other form is the real Date. Dates keep the real prototype, so
+  // `instanceof Date` and the BSON conversion see ordinary Date objects.
+  var RealDate = Date;
+  function ShellDate() {
+    if (new.target === undefined) return new RealDate(native.now()).toString();
+    var args = Array.prototype.slice.call(arguments);
+    if (args.length === 0) args = [native.now()];
+    return Reflect.construct(RealDate, args, new.target === ShellDate ? RealDate : new.target);
+  }
+  ShellDate.prototype = RealDate.prototype;
+  Object.defineProperty(RealDate.prototype, 'constructor', { value: ShellDate, writable: true, configurable: true, enumerable: false });
+  ShellDate.now = function now() { return native.now(); };
+  ShellDate.parse = RealDate.parse;
+  ShellDate.UTC = RealDate.UTC;
+  Object.defineProperty(ShellDate, 'name', { value: 'Date' });
+  define('Date', ShellDate);
+  Math.random = function random() { return native.random(); };
+
+  // ---- the legacy shell's assert ------------------------------------------------------------
+  function tojson(v) { return native.format(v, 'tojson'); }
+  function doassert(msg) {
+    if (typeof msg === 'function') msg = msg();
+    throw new Error(msg);
+  }
+  function friendlyEqual(a, b) {
+    if (a == b) return true;
+    var clean = function (s) { return s.replace(/NumberInt\((-?\d+)\)/g, '$1'); };
+    return clean(native.format(a, 'legacy-oneline')) === clean(native.format(b, 'legacy-oneline'));
+  }
+  function suffix(msg) { return ' : ' + msg; }
+  function assert(b, msg) {
+    if (b) return;
+    doassert(msg === undefined ? 'assert failed' : 'assert failed' + suffix(msg));
+  }
+  assert.eq = function (a, b, msg) {
+    if (a == b) return;
+    if (a != null && b != null && friendlyEqual(a, b)) return;
+    doassert('[' + tojson(a) + '] != [' + tojson(b) + '] are not equal' + suffix(msg));
+  };
+  assert.neq = function (a, b, msg) {
+    if (a != b) return;
+    doassert('[' + a + '] != [' + b + '] are equal' + suffix(msg));
+  };
+  assert.docEq = function (a, b, msg) {
+    if (friendlyEqual(a, b)) return;
+    doassert('[' + tojson(a) + '] != [' + tojson(b) + '] are not equal' + suffix(msg));
+  };
+  assert.isnull = function (what, msg) {
+    if (what == null) return;
+    doassert('supposed to be null (' + (msg || '') + ') was: ' + tojson(what));
+  };
+  function compare(name, op, test) {
+    assert[name] = function (a, b, msg) {
+      if (test(a, b)) return;
+      doassert(a + ' is not ' + op + ' ' + b + (msg === undefined ? '' : suffix(msg)));
+    };
+  }
+  compare('lt', 'less than', function (a, b) { return a < b; });
+  compare('gt', 'greater than', function (a, b) { return a > b; });
+  compare('lte', 'less than or eq', function (a, b) { return a <= b; });
+  compare('gte', 'greater than or eq', function (a, b) { return a >= b; });
+  assert.throws = function (func, params, msg) {
+    try {
+      func.apply(null, params || []);
+    } catch (e) {
+      return e;
+    }
+    doassert('did not throw exception' + (msg === undefined ? '' : suffix(msg)));
+  };
+  assert.doesNotThrow = function (func, params, msg) {
+    try {
+      return func.apply(null, params || []);
+    } catch (e) {
+      doassert('threw unexpected exception: ' + e + (msg === undefined ? '' : suffix(msg)));
+    }
+  };
+  assert.contains = function (o, arr, msg) {
+    var found = (arr || []).some(function (x) { return x == o || friendlyEqual(x, o); });
+    if (!found) doassert(tojson(o) + ' was not in ' + tojson(arr) + (msg === undefined ? '' : suffix(msg)));
+  };
+  function writeErrors(res) {
+    if (res && typeof res.hasWriteError === 'function' && res.hasWriteError()) return true;
+    if (res && typeof res.hasWriteErrors === 'function' && res.hasWriteErrors()) return true;
+    return false;
+  }
+  assert.writeOK = function (res, msg) {
+    if (writeErrors(res)) doassert('write failed with error: ' + tojson(res) + (msg === undefined ? '' : suffix(msg)));
+    return res;
+  };
+  assert.writeError = function (res, msg) {
+    if (!writeErrors(res)) doassert('no write error: ' + tojson(res) + (msg === undefined ? '' : suffix(msg)));
+    return res;
+  };
+  assert.commandWorked = function (res, msg) {
+    if (!res || res.ok !== 1) doassert('command failed: ' + tojson(res) + (msg === undefined ? '' : suffix(msg)));
+    return res;
+  };
+  assert.commandFailed = function (res, msg) {
+    if (res && res.ok === 1) doassert('command worked when it should have failed: ' + tojson(res) + (msg === undefined ? '' : suffix(msg)));
+    return res;
+  };
+  define('assert', assert);
+  define('doassert', doassert);
+  define('friendlyEqual', friendlyEqual);
+
+  // ---- load() and sprout.* ---------------------------------------------------------------------
+  var indirectEval = eval;
+  define('load', function load(name) {
+    var source = native.loadScript(String(name));
+    if (source === null) throw new Error('file [' + name + '] doesn\'t exist');
+    indirectEval(source);
+    return true;
+  });
+  define('sprout', Object.freeze({
+    setStyle: function (style) { return native.setStyle(String(style)); },
+    getStyle: function () { return native.getStyle(); },
+    scripts: function () { return native.scriptNames(); },
+  }));
+})(globalThis, __sproutNative);

@@ -1,0 +1,165 @@
+// Memory guards for learner code. Boa has no heap limit, and a failed allocation would end the
+// page, so the built-ins that can make one huge value in a single call refuse sizes past these
+// caps with the RangeError V8 gives for the same call. Blocking primitives that would freeze
+// the page (Atomics.wait on shared memory) are removed.
+(function (g) {
+  'use strict';
+  var MAX_STRING = 1 << 25; // UTF-16 units (64 MiB)
+  var MAX_ARRAY = 1 << 24; // elements
+  function hide(obj, key, value) {
+    Object.defineProperty(obj, key, { value: value, writable: true, configurable: true, enumerable: false });
+  }
+  function stringLength(n) {
+    if (n > MAX_STRING) throw new RangeError('Invalid string length');
+  }
+  function arrayLength(n) {
+    if (n > MAX_ARRAY) throw new RangeError('Invalid array length');
+  }
+
+  var S = String.prototype;
+  var repeat = S.repeat;
+  hide(S, 'repeat', function repeat_(count) {
+    var n = Math.floor(Number(count));
+    if (n > 0) stringLength(String(this).length * n);
+    return repeat.call(this, count);
+  });
+  ['padStart', 'padEnd'].forEach(function (name) {
+    var pad = S[name];
+    hide(S, name, function (targetLength, fill) {
+      stringLength(Number(targetLength));
+      return pad.call(this, targetLength, fill);
+    });
+  });
+
+  var A = Array.prototype;
+  ['join', 'fill', 'toString', 'toLocaleString', 'reverse', 'sort', 'map', 'flat', 'flatMap', 'slice', 'splice',
+    'concat', 'copyWithin', 'indexOf', 'lastIndexOf', 'includes', 'forEach', 'filter', 'reduce', 'every', 'some',
+    'find', 'findIndex', 'toReversed', 'toSorted', 'toSpliced', 'with', 'keys', 'values', 'entries']
+    .forEach(function (name) {
+      var f = A[name];
+      if (typeof f !== 'function') return;
+      hide(A, name, Object.defineProperty(function () {
+        if (this != null) arrayLength(Number(this.length) || 0);
+        return f.apply(this, arguments);
+      }, 'name', { value: name }));
+    });
+  var RealArray = Array;
+  var from = RealArray.from;
+  RealArray.from = function (items) {
+    if (items != null) arrayLength(Number(items.length) || 0);
+    return from.apply(this, arguments);
+  };
+
+  // ---- native recursion ---------------------------------------------------------------------
+  // Some of Boa's built-ins recurse on the native stack once per level of nesting (JSON.stringify,
+  // Array.prototype.flat, chains of proxies, bound functions and prototypes); a deep enough value
+  // would overflow the stack and end the page. These refuse more than MAX_NESTING levels.
+  var MAX_NESTING = 500;
+  var MAX_WALK = 1000000;
+  function tooDeep() { return new RangeError('Maximum call stack size exceeded'); }
+  var keysOf = Object.keys;
+  var isArray = Array.isArray;
+  // True when some path through objects (or arrays only) is deeper than MAX_NESTING. A cycle
+  // stops that path: the built-in reports cycles itself.
+  function tooNested(root, arraysOnly) {
+    var stack = [{ v: root, depth: 0, path: [] }];
+    var walked = 0;
+    while (stack.length) {
+      var top = stack.pop();
+      if (top.depth > MAX_NESTING) return true;
+      if (++walked > MAX_WALK) return false;
+      var v = top.v;
+      if (v === null || typeof v !== 'object' || (arraysOnly && !isArray(v))) continue;
+      if (top.path.indexOf(v) >= 0) continue;
+      var path = top.path.length < 64 ? top.path.concat([v]) : top.path;
+      var keys = isArray(v) ? null : keysOf(v);
+      var n = keys ? keys.length : v.length;
+      for (var i = 0; i < n; i++) {
+        var child;
+        try { child = keys ? v[keys[i]] : v[i]; } catch (e) { continue; }
+        if (child !== null && typeof child === 'object') stack.push({ v: child, depth: top.depth + 1, path: path });
+      }
+    }
+    return false;
+  }
+  var stringify = JSON.stringify;
+  hide(JSON, 'stringify', function stringify_(value) {
+    if (tooNested(value, false)) throw tooDeep();
+    return stringify.apply(JSON, arguments);
+  });
+  var flat = A.flat;
+  hide(A, 'flat', function flat_(depth) {
+    if (this != null) arrayLength(Number(this.length) || 0);
+    if (depth !== undefined && Number(depth) > MAX_NESTING && tooNested(this, true)) throw tooDeep();
+    return flat.apply(this, arguments);
+  });
+
+  var nesting = new WeakMap();
+  function deeper(inner) {
+    var d = (inner !== null && (typeof inner === 'object' || typeof inner === 'function') && nesting.get(inner)) || 0;
+    if (d + 1 > MAX_NESTING) throw tooDeep();
+    return d + 1;
+  }
+  var RealProxy = Proxy;
+  function ShellProxy(target, handler) {
+    if (new.target === undefined) throw new TypeError("Constructor Proxy requires 'new'");
+    var d = deeper(target);
+    var p = new RealProxy(target, handler);
+    nesting.set(p, d);
+    return p;
+  }
+  ShellProxy.revocable = function revocable(target, handler) {
+    var d = deeper(target);
+    var r = RealProxy.revocable(target, handler);
+    nesting.set(r.proxy, d);
+    return r;
+  };
+  hide(g, 'Proxy', ShellProxy);
+  var bind = Function.prototype.bind;
+  hide(Function.prototype, 'bind', function bind_() {
+    var d = deeper(this);
+    var f = bind.apply(this, arguments);
+    nesting.set(f, d);
+    return f;
+  });
+  var getProto = Object.getPrototypeOf;
+  function chainLength(p) {
+    var n = 0;
+    while (p !== null && (typeof p === 'object' || typeof p === 'function')) {
+      if (++n > MAX_NESTING) throw tooDeep();
+      p = getProto(p);
+    }
+    return n;
+  }
+  var create = Object.create;
+  hide(Object, 'create', function create_(proto) {
+    chainLength(proto);
+    return create.apply(Object, arguments);
+  });
+  var setProto = Object.setPrototypeOf;
+  hide(Object, 'setPrototypeOf', function setPrototypeOf(o, proto) {
+    chainLength(proto);
+    return setProto(o, proto);
+  });
+  var reflectSetProto = Reflect.setPrototypeOf;
+  hide(Reflect, 'setPrototypeOf', function setPrototypeOf(o, proto) {
+    chainLength(proto);
+    return reflectSetProto(o, proto);
+  });
+  var protoDesc = Object.getOwnPropertyDescriptor(Object.prototype, '__proto__');
+  if (protoDesc && protoDesc.set) {
+    var protoSet = protoDesc.set;
+    Object.defineProperty(Object.prototype, '__proto__', {
+      get: protoDesc.get,
+      set: function (proto) { chainLength(proto); return protoSet.call(this, proto); },
+      configurable: true, enumerable: false,
+    });
+  }
+
+  // Without shared memory, nothing can wait on it; Atomics keeps its non-blocking operations.
+  delete g.SharedArrayBuffer;
+  if (typeof g.Atomics === 'object') {
+    delete g.Atomics.wait;
+    delete g.Atomics.waitAsync;
+  }
+})(globalThis);

@@ -1,0 +1,268 @@
+// require() for the Node.js listings the books run (chapter 8's app.js): the 2.0-era driver's
+// callback API (MongoClient.connect, db.collection, insert/update/remove/findOne/find().toArray),
+// and the 'assert' and 'util' modules. Everything runs on this shell's engine; there is no
+// network and no file system ('fs' loads, and each of its functions throws).
+(function (g, native) {
+  'use strict';
+  var api = g.__sproutApi;
+
+  // ---- util -----------------------------------------------------------------------------------
+  function inspect(v) { return typeof v === 'string' ? "'" + v + "'" : native.format(v, 'shell'); }
+  function format(fmt) {
+    var args = Array.prototype.slice.call(arguments, 1);
+    if (typeof fmt !== 'string') {
+      return [fmt].concat(args).map(function (a) { return typeof a === 'string' ? a : inspect(a); }).join(' ');
+    }
+    var out = fmt.replace(/%([sdifjoO%])/g, function (m, k) {
+      if (k === '%') return '%';
+      if (args.length === 0) return m;
+      var a = args.shift();
+      switch (k) {
+        case 's': return typeof a === 'string' ? a : (typeof a === 'object' && a !== null ? inspect(a) : String(a));
+        case 'd': return String(Number(a));
+        case 'i': return String(parseInt(a, 10));
+        case 'f': return String(parseFloat(a));
+        case 'j': return JSON.stringify(a);
+        default: return inspect(a);
+      }
+    });
+    args.forEach(function (a) { out += ' ' + (typeof a === 'string' ? a : inspect(a)); });
+    return out;
+  }
+  var util = Object.freeze({ format: format, inspect: inspect });
+
+  // ---- assert (Node's) -------------------------------------------------------------------------
+  function AssertionError(message, actual, expected, operator) {
+    var e = new Error(message);
+    e.name = 'AssertionError';
+    e.code = 'ERR_ASSERTION';
+    e.actual = actual;
+    e.expected = expected;
+    e.operator = operator;
+    return e;
+  }
+  function check(ok, message, actual, expected, operator) {
+    if (ok) return;
+    if (message instanceof Error) throw message;
+    throw AssertionError(message !== undefined ? String(message) :
+      inspect(actual) + ' ' + operator + ' ' + inspect(expected), actual, expected, operator);
+  }
+  function deepEqual(a, b) { return native.format(a, 'legacy-oneline') === native.format(b, 'legacy-oneline'); }
+  function nodeAssert(v, message) {
+    check(!!v, message === undefined ? 'The expression evaluated to a falsy value:\n\n  assert(' + inspect(v) + ')\n' : message, v, true, '==');
+  }
+  nodeAssert.ok = nodeAssert;
+  nodeAssert.equal = function (a, b, m) { check(a == b, m, a, b, '=='); };
+  nodeAssert.notEqual = function (a, b, m) { check(a != b, m, a, b, '!='); };
+  nodeAssert.strictEqual = function (a, b, m) { check(Object.is(a, b), m, a, b, 'strictEqual'); };
+  nodeAssert.notStrictEqual = function (a, b, m) { check(!Object.is(a, b), m, a, b, 'notStrictEqual'); };
+  nodeAssert.deepEqual = function (a, b, m) { check(deepEqual(a, b), m, a, b, 'deepEqual'); };
+  nodeAssert.deepStrictEqual = nodeAssert.deepEqual;
+  nodeAssert.notDeepEqual = function (a, b, m) { check(!deepEqual(a, b), m, a, b, 'notDeepEqual'); };
+  nodeAssert.fail = function (m) { throw AssertionError(m === undefined ? 'Failed' : String(m)); };
+  nodeAssert.AssertionError = AssertionError;
+  Object.freeze(nodeAssert);
+
+  // ---- fs ---------------------------------------------------------------------------------------
+  var fs = {};
+  ['readFile', 'readFileSync', 'writeFile', 'writeFileSync', 'existsSync', 'readdirSync', 'appendFile', 'appendFileSync']
+    .forEach(function (name) {
+      fs[name] = function () { throw new Error('fs.' + name + ' is not available: Sprout has no file system'); };
+    });
+  Object.freeze(fs);
+
+  // ---- the driver ----------------------------------------------------------------------------------
+  // Calls back synchronously (err, result); without a callback, returns a Promise.
+  function finish(cb, work) {
+    var err = null;
+    var result;
+    try { result = work(); } catch (e) { err = e; }
+    if (typeof cb === 'function') { cb(err, err ? undefined : result); return undefined; }
+    return err ? Promise.reject(err) : Promise.resolve(result);
+  }
+  function lastFn(args) {
+    return typeof args[args.length - 1] === 'function' ? args[args.length - 1] : undefined;
+  }
+  function argsBefore(args, cb) { return Array.prototype.slice.call(args, 0, cb ? args.length - 1 : args.length); }
+
+  function NodeCursor(coll, filter, projection, options) {
+    this._cursor = new api.Cursor(coll._shell, filter === undefined ? {} : filter, projection);
+    options = options || {};
+    if (options.sort) this._cursor.sort(options.sort);
+    if (options.limit) this._cursor.limit(options.limit);
+    if (options.skip) this._cursor.skip(options.skip);
+    if (options.projection) this._cursor.projection(options.projection);
+    if (options.fields) this._cursor.projection(options.fields);
+  }
+  ['sort', 'limit', 'skip', 'project', 'batchSize'].forEach(function (m) {
+    NodeCursor.prototype[m] = function (v) { this._cursor[m === 'project' ? 'projection' : m](v); return this; };
+  });
+  NodeCursor.prototype.toArray = function (cb) { var c = this._cursor; return finish(cb, function () { return c.toArray(); }); };
+  NodeCursor.prototype.count = function (cb) { var c = this._cursor; return finish(cb, function () { return c.count(); }); };
+  NodeCursor.prototype.next = function (cb) { var c = this._cursor; return finish(cb, function () { return c.hasNext() ? c.next() : null; }); };
+  NodeCursor.prototype.forEach = function (each, done) {
+    var c = this._cursor;
+    return finish(done, function () { while (c.hasNext()) each(c.next()); });
+  };
+  NodeCursor.prototype.each = function (cb) {
+    var c = this._cursor;
+    try { while (c.hasNext()) cb(null, c.next()); cb(null, null); } catch (e) { cb(e, null); }
+  };
+
+  function NodeCollection(db, name) {
+    this._db = db;
+    this.collectionName = name;
+    this._shell = api.dbProxy(db.databaseName).getCollection(name);
+  }
+  var N = NodeCollection.prototype;
+  N._run = function (cmd) {
+    var reply = api.command(this._db.databaseName, cmd);
+    if (reply.writeErrors && reply.writeErrors.length) throw api.MongoServerError(reply.writeErrors[0]);
+    return reply;
+  };
+  function writeResult(reply) {
+    var r = { ok: 1, n: reply.n };
+    if (reply.nModified !== undefined) r.nModified = reply.nModified;
+    if (reply.upserted) r.upserted = reply.upserted;
+    return r;
+  }
+  N.insert = N.insertMany = function (docs) {
+    var cb = lastFn(arguments);
+    var self = this;
+    return finish(cb, function () {
+      var list = (Array.isArray(docs) ? docs : [docs]).map(api.withId);
+      var reply = self._run({ insert: self.collectionName, documents: list });
+      var ids = {};
+      list.forEach(function (d, i) { ids[i] = d._id; });
+      return { result: writeResult(reply), ops: list, insertedCount: reply.n, insertedIds: ids };
+    });
+  };
+  N.insertOne = function (doc) {
+    var cb = lastFn(arguments);
+    var self = this;
+    return finish(cb, function () {
+      var d = api.withId(doc);
+      var reply = self._run({ insert: self.collectionName, documents: [d] });
+      return { result: writeResult(reply), ops: [d], insertedCount: reply.n, insertedId: d._id };
+    });
+  };
+  function updater(multiDefault) {
+    return function (filter, update) {
+      var cb = lastFn(arguments);
+      var rest = argsBefore(arguments, cb);
+      var options = rest[2] || {};
+      var self = this;
+      return finish(cb, function () {
+        var multi = options.multi === undefined ? multiDefault : !!options.multi;
+        var reply = self._run({
+          update: self.collectionName,
+          updates: [{ q: filter, u: update, upsert: !!options.upsert, multi: multi }],
+        });
+        var up = reply.upserted && reply.upserted.length ? reply.upserted[0]._id : null;
+        return {
+          result: writeResult(reply), matchedCount: up === null ? reply.n : 0,
+          modifiedCount: reply.nModified, upsertedCount: up === null ? 0 : 1,
+          upsertedId: up === null ? null : { index: 0, _id: up },
+        };
+      });
+    };
+  }
+  N.update = updater(false);
+  N.updateOne = updater(false);
+  N.updateMany = updater(true);
+  N.replaceOne = updater(false);
+  function remover(limitDefault) {
+    return function (filter) {
+      var cb = lastFn(arguments);
+      var rest = argsBefore(arguments, cb);
+      var options = rest[1] || {};
+      var self = this;
+      return finish(cb, function () {
+        var limit = options.single || options.justOne ? 1 : limitDefault;
+        var reply = self._run({ delete: self.collectionName, deletes: [{ q: filter || {}, limit: limit }] });
+        return { result: writeResult(reply), deletedCount: reply.n };
+      });
+    };
+  }
+  N.remove = remover(0);
+  N.deleteMany = remover(0);
+  N.deleteOne = remover(1);
+  N.findOne = function (filter) {
+    var cb = lastFn(arguments);
+    var rest = argsBefore(arguments, cb);
+    var self = this;
+    return finish(cb, function () {
+      var second = rest[1];
+      var projection = second && (second.projection || second.fields) ? (second.projection || second.fields) : second;
+      return self._shell.findOne(filter === undefined ? {} : filter, projection);
+    });
+  };
+  N.find = function (filter, fieldsOrOptions, options) {
+    var projection = fieldsOrOptions;
+    if (fieldsOrOptions && (fieldsOrOptions.projection || fieldsOrOptions.fields || fieldsOrOptions.sort ||
+        fieldsOrOptions.limit || fieldsOrOptions.skip)) {
+      options = fieldsOrOptions;
+      projection = undefined;
+    }
+    return new NodeCursor(this, filter, projection, options);
+  };
+  N.count = function (filter) {
+    var cb = lastFn(arguments);
+    var self = this;
+    return finish(cb, function () { return self._shell.count(typeof filter === 'function' ? {} : filter); });
+  };
+  N.drop = function (cb) { var self = this; return finish(cb, function () { return self._shell.drop(); }); };
+
+  function NodeDb(name) { this.databaseName = name; }
+  NodeDb.prototype.collection = function (name) { return new NodeCollection(this, String(name)); };
+  NodeDb.prototype.db = function (name) { return new NodeDb(String(name)); };
+  NodeDb.prototype.close = function (cb) { return finish(cb, function () { return undefined; }); };
+  NodeDb.prototype.dropDatabase = function (cb) {
+    var name = this.databaseName;
+    return finish(cb, function () { api.command(name, { dropDatabase: 1 }); return true; });
+  };
+
+  function dbNameFromUrl(url) {
+    var m = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]*)/.exec(String(url));
+    return m && m[1] ? decodeURIComponent(m[1]) : 'test';
+  }
+  function MongoClient(url) { this._db = new NodeDb(dbNameFromUrl(url)); }
+  MongoClient.prototype.connect = function (cb) { var self = this; return finish(cb, function () { return self; }); };
+  MongoClient.prototype.db = function (name) { return name === undefined ? this._db : new NodeDb(String(name)); };
+  MongoClient.prototype.close = function (cb) { return finish(cb, function () { return undefined; }); };
+  // The 2.0 driver hands the callback a Db; a Db also answers db(name), so 3.x-style code works.
+  MongoClient.connect = function (url) {
+    var cb = lastFn(arguments);
+    if (typeof url !== 'string' || !/^mongodb(\+srv)?:\/\//.test(url)) {
+      return finish(cb, function () { throw new Error('Invalid connection string'); });
+    }
+    var client = new MongoClient(url);
+    return finish(cb, function () { return cb ? client._db : client; });
+  };
+  var mongodb = Object.freeze({
+    MongoClient: MongoClient, ObjectId: g.ObjectId, ObjectID: g.ObjectId, Long: g.Long,
+    Decimal128: g.Decimal128, Timestamp: g.Timestamp, Binary: g.Binary,
+  });
+
+  var modules = { mongodb: mongodb, assert: nodeAssert, util: util, fs: fs };
+  Object.defineProperty(g, 'require', {
+    value: function require(name) {
+      var key = String(name).replace(/^node:/, '');
+      if (Object.prototype.hasOwnProperty.call(modules, key)) return modules[key];
+      var e = new Error("Cannot find module '" + name + "'");
+      e.code = 'MODULE_NOT_FOUND';
+      throw e;
+    },
+    writable: true, configurable: true, enumerable: false,
+  });
+  Object.defineProperty(g, 'console', {
+    value: {
+      log: function () { native.print(format.apply(null, arguments)); },
+      info: function () { native.print(format.apply(null, arguments)); },
+      warn: function () { native.print(format.apply(null, arguments)); },
+      error: function () { native.print(format.apply(null, arguments)); },
+      dir: function (v) { native.print(inspect(v)); },
+    },
+    writable: true, configurable: true, enumerable: false,
+  });
+})(globalThis, __sproutNative);
