@@ -8,6 +8,17 @@
 //!
 //! The shell API (`db`, collections, cursors, BSON types) is JavaScript in `js/`, calling the
 //! engine through a small native bridge (`runtime.rs`); values cross in `convert.rs` only.
+//!
+//! Printing style: results print as mongosh does by default. The legacy 3.0 shell's style (as
+//! the books show it: `WriteResult({ "nInserted" : 1 })`, `{ "a" : 1 }`) is chosen with
+//! [`Shell::set_style`] from the host, or from shell code with the Sprout-specific global
+//! `sprout.setStyle('legacy')` (back with `sprout.setStyle('mongosh')`; `sprout.getStyle()`).
+//!
+//! Scripts: `load(name)` runs a script the host registered with [`Shell::add_script`] (there is
+//! no file system in the browser); the native CLI also lets it read real files.
+//!
+//! Clock: `new Date()`, `Date.now()`, `ISODate()` and generated ObjectIds read the engine's clock,
+//! and `Math.random()`/`UUID()` the session's seed, so a session on a simulated clock reproduces.
 
 pub mod convert;
 pub mod dates;
