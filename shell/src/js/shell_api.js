@@ -316,6 +316,18 @@
   C.findOneAndReplace = function (f, r, o) { return findAndModifyHelper(this, f, { update: r }, o); };
   C.findOneAndDelete = function (f, o) { return findAndModifyHelper(this, f, { remove: true }, o); };
   C.drop = function () { this._command({ drop: this._name }); return true; };
+  C.stats = function (scale) {
+    var cmd = { collStats: this._name };
+    if (typeof scale === 'number') cmd.scale = scale;
+    else if (scale && scale.scale !== undefined) cmd.scale = scale.scale;
+    return this._command(cmd);
+  };
+  C.renameCollection = function (newName, dropTarget) {
+    if (typeof newName !== 'string') throw MongoshInvalidInputError('The "newName" argument must be a string');
+    return command('admin', {
+      renameCollection: this.getFullName(), to: this._db._name + '.' + newName, dropTarget: !!dropTarget,
+    });
+  };
   C.exists = function () {
     var name = this._name;
     var r = command(this._db._name, { listCollections: 1, filter: { name: name } });
@@ -382,6 +394,14 @@
     return command('admin', cmd);
   };
   D.version = function () { return command('admin', { buildInfo: 1 }).version; };
+  // These run the server commands; until the engine implements dbStats, collStats and
+  // renameCollection they report MongoServerError[CommandNotFound], as a server without them would.
+  D.stats = function (scale) {
+    var cmd = { dbStats: 1 };
+    if (typeof scale === 'number') cmd.scale = scale;
+    else if (scale && scale.scale !== undefined) cmd.scale = scale.scale;
+    return command(this._name, cmd);
+  };
   function dbProxy(name) {
     var target = new DB(name);
     return new Proxy(target, {
