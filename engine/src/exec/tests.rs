@@ -44,6 +44,15 @@ fn varied_documents() -> Vec<Document> {
         }
         if i % 5 == 0 {
             d.insert("c", doc! {"d": i % 4});
+        } else if i % 5 == 2 {
+            d.insert(
+                "c",
+                vec![
+                    Bson::Document(doc! {"d": 1}),
+                    Bson::Document(doc! {"e": 1}),
+                    Bson::Int32(4),
+                ],
+            );
         } else if i % 5 == 1 {
             d.insert(
                 "c",
@@ -90,6 +99,8 @@ fn filters() -> Vec<Document> {
         doc! {"c.d": {"$gt": 0}},
         doc! {"c.d": {"$gt": 1, "$lt": 3}},
         doc! {"c.d": null},
+        doc! {"c.d": {"$exists": false}},
+        doc! {"c.0.d": 1},
         doc! {"$or": [{"a": 1}, {"b": 2}]},
         doc! {"$and": [{"a": {"$gt": 0}}, {"b": {"$lt": 8}}]},
         doc! {"_id": 5},

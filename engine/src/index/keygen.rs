@@ -146,13 +146,16 @@ fn walk(
                 return walk(child, part, pos + 1, out, arrays);
             }
             arrays.insert(pos);
-            let mut found = false;
+            // An element without the rest of the path indexes as null, as MongoDB's key
+            // generator does (so `{"a.b": null}` finds `{a: [{b: 1}, {c: 1}]}`).
             for item in items {
-                if matches!(item, Bson::Document(_)) {
-                    found |= walk(item, part, pos + 1, out, arrays);
+                let found =
+                    matches!(item, Bson::Document(_)) && walk(item, part, pos + 1, out, arrays);
+                if !found {
+                    push_unique(out, Bson::Null);
                 }
             }
-            if !found {
+            if items.is_empty() {
                 push_unique(out, Bson::Null);
             }
             true
@@ -210,6 +213,10 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(k.keys.len(), 3);
+        let partly = doc_keys(&s, &doc! {"a": [{"b": 1}, {"c": 1}]})
+            .unwrap()
+            .unwrap();
+        assert_eq!(partly.keys, vec![vec![Bson::Int32(1)], vec![Bson::Null]]);
         assert_eq!(
             k.multikey_paths[0].iter().copied().collect::<Vec<_>>(),
             [0, 1]

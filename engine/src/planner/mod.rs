@@ -246,6 +246,16 @@ fn index_solution(
     let mut leading_usable = false;
     for (i, part) in index.spec.parts.iter().enumerate() {
         let multikey = index.part_is_multikey(i);
+        if part
+            .path
+            .parts()
+            .iter()
+            .any(|p| crate::path::array_index(p).is_some())
+        {
+            // `a.0` also names fields of documents inside arrays; keys cannot bound it.
+            bounds.push(vec![Interval::all()]);
+            continue;
+        }
         let mut ivs: Option<Vec<Interval>> = None;
         let mut on_part: Vec<(usize, bool)> = Vec::new();
         for (ci, c) in parts.iter().enumerate() {
