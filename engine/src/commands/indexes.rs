@@ -273,9 +273,11 @@ pub fn list_indexes(engine: &mut Engine, db: &str, command: &Document) -> Result
         batch_size.map(|b| b as usize),
         false,
     );
-    // The cursor names the collection it lists, as MongoDB's reply does.
+    // As MongoDB writes it: `{id, ns, firstBatch}`, naming the collection listed.
     if let Ok(c) = reply.get_document_mut("cursor") {
+        let batch = c.remove("firstBatch").unwrap_or(Bson::Array(Vec::new()));
         c.insert("ns", ns.to_string());
+        c.insert("firstBatch", batch);
     }
     Ok(reply)
 }
@@ -292,6 +294,8 @@ mod tests {
 
     fn list(e: &mut Engine) -> Vec<Document> {
         let r = run(e, doc! {"listIndexes": "c"});
+        let keys: Vec<&String> = r.get_document("cursor").unwrap().keys().collect();
+        assert_eq!(keys, ["id", "ns", "firstBatch"]);
         r.get_document("cursor")
             .unwrap()
             .get_array("firstBatch")
