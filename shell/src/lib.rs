@@ -206,6 +206,9 @@ impl Shell {
             ShellCommand::Use(name) => {
                 if let Err(e) = engine::catalog::validate_db_name(&name) {
                     out.error = Some(server_error(&e));
+                } else if self.current_db() == name {
+                    out.result = Some(format!("already on db {name}"));
+                    out.value = out.result.clone().map(Bson::String);
                 } else {
                     let r = self.call_shell(
                         "useDb",
@@ -317,8 +320,9 @@ impl Shell {
                 out.result = Some(format_databases(&rows));
                 out.value = Some(Bson::Document(reply));
             }
+            // Sprout has no users or user-defined roles: mongosh prints the empty list.
             "users" | "roles" => {
-                out.result = Some(String::new());
+                out.result = Some("[]".to_string());
                 out.value = Some(Bson::Array(vec![]));
             }
             "profile" => {

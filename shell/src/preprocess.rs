@@ -24,7 +24,7 @@ pub fn classify(input: &str) -> ShellCommand {
         ("use", [name]) if is_plain_word(name) => ShellCommand::Use((*name).to_string()),
         ("show", [what]) if is_plain_word(what) => ShellCommand::Show((*what).to_string()),
         ("it", []) => ShellCommand::It,
-        ("exit" | "quit", []) => ShellCommand::Exit,
+        ("exit" | "quit" | "exit()" | "quit()", []) => ShellCommand::Exit,
         _ => ShellCommand::Js(input.to_string()),
     }
 }
@@ -98,6 +98,8 @@ mod tests {
         );
         assert_eq!(classify("use = 5"), ShellCommand::Js("use = 5".into()));
         assert_eq!(classify("   "), ShellCommand::Empty);
+        assert_eq!(classify("exit"), ShellCommand::Exit);
+        assert_eq!(classify("quit();"), ShellCommand::Exit);
     }
 
     #[test]

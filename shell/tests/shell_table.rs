@@ -29,7 +29,9 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (M, &["show collections"], ""),
     (M, &["db.b.insertOne({}); db.a.insertOne({})", "show collections"], "a\nb"),
     (M, &["db.b.insertOne({})", "show tables"], "b"),
-    (M, &["show users"], ""),
+    (M, &["show users"], "[]"),
+    (M, &["use test"], "already on db test"),
+    (M, &["use shop", "use shop"], "already on db shop"),
     (M, &["show nonsense"], "MongoshInvalidInputError: [COMMON-10001] 'nonsense' is not a valid argument for \"show\"."),
     (M, &["it"], "no cursor"),
     // ---- globals -----------------------------------------------------------------------------
