@@ -111,6 +111,7 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (M, &["db.c.insertMany([{_id: 1}, {_id: 1}, {_id: 2}], {ordered: false})"], "MongoBulkWriteError: E11000 duplicate key error collection: test.c index: _id_ dup key: { _id: 1 }"),
     (M, &["try { db.c.insertMany([{_id: 1}, {_id: 1}, {_id: 2}], {ordered: false}) } catch (e) { r = e }", "[r.result.insertedCount, r.writeErrors.length, r.writeErrors[0].index]"], "[ 2, 1, 1 ]"),
     (M, &["try { db.c.insertMany([{_id: 1}, {_id: 1}, {_id: 2}]) } catch (e) { r = e }", "db.c.countDocuments()"], "1"),
+    (M, &["try { db.c.insertMany([{_id: 1}, {_id: 1}, {_id: 2}], {ordered: false}) } catch (e) { r = e }", "r.result"], "{\n  insertedCount: 2,\n  matchedCount: 0,\n  modifiedCount: 0,\n  deletedCount: 0,\n  upsertedCount: 0,\n  upsertedIds: {},\n  insertedIds: { '0': 1, '2': 2 }\n}"),
     (M, &["db.c.bulkWrite([{insertOne: {document: {_id: 1}}}, {updateOne: {filter: {_id: 1}, update: {$set: {a: 1}}}}, {deleteOne: {filter: {_id: 1}}}])"], "{\n  acknowledged: true,\n  insertedCount: 1,\n  insertedIds: { '0': 1 },\n  matchedCount: 1,\n  modifiedCount: 1,\n  deletedCount: 1,\n  upsertedCount: 0,\n  upsertedIds: {}\n}"),
     (M, &["db.c.bulkWrite([{updateOne: {filter: {_id: 4}, update: {$set: {a: 1}}, upsert: true}}]).upsertedIds"], "{ '0': 4 }"),
     (M, &["db.c.insertOne({})", "db.c.drop()"], "true"),

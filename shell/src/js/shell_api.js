@@ -196,7 +196,11 @@
     var n = reply.n;
     docs.forEach(function (d, i) { if (i < (opts.ordered === false ? docs.length : n + (reply.writeErrors ? 1 : 0)) && !failed[i]) ids[String(i)] = d._id; });
     if (reply.writeErrors && reply.writeErrors.length) {
-      throw MongoBulkWriteError(reply.writeErrors, { insertedCount: n, insertedIds: ids });
+      // The driver's BulkWriteResult, as mongosh shows it after "Result:".
+      throw MongoBulkWriteError(reply.writeErrors, {
+        insertedCount: n, matchedCount: 0, modifiedCount: 0, deletedCount: 0, upsertedCount: 0,
+        upsertedIds: {}, insertedIds: ids,
+      });
     }
     return { acknowledged: true, insertedIds: ids };
   };
