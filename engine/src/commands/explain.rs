@@ -10,7 +10,6 @@ use crate::error::{Error, Result};
 use crate::exec::{execute, find_query_from_command};
 use crate::explain::{ExplainInput, Verbosity, explain_document, unsupported};
 use crate::matcher::MatchContext;
-use crate::planner::predicates::{as_document, conjuncts};
 use crate::query::FindSpec;
 
 pub fn explain(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
@@ -63,7 +62,7 @@ fn explain_find(
         db,
         &ns,
         inner,
-        query.filter,
+        spec.filter.parsed_query(),
         verbosity,
         elapsed,
         &execution,
@@ -123,8 +122,9 @@ fn explain_delete(
         verbosity != Verbosity::QueryPlanner,
     )?;
     let elapsed = engine.now_millis() - start;
+    let parsed = spec.filter.parsed_query();
     Ok(reply(
-        db, &ns, inner, filter, verbosity, elapsed, &execution,
+        db, &ns, inner, parsed, verbosity, elapsed, &execution,
     ))
 }
 
@@ -133,18 +133,16 @@ fn reply(
     db: &str,
     ns: &crate::catalog::Namespace,
     inner: &Document,
-    filter: &Document,
+    parsed_query: Document,
     verbosity: Verbosity,
     elapsed: i64,
     execution: &crate::exec::Execution,
 ) -> Document {
-    let parts = conjuncts(filter);
-    let all: Vec<_> = parts.iter().collect();
     let mut command = inner.clone();
     command.insert("$db", db);
     explain_document(&ExplainInput {
         namespace: ns.to_string(),
-        parsed_query: as_document(&all).unwrap_or_default(),
+        parsed_query,
         command,
         verbosity,
         execution_time_millis: elapsed.max(0),
@@ -160,11 +158,12 @@ fn parse_find_spec(inner: &Document) -> Result<FindSpec> {
         }
         _ => count_option(inner, "find", "limit")?,
     };
-    FindSpec::parse(
+    FindSpec::parse_with_let(
         document_option(inner, "find", "filter")?,
         document_option(inner, "find", "sort")?,
         document_option(inner, "find", "projection")?,
         count_option(inner, "find", "skip")?,
         limit,
+        document_option(inner, "find", "let")?,
     )
 }

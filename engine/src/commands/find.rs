@@ -10,7 +10,7 @@ use crate::catalog::Namespace;
 use crate::cursor::DEFAULT_FIRST_BATCH;
 use crate::error::{Error, ErrorCode, Result};
 use crate::matcher::MatchContext;
-use crate::query::{FindSpec, run_find_with};
+use crate::query::FindSpec;
 
 pub fn find(
     engine: &mut Engine,
@@ -30,7 +30,9 @@ pub fn find(
     let batch_size = count_option(command, "find", "batchSize")?.map(|b| b as usize);
     let single_batch = bool_option(command, "singleBatch", false)?
         || matches!(command.get("limit"), Some(l) if crate::query::as_i64_signed(l) < 0);
-    let docs = run_find_with(engine.catalog().collection(&ns), &spec, ctx)?;
+    let empty = Document::new();
+    let query = crate::exec::find_query_from_command(command, &spec, &empty);
+    let docs = crate::exec::find(engine.catalog().collection(&ns), &query, ctx)?;
     Ok(first_batch_reply(
         engine,
         ns,

@@ -328,6 +328,25 @@ fn book_chapter_5_collscan_then_index_then_covered() {
         ),
         vec![doc! {"price": 69}, doc! {"price": 71}, doc! {"price": 89}]
     );
+    // Through the find command: the same documents, in index order.
+    let r = run(
+        &mut e,
+        "ecommerce",
+        doc! {"find": "products", "filter": {"price": {"$gt": 65}}, "projection": {"price": 1, "_id": 0}},
+    );
+    assert_eq!(
+        r.get_document("cursor")
+            .unwrap()
+            .get_array("firstBatch")
+            .unwrap(),
+        &vec![
+            Bson::Document(doc! {"price": 69}),
+            Bson::Document(doc! {"price": 71}),
+            Bson::Document(doc! {"price": 89}),
+        ]
+    );
+    let bad = e.run_command("ecommerce", &doc! {"find": "products", "hint": "nope"});
+    assert_eq!(bad.get_i32("code").unwrap(), 2);
     let covered = doc! {"find": "products", "filter": {"price": {"$gt": 65}}, "projection": {"price": 1, "_id": 0}};
     let r = explain(&mut e, "ecommerce", covered, "executionStats");
     let wp = r

@@ -131,7 +131,7 @@ pub fn plan_find(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Vec<Sol
         None => None,
     };
     if let Some(Hint::Natural(forward)) = hinted {
-        return Ok(vec![finish(q, collscan(&parts, forward)?, false)?]);
+        return Ok(vec![finish(q, collscan(&parts, q, forward)?, false)?]);
     }
     if hinted.is_none()
         && natural.is_none()
@@ -156,7 +156,7 @@ pub fn plan_find(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Vec<Sol
     if out.is_empty() {
         out.push(finish(
             q,
-            collscan(&parts, natural.unwrap_or(true))?,
+            collscan(&parts, q, natural.unwrap_or(true))?,
             false,
         )?);
     }
@@ -217,11 +217,11 @@ fn id_hack_key(parts: &[Conjunct]) -> Option<Bson> {
     }
 }
 
-fn collscan(parts: &[Conjunct], forward: bool) -> Result<Solution> {
+fn collscan(parts: &[Conjunct], q: &FindQuery<'_>, forward: bool) -> Result<Solution> {
     let all: Vec<&Conjunct> = parts.iter().collect();
     Ok(Solution::CollScan {
         forward,
-        filter: residual(&all)?,
+        filter: residual(&all, parts.len(), &q.spec.filter)?,
     })
 }
 
@@ -313,7 +313,7 @@ fn index_solution(
         .filter(|(i, _)| !exact_used.contains(i))
         .map(|(_, c)| c)
         .collect();
-    let residual = residual(&rest)?;
+    let residual = residual(&rest, parts.len(), &q.spec.filter)?;
     let scan = Solution::IxScan(IxScanPlan {
         index_name: index.name().to_string(),
         bounds,

@@ -170,12 +170,18 @@ pub struct Residual {
     pub filter: Filter,
 }
 
-/// Builds the residual filter of the given conjuncts (`None` when there are none).
-pub fn residual(parts: &[&Conjunct]) -> Result<Option<Residual>> {
+/// Builds the residual filter of the given conjuncts (`None` when there are none). `full` is
+/// the whole parsed filter: it is used as is when the residual is the whole filter or holds a
+/// top-level clause (`$expr` may refer to the command's `let` variables, known only to it).
+pub fn residual(parts: &[&Conjunct], all: usize, full: &Filter) -> Result<Option<Residual>> {
     let Some(doc) = as_document(parts) else {
         return Ok(None);
     };
-    let filter = Filter::parse(&doc)?;
+    let filter = if parts.len() == all || parts.iter().any(|c| c.path.is_none()) {
+        full.clone()
+    } else {
+        Filter::parse(&doc)?
+    };
     Ok(Some(Residual { doc, filter }))
 }
 
@@ -195,7 +201,9 @@ mod tests {
         assert_eq!(preds[4], &Pred::Other);
         assert_eq!(preds[5], &Pred::Regex("^x".into(), "i".into()));
         let all: Vec<&Conjunct> = c.iter().collect();
-        let r = residual(&all).unwrap().unwrap();
+        let r = residual(&all[1..], all.len(), &Filter::parse(&f).unwrap())
+            .unwrap()
+            .unwrap();
         assert!(
             r.filter
                 .matches(&doc! {"a": 1, "b": 2, "c": 3, "d": 1, "e": "X"})
