@@ -43,6 +43,50 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every named code (all but `Location`), for mapping numbers back to names.
+    pub const NAMED: &'static [ErrorCode] = &[
+        ErrorCode::InternalError,
+        ErrorCode::BadValue,
+        ErrorCode::FailedToParse,
+        ErrorCode::TypeMismatch,
+        ErrorCode::InvalidLength,
+        ErrorCode::NamespaceNotFound,
+        ErrorCode::IndexNotFound,
+        ErrorCode::InvalidNamespace,
+        ErrorCode::NamespaceExists,
+        ErrorCode::IllegalOperation,
+        ErrorCode::ImmutableField,
+        ErrorCode::ConflictingUpdateOperators,
+        ErrorCode::CommandNotFound,
+        ErrorCode::InvalidOptions,
+        ErrorCode::InvalidIdField,
+        ErrorCode::DuplicateKey,
+        ErrorCode::DollarPrefixedFieldName,
+        ErrorCode::PathNotViable,
+        ErrorCode::Overflow,
+        ErrorCode::NotSingleValueField,
+        ErrorCode::EmptyFieldName,
+        ErrorCode::NotExactValueField,
+        ErrorCode::NotImplemented,
+        ErrorCode::QueryFeatureNotAllowed,
+        ErrorCode::CannotCreateIndex,
+        ErrorCode::IndexOptionsConflict,
+        ErrorCode::IndexKeySpecsConflict,
+        ErrorCode::CannotIndexParallelArrays,
+        ErrorCode::InvalidIndexSpecificationOption,
+        ErrorCode::NoQueryExecutionPlans,
+        ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed,
+    ];
+
+    /// The code with this number: a named one where MongoDB names it, else `Location(n)`.
+    pub fn from_code(code: i32) -> ErrorCode {
+        ErrorCode::NAMED
+            .iter()
+            .copied()
+            .find(|c| c.code() == code)
+            .unwrap_or(ErrorCode::Location(code))
+    }
+
     pub fn code(self) -> i32 {
         match self {
             ErrorCode::InternalError => 1,
@@ -179,6 +223,14 @@ pub type Result<T> = std::result::Result<T, Error>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_map_back_to_named_codes() {
+        for c in ErrorCode::NAMED {
+            assert_eq!(ErrorCode::from_code(c.code()), *c, "{c:?}");
+        }
+        assert_eq!(ErrorCode::from_code(40324), ErrorCode::Location(40324));
+    }
 
     #[test]
     fn location_codes_are_named_like_mongodb() {

@@ -195,31 +195,5 @@ pub fn reply_error(reply: &Document) -> Option<Error> {
         .get_str("errmsg")
         .unwrap_or("unknown error")
         .to_string();
-    Some(Error::new(code_from_number(code), message))
-}
-
-fn code_from_number(code: i32) -> ErrorCode {
-    use ErrorCode::*;
-    [
-        InternalError,
-        BadValue,
-        FailedToParse,
-        TypeMismatch,
-        InvalidLength,
-        NamespaceNotFound,
-        IndexNotFound,
-        InvalidNamespace,
-        NamespaceExists,
-        IllegalOperation,
-        ImmutableField,
-        ConflictingUpdateOperators,
-        CommandNotFound,
-        InvalidOptions,
-        InvalidIdField,
-        DuplicateKey,
-        DollarPrefixedFieldName,
-    ]
-    .into_iter()
-    .find(|c| c.code() == code)
-    .unwrap_or(Location(code))
+    Some(Error::new(ErrorCode::from_code(code), message))
 }

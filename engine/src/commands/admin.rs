@@ -41,11 +41,12 @@ pub fn create(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
 
 pub fn drop(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
     let ns = target_namespace(db, command)?;
-    if engine.catalog_mut().drop_collection(&ns).is_none() {
-        return Err(Error::new(ErrorCode::NamespaceNotFound, "ns not found"));
-    }
+    // Since MongoDB 7.0, dropping a collection that does not exist succeeds.
+    let Some(dropped) = engine.catalog_mut().drop_collection(&ns) else {
+        return Ok(doc! {"ok": 1.0});
+    };
     engine.record(Change::DropCollection { ns: ns.clone() });
-    Ok(doc! {"nIndexesWas": 1, "ns": ns.to_string(), "ok": 1.0})
+    Ok(doc! {"nIndexesWas": dropped.indexes().len() as i32, "ns": ns.to_string(), "ok": 1.0})
 }
 
 pub fn drop_database(engine: &mut Engine, db: &str) -> Result<Document> {
@@ -154,17 +155,11 @@ mod tests {
             .collect();
         assert_eq!(names, ["a", "b"]);
         assert_eq!(
-            e.run_command("t", &doc! {"drop": "a"})
-                .get_f64("ok")
-                .unwrap(),
-            1.0
+            e.run_command("t", &doc! {"drop": "a"}),
+            doc! {"nIndexesWas": 1, "ns": "t.a", "ok": 1.0}
         );
-        assert_eq!(
-            e.run_command("t", &doc! {"drop": "a"})
-                .get_i32("code")
-                .unwrap(),
-            26
-        );
+        // MongoDB 7.0+: dropping a collection that is gone is a no-op that succeeds.
+        assert_eq!(e.run_command("t", &doc! {"drop": "a"}), doc! {"ok": 1.0});
         e.run_command("t", &doc! {"dropDatabase": 1});
         assert_eq!(e.catalog().database_names().count(), 0);
         assert_eq!(
