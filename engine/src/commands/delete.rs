@@ -6,11 +6,17 @@ use super::{bool_option, target_namespace};
 use crate::Engine;
 use crate::commands::insert::write_error;
 use crate::error::{Error, Result};
-use crate::matcher::Filter;
+use crate::matcher::MatchContext;
+use crate::query::FindSpec;
 use crate::storage::Change;
 
 /// `{delete: <coll>, deletes: [{q, limit}], ordered}` → `{n, writeErrors?, ok}`.
-pub fn delete(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+pub fn delete(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    ctx: &MatchContext<'_>,
+) -> Result<Document> {
     let ns = target_namespace(db, command)?;
     let deletes = match command.get("deletes") {
         Some(Bson::Array(a)) => a.clone(),
@@ -26,7 +32,13 @@ pub fn delete(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
     let mut n = 0;
     let mut write_errors = Vec::new();
     for (index, statement) in deletes.iter().enumerate() {
-        match delete_one_statement(engine, &ns, statement) {
+        match delete_one_statement(
+            engine,
+            &ns,
+            statement,
+            command.get_document("let").ok(),
+            ctx,
+        ) {
             Ok(count) => n += count,
             Err(e) => {
                 // A malformed statement fails the whole command, as in MongoDB.
@@ -52,6 +64,8 @@ fn delete_one_statement(
     engine: &mut Engine,
     ns: &crate::catalog::Namespace,
     statement: &Bson,
+    let_vars: Option<&Document>,
+    ctx: &MatchContext<'_>,
 ) -> Result<i32> {
     let Bson::Document(statement) = statement else {
         return Err(Error::type_mismatch(
@@ -90,18 +104,17 @@ fn delete_one_statement(
             ));
         }
     };
-    let filter = Filter::parse(q)?;
-    let Some(coll) = engine.catalog_mut().collection_mut(ns) else {
-        return Ok(0);
-    };
-    let mut victims: Vec<u64> = coll
-        .iter()
-        .filter(|(_, d)| filter.matches(d))
-        .map(|(r, _)| r)
-        .collect();
+    // The planner picks the documents (and, for limit 1, which one comes first), so an index
+    // decides deleteOne's victim as in MongoDB; $where/$expr evaluation errors are reported.
+    let spec = FindSpec::parse_with_let(Some(q), None, None, None, None, let_vars)?;
+    let mut victims =
+        crate::exec::matching_record_ids(engine.catalog().collection(ns), q, &spec, ctx)?;
     if limit == 1 {
         victims.truncate(1);
     }
+    let Some(coll) = engine.catalog_mut().collection_mut(ns) else {
+        return Ok(0);
+    };
     for rid in &victims {
         coll.remove(*rid);
     }
@@ -144,5 +157,49 @@ mod tests {
             &doc! {"delete": "c", "deletes": [{"q": 5, "limit": 0}]},
         );
         assert_eq!(r.get_i32("code").unwrap(), 14);
+    }
+
+    #[test]
+    fn delete_one_takes_the_first_document_of_the_chosen_plan() {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [{"_id": 1, "a": 3}, {"_id": 2, "a": 1}]},
+        );
+        // Without an index the collection scan meets _id 1 first.
+        let mut e2 = Engine::new();
+        e2.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [{"_id": 1, "a": 3}, {"_id": 2, "a": 1}]},
+        );
+        e2.run_command(
+            "t",
+            &doc! {"delete": "c", "deletes": [{"q": {"a": {"$gte": 0}}, "limit": 1}]},
+        );
+        let left = e2.run_command("t", &doc! {"find": "c"});
+        assert_eq!(
+            left.get_document("cursor")
+                .unwrap()
+                .get_array("firstBatch")
+                .unwrap()[0],
+            doc! {"_id": 2, "a": 1}.into()
+        );
+        // With {a: 1} the index scan meets a: 1 (_id 2) first.
+        e.run_command(
+            "t",
+            &doc! {"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}]},
+        );
+        e.run_command(
+            "t",
+            &doc! {"delete": "c", "deletes": [{"q": {"a": {"$gte": 0}}, "limit": 1}]},
+        );
+        let left = e.run_command("t", &doc! {"find": "c"});
+        assert_eq!(
+            left.get_document("cursor")
+                .unwrap()
+                .get_array("firstBatch")
+                .unwrap()[0],
+            doc! {"_id": 1, "a": 3}.into()
+        );
     }
 }

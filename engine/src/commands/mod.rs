@@ -33,7 +33,7 @@ pub fn dispatch(
         "find" => find::find(engine, db, command, ctx),
         "getMore" => find::get_more(engine, db, command),
         "killCursors" => find::kill_cursors(engine, db, command),
-        "delete" => delete::delete(engine, db, command),
+        "delete" => delete::delete(engine, db, command, ctx),
         "update" => update::update(engine, db, command),
         "findAndModify" | "findandmodify" => find_and_modify::find_and_modify(engine, db, command),
         "count" => count::count(engine, db, command),
