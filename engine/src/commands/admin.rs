@@ -109,6 +109,193 @@ pub fn list_databases(engine: &mut Engine) -> Result<Document> {
     Ok(doc! {"databases": dbs, "totalSize": total, "totalSizeMb": total / (1024 * 1024), "ok": 1.0})
 }
 
+/// A size or count as the server returns it: an int when it fits, else a double.
+fn number(n: f64) -> Bson {
+    if n.fract() == 0.0 && n.abs() <= f64::from(i32::MAX) {
+        Bson::Int32(n as i32)
+    } else {
+        Bson::Double(n)
+    }
+}
+
+/// The `scale` option of dbStats/collStats (sizes are divided by it).
+fn scale_option(command: &Document) -> Result<f64> {
+    match command.get("scale") {
+        None => Ok(1.0),
+        Some(v) => match crate::query::as_i64(v) {
+            Some(s) if s > 0 => Ok(s as f64),
+            _ => Err(Error::location(
+                51024,
+                "BSON field 'scale' value must be >= 1, actual value '0'",
+            )),
+        },
+    }
+}
+
+/// Sizes of one collection computed from BSON: (count, data bytes, per-index bytes).
+fn collection_sizes(coll: &Collection) -> (u64, u64, Vec<(String, u64)>) {
+    let data: u64 = coll
+        .iter()
+        .map(|(_, d)| d.to_vec().map(|v| v.len() as u64).unwrap_or(0))
+        .sum();
+    let indexes = coll
+        .indexes()
+        .iter()
+        .map(|i| (i.name().to_string(), i.size_bytes()))
+        .collect();
+    (coll.len() as u64, data, indexes)
+}
+
+/// `dbStats`: the database's totals. Sprout keeps documents uncompressed, so storageSize is the
+/// data size (MongoDB's WiredTiger would report compressed, page-rounded figures).
+pub fn db_stats(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let scale = scale_option(command)?;
+    let (mut collections, mut objects, mut data, mut indexes, mut index_size) =
+        (0u64, 0u64, 0u64, 0u64, 0u64);
+    for (_, coll) in engine.catalog().collections(db) {
+        let (count, bytes, idx) = collection_sizes(coll);
+        collections += 1;
+        objects += count;
+        data += bytes;
+        indexes += idx.len() as u64;
+        index_size += idx.iter().map(|(_, b)| b).sum::<u64>();
+    }
+    let avg = if objects == 0 {
+        0.0
+    } else {
+        data as f64 / objects as f64
+    };
+    Ok(doc! {
+        "db": db,
+        "collections": number(collections as f64),
+        "views": 0,
+        "objects": number(objects as f64),
+        "avgObjSize": number(avg),
+        "dataSize": number(data as f64 / scale),
+        "storageSize": number(data as f64 / scale),
+        "indexes": number(indexes as f64),
+        "indexSize": number(index_size as f64 / scale),
+        "totalSize": number((data + index_size) as f64 / scale),
+        "scaleFactor": number(scale),
+        "ok": 1.0,
+    })
+}
+
+/// `collStats` (what `db.c.stats()`, `dataSize()` and `totalIndexSize()` read).
+pub fn coll_stats(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    let ns = target_namespace(db, command)?;
+    let scale = scale_option(command)?;
+    let Some(coll) = engine.catalog().collection(&ns) else {
+        return Err(Error::new(
+            ErrorCode::NamespaceNotFound,
+            format!("Collection [{ns}] not found."),
+        ));
+    };
+    let (count, data, indexes) = collection_sizes(coll);
+    let total_index: u64 = indexes.iter().map(|(_, b)| b).sum();
+    let mut index_sizes = Document::new();
+    for (name, bytes) in &indexes {
+        index_sizes.insert(name.clone(), number(*bytes as f64 / scale));
+    }
+    let avg = data.checked_div(count).unwrap_or(0);
+    let capped = matches!(coll.options.get("capped"), Some(Bson::Boolean(true)));
+    Ok(doc! {
+        "ns": ns.to_string(),
+        "size": number(data as f64 / scale),
+        "count": number(count as f64),
+        "avgObjSize": number(avg as f64),
+        "numOrphanDocs": 0,
+        "storageSize": number(data as f64 / scale),
+        "freeStorageSize": 0,
+        "capped": capped,
+        "nindexes": number(indexes.len() as f64),
+        "indexBuilds": [],
+        "totalIndexSize": number(total_index as f64 / scale),
+        "totalSize": number((data + total_index) as f64 / scale),
+        "indexSizes": index_sizes,
+        "scaleFactor": number(scale),
+        "ok": 1.0,
+    })
+}
+
+/// `renameCollection` (an admin command): `{renameCollection: "db.a", to: "db.b", dropTarget}`.
+pub fn rename_collection(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    if db != "admin" {
+        return Err(Error::new(
+            ErrorCode::Location(13),
+            "renameCollection may only be run against the admin database.",
+        ));
+    }
+    let parse = |field: &str| -> Result<Namespace> {
+        let text = match command.get(field) {
+            Some(Bson::String(s)) => s.clone(),
+            _ => {
+                return Err(Error::location(
+                    40414,
+                    format!(
+                        "BSON field 'renameCollection.{field}' is missing but a required field"
+                    ),
+                ));
+            }
+        };
+        let Some((d, c)) = text.split_once('.') else {
+            return Err(Error::new(
+                ErrorCode::InvalidNamespace,
+                format!("Invalid namespace specified '{text}'"),
+            ));
+        };
+        let ns = Namespace::new(d, c);
+        crate::catalog::validate_collection_name(&ns)?;
+        Ok(ns)
+    };
+    let from = parse("renameCollection")?;
+    let to = parse("to")?;
+    let drop_target = super::bool_option(command, "dropTarget", false)?;
+    if engine.catalog().collection(&from).is_none() {
+        return Err(Error::new(
+            ErrorCode::NamespaceNotFound,
+            format!("Source collection {from} does not exist"),
+        ));
+    }
+    if from == to {
+        return Err(Error::new(
+            ErrorCode::IllegalOperation,
+            "Can't rename a collection to itself",
+        ));
+    }
+    if engine.catalog().collection(&to).is_some() {
+        if !drop_target {
+            return Err(Error::new(
+                ErrorCode::NamespaceExists,
+                "target namespace exists",
+            ));
+        }
+        engine.catalog_mut().drop_collection(&to);
+        engine.record(Change::DropCollection { ns: to.clone() });
+    }
+    let Some(coll) = engine.catalog_mut().drop_collection(&from) else {
+        return Ok(doc! {"ok": 1.0});
+    };
+    engine.record(Change::DropCollection { ns: from });
+    engine.record(Change::PutCollection {
+        ns: to.clone(),
+        options: coll.catalog_options(),
+    });
+    let docs: Vec<(u64, Vec<u8>)> = coll
+        .iter()
+        .map(|(rid, d)| (rid, d.to_vec().unwrap_or_default()))
+        .collect();
+    engine.catalog_mut().insert_collection(&to, coll);
+    for (record_id, bson) in docs {
+        engine.record(Change::PutDocument {
+            ns: to.clone(),
+            record_id,
+            bson,
+        });
+    }
+    Ok(doc! {"ok": 1.0})
+}
+
 pub fn build_info() -> Document {
     doc! {
         "version": crate::MONGODB_COMPAT_VERSION,
@@ -125,6 +312,7 @@ pub fn build_info() -> Document {
 #[cfg(test)]
 mod tests {
     use crate::Engine;
+    use crate::catalog::Namespace;
     use bson::doc;
 
     #[test]
@@ -167,6 +355,55 @@ mod tests {
                 .get_str("codeName")
                 .unwrap(),
             "CommandNotFound"
+        );
+    }
+
+    #[test]
+    fn stats_and_rename() {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "a", "documents": [{"_id": 1, "x": "abc"}, {"_id": 2}]},
+        );
+        let s = e.run_command("t", &doc! {"collStats": "a"});
+        // {_id: 1, x: "abc"} is 25 BSON bytes, {_id: 2} is 14.
+        assert_eq!(s.get_i32("size").unwrap(), 39);
+        assert_eq!(s.get_i32("count").unwrap(), 2);
+        assert_eq!(s.get_i32("nindexes").unwrap(), 1);
+        assert!(s.get_document("indexSizes").unwrap().contains_key("_id_"));
+        let d = e.run_command("t", &doc! {"dbStats": 1});
+        assert_eq!(
+            (
+                d.get_i32("collections").unwrap(),
+                d.get_i32("objects").unwrap()
+            ),
+            (1, 2)
+        );
+        assert_eq!(
+            e.run_command("t", &doc! {"collStats": "nope"})
+                .get_i32("code")
+                .unwrap(),
+            26
+        );
+        e.take_changes();
+        let r = e.run_command("admin", &doc! {"renameCollection": "t.a", "to": "t.b"});
+        assert_eq!(r, doc! {"ok": 1.0});
+        assert!(e.catalog().collection(&Namespace::new("t", "a")).is_none());
+        assert_eq!(
+            e.catalog()
+                .collection(&Namespace::new("t", "b"))
+                .unwrap()
+                .len(),
+            2
+        );
+        assert_eq!(e.take_changes().changes.len(), 1 + 1 + 2);
+        let r = e.run_command("admin", &doc! {"renameCollection": "t.a", "to": "t.c"});
+        assert_eq!(r.get_i32("code").unwrap(), 26);
+        assert_eq!(
+            e.run_command("t", &doc! {"renameCollection": "t.b", "to": "t.c"})
+                .get_i32("code")
+                .unwrap(),
+            13
         );
     }
 }

@@ -47,6 +47,9 @@ pub fn dispatch(
         "dropDatabase" => admin::drop_database(engine, db),
         "listCollections" => admin::list_collections(engine, db, command),
         "listDatabases" => admin::list_databases(engine),
+        "dbStats" | "dbstats" => admin::db_stats(engine, db, command),
+        "collStats" | "collstats" => admin::coll_stats(engine, db, command),
+        "renameCollection" => admin::rename_collection(engine, db, command),
         "ping" => Ok(bson::doc! {"ok": 1.0}),
         "buildInfo" | "buildinfo" => Ok(admin::build_info()),
         other => Err(Error::new(

@@ -54,6 +54,12 @@ impl Index {
         self.entries.is_empty()
     }
 
+    /// Bytes the index's entries take: each encoded key plus its 8-byte record id (what
+    /// `collStats.indexSizes` reports; computed on demand).
+    pub fn size_bytes(&self) -> u64 {
+        self.entries.keys().map(|(k, _)| k.len() as u64 + 8).sum()
+    }
+
     pub fn is_multikey(&self) -> bool {
         self.multikey_paths.iter().any(|p| !p.is_empty())
     }
