@@ -39,6 +39,7 @@ pub enum ErrorCode {
     InvalidIndexSpecificationOption,
     NoQueryExecutionPlans,
     QueryExceededMemoryLimitNoDiskUseAllowed,
+    JSInterpreterFailure,
     Location(i32),
 }
 
@@ -76,6 +77,7 @@ impl ErrorCode {
         ErrorCode::InvalidIndexSpecificationOption,
         ErrorCode::NoQueryExecutionPlans,
         ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed,
+        ErrorCode::JSInterpreterFailure,
     ];
 
     /// The code with this number: a named one where MongoDB names it, else `Location(n)`.
@@ -120,6 +122,7 @@ impl ErrorCode {
             ErrorCode::InvalidIndexSpecificationOption => 197,
             ErrorCode::NoQueryExecutionPlans => 291,
             ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed => 292,
+            ErrorCode::JSInterpreterFailure => 139,
             ErrorCode::Location(n) => n,
         }
     }
@@ -160,6 +163,7 @@ impl ErrorCode {
             ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed => {
                 "QueryExceededMemoryLimitNoDiskUseAllowed"
             }
+            ErrorCode::JSInterpreterFailure => "JSInterpreterFailure",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()
