@@ -314,6 +314,7 @@ fn run(inputs: &'static [&'static str]) -> (Vec<shell::Evaluation>, shell::Evalu
 #[test]
 fn escapes_end_in_errors_or_harmless_results() {
     assert!(ATTEMPTS.len() >= 20);
+    eprintln!("{} attempts", ATTEMPTS.len());
     let mut failures = Vec::new();
     for (name, inputs, expect) in ATTEMPTS {
         eprintln!("attempt: {name}");

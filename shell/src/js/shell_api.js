@@ -398,8 +398,7 @@
     return command('admin', cmd);
   };
   D.version = function () { return command('admin', { buildInfo: 1 }).version; };
-  // These run the server commands; until the engine implements dbStats, collStats and
-  // renameCollection they report MongoServerError[CommandNotFound], as a server without them would.
+  // dbStats, collStats and renameCollection, as the legacy shell runs them.
   D.stats = function (scale) {
     var cmd = { dbStats: 1 };
     if (typeof scale === 'number') cmd.scale = scale;
