@@ -26,6 +26,7 @@ pub mod preprocess;
 pub mod printer;
 mod runtime;
 mod session;
+mod where_eval;
 
 use std::cell::RefCell;
 use std::rc::Rc;

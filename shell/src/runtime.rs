@@ -72,6 +72,16 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
     Ok(())
 }
 
+const NOT_IN_WHERE: &str = "this shell function is not available inside $where";
+
+/// The error for a shell function used while the session is busy running a command (that is,
+/// from inside a `$where` predicate).
+fn busy(message: &str) -> boa_engine::JsError {
+    JsNativeError::typ()
+        .with_message(message.to_string())
+        .into()
+}
+
 pub(crate) fn session(ctx: &Context) -> JsResult<Rc<RefCell<Session>>> {
     ctx.get_data::<SessionRef>()
         .map(|s| s.0.clone())
@@ -101,16 +111,23 @@ fn type_error(msg: impl Into<String>) -> boa_engine::JsError {
 fn run_command(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let db = arg_string(args, 0, ctx)?;
     let cmd = convert::to_document(&arg(args, 1), ctx)?;
+    let s = session(ctx)?;
     let reply = {
-        let s = session(ctx)?;
-        let mut s = s.borrow_mut();
-        s.engine.run_command(&db, &cmd)
+        // Busy means this call comes from inside a $where predicate: MongoDB gives $where no db.
+        let mut s = s
+            .try_borrow_mut()
+            .map_err(|_| busy("database commands are not available inside $where"))?;
+        crate::where_eval::run_with_where(&mut s.engine, &db, &cmd, ctx)
     };
     convert::to_js(&bson::Bson::Document(reply), ctx)
 }
 
 fn new_object_id(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    let id = session(ctx)?.borrow_mut().engine.new_object_id();
+    let id = session(ctx)?
+        .try_borrow_mut()
+        .map_err(|_| busy(NOT_IN_WHERE))?
+        .engine
+        .new_object_id();
     Ok(js_string_value(&id.to_hex()))
 }
 
@@ -177,7 +194,7 @@ fn hex_to_base64(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<J
 
 fn random_uuid_hex(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let s = session(ctx)?;
-    let mut s = s.borrow_mut();
+    let mut s = s.try_borrow_mut().map_err(|_| busy(NOT_IN_WHERE))?;
     let mut bytes = [0u8; 16];
     bytes[..8].copy_from_slice(&s.next_random().to_be_bytes());
     bytes[8..].copy_from_slice(&s.next_random().to_be_bytes());
@@ -190,7 +207,11 @@ fn random_uuid_hex(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<Js
 
 fn now(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     Ok(JsValue::from(
-        session(ctx)?.borrow().engine.now_millis() as f64
+        session(ctx)?
+            .try_borrow()
+            .map_err(|_| busy(NOT_IN_WHERE))?
+            .engine
+            .now_millis() as f64,
     ))
 }
 
@@ -204,14 +225,20 @@ fn parse_iso_date(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<
 
 fn print(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let text = arg_string(args, 0, ctx)?;
-    session(ctx)?.borrow_mut().print(text);
+    session(ctx)?
+        .try_borrow_mut()
+        .map_err(|_| busy(NOT_IN_WHERE))?
+        .print(text);
     Ok(JsValue::undefined())
 }
 
 fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let value = convert::to_bson(&arg(args, 0), ctx)?;
     let how = arg_string(args, 1, ctx)?;
-    let style = session(ctx)?.borrow().style;
+    let style = session(ctx)?
+        .try_borrow()
+        .map_err(|_| busy(NOT_IN_WHERE))?
+        .style;
     if how == "tojson" {
         // tojson() quotes a string; every other value prints as the legacy shell shows it.
         if let bson::Bson::String(text) = &value {
@@ -259,18 +286,28 @@ fn sleep(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
 }
 
 fn random(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    let bits = session(ctx)?.borrow_mut().next_random() >> 11;
+    let bits = session(ctx)?
+        .try_borrow_mut()
+        .map_err(|_| busy(NOT_IN_WHERE))?
+        .next_random()
+        >> 11;
     Ok(JsValue::from(bits as f64 / (1u64 << 53) as f64))
 }
 
 fn load_script(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let name = arg_string(args, 0, ctx)?;
-    let found = session(ctx)?.borrow().script(&name);
+    let found = session(ctx)?
+        .try_borrow()
+        .map_err(|_| busy(NOT_IN_WHERE))?
+        .script(&name);
     Ok(found.map_or_else(JsValue::null, |s| js_string_value(&s)))
 }
 
 fn script_names(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    let names = session(ctx)?.borrow().script_names();
+    let names = session(ctx)?
+        .try_borrow()
+        .map_err(|_| busy(NOT_IN_WHERE))?
+        .script_names();
     let items: Vec<JsValue> = names.iter().map(|n| js_string_value(n)).collect();
     Ok(boa_engine::object::builtins::JsArray::from_iter(items, ctx).into())
 }
@@ -286,13 +323,22 @@ fn set_style(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
             )));
         }
     };
-    session(ctx)?.borrow_mut().style = style;
+    session(ctx)?
+        .try_borrow_mut()
+        .map_err(|_| busy(NOT_IN_WHERE))?
+        .style = style;
     Ok(js_string_value(&format!("printing in the {name} style")))
 }
 
 fn get_style(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    Ok(js_string_value(match session(ctx)?.borrow().style {
-        Style::Legacy => "legacy",
-        Style::Mongosh => "mongosh",
-    }))
+    Ok(js_string_value(
+        match session(ctx)?
+            .try_borrow()
+            .map_err(|_| busy(NOT_IN_WHERE))?
+            .style
+        {
+            Style::Legacy => "legacy",
+            Style::Mongosh => "mongosh",
+        },
+    ))
 }

@@ -11,7 +11,12 @@ use crate::value::display::type_name;
 use crate::write::{check_collation, check_known_fields};
 
 /// `{count: <coll>, query, limit, skip, hint, collation}` → `{n, ok}`.
-pub fn count(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+pub fn count(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    ctx: &crate::matcher::MatchContext<'_>,
+) -> Result<Document> {
     let ns = target_namespace(db, command)?;
     check_known_fields(
         command,
@@ -33,7 +38,7 @@ pub fn count(engine: &mut Engine, db: &str, command: &Document) -> Result<Docume
             type_name(hint)
         )));
     }
-    let matched = matching_records(engine, &ns, &filter, None)?.len() as i64;
+    let matched = matching_records(engine, &ns, &filter, None, ctx)?.len() as i64;
     let mut n = (matched - skip).max(0);
     if limit > 0 {
         n = n.min(limit);

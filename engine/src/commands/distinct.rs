@@ -16,7 +16,12 @@ use crate::value::display::type_name;
 use crate::write::{check_collation, check_known_fields};
 
 /// `{distinct: <coll>, key, query, collation}` → `{values, ok}`.
-pub fn distinct(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+pub fn distinct(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    ctx: &crate::matcher::MatchContext<'_>,
+) -> Result<Document> {
     let ns = target_namespace(db, command)?;
     check_known_fields(command, "distinct", &["key", "query", "collation", "hint"])?;
     let key = match command.get("key") {
@@ -41,7 +46,7 @@ pub fn distinct(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
     check_collation(command.get("collation"), "distinct.collation")?;
     let path = FieldPath::parse(key);
     let mut values = BTreeSet::new();
-    let records = matching_records(engine, &ns, &filter, None)?;
+    let records = matching_records(engine, &ns, &filter, None, ctx)?;
     if let Some(coll) = engine.catalog().collection(&ns) {
         for doc in records.iter().filter_map(|r| coll.get(*r)) {
             collect(doc, &path, &mut values);

@@ -37,7 +37,12 @@ fn parse_error(message: &str) -> Error {
 
 /// `{findAndModify: <coll>, query, sort, remove, update, new, fields, upsert, arrayFilters}`
 /// → `{lastErrorObject: {n, updatedExisting, upserted?}, value, ok}`.
-pub fn find_and_modify(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+pub fn find_and_modify(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    ctx: &MatchContext<'_>,
+) -> Result<Document> {
     let ns = target_namespace(db, command)?;
     check_known_fields(command, "findAndModify", &FIELDS)?;
     check_write_concern(command)?;
@@ -112,7 +117,7 @@ pub fn find_and_modify(engine: &mut Engine, db: &str, command: &Document) -> Res
         }
         None => None,
     };
-    let target = first_match(engine, &ns, &find.filter, find.sort.as_ref())?;
+    let target = first_match(engine, &ns, &find.filter, find.sort.as_ref(), ctx)?;
 
     let (last_error, value) = match &spec {
         None => remove_one(engine, &ns, target),
@@ -129,7 +134,7 @@ pub fn find_and_modify(engine: &mut Engine, db: &str, command: &Document) -> Res
         )?,
     };
     let value = match value {
-        Bson::Document(d) => Bson::Document(find.project(&d, &MatchContext::default())?),
+        Bson::Document(d) => Bson::Document(find.project(&d, ctx)?),
         other => other,
     };
     Ok(doc! {"lastErrorObject": last_error, "value": value, "ok": 1.0})
@@ -141,8 +146,9 @@ fn first_match(
     ns: &Namespace,
     filter: &Filter,
     sort: Option<&SortSpec>,
+    ctx: &MatchContext<'_>,
 ) -> Result<Option<(u64, Document)>> {
-    let records = matching_records(engine, ns, filter, sort)?;
+    let records = matching_records(engine, ns, filter, sort, ctx)?;
     let found = records.first().and_then(|record_id| {
         let doc = engine.catalog().collection(ns)?.get(*record_id)?.clone();
         Some((*record_id, doc))

@@ -34,10 +34,12 @@ pub fn dispatch(
         "getMore" => find::get_more(engine, db, command),
         "killCursors" => find::kill_cursors(engine, db, command),
         "delete" => delete::delete(engine, db, command, ctx),
-        "update" => update::update(engine, db, command),
-        "findAndModify" | "findandmodify" => find_and_modify::find_and_modify(engine, db, command),
-        "count" => count::count(engine, db, command),
-        "distinct" => distinct::distinct(engine, db, command),
+        "update" => update::update(engine, db, command, ctx),
+        "findAndModify" | "findandmodify" => {
+            find_and_modify::find_and_modify(engine, db, command, ctx)
+        }
+        "count" => count::count(engine, db, command, ctx),
+        "distinct" => distinct::distinct(engine, db, command, ctx),
         "explain" => explain::explain(engine, db, command),
         "createIndexes" => indexes::create_indexes(engine, db, command),
         "dropIndexes" | "deleteIndexes" => indexes::drop_indexes(engine, db, command),

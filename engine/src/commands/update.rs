@@ -45,7 +45,12 @@ struct StatementResult {
 
 /// `{update: <coll>, updates: [{q, u, upsert, multi, arrayFilters, hint, collation}], ordered}`
 /// → `{n, writeErrors?, upserted?, nModified, ok}`.
-pub fn update(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+pub fn update(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    ctx: &MatchContext<'_>,
+) -> Result<Document> {
     let ns = target_namespace(db, command)?;
     check_known_fields(
         command,
@@ -62,7 +67,7 @@ pub fn update(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
     let mut upserted = Vec::new();
     let mut write_errors = Vec::new();
     for (index, statement) in statements.iter().enumerate() {
-        match run_statement(engine, &ns, statement, &scope) {
+        match run_statement(engine, &ns, statement, &scope, ctx) {
             Ok(r) => {
                 n += r.n;
                 modified += r.modified;
@@ -284,6 +289,7 @@ fn run_statement(
     ns: &Namespace,
     statement: &Statement,
     scope: &Scope,
+    ctx: &MatchContext<'_>,
 ) -> Result<StatementResult> {
     check_collation(statement.collation.as_ref(), "update.updates.collation")?;
     let filters = ArrayFilters::parse(&statement.array_filters)?;
@@ -302,7 +308,7 @@ fn run_statement(
         Some(s) if !s.is_empty() => Some(SortSpec::parse(s)?),
         _ => None,
     };
-    let mut targets = matching_records(engine, ns, &filter, sort.as_ref())?;
+    let mut targets = matching_records(engine, ns, &filter, sort.as_ref(), ctx)?;
     if !statement.multi {
         targets.truncate(1);
     }
@@ -329,6 +335,7 @@ pub(super) fn matching_records(
     ns: &Namespace,
     filter: &Filter,
     sort: Option<&SortSpec>,
+    context: &MatchContext<'_>,
 ) -> Result<Vec<u64>> {
     let Some(coll) = engine.catalog().collection(ns) else {
         return Ok(Vec::new());
@@ -340,10 +347,9 @@ pub(super) fn matching_records(
             "text index required for $text query",
         ));
     }
-    let context = MatchContext::default();
     let mut matched: Vec<(u64, &Document)> = Vec::new();
     for (record_id, doc) in coll.iter() {
-        if filter.matches_with(doc, &context)? {
+        if filter.matches_with(doc, context)? {
             matched.push((record_id, doc));
         }
     }
