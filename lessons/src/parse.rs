@@ -92,11 +92,11 @@ pub fn parse_lesson(file: &str, src: &str) -> Result<Lesson, ParseError> {
                 other => return Err(err(i + 1, &format!("unknown block kind `{other}`"))),
             }
             i = close;
-        } else if let Some((_, step)) = current.as_mut() {
-            if !step.prose.is_empty() || !line.trim().is_empty() {
-                step.prose.push_str(line);
-                step.prose.push('\n');
-            }
+        } else if let Some((_, step)) = current.as_mut()
+            && (!step.prose.is_empty() || !line.trim().is_empty())
+        {
+            step.prose.push_str(line);
+            step.prose.push('\n');
         }
         i += 1;
     }
