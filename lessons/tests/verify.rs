@@ -1,5 +1,7 @@
 //! Every step of every built-in lesson runs in a fresh shell and must show its expected text.
 
+use std::io::Write;
+
 #[test]
 fn every_lesson_step_shows_its_expected_output() {
     let lessons = lessons::built_in().expect("lessons parse");
@@ -17,7 +19,10 @@ fn every_lesson_step_shows_its_expected_output() {
             f.lesson, f.step, f.title, f.expected, f.actual
         );
     }
-    println!(
+    // Written straight to stderr so the summary shows even when the harness captures output
+    // (eprintln! is captured; a direct write is not).
+    let _ = writeln!(
+        std::io::stderr().lock(),
         "lessons: {} lessons, {} steps verified, 0 exercises checked",
         lessons.len(),
         steps
