@@ -1,20 +1,30 @@
-//! Lessons: content written by hand in Markdown, parsed into [`Lesson`]s, and a runner that plays
-//! every step in a fresh, reproducible shell and checks what it prints.
+//! Lessons: content written by hand in Markdown, parsed into [`Lesson`]s, datasets loaded before a
+//! lesson starts, a runner that plays every step in a fresh, reproducible shell and checks what it
+//! prints, and exercise checks done by the engine (result sets, collection state, query plans).
 //!
 //! The file format (see `docs/lessons.md`): front matter between `---` lines, then one `## ` section
-//! per step with prose, a ```` ```js ```` block (the command) and an optional ```` ```expect ````
-//! block (the exact text the shell shows).
+//! per step (prose, an optional ```` ```zh ```` block, a ```` ```js ```` block and an optional
+//! ```` ```expect ```` block) and `## Exercise: ` sections (prose, hints, a solution, wrong answers
+//! and a check).
 
+mod dataset;
 mod model;
 mod parse;
 mod runner;
 
-pub use model::{Lesson, Step};
+pub use dataset::{DATASETS, Dataset, dataset, parse_dataset};
+pub use model::{Check, Exercise, Lesson, PlanRequirement, Prose, Step};
 pub use parse::{ParseError, parse_lesson};
-pub use runner::{StepFailure, new_lesson_shell, verify_lesson};
+pub use runner::{
+    CheckOutcome, StepFailure, Verified, check_exercise, lesson_shell, new_lesson_shell,
+    verify_lesson,
+};
 
 /// The lessons shipped with Sprout, as (file name, Markdown source).
-pub const BUILT_IN: &[(&str, &str)] = &[("b1-tour.md", include_str!("../content/b1-tour.md"))];
+pub const BUILT_IN: &[(&str, &str)] = &[
+    ("b1-tour.md", include_str!("../content/b1-tour.md")),
+    ("b3-queries.md", include_str!("../content/b3-queries.md")),
+];
 
 /// Parses every built-in lesson.
 pub fn built_in() -> Result<Vec<Lesson>, ParseError> {

@@ -5,18 +5,71 @@
 pub struct Lesson {
     pub id: String,
     pub title: String,
+    /// The title in simplified Chinese.
+    pub title_zh: Option<String>,
     /// Which book and part it covers, e.g. "B1" or "A3".
     pub source: String,
+    /// The dataset loaded before the first step and on "reset" (`lessons/datasets/<name>.json`).
+    pub dataset: Option<String>,
+    /// Prose shown above the first step.
+    pub intro: Prose,
     pub steps: Vec<Step>,
+    pub exercises: Vec<Exercise>,
+}
+
+/// Prose in English, with its simplified-Chinese version when the author wrote one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Prose {
+    pub en: String,
+    pub zh: Option<String>,
 }
 
 /// One runnable step.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step {
     pub title: String,
-    /// What to notice, in our own words.
+    pub title_zh: Option<String>,
+    /// What to notice, in our own words (English).
     pub prose: String,
+    pub prose_zh: Option<String>,
     pub command: String,
     /// The exact text the shell shows, when the step is verified.
     pub expect: Option<String>,
+}
+
+/// An exercise: the learner writes code; the engine checks it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exercise {
+    pub title: String,
+    pub title_zh: Option<String>,
+    pub prose: String,
+    pub prose_zh: Option<String>,
+    pub hints: Vec<String>,
+    /// A correct answer: it must pass the check (verified by the lesson tests).
+    pub solution: String,
+    /// Answers that look plausible but are wrong: each must fail the check.
+    pub wrong: Vec<String>,
+    pub check: Check,
+}
+
+/// How an exercise's answer is checked. Every check runs the answer in a fresh shell with the
+/// lesson's dataset, so it never depends on what the learner did before.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Check {
+    /// The value of the answer's last expression (a cursor counts as its documents) must equal
+    /// the solution's; as a multiset unless `ordered`.
+    Result { ordered: bool },
+    /// After the answer runs, the collection must hold the same documents as after the solution.
+    State { db: Option<String>, collection: String },
+    /// After the answer runs (typically `createIndex`), `query`'s plan must meet `plan`.
+    Plan { query: String, plan: PlanRequirement },
+}
+
+/// What an index exercise asks of a query's winning plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlanRequirement {
+    /// An index scan and no collection scan.
+    UsesIndex,
+    /// Answered from the index alone: no FETCH, no COLLSCAN, no document examined.
+    Covered,
 }

@@ -1,10 +1,13 @@
-//! Plays a lesson's steps in a fresh shell and compares what each shows with its `expect` block.
+//! Plays a lesson's steps in a fresh shell and compares what each shows with its `expect` block;
+//! checks exercise answers with the engine.
 
+use bson::{Bson, Document, doc};
 use engine::Engine;
 use engine::clock::SimulatedClock;
 use shell::{Shell, ShellConfig};
 
-use crate::model::Lesson;
+use crate::dataset::dataset;
+use crate::model::{Check, Exercise, Lesson, PlanRequirement};
 
 /// Lessons run on a simulated clock that starts here (2025-01-01T00:00:00Z), with a fixed seed,
 /// so generated ObjectIds and dates are the same on every run.
@@ -18,6 +21,36 @@ pub struct StepFailure {
     pub title: String,
     pub expected: String,
     pub actual: String,
+}
+
+/// What verifying a lesson covered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Verified {
+    pub steps: usize,
+    pub exercises: usize,
+}
+
+/// The verdict on one exercise answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckOutcome {
+    pub passed: bool,
+    /// What the learner is told.
+    pub message: String,
+}
+
+impl CheckOutcome {
+    fn pass(message: impl Into<String>) -> Self {
+        CheckOutcome {
+            passed: true,
+            message: message.into(),
+        }
+    }
+    fn fail(message: impl Into<String>) -> Self {
+        CheckOutcome {
+            passed: false,
+            message: message.into(),
+        }
+    }
 }
 
 /// A shell as a learner gets it for a lesson: empty engine, simulated clock, fixed seed.
@@ -35,31 +68,304 @@ pub fn new_lesson_shell() -> Shell {
     )
 }
 
-/// Runs every step; returns the number of verified steps or the failures.
-pub fn verify_lesson(lesson: &Lesson) -> Result<usize, Vec<StepFailure>> {
+/// A fresh lesson shell with the lesson's dataset loaded (what "reset" gives the learner).
+pub fn lesson_shell(lesson: &Lesson) -> Result<Shell, String> {
     let mut shell = new_lesson_shell();
+    if let Some(name) = &lesson.dataset {
+        dataset(name)?.load_into(&mut shell)?;
+    }
+    Ok(shell)
+}
+
+/// Runs every step, then checks that every exercise's solution passes its check and every
+/// wrong answer fails it. Returns what was verified, or the failures.
+pub fn verify_lesson(lesson: &Lesson) -> Result<Verified, Vec<StepFailure>> {
+    let failure = |step: usize, title: &str, expected: String, actual: String| StepFailure {
+        lesson: lesson.id.clone(),
+        step,
+        title: title.to_string(),
+        expected,
+        actual,
+    };
+    let mut shell = match lesson_shell(lesson) {
+        Ok(s) => s,
+        Err(e) => return Err(vec![failure(0, "dataset", "loads".into(), e)]),
+    };
     let mut failures = Vec::new();
-    let mut verified = 0;
+    let mut verified = Verified::default();
     for (i, step) in lesson.steps.iter().enumerate() {
         let ev = shell.eval(&step.command);
         let actual = ev.text();
         if let Some(expected) = &step.expect {
             if actual.trim_end() == expected.trim_end() {
-                verified += 1;
+                verified.steps += 1;
             } else {
-                failures.push(StepFailure {
-                    lesson: lesson.id.clone(),
-                    step: i + 1,
-                    title: step.title.clone(),
-                    expected: expected.clone(),
-                    actual,
-                });
+                failures.push(failure(i + 1, &step.title, expected.clone(), actual));
             }
+        }
+    }
+    for (i, exercise) in lesson.exercises.iter().enumerate() {
+        let at = lesson.steps.len() + i + 1;
+        let solution = check_exercise(lesson, exercise, &exercise.solution);
+        let mut ok = solution.passed;
+        if !ok {
+            failures.push(failure(
+                at,
+                &exercise.title,
+                "the solution passes its check".into(),
+                solution.message,
+            ));
+        }
+        for wrong in &exercise.wrong {
+            let outcome = check_exercise(lesson, exercise, wrong);
+            if outcome.passed {
+                ok = false;
+                failures.push(failure(
+                    at,
+                    &exercise.title,
+                    format!("the wrong answer `{wrong}` fails the check"),
+                    outcome.message,
+                ));
+            }
+        }
+        if ok {
+            verified.exercises += 1;
         }
     }
     if failures.is_empty() {
         Ok(verified)
     } else {
         Err(failures)
+    }
+}
+
+/// Checks a learner's answer to an exercise: the answer runs in a fresh shell with the lesson's
+/// dataset, and so does the solution when the check compares with it.
+pub fn check_exercise(lesson: &Lesson, exercise: &Exercise, answer: &str) -> CheckOutcome {
+    let run = |code: &str| -> Result<(Shell, Option<Bson>), String> {
+        let mut shell = lesson_shell(lesson)?;
+        let ev = shell.eval(code);
+        if let Some(e) = &ev.error {
+            return Err(e.to_string());
+        }
+        if ev.incomplete {
+            return Err("the statement is not finished".into());
+        }
+        Ok((shell, ev.value))
+    };
+    let (mut answer_shell, answer_value) = match run(answer) {
+        Ok(r) => r,
+        Err(e) => return CheckOutcome::fail(format!("Your code stopped with an error: {e}")),
+    };
+    match &exercise.check {
+        Check::Result { ordered } => {
+            let expected = match run(&exercise.solution) {
+                Ok((_, v)) => v,
+                Err(e) => return CheckOutcome::fail(format!("the solution failed: {e}")),
+            };
+            let (got, want) = (
+                result_documents(answer_value),
+                result_documents(expected),
+            );
+            if same_values(&got, &want, *ordered) {
+                CheckOutcome::pass(format!("Correct: {} result(s), as expected.", want.len()))
+            } else if got.len() != want.len() {
+                CheckOutcome::fail(format!(
+                    "Not yet: your answer gives {} result(s); the exercise expects {}.",
+                    got.len(),
+                    want.len()
+                ))
+            } else if !*ordered && same_values(&got, &want, false) {
+                CheckOutcome::fail("The right results, but in the wrong order.")
+            } else {
+                CheckOutcome::fail("Not yet: the results differ from what the exercise asks for.")
+            }
+        }
+        Check::State { db, collection } => {
+            let mut solution_shell = match run(&exercise.solution) {
+                Ok((s, _)) => s,
+                Err(e) => return CheckOutcome::fail(format!("the solution failed: {e}")),
+            };
+            let db = db
+                .clone()
+                .or_else(|| dataset_db(lesson))
+                .unwrap_or_else(|| "test".into());
+            let got = collection_contents(&mut answer_shell, &db, collection);
+            let want = collection_contents(&mut solution_shell, &db, collection);
+            if got == want {
+                CheckOutcome::pass(format!("Correct: {collection} holds what it should."))
+            } else if got.len() != want.len() {
+                CheckOutcome::fail(format!(
+                    "Not yet: {collection} now holds {} document(s); it should hold {}.",
+                    got.len(),
+                    want.len()
+                ))
+            } else {
+                CheckOutcome::fail(format!(
+                    "Not yet: the documents in {collection} differ from the expected ones."
+                ))
+            }
+        }
+        Check::Plan { query, plan } => {
+            let ev = answer_shell.eval(&format!("({query}).explain('executionStats')"));
+            let explain = match (ev.error, ev.value) {
+                (Some(e), _) => return CheckOutcome::fail(format!("explain failed: {e}")),
+                (None, Some(Bson::Document(d))) => d,
+                _ => return CheckOutcome::fail("explain gave no plan"),
+            };
+            judge_plan(&explain, *plan)
+        }
+    }
+}
+
+fn dataset_db(lesson: &Lesson) -> Option<String> {
+    lesson
+        .dataset
+        .as_deref()
+        .and_then(|n| dataset(n).ok())
+        .map(|d| d.db)
+}
+
+/// A result as a list of values: a cursor's documents, an array's elements, or the one value.
+fn result_documents(v: Option<Bson>) -> Vec<Bson> {
+    match v {
+        None => Vec::new(),
+        Some(Bson::Array(items)) => items,
+        Some(other) => vec![other],
+    }
+}
+
+fn same_values(a: &[Bson], b: &[Bson], ordered: bool) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if ordered {
+        return a == b;
+    }
+    let mut unmatched: Vec<&Bson> = b.iter().collect();
+    for x in a {
+        match unmatched.iter().position(|y| *y == x) {
+            Some(i) => {
+                unmatched.swap_remove(i);
+            }
+            None => return false,
+        }
+    }
+    true
+}
+
+/// A collection's documents in `_id` order, read through the engine.
+fn collection_contents(shell: &mut Shell, db: &str, collection: &str) -> Vec<Document> {
+    shell.with_engine(|e| {
+        let reply = e.run_command(
+            db,
+            &doc! {"find": collection, "filter": {}, "sort": {"_id": 1}, "batchSize": 100_000},
+        );
+        reply
+            .get_document("cursor")
+            .ok()
+            .and_then(|c| c.get_array("firstBatch").ok())
+            .map(|docs| {
+                docs.iter()
+                    .filter_map(|d| d.as_document().cloned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    })
+}
+
+/// Stage names in a plan tree (`inputStage`, `inputStages`).
+fn stage_names(plan: &Document, out: &mut Vec<String>) {
+    if let Ok(stage) = plan.get_str("stage") {
+        out.push(stage.to_string());
+    }
+    if let Ok(input) = plan.get_document("inputStage") {
+        stage_names(input, out);
+    }
+    if let Ok(inputs) = plan.get_array("inputStages") {
+        for i in inputs.iter().filter_map(Bson::as_document) {
+            stage_names(i, out);
+        }
+    }
+}
+
+fn judge_plan(explain: &Document, requirement: PlanRequirement) -> CheckOutcome {
+    let Some(winning) = explain
+        .get_document("queryPlanner")
+        .ok()
+        .and_then(|q| q.get_document("winningPlan").ok())
+    else {
+        return CheckOutcome::fail("explain has no winning plan");
+    };
+    // 8.0 wraps the classic plan in `queryPlan` for some shapes.
+    let winning = winning.get_document("queryPlan").unwrap_or(winning);
+    let mut stages = Vec::new();
+    stage_names(winning, &mut stages);
+    let docs_examined = explain
+        .get_document("executionStats")
+        .ok()
+        .and_then(|s| s.get("totalDocsExamined"))
+        .and_then(|v| match v {
+            Bson::Int32(i) => Some(i64::from(*i)),
+            Bson::Int64(i) => Some(*i),
+            Bson::Double(d) => Some(*d as i64),
+            _ => None,
+        })
+        .unwrap_or(-1);
+    let plan = stages.join(" → ");
+    let has = |name: &str| stages.iter().any(|s| s == name);
+    if has("COLLSCAN") || !has("IXSCAN") {
+        return CheckOutcome::fail(format!(
+            "Not yet: the query still scans the collection (plan: {plan})."
+        ));
+    }
+    match requirement {
+        PlanRequirement::UsesIndex => {
+            CheckOutcome::pass(format!("Correct: the query uses an index (plan: {plan})."))
+        }
+        PlanRequirement::Covered if has("FETCH") || docs_examined != 0 => {
+            CheckOutcome::fail(format!(
+                "Almost: the query uses an index but still reads {docs_examined} document(s) \
+                 (plan: {plan}). A covered query finds every field it returns in the index."
+            ))
+        }
+        PlanRequirement::Covered => CheckOutcome::pass(format!(
+            "Correct: the query is covered, no document is read (plan: {plan})."
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multiset_comparison_ignores_order_unless_asked() {
+        let a = vec![Bson::Int32(1), Bson::Int32(2), Bson::Int32(2)];
+        let b = vec![Bson::Int32(2), Bson::Int32(1), Bson::Int32(2)];
+        assert!(same_values(&a, &b, false));
+        assert!(!same_values(&a, &b, true));
+        let c = vec![Bson::Int32(1), Bson::Int32(1), Bson::Int32(2)];
+        assert!(!same_values(&a, &c, false));
+    }
+
+    #[test]
+    fn plans_are_judged_by_their_stages_and_documents_examined() {
+        let covered = doc! {
+            "queryPlanner": {"winningPlan": {"stage": "PROJECTION_COVERED", "inputStage": {"stage": "IXSCAN"}}},
+            "executionStats": {"totalDocsExamined": 0},
+        };
+        let fetched = doc! {
+            "queryPlanner": {"winningPlan": {"stage": "FETCH", "inputStage": {"stage": "IXSCAN"}}},
+            "executionStats": {"totalDocsExamined": 3},
+        };
+        let scan = doc! {
+            "queryPlanner": {"winningPlan": {"stage": "COLLSCAN"}},
+            "executionStats": {"totalDocsExamined": 3},
+        };
+        assert!(judge_plan(&covered, PlanRequirement::Covered).passed);
+        assert!(!judge_plan(&fetched, PlanRequirement::Covered).passed);
+        assert!(judge_plan(&fetched, PlanRequirement::UsesIndex).passed);
+        assert!(!judge_plan(&scan, PlanRequirement::UsesIndex).passed);
     }
 }

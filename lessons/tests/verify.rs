@@ -1,4 +1,6 @@
-//! Every step of every built-in lesson runs in a fresh shell and must show its expected text.
+//! Every step of every built-in lesson runs in a fresh shell (with the lesson's dataset) and must
+//! show its expected text; every exercise's solution must pass its check and every wrong answer
+//! must fail it.
 
 use std::io::Write;
 
@@ -6,10 +8,14 @@ use std::io::Write;
 fn every_lesson_step_shows_its_expected_output() {
     let lessons = lessons::built_in().expect("lessons parse");
     let mut steps = 0;
+    let mut exercises = 0;
     let mut failures = Vec::new();
     for lesson in &lessons {
         match lessons::verify_lesson(lesson) {
-            Ok(n) => steps += n,
+            Ok(v) => {
+                steps += v.steps;
+                exercises += v.exercises;
+            }
             Err(f) => failures.extend(f),
         }
     }
@@ -23,13 +29,14 @@ fn every_lesson_step_shows_its_expected_output() {
     // (eprintln! is captured; a direct write is not).
     let _ = writeln!(
         std::io::stderr().lock(),
-        "lessons: {} lessons, {} steps verified, 0 exercises checked",
+        "lessons: {} lessons, {} steps verified, {} exercises checked",
         lessons.len(),
-        steps
+        steps,
+        exercises
     );
     assert!(
         failures.is_empty(),
-        "{} lesson steps differ",
+        "{} lesson steps or exercises fail",
         failures.len()
     );
 }

@@ -1,0 +1,103 @@
+//! Lesson datasets: the books' example documents as Extended JSON files in `lessons/datasets/`,
+//! loaded into a fresh engine before a lesson's first step and again on "reset".
+//!
+//! File shape: `{"db": "<database>", "collections": {"<name>": [<document>, …], …}}`, documents in
+//! relaxed or canonical Extended JSON (dates as `{"$date": "…"}`, ids as `{"$oid": "…"}`).
+
+use bson::{Bson, Document, doc};
+use shell::Shell;
+
+/// The datasets shipped with Sprout, as (name, JSON source).
+pub const DATASETS: &[(&str, &str)] = &[
+    // Book B chapter 3: the johnclay customer (B3-D1) and the three products with reviews (B3-D3).
+    ("b3-shop", include_str!("../datasets/b3-shop.json")),
+];
+
+/// A parsed dataset.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dataset {
+    pub name: String,
+    pub db: String,
+    pub collections: Vec<(String, Vec<Document>)>,
+}
+
+/// The dataset called `name`.
+pub fn dataset(name: &str) -> Result<Dataset, String> {
+    let (_, src) = DATASETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| format!("no dataset named `{name}`"))?;
+    parse_dataset(name, src)
+}
+
+pub fn parse_dataset(name: &str, src: &str) -> Result<Dataset, String> {
+    let bad = |m: String| format!("dataset {name}: {m}");
+    let json: serde_json::Value = serde_json::from_str(src).map_err(|e| bad(e.to_string()))?;
+    let Bson::Document(root) = Bson::try_from(json).map_err(|e| bad(e.to_string()))? else {
+        return Err(bad("the file is a JSON object".into()));
+    };
+    let db = root
+        .get_str("db")
+        .map_err(|_| bad("`db` names the database".into()))?
+        .to_string();
+    let colls = root
+        .get_document("collections")
+        .map_err(|_| bad("`collections` maps names to arrays of documents".into()))?;
+    let mut collections = Vec::new();
+    for (coll, docs) in colls {
+        let Bson::Array(docs) = docs else {
+            return Err(bad(format!("collection {coll} is an array of documents")));
+        };
+        let docs = docs
+            .iter()
+            .map(|d| match d {
+                Bson::Document(d) => Ok(d.clone()),
+                _ => Err(bad(format!("collection {coll} holds a non-document"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        collections.push((coll.clone(), docs));
+    }
+    Ok(Dataset {
+        name: name.to_string(),
+        db,
+        collections,
+    })
+}
+
+impl Dataset {
+    /// Inserts the documents through the engine's `insert` command and makes the dataset's
+    /// database the shell's current one.
+    pub fn load_into(&self, shell: &mut Shell) -> Result<(), String> {
+        for (coll, docs) in &self.collections {
+            let docs: Vec<Bson> = docs.iter().cloned().map(Bson::Document).collect();
+            let reply = shell.with_engine(|e| {
+                e.run_command(&self.db, &doc! {"insert": coll.as_str(), "documents": docs})
+            });
+            let ok = reply.get("ok").and_then(Bson::as_f64) == Some(1.0);
+            if !ok || reply.get("writeErrors").is_some() {
+                return Err(format!("dataset {}: {reply}", self.name));
+            }
+        }
+        let ev = shell.eval(&format!("use {}", self.db));
+        match ev.error {
+            Some(e) => Err(format!("dataset {}: {e}", self.name)),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_built_in_dataset_parses() {
+        for (name, _) in DATASETS {
+            let d = dataset(name).unwrap();
+            assert!(!d.collections.is_empty(), "{name}");
+        }
+        assert!(dataset("nope").is_err());
+        assert!(parse_dataset("x", r#"{"db": "a", "collections": {"c": [1]}}"#).is_err());
+        assert!(parse_dataset("x", r#"{"collections": {}}"#).is_err());
+    }
+}
