@@ -1,6 +1,7 @@
 // End-to-end: the served playground in Debian's Chromium, driven by Playwright.
 // Inserts a product, finds it, reloads the page (IndexedDB) and finds it again; bad input shows
-// errors and the page keeps working. Saves screenshots and the time to first result.
+// errors and the page keeps working; a hanging command is stopped and an out-of-memory one
+// restarts the shell worker without losing data. Saves screenshots and the time to first result.
 // Usage: node playground.spec.mjs <url> <output-dir>
 import { chromium } from 'playwright-core';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -29,7 +30,7 @@ async function run(page, command) {
   const before = await page.locator('.entry').count();
   await page.fill('[data-testid=editor]', command);
   await page.press('[data-testid=editor]', 'Control+Enter');
-  await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before, { timeout: 15000 });
+  await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before, { timeout: 60000 });
   return (await page.locator('.entry .result').last().textContent()) ?? '';
 }
 async function ready(page) {
@@ -65,6 +66,33 @@ try {
   check('a bad filter is a MongoServerError', /MongoServerError\[BadValue\]: unknown operator: \$frob/.test(badFilter), badFilter);
   const loop = await run(page, 'while (true) {}');
   check('a runaway loop is stopped', /RangeError/.test(loop), loop);
+
+  // A catastrophic regular expression hangs the shell worker, not the page: the page still
+  // answers, Stop replaces the worker, and the stored data is still there.
+  const before = await page.locator('.entry').count();
+  await page.fill('[data-testid=editor]', "/(a+)+$/.test('a'.repeat(40) + 'b')");
+  await page.press('[data-testid=editor]', 'Control+Enter');
+  await page.waitForSelector('[data-testid=stop]', { timeout: 5000 });
+  await page.waitForTimeout(1500);
+  const stillRunning = (await page.locator('.entry').count()) === before;
+  const responsive = await page.evaluate(() => new Promise((resolve) => {
+    const t = performance.now();
+    setTimeout(() => resolve(performance.now() - t), 0);
+  }));
+  check('a hanging command leaves the page responsive', stillRunning && responsive < 500, `running=${stillRunning} timer=${responsive}ms`);
+  await page.screenshot({ path: join(outDir, 'playground-running.png') });
+  await page.click('[data-testid=stop]');
+  await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before, { timeout: 30000 });
+  const stopped = (await page.locator('.entry .result').last().textContent()) ?? '';
+  check('Stop interrupts the command', /Interrupted/.test(stopped), stopped);
+  const afterStop = await run(page, 'db.products.countDocuments()');
+  check('after Stop the data is still there', afterStop.trim() === '1', afterStop);
+
+  // Memory exhaustion kills only the worker; the page restarts it and keeps the data.
+  const oom = await run(page, "var s = 'x'.repeat(1 << 24); while (true) { s = s + s; }");
+  check('running out of memory restarts the shell', /The shell stopped/.test(oom), oom);
+  const afterOom = await run(page, 'db.products.countDocuments()');
+  check('after a restart the data is still there', afterOom.trim() === '1', afterOom);
 
   await page.reload();
   await ready(page);

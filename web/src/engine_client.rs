@@ -1,139 +1,230 @@
-//! The only module that calls the engine and the shell from the web app (the UI talks to this).
+//! The page's side of the shell worker (see [`crate::shell_worker`]): the only module the UI
+//! calls to run shell input.
 //!
-//! It owns the shell session for the page, runs one input at a time, and commits each input's
-//! changes to IndexedDB as one transaction before reporting the command as durable.
+//! It starts the worker, sends one input at a time and awaits the answer. When the user stops a
+//! command, or the worker dies (out of memory, an internal error), it terminates the worker,
+//! answers the pending command with what happened, and starts a fresh worker from IndexedDB.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
-use engine::Engine;
-use engine::clock::Clock;
-use shell::{Evaluation, Shell, ShellConfig};
+use futures_channel::oneshot;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::idb_store::IdbStore;
+pub use crate::protocol::CollectionSummary;
+use crate::protocol::{Catalog, Request, Response};
 
-/// The browser's clock (std's SystemTime is not available in wasm32-unknown-unknown).
-pub struct BrowserClock;
+/// The script that boots the same wasm module inside the worker (in `static/`).
+const WORKER_SCRIPT: &str = "./worker.js";
 
-impl Clock for BrowserClock {
-    fn now_millis(&self) -> i64 {
-        js_sys::Date::now() as i64
-    }
+/// What a command produced, as the output pane shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub output: String,
+    pub is_error: bool,
+    /// The worker was replaced while this command ran: shell variables are gone.
+    pub restarted: bool,
 }
 
-/// A collection as the sidebar shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CollectionSummary {
-    pub db: String,
-    pub name: String,
-    pub count: usize,
-}
-
-struct Client {
-    shell: Shell,
-    store: Option<IdbStore>,
+struct Proxy {
+    worker: Worker,
+    next_id: u64,
+    pending: HashMap<u64, oneshot::Sender<Outcome>>,
+    ready: Option<oneshot::Sender<Option<String>>>,
+    catalog: Catalog,
+    // Kept alive as long as the worker they listen to.
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
 
 thread_local! {
-    static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
+    static PROXY: RefCell<Option<Proxy>> = const { RefCell::new(None) };
 }
 
-/// The IndexedDB database the playground keeps its data in.
-pub const DATABASE_NAME: &str = "sprout-playground";
-
-fn random_seed() -> u64 {
-    (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64
-}
-
-/// Opens IndexedDB, loads what it holds into a fresh engine, and starts the shell. On storage
-/// failure the playground still works, in memory, and says so.
+/// Starts the shell worker and waits until it has loaded the stored data. `Err` carries why
+/// the data will not survive a reload (the playground still works in memory).
 pub async fn start() -> Result<(), String> {
-    let (store, snapshot, warning) = match IdbStore::open(DATABASE_NAME).await {
-        Ok(store) => match store.snapshot().await {
-            Ok(s) => (Some(store), s, None),
-            Err(e) => (None, Default::default(), Some(e)),
-        },
-        Err(e) => (None, Default::default(), Some(e)),
-    };
-    let engine = Engine::with_clock(Box::new(BrowserClock), random_seed())
-        .load(snapshot)
-        .map_err(|e| format!("stored data could not be loaded: {e}"))?;
-    let shell = Shell::new(
-        engine,
-        ShellConfig {
-            seed: random_seed(),
-            ..ShellConfig::default()
-        },
-    );
-    CLIENT.with(|c| *c.borrow_mut() = Some(Client { shell, store }));
-    match warning {
-        Some(w) => Err(format!("{w} — data will not survive a reload")),
-        None => Ok(()),
+    let (ready_tx, ready_rx) = oneshot::channel();
+    spawn_worker(ready_tx)?;
+    match ready_rx.await {
+        Ok(None) => Ok(()),
+        Ok(Some(warning)) => Err(warning),
+        Err(_) => Err("the shell worker stopped while starting".into()),
     }
 }
 
-pub fn is_ready() -> bool {
-    CLIENT.with(|c| c.borrow().is_some())
-}
-
-/// Runs one input in the shell, then commits its changes to IndexedDB.
-pub async fn run(input: &str) -> Evaluation {
-    let (evaluation, batch, store) = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        match c.as_mut() {
-            Some(client) => {
-                let ev = client.shell.eval(input);
-                let batch = client.shell.with_engine(|e| e.take_changes());
-                (ev, batch, client.store.clone())
-            }
-            None => (
-                Evaluation {
-                    printed: vec!["the shell is still starting".into()],
-                    ..Evaluation::default()
-                },
-                Default::default(),
-                None,
-            ),
+fn spawn_worker(ready: oneshot::Sender<Option<String>>) -> Result<(), String> {
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let worker = Worker::new_with_options(WORKER_SCRIPT, &options)
+        .map_err(|e| format!("the shell worker could not start: {e:?}"))?;
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| {
+        if let Some(text) = ev.data().as_string() {
+            on_response(&text);
         }
     });
-    if let Some(store) = store
-        && let Err(e) = store.commit(&batch).await
-    {
-        let mut ev = evaluation;
-        ev.printed.push(format!("warning: {e}"));
-        return ev;
-    }
-    evaluation
+    let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(|ev: ErrorEvent| {
+        ev.prevent_default();
+        let message = format!(
+            "The shell stopped: {}. It most likely ran out of memory. A fresh shell was started: \
+             variables are gone; the data is as it was after the last completed command.",
+            ev.message()
+        );
+        // Not from inside this handler: restarting drops the closure that is running.
+        wasm_bindgen_futures::spawn_local(async move { restart(&message) });
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    PROXY.with(|p| {
+        let catalog = p
+            .borrow()
+            .as_ref()
+            .map(|old| old.catalog.clone())
+            .unwrap_or_default();
+        *p.borrow_mut() = Some(Proxy {
+            worker,
+            next_id: 0,
+            pending: HashMap::new(),
+            ready: Some(ready),
+            catalog,
+            _on_message: on_message,
+            _on_error: on_error,
+        });
+    });
+    Ok(())
 }
 
-/// Databases and collections with document counts, for the sidebar.
-pub fn collections() -> Vec<CollectionSummary> {
-    CLIENT.with(|c| {
-        let c = c.borrow();
-        let Some(client) = c.as_ref() else {
-            return Vec::new();
-        };
-        client.shell.with_engine(|e| {
-            let cat = e.catalog();
-            cat.database_names()
-                .flat_map(|db| {
-                    cat.collections(db)
-                        .map(move |(name, coll)| CollectionSummary {
-                            db: db.to_string(),
-                            name: name.to_string(),
-                            count: coll.len(),
-                        })
-                })
-                .collect()
+fn on_response(text: &str) {
+    let response = match serde_json::from_str::<Response>(text) {
+        Ok(r) => r,
+        Err(e) => {
+            web_sys::console::error_1(&format!("bad message from the shell worker: {e}").into());
+            return;
+        }
+    };
+    PROXY.with(|p| {
+        let mut p = p.borrow_mut();
+        let Some(proxy) = p.as_mut() else { return };
+        match response {
+            Response::Ready { warning, catalog } => {
+                proxy.catalog = catalog;
+                if let Some(ready) = proxy.ready.take() {
+                    let _ = ready.send(warning);
+                }
+            }
+            Response::Done {
+                id,
+                output,
+                is_error,
+                catalog,
+            } => {
+                proxy.catalog = catalog;
+                if let Some(tx) = proxy.pending.remove(&id) {
+                    let _ = tx.send(Outcome {
+                        output,
+                        is_error,
+                        restarted: false,
+                    });
+                }
+            }
+        }
+    });
+}
+
+/// Runs one input in the worker and waits for its answer (which comes after its changes are
+/// committed to IndexedDB).
+pub async fn run(input: &str) -> Outcome {
+    let receiver = PROXY.with(|p| {
+        let mut p = p.borrow_mut();
+        let proxy = p.as_mut()?;
+        let id = proxy.next_id;
+        proxy.next_id += 1;
+        let text = serde_json::to_string(&Request {
+            id,
+            input: input.to_string(),
         })
+        .ok()?;
+        let (tx, rx) = oneshot::channel();
+        proxy.pending.insert(id, tx);
+        proxy.worker.post_message(&JsValue::from_str(&text)).ok()?;
+        Some(rx)
+    });
+    let Some(receiver) = receiver else {
+        return Outcome {
+            output: "the shell is not running".into(),
+            is_error: true,
+            restarted: false,
+        };
+    };
+    receiver.await.unwrap_or_else(|_| Outcome {
+        output: "the shell stopped before answering".into(),
+        is_error: true,
+        restarted: true,
     })
 }
 
-/// The shell's current database.
+/// Stops the running command: the worker is terminated and a fresh one started.
+pub fn interrupt() {
+    restart(
+        "Interrupted: the command was stopped. A fresh shell was started: variables are gone; \
+         the data is as it was after the last completed command.",
+    );
+}
+
+/// Terminates the worker, answers pending commands with `message`, and starts a new worker.
+fn restart(message: &str) {
+    let pending = PROXY.with(|p| {
+        let mut p = p.borrow_mut();
+        let proxy = p.as_mut()?;
+        proxy.worker.terminate();
+        Some(std::mem::take(&mut proxy.pending))
+    });
+    let (ready_tx, ready_rx) = oneshot::channel();
+    let started = spawn_worker(ready_tx);
+    // Answer the stopped command once the new worker is ready, so the UI never sends input to a
+    // worker that is still loading.
+    wasm_bindgen_futures::spawn_local({
+        let message = message.to_string();
+        async move {
+            let mut message = message;
+            match started {
+                Ok(()) => {
+                    if let Ok(Some(warning)) = ready_rx.await {
+                        message.push_str(&format!("\nwarning: {warning}"));
+                    }
+                }
+                Err(e) => message.push_str(&format!("\n{e}")),
+            }
+            for (_, tx) in pending.into_iter().flatten() {
+                let _ = tx.send(Outcome {
+                    output: message.clone(),
+                    is_error: true,
+                    restarted: true,
+                });
+            }
+        }
+    });
+}
+
+/// Databases and collections with document counts, for the sidebar (as of the last answer).
+pub fn collections() -> Vec<CollectionSummary> {
+    PROXY.with(|p| {
+        p.borrow()
+            .as_ref()
+            .map(|proxy| proxy.catalog.collections.clone())
+            .unwrap_or_default()
+    })
+}
+
+/// The shell's current database (as of the last answer).
 pub fn current_db() -> String {
-    CLIENT.with(|c| {
-        c.borrow_mut()
-            .as_mut()
-            .map(|cl| cl.shell.current_db())
+    PROXY.with(|p| {
+        p.borrow()
+            .as_ref()
+            .map(|proxy| proxy.catalog.current_db.clone())
+            .filter(|db| !db.is_empty())
             .unwrap_or_else(|| "test".into())
     })
 }

@@ -100,11 +100,13 @@ async fn completion(tx: &IdbTransaction) -> Result<(), JsValue> {
 impl IdbStore {
     /// Opens (creating on first use) the IndexedDB database `name`.
     pub async fn open(name: &str) -> Result<IdbStore, String> {
-        let window = web_sys::window().ok_or("no window")?;
-        let factory = window
-            .indexed_db()
-            .map_err(|e| js_err("unavailable", e))?
-            .ok_or("IndexedDB is not available in this browser")?;
+        // `indexedDB` of the global scope: the page's window or the shell worker's scope.
+        let factory = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("indexedDB"))
+            .map_err(|e| js_err("unavailable", e))?;
+        if factory.is_undefined() || factory.is_null() {
+            return Err("IndexedDB is not available in this browser".into());
+        }
+        let factory: web_sys::IdbFactory = factory.unchecked_into();
         let open: IdbOpenDbRequest = factory
             .open_with_u32(name, VERSION)
             .map_err(|e| js_err("open", e))?;

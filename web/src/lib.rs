@@ -5,6 +5,8 @@
 pub mod components;
 pub mod engine_client;
 pub mod idb_store;
+pub mod protocol;
+pub mod shell_worker;
 
 use leptos::prelude::*;
 
@@ -23,15 +25,20 @@ pub struct Entry {
 #[derive(Clone, Copy)]
 pub struct AppState {
     pub entries: RwSignal<Vec<Entry>>,
-    pub collections: RwSignal<Vec<engine_client::CollectionSummary>>,
+    pub collections: RwSignal<Vec<protocol::CollectionSummary>>,
     pub current_db: RwSignal<String>,
     pub status: RwSignal<String>,
     pub ready: RwSignal<bool>,
     pub busy: RwSignal<bool>,
 }
 
-/// Entry point called by the `web` binary's `main`.
+/// Entry point called by the `web` binary's `main`: the page mounts the app; the same module
+/// loaded in the shell worker runs the shell instead.
 pub fn start() {
+    if shell_worker::in_worker() {
+        shell_worker::run();
+        return;
+    }
     console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(App);
 }

@@ -1,4 +1,5 @@
-//! The command editor: a multi-line text area; Ctrl+Enter (or Cmd+Enter) runs it.
+//! The command editor: a multi-line text area; Ctrl+Enter (or Cmd+Enter) runs it; while a command
+//! runs, the button stops it.
 
 use leptos::prelude::*;
 
@@ -15,18 +16,14 @@ pub fn Editor() -> impl IntoView {
         }
         state.busy.set(true);
         leptos::task::spawn_local(async move {
-            let ev = engine_client::run(&input).await;
-            let is_error = ev.error.is_some() || ev.incomplete;
-            let mut output = ev.text();
-            if ev.incomplete {
-                output = "SyntaxError: the statement is not finished (missing a closing bracket or quote?)".into();
-            }
+            let outcome = engine_client::run(&input).await;
+            let is_error = outcome.is_error;
             state.entries.update(|entries| {
                 let id = entries.len();
                 entries.push(Entry {
                     id,
                     input,
-                    output,
+                    output: outcome.output,
                     is_error,
                 });
             });
@@ -37,6 +34,13 @@ pub fn Editor() -> impl IntoView {
             state.busy.set(false);
             scroll_output_to_end();
         });
+    };
+    // A command that runs too long (a catastrophic regular expression, a huge sort) is stopped
+    // by replacing the shell worker; the page itself never blocks.
+    let stop = move |_| {
+        if state.busy.get_untracked() {
+            engine_client::interrupt();
+        }
     };
     let on_keydown = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
@@ -56,9 +60,18 @@ pub fn Editor() -> impl IntoView {
                 on:input=move |ev| text.set(event_target_value(&ev))
                 on:keydown=on_keydown
             ></textarea>
-            <button data-testid="run" on:click=move |_| run() disabled=move || !state.ready.get() || state.busy.get()>
-                "Run ⌃⏎"
-            </button>
+            <Show
+                when=move || state.busy.get()
+                fallback=move || view! {
+                    <button data-testid="run" on:click=move |_| run() disabled=move || !state.ready.get()>
+                        "Run ⌃⏎"
+                    </button>
+                }
+            >
+                <button data-testid="stop" class="stop" on:click=stop title="Stop the running command">
+                    "Stop ■"
+                </button>
+            </Show>
         </div>
     }
 }

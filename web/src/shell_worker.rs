@@ -1,0 +1,204 @@
+//! The shell worker: the engine, the shell and IndexedDB live in a dedicated Web Worker, not on
+//! the page's thread.
+//!
+//! Why: learner code can hang (a catastrophic regular expression) or exhaust memory (a string
+//! doubled in a loop), and Boa has neither a time interrupt nor a heap limit. In a worker such a
+//! command only takes the worker down: the page stays responsive, offers "Stop", terminates the
+//! worker and starts a fresh one from what IndexedDB holds (every completed command was committed
+//! as one transaction, so nothing half-done is ever stored).
+//!
+//! The worker runs one input at a time, commits its changes, and answers with a
+//! [`Response::Done`].
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+
+use engine::Engine;
+use engine::clock::Clock;
+use shell::{Shell, ShellConfig};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+use crate::idb_store::IdbStore;
+use crate::protocol::{Catalog, CollectionSummary, Request, Response};
+
+/// The browser's clock (std's SystemTime is not available in wasm32-unknown-unknown).
+pub struct BrowserClock;
+
+impl Clock for BrowserClock {
+    fn now_millis(&self) -> i64 {
+        js_sys::Date::now() as i64
+    }
+}
+
+/// The IndexedDB database the playground keeps its data in.
+pub const DATABASE_NAME: &str = "sprout-playground";
+
+struct Session {
+    shell: Shell,
+    store: Option<IdbStore>,
+}
+
+thread_local! {
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+    /// Inputs received while another is being committed; run strictly in order.
+    static QUEUE: RefCell<VecDeque<Request>> = const { RefCell::new(VecDeque::new()) };
+    static DRAINING: RefCell<bool> = const { RefCell::new(false) };
+}
+
+fn random_seed() -> u64 {
+    (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64
+}
+
+/// Whether this wasm instance runs in a worker (there is no `document`).
+pub fn in_worker() -> bool {
+    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("document"))
+        .map(|d| d.is_undefined())
+        .unwrap_or(false)
+}
+
+/// The worker's entry point: load the stored data, start the shell, announce readiness, then
+/// answer requests.
+pub fn run() {
+    console_error_panic_hook::set_once();
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        let Some(text) = ev.data().as_string() else {
+            return;
+        };
+        match serde_json::from_str::<Request>(&text) {
+            Ok(request) => {
+                QUEUE.with(|q| q.borrow_mut().push_back(request));
+                wasm_bindgen_futures::spawn_local(drain());
+            }
+            Err(e) => web_sys::console::error_1(&format!("shell worker: bad request: {e}").into()),
+        }
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    on_message.forget();
+    wasm_bindgen_futures::spawn_local(async move {
+        let warning = start().await.err();
+        post(&Response::Ready {
+            warning,
+            catalog: catalog(),
+        });
+    });
+}
+
+fn post(response: &Response) {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    match serde_json::to_string(response) {
+        Ok(text) => {
+            if let Err(e) = scope.post_message(&JsValue::from_str(&text)) {
+                web_sys::console::error_2(&"shell worker: postMessage failed".into(), &e);
+            }
+        }
+        Err(e) => web_sys::console::error_1(&format!("shell worker: {e}").into()),
+    }
+}
+
+/// Runs queued inputs one after another (an input's commit is awaited before the next runs).
+async fn drain() {
+    if DRAINING.with(|d| std::mem::replace(&mut *d.borrow_mut(), true)) {
+        return;
+    }
+    while let Some(request) = QUEUE.with(|q| q.borrow_mut().pop_front()) {
+        let (output, is_error) = run_input(&request.input).await;
+        post(&Response::Done {
+            id: request.id,
+            output,
+            is_error,
+            catalog: catalog(),
+        });
+    }
+    DRAINING.with(|d| *d.borrow_mut() = false);
+}
+
+/// Opens IndexedDB, loads what it holds into a fresh engine, and starts the shell. On storage
+/// failure the playground still works, in memory, and says so.
+async fn start() -> Result<(), String> {
+    let (store, snapshot, warning) = match IdbStore::open(DATABASE_NAME).await {
+        Ok(store) => match store.snapshot().await {
+            Ok(s) => (Some(store), s, None),
+            Err(e) => (None, Default::default(), Some(e)),
+        },
+        Err(e) => (None, Default::default(), Some(e)),
+    };
+    let engine = Engine::with_clock(Box::new(BrowserClock), random_seed())
+        .load(snapshot)
+        .map_err(|e| format!("stored data could not be loaded: {e}"))?;
+    let shell = Shell::new(
+        engine,
+        ShellConfig {
+            seed: random_seed(),
+            ..ShellConfig::default()
+        },
+    );
+    SESSION.with(|c| *c.borrow_mut() = Some(Session { shell, store }));
+    match warning {
+        Some(w) => Err(format!("{w} — data will not survive a reload")),
+        None => Ok(()),
+    }
+}
+
+/// Runs one input in the shell, then commits its changes to IndexedDB. Returns the text to show
+/// and whether it is an error.
+async fn run_input(input: &str) -> (String, bool) {
+    let (evaluation, batch, store) = SESSION.with(|c| {
+        let mut c = c.borrow_mut();
+        match c.as_mut() {
+            Some(session) => {
+                let ev = session.shell.eval(input);
+                let batch = session.shell.with_engine(|e| e.take_changes());
+                (Some(ev), batch, session.store.clone())
+            }
+            None => (None, Default::default(), None),
+        }
+    });
+    let Some(ev) = evaluation else {
+        return ("the shell could not start".into(), true);
+    };
+    let is_error = ev.error.is_some() || ev.incomplete;
+    let mut output = if ev.incomplete {
+        "SyntaxError: the statement is not finished (missing a closing bracket or quote?)".into()
+    } else {
+        ev.text()
+    };
+    if let Some(store) = store
+        && let Err(e) = store.commit(&batch).await
+    {
+        output.push_str(&format!("\nwarning: {e}"));
+    }
+    (output, is_error)
+}
+
+/// Databases and collections with document counts, and the current database.
+fn catalog() -> Catalog {
+    SESSION.with(|c| {
+        let mut c = c.borrow_mut();
+        let Some(session) = c.as_mut() else {
+            return Catalog {
+                collections: Vec::new(),
+                current_db: "test".into(),
+            };
+        };
+        let collections = session.shell.with_engine(|e| {
+            let cat = e.catalog();
+            cat.database_names()
+                .flat_map(|db| {
+                    cat.collections(db).map(move |(name, coll)| CollectionSummary {
+                        db: db.to_string(),
+                        name: name.to_string(),
+                        count: coll.len(),
+                    })
+                })
+                .collect()
+        });
+        Catalog {
+            collections,
+            current_db: session.shell.current_db(),
+        }
+    })
+}
