@@ -337,16 +337,25 @@ pub(super) fn matching_records(
     sort: Option<&SortSpec>,
     context: &MatchContext<'_>,
 ) -> Result<Vec<u64>> {
+    if filter.text_query().is_some() {
+        // `$text` is answered by the text index: select through the text plan.
+        let spec = crate::query::FindSpec {
+            filter: filter.clone(),
+            sort: sort.cloned(),
+            skip: 0,
+            limit: None,
+            projection: None,
+        };
+        return crate::exec::matching_record_ids(
+            engine.catalog().collection(ns),
+            filter.source(),
+            &spec,
+            context,
+        );
+    }
     let Some(coll) = engine.catalog().collection(ns) else {
         return Ok(Vec::new());
     };
-    if filter.text_query().is_some() {
-        // No collection has a text index yet (the same answer find gives).
-        return Err(Error::new(
-            ErrorCode::IndexNotFound,
-            "text index required for $text query",
-        ));
-    }
     let mut matched: Vec<(u64, &Document)> = Vec::new();
     for (record_id, doc) in coll.iter() {
         if filter.matches_with(doc, context)? {

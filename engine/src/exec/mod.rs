@@ -18,6 +18,11 @@ pub mod multi_plan;
 pub mod projection;
 pub mod skip;
 pub mod sort;
+pub mod text;
+pub mod text_match;
+pub mod text_or;
+pub mod text_scan;
+pub mod text_union;
 
 use bson::{Bson, Document};
 
@@ -33,6 +38,8 @@ pub struct Member {
     pub doc: Option<Document>,
     /// The index key, by key-pattern field, when the member came from an index.
     pub key: Option<Vec<(String, Bson)>>,
+    /// The text score, in a `$text` plan.
+    pub text_score: Option<f64>,
 }
 
 impl Member {
@@ -182,6 +189,7 @@ pub fn build<'a>(sol: &Solution, cx: ExecContext<'a>) -> Result<Box<dyn Stage + 
         )),
         Solution::Skip { n, child } => Box::new(skip::Skip::new(*n, build(child, cx)?)),
         Solution::Limit { n, child } => Box::new(limit::Limit::new(*n, build(child, cx)?)),
+        Solution::Text(plan) => text::build(plan, coll, cx)?,
         Solution::Projection {
             kind,
             transform_by,
@@ -217,12 +225,6 @@ pub fn execute(
     match_ctx: &MatchContext<'_>,
     run_to_end: bool,
 ) -> Result<Execution> {
-    if query.spec.filter.text_query().is_some() {
-        return Err(Error::new(
-            ErrorCode::IndexNotFound,
-            "text index required for $text query",
-        ));
-    }
     let candidates = plan_find(coll, query)?;
     let cx = ExecContext {
         coll,
@@ -337,3 +339,5 @@ use crate::query::FindSpec;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod text_tests;

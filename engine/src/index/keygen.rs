@@ -31,6 +31,9 @@ impl DocKeys {
 /// The keys `doc` contributes to the index, or `None` when the index leaves it out (a sparse
 /// index and a document with none of the key fields; a partial index and a non-matching one).
 pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
+    if let Some(text) = &spec.text {
+        return super::text::keys::doc_keys(spec, text, doc);
+    }
     if !spec.covers_document(doc) {
         return Ok(None);
     }

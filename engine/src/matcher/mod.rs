@@ -17,6 +17,7 @@ mod json_schema;
 mod parse;
 mod regex;
 mod serialize;
+mod text;
 mod type_set;
 
 #[cfg(test)]
@@ -108,6 +109,8 @@ impl ElemMatch {
 #[derive(Debug, Clone)]
 pub struct Filter {
     root: expr::Expr,
+    /// The filter document as given (a `$text` filter is planned from it).
+    source: Document,
 }
 
 impl Filter {
@@ -130,6 +133,7 @@ impl Filter {
         check_nesting(filter)?;
         Ok(Filter {
             root: parse::parse_filter_in(filter, parse::Level::TopLevel, scope)?,
+            source: filter.clone(),
         })
     }
 
@@ -137,6 +141,7 @@ impl Filter {
     pub fn all() -> Filter {
         Filter {
             root: expr::Expr::AlwaysTrue,
+            source: Document::new(),
         }
     }
 
@@ -179,6 +184,21 @@ impl Filter {
     /// The `$text` query, if the filter has one (the text index evaluates it).
     pub fn text_query(&self) -> Option<&TextQuery> {
         self.root.text_query()
+    }
+
+    /// The filter document the filter was parsed from.
+    pub fn source(&self) -> &Document {
+        &self.source
+    }
+
+    /// How many `$text` expressions the filter has.
+    pub fn text_count(&self) -> usize {
+        self.root.text_count()
+    }
+
+    /// Whether a `$text` expression sits under `$nor` (which MongoDB refuses).
+    pub fn text_under_nor(&self) -> bool {
+        self.root.text_under_nor()
     }
 
     /// The filter as MongoDB's explain prints it (`parsedQuery`).

@@ -6,6 +6,7 @@
 
 pub mod bounds;
 pub mod predicates;
+pub mod text;
 
 use bson::{Bson, Document};
 
@@ -61,6 +62,8 @@ pub enum Solution {
         transform_by: Document,
         child: Box<Solution>,
     },
+    /// A `$text` search through the text index (see [`text`]).
+    Text(Box<text::TextPlan>),
 }
 
 /// Which projection stage applies the projection.
@@ -121,6 +124,9 @@ impl Solution {
 
 /// The candidate solutions for a find, best guess first. Errors: a hint naming no index.
 pub fn plan_find(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Vec<Solution>> {
+    if q.spec.filter.text_query().is_some() {
+        return Ok(vec![finish(q, text::plan_text(coll, q)?, false)?]);
+    }
     let Some(coll) = coll else {
         return Ok(vec![Solution::Eof]);
     };
