@@ -23,10 +23,9 @@ pub fn count(
         "count",
         &["query", "limit", "skip", "hint", "collation", "fields"],
     )?;
-    let filter = match document_option(command, "count", "query")? {
-        Some(q) => Filter::parse(q)?,
-        None => Filter::all(),
-    };
+    let empty = Document::new();
+    let query = document_option(command, "count", "query")?.unwrap_or(&empty);
+    let filter = Filter::parse(query)?;
     check_collation(command.get("collation"), "count.collation")?;
     let skip = count_option(command, "count", "skip")?.unwrap_or(0);
     let limit = limit_option(command)?;
@@ -38,7 +37,7 @@ pub fn count(
             type_name(hint)
         )));
     }
-    let matched = matching_records(engine, &ns, &filter, None, ctx)?.len() as i64;
+    let matched = matching_records(engine, &ns, query, &filter, None, ctx)?.len() as i64;
     let mut n = (matched - skip).max(0);
     if limit > 0 {
         n = n.min(limit);

@@ -39,14 +39,13 @@ pub fn distinct(
             ));
         }
     };
-    let filter = match document_option(command, "distinct", "query")? {
-        Some(q) => Filter::parse(q)?,
-        None => Filter::all(),
-    };
+    let empty = Document::new();
+    let query = document_option(command, "distinct", "query")?.unwrap_or(&empty);
+    let filter = Filter::parse(query)?;
     check_collation(command.get("collation"), "distinct.collation")?;
     let path = FieldPath::parse(key);
     let mut values = BTreeSet::new();
-    let records = matching_records(engine, &ns, &filter, None, ctx)?;
+    let records = matching_records(engine, &ns, query, &filter, None, ctx)?;
     if let Some(coll) = engine.catalog().collection(&ns) {
         for doc in records.iter().filter_map(|r| coll.get(*r)) {
             collect(doc, &path, &mut values);
