@@ -50,8 +50,9 @@ pub fn aggregate(
     crate::write::check_collation(command.get("collation"), "aggregate.collation")?;
     check_hint(command.get("hint"))?;
     let batch_size = cursor_batch_size(command, explain)?;
+    let eval = engine.eval_context();
     let scope = match document_option(command, "aggregate", "let")? {
-        Some(vars) => Scope::from_let(vars)?,
+        Some(vars) => Scope::from_let_in(vars, &eval)?,
         None => Scope::default(),
     };
     let pipeline = Pipeline::parse(pipeline, &scope, collectionless)?;
@@ -74,6 +75,7 @@ pub fn aggregate(
         catalog: engine.catalog(),
         db,
         match_ctx: ctx,
+        eval: &eval,
     };
     let docs = pipeline.run(input, &cx).map_err(|mut e| {
         e.message = format!(

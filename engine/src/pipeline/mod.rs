@@ -29,7 +29,7 @@ use bson::{Bson, Document};
 
 use crate::catalog::Catalog;
 use crate::error::{Error, ErrorCode, Result};
-use crate::expression::Scope;
+use crate::expression::{EvalContext, Scope};
 use crate::matcher::MatchContext;
 
 /// One parsed pipeline stage.
@@ -76,6 +76,8 @@ pub struct RunContext<'a> {
     pub catalog: &'a Catalog,
     pub db: &'a str,
     pub match_ctx: &'a MatchContext<'a>,
+    /// The command's `$$NOW` and `$rand` generator.
+    pub eval: &'a EvalContext,
 }
 
 /// A parsed pipeline.

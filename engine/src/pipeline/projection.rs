@@ -9,7 +9,7 @@
 use bson::{Bson, Document};
 
 use crate::error::{Error, Result};
-use crate::expression::{Expression, Scope, Vars};
+use crate::expression::{EvalContext, Expression, Scope, Vars};
 
 /// What a projection does with the fields it does not name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,8 +89,8 @@ impl AggProjection {
     }
 
     /// Applies the projection to one document (`$$ROOT` is the document).
-    pub fn apply(&self, doc: &Document) -> Result<Document> {
-        let vars = Vars::new(doc);
+    pub fn apply(&self, doc: &Document, context: &EvalContext) -> Result<Document> {
+        let vars = Vars::with_context(doc, context);
         match self.kind {
             Kind::Inclusion => {
                 let mut out = include(&self.root, doc);

@@ -32,8 +32,11 @@ impl Stage for AddFields {
         self.name
     }
 
-    fn apply(&self, input: Vec<Document>, _cx: &RunContext<'_>) -> Result<Vec<Document>> {
-        input.iter().map(|d| self.projection.apply(d)).collect()
+    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        input
+            .iter()
+            .map(|d| self.projection.apply(d, cx.eval))
+            .collect()
     }
 
     fn serialize(&self) -> Document {

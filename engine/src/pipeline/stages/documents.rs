@@ -27,9 +27,9 @@ impl Stage for Documents {
         true
     }
 
-    fn apply(&self, _input: Vec<Document>, _cx: &RunContext<'_>) -> Result<Vec<Document>> {
+    fn apply(&self, _input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
         let empty = Document::new();
-        let Some(Bson::Array(items)) = self.expr.evaluate(&empty)? else {
+        let Some(Bson::Array(items)) = self.expr.evaluate_in(&empty, cx.eval)? else {
             return Err(Error::location(
                 5858203,
                 "error during aggregation :: caused by :: an array is expected",

@@ -22,8 +22,11 @@ impl Stage for Project {
         "$project"
     }
 
-    fn apply(&self, input: Vec<Document>, _cx: &RunContext<'_>) -> Result<Vec<Document>> {
-        input.iter().map(|d| self.projection.apply(d)).collect()
+    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        input
+            .iter()
+            .map(|d| self.projection.apply(d, cx.eval))
+            .collect()
     }
 
     fn serialize(&self) -> Document {

@@ -88,7 +88,7 @@ impl Stage for ReplaceRoot {
         }
     }
 
-    fn apply(&self, input: Vec<Document>, _cx: &RunContext<'_>) -> Result<Vec<Document>> {
+    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
         let what = if self.with {
             "replacement document"
         } else {
@@ -96,7 +96,7 @@ impl Stage for ReplaceRoot {
         };
         input
             .iter()
-            .map(|d| match self.new_root.evaluate(d)? {
+            .map(|d| match self.new_root.evaluate_in(d, cx.eval)? {
                 Some(Bson::Document(new)) => Ok(new),
                 other => Err(not_an_object(what, other.as_ref(), d)),
             })

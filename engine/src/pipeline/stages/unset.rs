@@ -48,8 +48,11 @@ impl Stage for Unset {
         "$unset"
     }
 
-    fn apply(&self, input: Vec<Document>, _cx: &RunContext<'_>) -> Result<Vec<Document>> {
-        input.iter().map(|d| self.projection.apply(d)).collect()
+    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        input
+            .iter()
+            .map(|d| self.projection.apply(d, cx.eval))
+            .collect()
     }
 
     /// MongoDB shows `$unset` as the exclusion `$project` it stands for.
