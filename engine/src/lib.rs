@@ -13,6 +13,7 @@
 //! ([`Engine::run_command`]), so the shell, the conformance runners and the web app all speak to
 //! it the same way.
 
+pub mod accumulator;
 pub mod catalog;
 pub mod clock;
 pub mod commands;
