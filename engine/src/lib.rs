@@ -13,6 +13,7 @@
 //! ([`Engine::run_command`]), so the shell, the conformance runners and the web app all speak to
 //! it the same way.
 
+pub mod accumulator;
 pub mod catalog;
 pub mod clock;
 pub mod commands;
@@ -24,6 +25,7 @@ pub mod expression;
 pub mod index;
 pub mod matcher;
 pub mod path;
+pub mod pipeline;
 pub mod planner;
 pub mod projection;
 pub mod query;
