@@ -3,12 +3,16 @@
 mod add_fields;
 mod count;
 mod documents;
+mod facet;
 mod limit;
+mod lookup;
 mod match_stage;
 mod project;
 mod replace_root;
+mod sample;
 mod skip;
 mod sort;
+mod union_with;
 mod unset;
 mod unwind;
 
@@ -31,6 +35,10 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$skip", skip::parse),
     ("$unwind", unwind::parse),
     ("$count", count::parse),
+    ("$lookup", lookup::parse),
+    ("$unionWith", union_with::parse),
+    ("$facet", facet::parse),
+    ("$sample", sample::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
