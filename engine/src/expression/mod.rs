@@ -14,10 +14,15 @@ mod array;
 mod comparison;
 mod conditional;
 mod context;
+mod convert;
 mod field_path;
 mod logical;
+mod math;
+mod object;
 pub mod operators;
+mod trigonometry;
 mod type_ops;
+mod variables;
 
 #[cfg(test)]
 mod tests;
