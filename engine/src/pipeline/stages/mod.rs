@@ -11,11 +11,13 @@ mod limit;
 mod match_stage;
 mod project;
 mod replace_root;
+mod set_window_fields;
 mod skip;
 mod sort;
 mod sort_by_count;
 mod unset;
 mod unwind;
+mod window_function;
 
 #[cfg(test)]
 mod grouping_tests;
@@ -43,6 +45,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$bucket", bucket::parse),
     ("$bucketAuto", bucket_auto::parse),
     ("$sortByCount", sort_by_count::parse),
+    ("$setWindowFields", set_window_fields::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
