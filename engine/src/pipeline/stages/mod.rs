@@ -5,16 +5,20 @@ mod bucket;
 mod bucket_auto;
 mod count;
 mod documents;
+mod facet;
 mod granularity;
 mod group;
 mod limit;
+mod lookup;
 mod match_stage;
 mod project;
 mod replace_root;
+mod sample;
 mod set_window_fields;
 mod skip;
 mod sort;
 mod sort_by_count;
+mod union_with;
 mod unset;
 mod unwind;
 mod window_function;
@@ -41,6 +45,10 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$skip", skip::parse),
     ("$unwind", unwind::parse),
     ("$count", count::parse),
+    ("$lookup", lookup::parse),
+    ("$unionWith", union_with::parse),
+    ("$facet", facet::parse),
+    ("$sample", sample::parse),
     ("$group", group::parse),
     ("$bucket", bucket::parse),
     ("$bucketAuto", bucket_auto::parse),
