@@ -6,7 +6,8 @@ use std::collections::HashSet;
 
 use bson::{Bson, Document, doc};
 
-use super::index_scan::{IndexScanStats, successor};
+use super::distinct_scan::successor;
+use super::index_scan::IndexScanStats;
 use super::{CommonStats, Member, Stage, StageStats, State};
 use crate::error::Result;
 use crate::index::Index;

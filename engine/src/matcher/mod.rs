@@ -18,7 +18,7 @@ mod parse;
 mod regex;
 mod serialize;
 mod text;
-mod type_set;
+pub(crate) mod type_set;
 
 #[cfg(test)]
 mod bad_input_tests;
@@ -109,8 +109,6 @@ impl ElemMatch {
 #[derive(Debug, Clone)]
 pub struct Filter {
     root: expr::Expr,
-    /// The filter document as given (a `$text` filter is planned from it).
-    source: Document,
 }
 
 impl Filter {
@@ -133,7 +131,6 @@ impl Filter {
         check_nesting(filter)?;
         Ok(Filter {
             root: parse::parse_filter_in(filter, parse::Level::TopLevel, scope)?,
-            source: filter.clone(),
         })
     }
 
@@ -141,7 +138,6 @@ impl Filter {
     pub fn all() -> Filter {
         Filter {
             root: expr::Expr::AlwaysTrue,
-            source: Document::new(),
         }
     }
 
@@ -184,11 +180,6 @@ impl Filter {
     /// The `$text` query, if the filter has one (the text index evaluates it).
     pub fn text_query(&self) -> Option<&TextQuery> {
         self.root.text_query()
-    }
-
-    /// The filter document the filter was parsed from.
-    pub fn source(&self) -> &Document {
-        &self.source
     }
 
     /// How many `$text` expressions the filter has.

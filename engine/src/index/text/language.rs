@@ -55,16 +55,51 @@ const TABLE: [(Language, &str, &str, &str); 15] = [
 /// NLTK's English list is Snowball's `english.stop` (the list MongoDB indexes with) plus some
 /// contraction fragments and a few words; these are NLTK's additions, which MongoDB indexes.
 const ENGLISH_NLTK_ONLY: &[&str] = &[
-    "ain", "aren", "can", "couldn", "d", "didn", "doesn", "don", "hadn", "hasn", "haven", "isn",
-    "it'd", "it'll", "just", "ll", "m", "ma", "mightn", "mightn't", "mustn", "needn", "needn't",
-    "now", "o", "re", "s", "shan", "should've", "shouldn", "t", "that'll", "ve", "wasn", "weren",
-    "will", "won", "wouldn", "y",
+    "ain",
+    "aren",
+    "can",
+    "couldn",
+    "d",
+    "didn",
+    "doesn",
+    "don",
+    "hadn",
+    "hasn",
+    "haven",
+    "isn",
+    "it'd",
+    "it'll",
+    "just",
+    "ll",
+    "m",
+    "ma",
+    "mightn",
+    "mightn't",
+    "mustn",
+    "needn",
+    "needn't",
+    "now",
+    "o",
+    "re",
+    "s",
+    "shan",
+    "should've",
+    "shouldn",
+    "t",
+    "that'll",
+    "ve",
+    "wasn",
+    "weren",
+    "will",
+    "won",
+    "wouldn",
+    "y",
 ];
 
 /// Snowball's `english.stop` words NLTK's list leaves out.
 const ENGLISH_SNOWBALL_ONLY: &[&str] = &[
-    "can't", "cannot", "could", "here's", "how's", "let's", "ought", "that's", "there's",
-    "what's", "when's", "where's", "who's", "why's", "would",
+    "can't", "cannot", "could", "here's", "how's", "let's", "ought", "that's", "there's", "what's",
+    "when's", "where's", "who's", "why's", "would",
 ];
 
 /// A language's stop words.
