@@ -40,6 +40,7 @@ pub enum ErrorCode {
     NoQueryExecutionPlans,
     QueryExceededMemoryLimitNoDiskUseAllowed,
     JSInterpreterFailure,
+    ExceededMemoryLimit,
     Location(i32),
 }
 
@@ -78,6 +79,7 @@ impl ErrorCode {
         ErrorCode::NoQueryExecutionPlans,
         ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed,
         ErrorCode::JSInterpreterFailure,
+        ErrorCode::ExceededMemoryLimit,
     ];
 
     /// The code with this number: a named one where MongoDB names it, else `Location(n)`.
@@ -123,6 +125,7 @@ impl ErrorCode {
             ErrorCode::NoQueryExecutionPlans => 291,
             ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed => 292,
             ErrorCode::JSInterpreterFailure => 139,
+            ErrorCode::ExceededMemoryLimit => 146,
             ErrorCode::Location(n) => n,
         }
     }
@@ -164,6 +167,7 @@ impl ErrorCode {
                 "QueryExceededMemoryLimitNoDiskUseAllowed"
             }
             ErrorCode::JSInterpreterFailure => "JSInterpreterFailure",
+            ErrorCode::ExceededMemoryLimit => "ExceededMemoryLimit",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()

@@ -16,6 +16,7 @@ mod conditional;
 mod field_path;
 mod logical;
 pub mod operators;
+mod set;
 mod type_ops;
 
 #[cfg(test)]
@@ -63,6 +64,15 @@ impl<'a> Vars<'a> {
             current: doc,
             bound: &[],
         }
+    }
+
+    /// The same variables with `bound` as the bound list (for operators that bind names, like
+    /// `$map`'s `as`).
+    pub fn with_bound<'b>(&self, bound: &'b [(String, Bson)]) -> Vars<'b>
+    where
+        'a: 'b,
+    {
+        Vars { bound, ..*self }
     }
 
     /// The value of a bound variable.

@@ -10,6 +10,8 @@ use crate::error::{Error, Result};
 pub enum Arity {
     Exactly(usize),
     AtLeast(usize),
+    /// From the first to the second number of arguments, both included.
+    Between(usize, usize),
     Any,
 }
 
@@ -34,6 +36,11 @@ pub const FAMILIES: &[&[OperatorDef]] = &[
     super::logical::OPERATORS,
     super::conditional::OPERATORS,
     super::array::OPERATORS,
+    super::array::iterate::OPERATORS,
+    super::array::n_elements::OPERATORS,
+    super::array::sort::OPERATORS,
+    super::array::zip::OPERATORS,
+    super::set::OPERATORS,
     super::type_ops::OPERATORS,
 ];
 
@@ -77,6 +84,20 @@ pub fn check_arity(def: &OperatorDef, n: usize) -> Result<()> {
             16021,
             format!(
                 "Expression {} takes at least {k} arguments, and {n} were passed in.",
+                def.name
+            ),
+        )),
+        Arity::Between(min, _) if n < min => Err(Error::location(
+            28667,
+            format!(
+                "Expression {} takes at least {min} arguments, and {n} were passed in.",
+                def.name
+            ),
+        )),
+        Arity::Between(_, max) if n > max => Err(Error::location(
+            28667,
+            format!(
+                "Expression {} takes at most {max} arguments, and {n} were passed in.",
                 def.name
             ),
         )),
