@@ -229,7 +229,7 @@ fn map(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
             slot.1 = item;
         }
         // A missing result cannot sit in an array: it becomes null.
-        out.push(each.eval(&vars.with_bound(&bound))?.unwrap_or(Bson::Null));
+        out.push(each.eval(&vars.rebound(&bound))?.unwrap_or(Bson::Null));
     }
     Ok(Some(Bson::Array(out)))
 }
@@ -255,7 +255,7 @@ fn filter(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
         if let Some(slot) = bound.last_mut() {
             slot.1 = item.clone();
         }
-        if truthy(&cond.eval(&vars.with_bound(&bound))?) {
+        if truthy(&cond.eval(&vars.rebound(&bound))?) {
             out.push(item);
             if let Some(n) = remaining.as_mut() {
                 *n -= 1;
@@ -324,7 +324,7 @@ fn reduce(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
             Some(v) => ("value".into(), v),
             None => (String::new(), Bson::Null),
         };
-        accumulated = each.eval(&vars.with_bound(&bound))?;
+        accumulated = each.eval(&vars.rebound(&bound))?;
     }
     Ok(accumulated)
 }
