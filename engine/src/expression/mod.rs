@@ -9,6 +9,7 @@
 //! A value an expression produces may be *missing* (`None`), which differs from null as in
 //! MongoDB: `{$eq: ["$nope", null]}` is false.
 
+mod accumulators;
 mod arithmetic;
 mod array;
 mod comparison;

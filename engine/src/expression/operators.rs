@@ -41,6 +41,7 @@ pub const FAMILIES: &[&[OperatorDef]] = &[
     super::array::sort::OPERATORS,
     super::array::zip::OPERATORS,
     super::set::OPERATORS,
+    super::accumulators::OPERATORS,
     super::type_ops::OPERATORS,
 ];
 
