@@ -25,6 +25,7 @@ pub mod expression;
 pub mod index;
 pub mod matcher;
 pub mod path;
+pub mod pipeline;
 pub mod planner;
 pub mod projection;
 pub mod query;
