@@ -15,11 +15,16 @@ mod array;
 mod comparison;
 mod conditional;
 mod context;
+mod convert;
 mod field_path;
 mod logical;
+mod math;
+mod object;
 pub mod operators;
 mod set;
+mod trigonometry;
 mod type_ops;
+mod variables;
 
 #[cfg(test)]
 mod tests;

@@ -10,8 +10,8 @@ use crate::error::{Error, Result};
 pub enum Arity {
     Exactly(usize),
     AtLeast(usize),
-    /// From the first to the second number of arguments, both included.
-    Between(usize, usize),
+    /// Between the two bounds, inclusive.
+    Range(usize, usize),
     Any,
 }
 
@@ -32,6 +32,10 @@ pub struct OperatorDef {
 /// Every operator family. Add a family file's table here.
 pub const FAMILIES: &[&[OperatorDef]] = &[
     super::arithmetic::OPERATORS,
+    super::math::OPERATORS,
+    super::trigonometry::OPERATORS,
+    super::object::OPERATORS,
+    super::variables::OPERATORS,
     super::comparison::OPERATORS,
     super::logical::OPERATORS,
     super::conditional::OPERATORS,
@@ -43,6 +47,7 @@ pub const FAMILIES: &[&[OperatorDef]] = &[
     super::set::OPERATORS,
     super::accumulators::OPERATORS,
     super::type_ops::OPERATORS,
+    super::convert::OPERATORS,
 ];
 
 /// The operator named `name` (with its `$`).
@@ -51,6 +56,16 @@ pub fn lookup(name: &str) -> Option<&'static OperatorDef> {
         .iter()
         .flat_map(|family| family.iter())
         .find(|def| def.name == name)
+}
+
+/// An operator whose arguments take the usual form (see [`positional`]).
+pub const fn positional_def(name: &'static str, arity: Arity, eval: Eval) -> OperatorDef {
+    OperatorDef {
+        name,
+        arity,
+        parse_args: positional,
+        eval,
+    }
 }
 
 /// The usual argument form: an array of expressions, or one expression standing alone.
@@ -88,14 +103,14 @@ pub fn check_arity(def: &OperatorDef, n: usize) -> Result<()> {
                 def.name
             ),
         )),
-        Arity::Between(min, _) if n < min => Err(Error::location(
+        Arity::Range(min, _) if n < min => Err(Error::location(
             28667,
             format!(
                 "Expression {} takes at least {min} arguments, and {n} were passed in.",
                 def.name
             ),
         )),
-        Arity::Between(_, max) if n > max => Err(Error::location(
+        Arity::Range(_, max) if n > max => Err(Error::location(
             28667,
             format!(
                 "Expression {} takes at most {max} arguments, and {n} were passed in.",

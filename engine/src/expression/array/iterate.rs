@@ -20,7 +20,7 @@ pub const OPERATORS: &[OperatorDef] = &[
     },
     OperatorDef {
         name: "$filter",
-        arity: Arity::Between(3, 4),
+        arity: Arity::Range(3, 4),
         parse_args: parse_filter,
         eval: filter,
     },

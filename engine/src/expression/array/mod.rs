@@ -32,13 +32,13 @@ pub const OPERATORS: &[OperatorDef] = &[
     def("$in", Arity::Exactly(2), elements::in_array),
     def(
         "$indexOfArray",
-        Arity::Between(2, 4),
+        Arity::Range(2, 4),
         elements::index_of_array,
     ),
     def("$reverseArray", Arity::Exactly(1), elements::reverse_array),
     def("$size", Arity::Exactly(1), elements::size),
-    def("$slice", Arity::Between(2, 3), elements::slice),
-    def("$range", Arity::Between(2, 3), range::range),
+    def("$slice", Arity::Range(2, 3), elements::slice),
+    def("$range", Arity::Range(2, 3), range::range),
 ];
 
 const fn def(name: &'static str, arity: Arity, eval: super::operators::Eval) -> OperatorDef {

@@ -1,16 +1,24 @@
 //! One file per pipeline stage, and the registry the pipeline parser looks names up in.
 
 mod add_fields;
+mod bucket;
+mod bucket_auto;
 mod count;
 mod documents;
+mod granularity;
+mod group;
 mod limit;
 mod match_stage;
 mod project;
 mod replace_root;
 mod skip;
 mod sort;
+mod sort_by_count;
 mod unset;
 mod unwind;
+
+#[cfg(test)]
+mod grouping_tests;
 
 use bson::Bson;
 
@@ -31,6 +39,10 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$skip", skip::parse),
     ("$unwind", unwind::parse),
     ("$count", count::parse),
+    ("$group", group::parse),
+    ("$bucket", bucket::parse),
+    ("$bucketAuto", bucket_auto::parse),
+    ("$sortByCount", sort_by_count::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
