@@ -177,7 +177,8 @@ impl Expression {
                     ),
                 ));
             }
-            if first == "$literal" {
+            // `$const` is MongoDB's older name for `$literal` (both parse to ExpressionConstant).
+            if first == "$literal" || first == "$const" {
                 return Ok(Expression::Constant(arg.clone()));
             }
             let Some(def) = operators::lookup(first) else {
