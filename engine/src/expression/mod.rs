@@ -13,9 +13,12 @@ mod arithmetic;
 mod array;
 mod comparison;
 mod conditional;
+mod date;
 mod field_path;
 mod logical;
+mod named_args;
 pub mod operators;
+mod string;
 mod type_ops;
 
 #[cfg(test)]

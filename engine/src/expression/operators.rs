@@ -35,6 +35,8 @@ pub const FAMILIES: &[&[OperatorDef]] = &[
     super::conditional::OPERATORS,
     super::array::OPERATORS,
     super::type_ops::OPERATORS,
+    super::string::OPERATORS,
+    super::date::OPERATORS,
 ];
 
 /// The operator named `name` (with its `$`).
