@@ -13,6 +13,7 @@
 //! ([`Engine::run_command`]), so the shell, the conformance runners and the web app all speak to
 //! it the same way.
 
+pub mod accumulator;
 pub mod catalog;
 pub mod clock;
 pub mod commands;
@@ -24,6 +25,7 @@ pub mod expression;
 pub mod index;
 pub mod matcher;
 pub mod path;
+pub mod pipeline;
 pub mod planner;
 pub mod projection;
 pub mod query;
@@ -50,6 +52,8 @@ pub struct Engine {
     pending: ChangeBatch,
     clock: Box<dyn Clock>,
     object_ids: ObjectIdGenerator,
+    /// Seeds the `$rand` generator of each command's evaluation context.
+    rand_seeds: u64,
 }
 
 impl std::fmt::Debug for Engine {
@@ -81,6 +85,7 @@ impl Engine {
             pending: ChangeBatch::default(),
             clock,
             object_ids: ObjectIdGenerator::from_seed(seed),
+            rand_seeds: seed,
         }
     }
 
@@ -92,6 +97,15 @@ impl Engine {
     pub fn new_object_id(&mut self) -> bson::oid::ObjectId {
         let now = self.clock.now_millis();
         self.object_ids.next(now)
+    }
+
+    /// The evaluation context for one command's expressions: `$$NOW` is the clock's time now,
+    /// and `$rand` draws from a generator seeded from the engine's seed (each command gets the
+    /// next seed, so a seeded engine repeats its random numbers run after run).
+    pub fn eval_context(&mut self) -> expression::EvalContext {
+        // Weyl step: successive commands get well-separated SplitMix64 streams.
+        self.rand_seeds = self.rand_seeds.wrapping_add(0xD1B5_4A32_D192_ED03);
+        expression::EvalContext::new(self.clock.now_millis(), self.rand_seeds)
     }
 
     /// Fills a new engine with a durable store's snapshot.

@@ -15,9 +15,12 @@ pub mod idhack;
 pub mod index_scan;
 pub mod limit;
 pub mod multi_plan;
+pub mod or;
 pub mod projection;
 pub mod skip;
 pub mod sort;
+pub mod sort_merge;
+pub mod subplan;
 
 use bson::{Bson, Document};
 
@@ -193,7 +196,21 @@ pub fn build<'a>(sol: &Solution, cx: ExecContext<'a>) -> Result<Box<dyn Stage + 
             cx.match_ctx,
             build(child, cx)?,
         )),
+        Solution::Or { children } => Box::new(or::Or::new(build_all(children, cx)?)),
+        Solution::SortMerge { pattern, children } => Box::new(sort_merge::SortMerge::new(
+            cx.query.spec,
+            pattern.clone(),
+            build_all(children, cx)?,
+        )),
+        Solution::Subplan { child } => Box::new(subplan::Subplan::new(
+            build(child, cx)?,
+            CommonStats::default(),
+        )),
     })
+}
+
+fn build_all<'a>(children: &[Solution], cx: ExecContext<'a>) -> Result<Vec<Box<dyn Stage + 'a>>> {
+    children.iter().map(|c| build(c, cx)).collect()
 }
 
 /// The outcome of planning and running a find.
@@ -223,11 +240,18 @@ pub fn execute(
             "text index required for $text query",
         ));
     }
-    let candidates = plan_find(coll, query)?;
     let cx = ExecContext {
         coll,
         query,
         match_ctx,
+    };
+    let rooted_or = coll.zip(crate::planner::or::rooted_or_branches(query));
+    let candidates = match &rooted_or {
+        Some((c, branches)) => match subplan::plan_rooted_or(c, branches, cx)? {
+            Some(composed) => vec![composed],
+            None => plan_find(coll, query)?,
+        },
+        None => plan_find(coll, query)?,
     };
     let mut stages = Vec::with_capacity(candidates.len());
     for c in &candidates {
@@ -237,7 +261,14 @@ pub fn execute(
     let mut race = multi_plan::MultiPlan::new(candidates, stages, coll_len);
     race.pick_best()?;
     let mut members = race.take_buffered();
-    let (winner, mut stage, rejected, trials) = race.into_parts();
+    let (mut winner, mut stage, rejected, trials) = race.into_parts();
+    if rooted_or.is_some() {
+        let trial = stage.stats().common;
+        stage = Box::new(subplan::Subplan::new(stage, trial));
+        winner = Solution::Subplan {
+            child: Box::new(winner),
+        };
+    }
     if run_to_end {
         loop {
             match stage.work()? {
@@ -337,3 +368,6 @@ use crate::query::FindSpec;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod or_tests;

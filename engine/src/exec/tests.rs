@@ -102,6 +102,11 @@ fn filters() -> Vec<Document> {
         doc! {"c.d": {"$exists": false}},
         doc! {"c.0.d": 1},
         doc! {"$or": [{"a": 1}, {"b": 2}]},
+        doc! {"$or": [{"a": {"$gt": 1}}, {"c.d": 1}]},
+        doc! {"$or": [{"a": 1}, {"a": {"$in": [1, "apple"]}}, {"b": {"$gte": 8}}]},
+        doc! {"b": {"$gt": 2}, "$or": [{"a": 1}, {"c.d": {"$lt": 2}}]},
+        doc! {"$or": [{"a": "apple"}, {"zz": 1}]},
+        doc! {"$or": [{"a": 1, "b": 1}, {"c.d": {"$exists": false}}]},
         doc! {"$and": [{"a": {"$gt": 0}}, {"b": {"$lt": 8}}]},
         doc! {"_id": 5},
         doc! {"_id": {"$in": [1, 2, 200]}},
@@ -219,7 +224,7 @@ fn planned_find(e: &Engine, db: &str, cmd: &Document) -> Vec<Document> {
     super::find(e.catalog().collection(&ns), &q, &MatchContext::default()).unwrap()
 }
 
-fn winning_plan(r: &Document) -> &Document {
+pub(super) fn winning_plan(r: &Document) -> &Document {
     r.get_document("queryPlanner")
         .and_then(|q| q.get_document("winningPlan"))
         .unwrap()

@@ -15,6 +15,10 @@ pub enum PathRoot {
     Current,
     /// `$$REMOVE`: always missing.
     Remove,
+    /// `$$NOW`: the command's start time, from the evaluation context.
+    Now,
+    /// `$$CLUSTER_TIME`: the same instant as a timestamp.
+    ClusterTime,
     /// A variable bound while evaluating (`$let`, `$map`...).
     Variable(String),
     /// A command-level `let` constant, substituted at parse time.
@@ -45,6 +49,8 @@ impl FieldPathExpr {
                 "ROOT" => PathRoot::Root,
                 "CURRENT" => PathRoot::Current,
                 "REMOVE" => PathRoot::Remove,
+                "NOW" => PathRoot::Now,
+                "CLUSTER_TIME" => PathRoot::ClusterTime,
                 "" => {
                     return Err(Error::location(
                         16869,
@@ -91,6 +97,8 @@ impl FieldPathExpr {
             PathRoot::Current => "$$CURRENT".to_string(),
             PathRoot::Root => "$$ROOT".to_string(),
             PathRoot::Remove => "$$REMOVE".to_string(),
+            PathRoot::Now => "$$NOW".to_string(),
+            PathRoot::ClusterTime => "$$CLUSTER_TIME".to_string(),
             PathRoot::Variable(name) => format!("$${name}"),
             PathRoot::Value(v) => {
                 if self.fields.is_empty() {
@@ -114,19 +122,28 @@ impl FieldPathExpr {
         &self.fields
     }
 
-    pub fn evaluate(&self, vars: &Vars<'_>) -> Option<Bson> {
+    /// The path's value; missing is `None`. Only `$$NOW` and `$$CLUSTER_TIME` can fail (when
+    /// no engine supplied a time).
+    pub fn evaluate(&self, vars: &Vars<'_>) -> Result<Option<Bson>> {
         let doc = match &self.root {
             PathRoot::Root => vars.root,
             PathRoot::Current => vars.current,
-            PathRoot::Remove => return None,
-            PathRoot::Variable(name) => return lookup_rest(vars.variable(name)?, &self.fields),
-            PathRoot::Value(v) => return lookup_rest(v, &self.fields),
+            PathRoot::Remove => return Ok(None),
+            PathRoot::Now => return Ok(lookup_rest(&vars.context.now()?, &self.fields)),
+            PathRoot::ClusterTime => {
+                return Ok(lookup_rest(&vars.context.cluster_time()?, &self.fields));
+            }
+            PathRoot::Variable(name) => {
+                return Ok(vars
+                    .variable(name)
+                    .and_then(|v| lookup_rest(v, &self.fields)));
+            }
+            PathRoot::Value(v) => return Ok(lookup_rest(v, &self.fields)),
         };
         let Some((first, rest)) = self.fields.split_first() else {
-            return Some(Bson::Document(doc.clone()));
+            return Ok(Some(Bson::Document(doc.clone())));
         };
-        let v = doc.get(first)?;
-        lookup_rest(v, rest)
+        Ok(doc.get(first).and_then(|v| lookup_rest(v, rest)))
     }
 }
 

@@ -13,6 +13,7 @@ mod arithmetic;
 mod array;
 mod comparison;
 mod conditional;
+mod context;
 mod date;
 mod field_path;
 mod logical;
@@ -27,6 +28,7 @@ mod tests;
 use bson::{Bson, Document};
 
 use crate::error::{Error, Result};
+pub use context::EvalContext;
 pub use field_path::FieldPathExpr;
 use operators::OperatorDef;
 
@@ -57,15 +59,30 @@ pub struct Vars<'a> {
     pub current: &'a Document,
     /// Variables bound while evaluating (`$let`, `$map`'s `as`...), innermost last.
     pub bound: &'a [(String, Bson)],
+    /// The command's time (`$$NOW`) and random generator (`$rand`).
+    pub context: &'a EvalContext,
 }
 
 impl<'a> Vars<'a> {
+    /// Variables for a document, without an engine's context (`$$NOW` is unavailable).
     pub fn new(doc: &'a Document) -> Self {
+        Vars::with_context(doc, EvalContext::detached())
+    }
+
+    /// Variables for a document in a command's evaluation context.
+    pub fn with_context(doc: &'a Document, context: &'a EvalContext) -> Self {
         Vars {
             root: doc,
             current: doc,
             bound: &[],
+            context,
         }
+    }
+
+    /// The same variables with more bound on top (`$let`, `$map`'s `as`): `bound` holds
+    /// the outer bindings followed by the new ones.
+    pub fn rebound(&self, bound: &'a [(String, Bson)]) -> Vars<'a> {
+        Vars { bound, ..*self }
     }
 
     /// The value of a bound variable.
@@ -90,12 +107,17 @@ impl Scope {
     /// A scope from a command's `let` document: each value is an expression evaluated once,
     /// against an empty document, as MongoDB does.
     pub fn from_let(let_vars: &Document) -> Result<Scope> {
+        Scope::from_let_in(let_vars, EvalContext::detached())
+    }
+
+    /// [`Scope::from_let`] in a command's evaluation context (`let: {t: "$$NOW"}`).
+    pub fn from_let_in(let_vars: &Document, context: &EvalContext) -> Result<Scope> {
         let mut scope = Scope::default();
         let empty = Document::new();
         for (name, value) in let_vars {
             field_path::check_user_variable_name(name)?;
             let v = Expression::parse_in(value, &scope)?
-                .evaluate(&empty)?
+                .evaluate_in(&empty, context)?
                 .unwrap_or(Bson::Null);
             scope.constants.push((name.clone(), v));
         }
@@ -175,11 +197,16 @@ impl Expression {
         self.eval(&Vars::new(doc))
     }
 
+    /// Evaluates against a document in a command's evaluation context.
+    pub fn evaluate_in(&self, doc: &Document, context: &EvalContext) -> Result<Option<Bson>> {
+        self.eval(&Vars::with_context(doc, context))
+    }
+
     /// Evaluates with explicit variables. `None` is a missing value.
     pub fn eval(&self, vars: &Vars<'_>) -> Result<Option<Bson>> {
         match self {
             Expression::Constant(v) => Ok(Some(v.clone())),
-            Expression::Path(p) => Ok(p.evaluate(vars)),
+            Expression::Path(p) => p.evaluate(vars),
             Expression::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for e in items {

@@ -212,3 +212,36 @@ fn errors_like_mongodb() {
         (16556, "can't $subtract int from string".into())
     );
 }
+
+#[test]
+fn now_and_cluster_time_come_from_the_evaluation_context() {
+    let ctx = super::EvalContext::new(1_700_000_000_123, 7);
+    let d = doc! {};
+    let e = |v: Bson| {
+        Expression::parse(&v)
+            .unwrap()
+            .evaluate_in(&d, &ctx)
+            .unwrap()
+    };
+    assert_eq!(
+        e(bson!("$$NOW")),
+        Some(Bson::DateTime(bson::DateTime::from_millis(
+            1_700_000_000_123
+        )))
+    );
+    assert_eq!(e(bson!("$$NOW.foo")), None);
+    assert_eq!(
+        e(bson!("$$CLUSTER_TIME")),
+        Some(Bson::Timestamp(bson::Timestamp {
+            time: 1_700_000_000,
+            increment: 1
+        }))
+    );
+    let scope = super::Scope::from_let_in(&doc! {"t": "$$NOW"}, &ctx).unwrap();
+    let t = Expression::parse_in(&bson!("$$t"), &scope)
+        .unwrap()
+        .evaluate(&d)
+        .unwrap();
+    assert_eq!(t, e(bson!("$$NOW")));
+    assert_eq!(eval_err(bson!("$$NOW"), &d).0, 51144);
+}

@@ -106,7 +106,7 @@ impl SortSpec {
     }
 
     /// Each field key's sort value for a document, in key order.
-    fn key_values(&self, doc: &Document) -> Vec<Bson> {
+    pub fn key_values(&self, doc: &Document) -> Vec<Bson> {
         self.keys
             .iter()
             .filter_map(|k| match k {
@@ -116,7 +116,8 @@ impl SortSpec {
             .collect()
     }
 
-    fn compare_keys(&self, a: &[Bson], b: &[Bson]) -> Ordering {
+    /// Compares two documents' [`SortSpec::key_values`].
+    pub fn compare_keys(&self, a: &[Bson], b: &[Bson]) -> Ordering {
         let directions = self.keys.iter().filter_map(|k| match k {
             SortKey::Field { ascending, .. } => Some(*ascending),
             _ => None,
