@@ -67,6 +67,8 @@ pub struct Accumulator {
     argument: Expression,
     /// `n` of the N-accumulators.
     n: Option<Expression>,
+    /// The specification as written (explain shows the object forms as given).
+    spec: Bson,
 }
 
 /// The accumulator names, as MongoDB spells them.
@@ -119,6 +121,7 @@ impl Accumulator {
                 op,
                 argument: Expression::parse_in(spec, scope)?,
                 n: None,
+                spec: spec.clone(),
             })
         };
         Ok(Some(match name {
@@ -145,6 +148,7 @@ impl Accumulator {
                     op: Op::Sum,
                     argument: Expression::Constant(Bson::Int32(1)),
                     n: None,
+                    spec: spec.clone(),
                 }
             }
             "$firstN" | "$lastN" | "$minN" | "$maxN" => {
@@ -160,6 +164,7 @@ impl Accumulator {
                     op,
                     argument: input,
                     n: Some(n),
+                    spec: spec.clone(),
                 }
             }
             "$top" | "$bottom" | "$topN" | "$bottomN" => {
@@ -174,6 +179,7 @@ impl Accumulator {
                     },
                     argument: parsed.output,
                     n: parsed.n,
+                    spec: spec.clone(),
                 }
             }
             _ => {
@@ -184,6 +190,7 @@ impl Accumulator {
                     op: Op::Quantile { ps, median },
                     argument: input,
                     n: None,
+                    spec: spec.clone(),
                 }
             }
         }))
@@ -192,6 +199,20 @@ impl Accumulator {
     /// The accumulator's name (`"$sum"`).
     pub fn name(&self) -> &'static str {
         self.name
+    }
+
+    /// The accumulator as explain shows it (`{$sum: {$const: 1}}`).
+    pub fn serialize(&self) -> Bson {
+        let arg = match (&self.op, self.name) {
+            (_, "$count") => Bson::Document(Document::new()),
+            (Op::Sum | Op::Avg | Op::Min | Op::Max | Op::First | Op::Last, _)
+            | (Op::Push | Op::AddToSet | Op::MergeObjects, _)
+            | (Op::StdDevPop | Op::StdDevSamp, _) => self.argument.serialize(),
+            _ => self.spec.clone(),
+        };
+        let mut d = Document::new();
+        d.insert(self.name, arg);
+        Bson::Document(d)
     }
 
     /// A fresh state for a group whose `_id` is `group_id` (`n` may refer to its fields).

@@ -10,7 +10,7 @@ use super::Op;
 use super::sum::NumericSum;
 use crate::error::{Error, Result};
 use crate::value::display::type_name;
-use crate::value::{Decimal, OrderedValue, compare_values};
+use crate::value::{OrderedValue, compare_values};
 
 #[derive(Debug, Clone)]
 pub enum SimpleState {
@@ -148,13 +148,4 @@ impl SimpleState {
     }
 }
 
-/// A number as a double (decimals rounded), for the statistical accumulators.
-pub fn number_as_f64(v: &Bson) -> Option<f64> {
-    match v {
-        Bson::Int32(i) => Some(f64::from(*i)),
-        Bson::Int64(i) => Some(*i as f64),
-        Bson::Double(d) => Some(*d),
-        Bson::Decimal128(d) => Some(Decimal::from_bson(d).to_f64()),
-        _ => None,
-    }
-}
+pub use super::sum::as_f64 as number_as_f64;

@@ -7,6 +7,7 @@ mod count;
 mod delete;
 mod distinct;
 mod explain;
+mod explain_write;
 mod find;
 mod find_and_modify;
 mod indexes;

@@ -271,17 +271,7 @@ impl<'a> IndexScan<'a> {
     }
 }
 
-/// The smallest byte string above every string that starts with `prefix`.
-fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
-    let mut out = prefix.to_vec();
-    while let Some(last) = out.pop() {
-        if last < 0xFF {
-            out.push(last + 1);
-            return Some(out);
-        }
-    }
-    None
-}
+use super::distinct_scan::successor;
 
 impl Stage for IndexScan<'_> {
     fn work(&mut self) -> Result<State> {

@@ -6,9 +6,7 @@ use bson::{Bson, Document, doc};
 use crate::Engine;
 
 fn run(e: &mut Engine, cmd: Document) -> Document {
-    let r = e.run_command("t", &cmd);
-    assert!(crate::reply_ok(&r), "{cmd:?} -> {r:?}");
-    r
+    super::tests::run(e, "t", cmd)
 }
 
 fn explain(e: &mut Engine, find: Document) -> Document {

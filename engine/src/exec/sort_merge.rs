@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use bson::{Bson, Document, doc};
+use bson::{Document, doc};
 
 use super::or::DedupStats;
 use super::{CommonStats, Member, Stage, StageStats, State};
@@ -42,7 +42,7 @@ impl<'a> SortMerge<'a> {
             return Ok(match self.children[i].work()? {
                 State::Advanced(m) => {
                     if self.dedup.admit(m.record_id) {
-                        let key = sort_document(&m);
+                        let key = m.document();
                         self.merging.push((i, key, m));
                         self.waiting.pop_front();
                     }
@@ -71,35 +71,6 @@ impl<'a> SortMerge<'a> {
             sort.map_or(std::cmp::Ordering::Equal, |s| s.compare(da, db))
                 .then(ia.cmp(ib))
         })
-    }
-}
-
-/// The document a result is compared by: the document itself, or one rebuilt from the index
-/// key (dotted key names become nested fields).
-fn sort_document(m: &Member) -> Document {
-    if let Some(d) = &m.doc {
-        return d.clone();
-    }
-    let mut out = Document::new();
-    for (name, v) in m.key.iter().flatten() {
-        insert_dotted(&mut out, name, v.clone());
-    }
-    out
-}
-
-fn insert_dotted(doc: &mut Document, dotted: &str, v: Bson) {
-    match dotted.split_once('.') {
-        None => {
-            doc.insert(dotted, v);
-        }
-        Some((head, rest)) => {
-            if !matches!(doc.get(head), Some(Bson::Document(_))) {
-                doc.insert(head, Document::new());
-            }
-            if let Some(Bson::Document(inner)) = doc.get_mut(head) {
-                insert_dotted(inner, rest, v);
-            }
-        }
     }
 }
 

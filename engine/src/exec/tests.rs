@@ -9,7 +9,7 @@ use crate::matcher::MatchContext;
 use crate::planner::FindQuery;
 use crate::query::{FindSpec, run_find};
 
-fn run(e: &mut Engine, db: &str, cmd: Document) -> Document {
+pub(super) fn run(e: &mut Engine, db: &str, cmd: Document) -> Document {
     let r = e.run_command(db, &cmd);
     assert!(crate::reply_ok(&r), "{cmd:?} -> {r:?}");
     r

@@ -58,6 +58,7 @@ impl FieldPathExpr {
                     ));
                 }
                 other => {
+                    check_variable_name_for_read(other)?;
                     if let Some((_, v)) = scope.constants.iter().rev().find(|(n, _)| n == other) {
                         PathRoot::Value(Box::new(v.clone()))
                     } else if scope.bound.iter().any(|n| n == other) {
@@ -147,25 +148,48 @@ impl FieldPathExpr {
     }
 }
 
-/// MongoDB's rules for user variable names (`let`, `$let`, `as`): a lowercase letter or a
+/// MongoDB's rules for user variable names in a command's `let`: a lowercase letter or a
 /// non-ASCII character first, then letters, digits and underscores.
 pub fn check_user_variable_name(name: &str) -> Result<()> {
+    validate_name(name, false, [16869, 16870, 16871])
+}
+
+/// The rules for names that `$let` (and `as` options) define: as [`check_user_variable_name`],
+/// with the codes MongoDB reports for a definition.
+pub fn check_variable_name_for_write(name: &str) -> Result<()> {
+    validate_name(name, false, [16866, 16867, 16868])
+}
+
+/// The rules for `$$name` references: an uppercase first letter is allowed too (system
+/// variables such as `$$ROOT`).
+fn check_variable_name_for_read(name: &str) -> Result<()> {
+    validate_name(name, true, [16869, 16870, 16871])
+}
+
+fn validate_name(
+    name: &str,
+    allow_upper: bool,
+    [empty, first_code, rest_code]: [i32; 3],
+) -> Result<()> {
     let mut chars = name.chars();
     let Some(first) = chars.next() else {
         return Err(Error::location(
-            16869,
+            empty,
             "empty variable names are not allowed",
         ));
     };
-    if !first.is_ascii_lowercase() && first.is_ascii() {
+    let first_ok = first.is_ascii_lowercase()
+        || !first.is_ascii()
+        || (allow_upper && first.is_ascii_uppercase());
+    if !first_ok {
         return Err(Error::location(
-            16870,
+            first_code,
             format!("'{name}' starts with an invalid character for a user variable name"),
         ));
     }
     if let Some(bad) = chars.find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || !c.is_ascii())) {
         return Err(Error::location(
-            16871,
+            rest_code,
             format!("'{name}' contains an invalid character for a variable name: '{bad}'"),
         ));
     }

@@ -14,13 +14,18 @@ mod array;
 mod comparison;
 mod conditional;
 mod context;
+mod convert;
 mod date;
 mod field_path;
 mod logical;
+mod math;
 mod named_args;
+mod object;
 pub mod operators;
 mod string;
+mod trigonometry;
 mod type_ops;
+mod variables;
 
 #[cfg(test)]
 mod tests;

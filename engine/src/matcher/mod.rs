@@ -17,7 +17,7 @@ mod json_schema;
 mod parse;
 mod regex;
 mod serialize;
-mod type_set;
+pub(crate) mod type_set;
 
 #[cfg(test)]
 mod bad_input_tests;

@@ -5,6 +5,7 @@
 //! `exec` turns a solution into executable stages and races several of them.
 
 pub mod bounds;
+pub mod count;
 pub mod or;
 pub mod predicates;
 
@@ -83,6 +84,10 @@ pub enum Solution {
     Subplan {
         child: Box<Solution>,
     },
+    /// Counts the keys of one index range (a `count` the index answers alone).
+    CountScan(IxScanPlan),
+    /// Returns the first key of each distinct leading value (a `distinct` on an indexed field).
+    DistinctScan(IxScanPlan),
 }
 
 /// Which projection stage applies the projection.

@@ -57,7 +57,7 @@ const MONTHS: [&str; 12] = [
 
 /// MongoDB's `ConversionFailure` (241), the error `onError` replaces.
 fn conversion_failure(message: String) -> Error {
-    Error::new(ErrorCode::from_code(241), message)
+    Error::new(ErrorCode::ConversionFailure, message)
 }
 
 /// `$dateFromString`, in MongoDB's order: the format is checked first, then the time zone, then

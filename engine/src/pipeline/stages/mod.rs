@@ -1,16 +1,28 @@
 //! One file per pipeline stage, and the registry the pipeline parser looks names up in.
 
 mod add_fields;
+mod bucket;
+mod bucket_auto;
 mod count;
 mod documents;
+mod facet;
+mod granularity;
+mod group;
 mod limit;
+mod lookup;
 mod match_stage;
 mod project;
 mod replace_root;
+mod sample;
 mod skip;
 mod sort;
+mod sort_by_count;
+mod union_with;
 mod unset;
 mod unwind;
+
+#[cfg(test)]
+mod grouping_tests;
 
 use bson::Bson;
 
@@ -31,6 +43,14 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$skip", skip::parse),
     ("$unwind", unwind::parse),
     ("$count", count::parse),
+    ("$lookup", lookup::parse),
+    ("$unionWith", union_with::parse),
+    ("$facet", facet::parse),
+    ("$sample", sample::parse),
+    ("$group", group::parse),
+    ("$bucket", bucket::parse),
+    ("$bucketAuto", bucket_auto::parse),
+    ("$sortByCount", sort_by_count::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number

@@ -1,0 +1,309 @@
+//! `$group`, `$bucket`, `$bucketAuto`, `$sortByCount` through the `aggregate` command, and Book
+//! B chapter 8's pipelines on a generated events collection.
+
+use bson::{Bson, Document, bson, doc};
+
+use crate::Engine;
+
+fn aggregate(
+    e: &mut Engine,
+    coll: &str,
+    pipeline: Vec<Document>,
+) -> Result<Vec<Document>, (i32, String)> {
+    let r = e.run_command(
+        "t",
+        &doc! {"aggregate": coll, "pipeline": pipeline, "cursor": {}},
+    );
+    if !crate::reply_ok(&r) {
+        return Err((
+            r.get_i32("code").unwrap_or_default(),
+            r.get_str("errmsg").unwrap_or_default().to_string(),
+        ));
+    }
+    Ok(r.get_document("cursor")
+        .and_then(|c| c.get_array("firstBatch"))
+        .map(|b| b.iter().filter_map(|d| d.as_document().cloned()).collect())
+        .unwrap_or_default())
+}
+
+fn engine_with(docs: Vec<Document>) -> Engine {
+    let mut e = Engine::new();
+    let r = e.run_command("t", &doc! {"insert": "c", "documents": docs});
+    assert!(crate::reply_ok(&r), "{r:?}");
+    e
+}
+
+fn run(docs: Vec<Document>, pipeline: Vec<Document>) -> Vec<Document> {
+    aggregate(&mut engine_with(docs), "c", pipeline).unwrap()
+}
+
+fn stage_error(stage: Document) -> (i32, String) {
+    let mut e = engine_with(vec![doc! {"_id": 1, "x": 1}]);
+    aggregate(&mut e, "c", vec![stage]).unwrap_err()
+}
+
+fn sales() -> Vec<Document> {
+    vec![
+        doc! {"_id": 1, "item": "abc", "price": 10, "qty": 2},
+        doc! {"_id": 2, "item": "jkl", "price": 20, "qty": 1},
+        doc! {"_id": 3, "item": "xyz", "price": 5, "qty": 10},
+        doc! {"_id": 4, "item": "xyz", "price": 5.5, "qty": 20},
+        doc! {"_id": 5, "item": "abc", "price": 10, "qty": 10},
+        doc! {"_id": 6, "qty": 3},
+    ]
+}
+
+#[test]
+fn group_by_field_with_accumulators() {
+    let out = run(
+        sales(),
+        vec![doc! {"$group": {
+            "_id": "$item",
+            "total": {"$sum": {"$multiply": ["$price", "$qty"]}},
+            "n": {"$count": {}},
+            "avgQty": {"$avg": "$qty"},
+            "ids": {"$push": "$_id"},
+        }}],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": "abc", "total": 120, "n": 2, "avgQty": 6.0, "ids": [1, 5]},
+            doc! {"_id": "jkl", "total": 20, "n": 1, "avgQty": 1.0, "ids": [2]},
+            doc! {"_id": "xyz", "total": 160.0, "n": 2, "avgQty": 15.0, "ids": [3, 4]},
+            doc! {"_id": null, "total": 0, "n": 1, "avgQty": 3.0, "ids": [6]},
+        ]
+    );
+}
+
+#[test]
+fn group_ids_documents_root_and_numeric_equality() {
+    let docs = vec![
+        doc! {"_id": 1, "a": 1, "b": "x"},
+        doc! {"_id": 2, "a": 1.0, "b": "x"},
+        doc! {"_id": 3, "a": Bson::Int64(2), "b": "y"},
+    ];
+    let out = run(
+        docs.clone(),
+        vec![doc! {"$group": {"_id": {"a": "$a", "b": "$b"}, "docs": {"$push": "$$ROOT"}}}],
+    );
+    assert_eq!(out.len(), 2);
+    assert_eq!(out[0].get("_id"), Some(&bson!({"a": 1, "b": "x"})));
+    assert_eq!(out[0].get_array("docs").unwrap().len(), 2);
+    let all = run(
+        docs,
+        vec![doc! {"$group": {"_id": null, "m": {"$max": "$a"}}}],
+    );
+    assert_eq!(all, vec![doc! {"_id": null, "m": Bson::Int64(2)}]);
+    // No input, no groups.
+    assert!(
+        run(
+            vec![doc! {"x": 1}],
+            vec![doc! {"$match": {"x": 2}}, doc! {"$group": {"_id": null}}]
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn group_errors() {
+    assert_eq!(
+        stage_error(doc! {"$group": {"total": {"$sum": 1}}}),
+        (15955, "a group specification must include an _id".into())
+    );
+    assert_eq!(stage_error(doc! {"$group": 1}).0, 15947);
+    assert_eq!(
+        stage_error(doc! {"$group": {"_id": null, "x": 1}}),
+        (40234, "The field 'x' must be an accumulator object".into())
+    );
+    assert_eq!(
+        stage_error(doc! {"$group": {"_id": null, "x": {"$bogus": 1}}}),
+        (15952, "unknown group operator '$bogus'".into())
+    );
+    assert_eq!(
+        stage_error(doc! {"$group": {"_id": null, "x": {"$sum": [1]}}}).0,
+        40237
+    );
+}
+
+#[test]
+fn bucket_ranges_default_and_output() {
+    let out = run(
+        sales(),
+        vec![doc! {"$bucket": {
+            "groupBy": "$price",
+            "boundaries": [0, 10, 20],
+            "default": "other",
+            "output": {"n": {"$sum": 1}, "items": {"$addToSet": "$item"}},
+        }}],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": 0, "n": 2, "items": ["xyz"]},
+            doc! {"_id": 10, "n": 2, "items": ["abc"]},
+            doc! {"_id": "other", "n": 2, "items": ["jkl"]},
+        ]
+    );
+    let counts = run(
+        sales(),
+        vec![
+            doc! {"$match": {"price": {"$exists": true}}},
+            doc! {"$bucket": {"groupBy": "$qty", "boundaries": [0, 5, 50]}},
+        ],
+    );
+    assert_eq!(
+        counts,
+        vec![doc! {"_id": 0, "count": 2}, doc! {"_id": 5, "count": 3}]
+    );
+    // A value outside every bucket without a default.
+    let mut e = engine_with(sales());
+    let err = aggregate(
+        &mut e,
+        "c",
+        vec![doc! {"$bucket": {"groupBy": "$qty", "boundaries": [0, 5]}}],
+    )
+    .unwrap_err();
+    assert_eq!(err.0, 40066);
+}
+
+#[test]
+fn bucket_errors() {
+    let e = |spec: Document| stage_error(doc! {"$bucket": spec}).0;
+    assert_eq!(e(doc! {"groupBy": "$x"}), 40198);
+    assert_eq!(e(doc! {"groupBy": "x", "boundaries": [0, 1]}), 40202);
+    assert_eq!(e(doc! {"groupBy": "$x", "boundaries": [0]}), 40192);
+    assert_eq!(e(doc! {"groupBy": "$x", "boundaries": [5, 1]}), 40194);
+    assert_eq!(e(doc! {"groupBy": "$x", "boundaries": [0, "a"]}), 40193);
+    assert_eq!(
+        e(doc! {"groupBy": "$x", "boundaries": [0, 5], "default": 3}),
+        40199
+    );
+    assert_eq!(
+        e(doc! {"groupBy": "$x", "boundaries": [0, 5], "bogus": 1}),
+        40197
+    );
+    assert_eq!(
+        e(doc! {"groupBy": "$x", "boundaries": [0, 5], "output": 1}),
+        40196
+    );
+}
+
+#[test]
+fn bucket_auto_sizes_and_granularity() {
+    let docs: Vec<Document> = (1..=10).map(|i| doc! {"_id": i, "v": i}).collect();
+    let out = run(
+        docs.clone(),
+        vec![doc! {"$bucketAuto": {"groupBy": "$v", "buckets": 3}}],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": {"min": 1, "max": 4}, "count": 3},
+            doc! {"_id": {"min": 4, "max": 7}, "count": 3},
+            doc! {"_id": {"min": 7, "max": 10}, "count": 4},
+        ]
+    );
+    // Equal values stay in one bucket.
+    let same: Vec<Document> = [1, 1, 1, 2].iter().map(|v| doc! {"v": v}).collect();
+    let out = run(
+        same,
+        vec![doc! {"$bucketAuto": {"groupBy": "$v", "buckets": 2}}],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": {"min": 1, "max": 2}, "count": 3},
+            doc! {"_id": {"min": 2, "max": 2}, "count": 1},
+        ]
+    );
+    // Rounding down is strict: the first minimum is the series value below 1.
+    let out = run(
+        docs,
+        vec![
+            doc! {"$bucketAuto": {"groupBy": "$v", "buckets": 2, "granularity": "1-2-5",
+            "output": {"s": {"$sum": "$v"}}}},
+        ],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": {"min": 0.5, "max": 10.0}, "s": 45},
+            doc! {"_id": {"min": 10.0, "max": 20.0}, "s": 10},
+        ]
+    );
+    let e = |spec: Document| stage_error(doc! {"$bucketAuto": spec}).0;
+    assert_eq!(e(doc! {"groupBy": "$x", "buckets": 0}), 40243);
+    assert_eq!(e(doc! {"groupBy": "$x", "buckets": "a"}), 40241);
+    assert_eq!(e(doc! {"groupBy": "$x"}), 40246);
+    assert_eq!(
+        e(doc! {"groupBy": "$x", "buckets": 2, "granularity": "R3"}),
+        40257
+    );
+}
+
+#[test]
+fn sort_by_count() {
+    let out = run(sales(), vec![doc! {"$sortByCount": "$item"}]);
+    assert_eq!(out[0].get_i32("count").unwrap(), 2);
+    assert_eq!(out[2], doc! {"_id": "jkl", "count": 1});
+    assert_eq!(stage_error(doc! {"$sortByCount": "item"}).0, 40148);
+    assert_eq!(stage_error(doc! {"$sortByCount": 1}).0, 40149);
+}
+
+/// Book B chapter 8: web-server events, grouped per resource, throughput per minute of a day,
+/// sorted by throughput. The expected figures are counted directly from the generated data.
+#[test]
+fn book_b_chapter_8_resource_throughput() {
+    let resources = ["/", "/legal/faq", "/legal/terms"];
+    let events: Vec<Document> = (0..300)
+        .map(|i| {
+            let r = resources[(i * 7 + i / 5) % 3];
+            doc! {"_id": i as i32, "resource": r, "date_created": bson::DateTime::from_millis(1_427_690_000_000 + i as i64 * 1_000)}
+        })
+        .collect();
+    let hits = |r: &str| {
+        events
+            .iter()
+            .filter(|e| e.get_str("resource").unwrap() == r)
+            .count() as i32
+    };
+    let mut e = Engine::new();
+    let reply = e.run_command("t", &doc! {"insert": "events", "documents": events.clone()});
+    assert!(crate::reply_ok(&reply));
+
+    let stage1 = doc! {"$group": {"_id": "$resource", "hits": {"$sum": 1}}};
+    let stage2 = doc! {"$project": {"_id": 0, "resource": "$_id", "throughput": {"$divide": ["$hits", 1440]}}};
+    let stage3 = doc! {"$sort": {"throughput": -1}};
+
+    let grouped = aggregate(&mut e, "events", vec![stage1.clone()]).unwrap();
+    let mut expected: Vec<Document> = resources
+        .iter()
+        .map(|r| doc! {"_id": *r, "hits": hits(r)})
+        .collect();
+    let mut sorted = grouped.clone();
+    let by_id = |d: &Document| d.get_str("_id").unwrap_or_default().to_string();
+    sorted.sort_by_key(by_id);
+    expected.sort_by_key(by_id);
+    assert_eq!(sorted, expected);
+
+    let projected = aggregate(&mut e, "events", vec![stage1.clone(), stage2.clone()]).unwrap();
+    for d in &projected {
+        let r = d.get_str("resource").unwrap();
+        assert_eq!(d.keys().collect::<Vec<_>>(), ["resource", "throughput"]);
+        assert_eq!(
+            d.get_f64("throughput").unwrap(),
+            f64::from(hits(r)) / 1440.0
+        );
+    }
+
+    let ranked = aggregate(&mut e, "events", vec![stage1, stage2, stage3]).unwrap();
+    let throughputs: Vec<f64> = ranked
+        .iter()
+        .map(|d| d.get_f64("throughput").unwrap())
+        .collect();
+    let mut want = throughputs.clone();
+    want.sort_by(|a, b| b.total_cmp(a));
+    assert_eq!(throughputs, want);
+    assert_eq!(ranked.len(), 3);
+}
