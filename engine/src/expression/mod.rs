@@ -37,6 +37,9 @@ pub use context::EvalContext;
 pub use field_path::FieldPathExpr;
 use operators::OperatorDef;
 
+/// Operators that give a new value on every evaluation, never folded into constants.
+const NOT_FOLDABLE: &[&str] = &["$rand"];
+
 /// A parsed expression.
 #[derive(Debug, Clone)]
 pub enum Expression {
@@ -142,12 +145,18 @@ impl Expression {
             Bson::String(s) if s.starts_with('$') => {
                 Ok(Expression::Path(FieldPathExpr::parse_in(s, scope)?))
             }
-            Bson::Array(items) => Ok(Expression::Array(
-                items
+            Bson::Array(items) => {
+                let items: Vec<Expression> = items
                     .iter()
                     .map(|i| Expression::parse_in(i, scope))
-                    .collect::<Result<_>>()?,
-            )),
+                    .collect::<Result<_>>()?;
+                // An array of constants is itself a constant (MongoDB's optimize step).
+                if items.iter().all(|i| i.as_constant().is_some()) {
+                    let values = items.into_iter().filter_map(Expression::into_constant);
+                    return Ok(Expression::Constant(Bson::Array(values.collect())));
+                }
+                Ok(Expression::Array(items))
+            }
             Bson::Document(d) => Expression::parse_document(d, scope),
             other => Ok(Expression::Constant(other.clone())),
         }
@@ -179,7 +188,7 @@ impl Expression {
                 ));
             };
             let args = (def.parse_args)(def, arg, scope)?;
-            return Ok(Expression::Operator { def, args });
+            return Expression::Operator { def, args }.fold_constants();
         }
         let mut fields = Vec::with_capacity(d.len());
         for (k, v) in d {
@@ -194,7 +203,37 @@ impl Expression {
             }
             fields.push((k.clone(), Expression::parse_in(v, scope)?));
         }
+        if fields.iter().all(|(_, e)| e.as_constant().is_some()) {
+            let doc = fields
+                .into_iter()
+                .filter_map(|(k, e)| Some((k, e.into_constant()?)))
+                .collect();
+            return Ok(Expression::Constant(Bson::Document(doc)));
+        }
         Ok(Expression::Object(fields))
+    }
+
+    /// MongoDB's optimize step: an operator whose arguments are all constants is evaluated
+    /// once, when it is parsed, so `{$and: [false, {$divide: [1, 0]}]}` fails even though the
+    /// division would never run. `$rand` stays an operator.
+    fn fold_constants(self) -> Result<Expression> {
+        let Expression::Operator { def, args } = &self else {
+            return Ok(self);
+        };
+        if NOT_FOLDABLE.contains(&def.name) || !args.iter().all(|a| a.as_constant().is_some()) {
+            return Ok(self);
+        }
+        match self.evaluate(&Document::new())? {
+            Some(v) => Ok(Expression::Constant(v)),
+            None => Ok(self),
+        }
+    }
+
+    fn into_constant(self) -> Option<Bson> {
+        match self {
+            Expression::Constant(v) => Some(v),
+            _ => None,
+        }
     }
 
     /// Evaluates against a document (`$$ROOT` and `$$CURRENT` are the document).

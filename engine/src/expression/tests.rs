@@ -448,7 +448,7 @@ fn object_operators() {
     );
     assert_eq!(
         eval_err(bson!({"$getField": {"field": "$x", "input": "$o"}}), &d).0,
-        5654601
+        3041704
     );
     assert_eq!(eval_err(bson!({"$mergeObjects": [1]}), &d).0, 40400);
     assert_eq!(eval_err(bson!({"$arrayToObject": [[1]]}), &d).0, 40398);
