@@ -9,6 +9,7 @@
 //! A value an expression produces may be *missing* (`None`), which differs from null as in
 //! MongoDB: `{$eq: ["$nope", null]}` is false.
 
+mod accumulators;
 mod arithmetic;
 mod array;
 mod comparison;
@@ -22,6 +23,7 @@ mod math;
 mod named_args;
 mod object;
 pub mod operators;
+mod set;
 mod string;
 mod trigonometry;
 mod type_ops;
