@@ -289,6 +289,9 @@ impl Expression {
                     .collect(),
             ),
             Expression::Operator { def, args } => {
+                if let Some(named) = array::serialize_named(def.name, args) {
+                    return named;
+                }
                 let args: Vec<Bson> = args.iter().map(Expression::serialize).collect();
                 Bson::Document(bson::doc! {def.name: args})
             }
