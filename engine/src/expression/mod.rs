@@ -16,12 +16,15 @@ mod comparison;
 mod conditional;
 mod context;
 mod convert;
+mod date;
 mod field_path;
 mod logical;
 mod math;
+mod named_args;
 mod object;
 pub mod operators;
 mod set;
+mod string;
 mod trigonometry;
 mod type_ops;
 mod variables;
@@ -287,6 +290,9 @@ impl Expression {
                     .collect(),
             ),
             Expression::Operator { def, args } => {
+                if let Some(named) = array::serialize_named(def.name, args) {
+                    return named;
+                }
                 let args: Vec<Bson> = args.iter().map(Expression::serialize).collect();
                 Bson::Document(bson::doc! {def.name: args})
             }
