@@ -9,17 +9,22 @@
 //! A value an expression produces may be *missing* (`None`), which differs from null as in
 //! MongoDB: `{$eq: ["$nope", null]}` is false.
 
+mod accumulators;
 mod arithmetic;
 mod array;
 mod comparison;
 mod conditional;
 mod context;
 mod convert;
+mod date;
 mod field_path;
 mod logical;
 mod math;
+mod named_args;
 mod object;
 pub mod operators;
+mod set;
+mod string;
 mod trigonometry;
 mod type_ops;
 mod variables;
@@ -175,7 +180,8 @@ impl Expression {
                     ),
                 ));
             }
-            if first == "$literal" {
+            // `$const` is MongoDB's older name for `$literal` (both parse to ExpressionConstant).
+            if first == "$literal" || first == "$const" {
                 return Ok(Expression::Constant(arg.clone()));
             }
             let Some(def) = operators::lookup(first) else {
@@ -284,6 +290,9 @@ impl Expression {
                     .collect(),
             ),
             Expression::Operator { def, args } => {
+                if let Some(named) = array::serialize_named(def.name, args) {
+                    return named;
+                }
                 let args: Vec<Bson> = args.iter().map(Expression::serialize).collect();
                 Bson::Document(bson::doc! {def.name: args})
             }
