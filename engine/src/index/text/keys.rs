@@ -57,10 +57,10 @@ pub fn doc_keys(spec: &IndexSpec, text: &TextSpec, doc: &Document) -> Result<Opt
     }
     // MongoDB marks an index multikey when a document gives it more than one key.
     let mut multikey_paths = vec![BTreeSet::new(); spec.parts.len()];
-    if keys.len() > 1 {
-        if let Some(p) = multikey_paths.get_mut(text.prefix.len()) {
-            p.insert(0);
-        }
+    if keys.len() > 1
+        && let Some(p) = multikey_paths.get_mut(text.prefix.len())
+    {
+        p.insert(0);
     }
     Ok(Some(DocKeys {
         keys,
