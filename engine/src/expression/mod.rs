@@ -11,6 +11,7 @@
 
 mod arithmetic;
 mod array;
+mod bin_data;
 mod comparison;
 mod conditional;
 mod context;
