@@ -465,3 +465,17 @@ fn as_current_rebinds_field_paths() {
         Some(bson!([2]))
     );
 }
+
+#[test]
+fn values_print_like_mongodb() {
+    use super::value_text;
+    let dec = |s: &str| Some(Bson::Decimal128(s.parse().expect("decimal")));
+    assert_eq!(value_text(&dec("1.1")), "1.1");
+    assert_eq!(value_text(&dec("2147483648.0")), "2147483648.0");
+    assert_eq!(value_text(&Some(bson!({"a": [1, "x"]}))), "{a: [1, \"x\"]}");
+    assert_eq!(
+        value_text(&Some(Bson::Int64(90_000_000_000_000))),
+        "90000000000000"
+    );
+    assert_eq!(value_text(&None), "MISSING");
+}
