@@ -14,12 +14,14 @@ mod match_stage;
 mod project;
 mod replace_root;
 mod sample;
+mod set_window_fields;
 mod skip;
 mod sort;
 mod sort_by_count;
 mod union_with;
 mod unset;
 mod unwind;
+mod window_function;
 
 #[cfg(test)]
 mod grouping_tests;
@@ -51,6 +53,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$bucket", bucket::parse),
     ("$bucketAuto", bucket_auto::parse),
     ("$sortByCount", sort_by_count::parse),
+    ("$setWindowFields", set_window_fields::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
