@@ -41,7 +41,8 @@ struct Parsed<'c> {
     pipeline: Pipeline,
     batch_size: Option<usize>,
     explain: bool,
-    let_vars: Option<&'c Document>,
+    /// The `let` variables, evaluated once in the command's context.
+    scope: Scope,
     hint: Option<&'c Bson>,
     eval: EvalContext,
 }
@@ -73,7 +74,7 @@ fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Par
         pipeline,
         batch_size,
         explain,
-        let_vars,
+        scope,
         hint: command.get("hint").filter(|h| !matches!(h, Bson::Null)),
         eval,
     })
@@ -141,7 +142,11 @@ fn execute(
         (Vec::new(), None, 0)
     } else {
         let p = a.pipeline.pushdown();
-        let spec = FindSpec::parse_with_let(p.filter, p.sort, None, p.skip, p.limit, a.let_vars)?;
+        let mut spec = FindSpec::parse(None, p.sort, None, p.skip, p.limit)?;
+        // The filter sees the `let` values already computed (`$$NOW` included).
+        if let Some(f) = p.filter {
+            spec.filter = crate::matcher::Filter::parse_in(f, &a.scope)?;
+        }
         let empty = Document::new();
         let query = FindQuery {
             filter: p.filter.unwrap_or(&empty),
