@@ -92,6 +92,8 @@ impl Num {
         match self {
             Num::Int(i) => Bson::Int32(i),
             Num::Long(i) => Bson::Int64(i),
+            // fmod and friends may produce a negative NaN; MongoDB writes the plain one.
+            Num::Double(d) if d.is_nan() => Bson::Double(f64::NAN),
             Num::Double(d) => Bson::Double(d),
             Num::Decimal(d) => Bson::Decimal128(d.to_decimal128()),
         }
@@ -383,5 +385,15 @@ fn modulo(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
             "can't $mod by zero",
         ));
     }
+    // A divisor that is a double holding an int-sized whole number counts as an int, so
+    // `{$mod: [5, 3.0]}` stays an int; a double dividend always gives a double.
+    let y = match (x, y) {
+        (Num::Int(_) | Num::Long(_), Num::Double(d))
+            if d.fract() == 0.0 && d >= f64::from(i32::MIN) && d <= f64::from(i32::MAX) =>
+        {
+            Num::Int(d as i32)
+        }
+        _ => y,
+    };
     Ok(Some(combine(x, y, &MOD).into_bson()))
 }

@@ -134,7 +134,7 @@ fn ln(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
                 ),
             ));
         }
-        Ok(float_result(n, x.ln()))
+        Ok(positive_decimal_result(n, x.ln()))
     })
 }
 
@@ -150,8 +150,29 @@ fn log10(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
                 ),
             ));
         }
-        Ok(float_result(n, x.log10()))
+        Ok(positive_decimal_result(n, x.log10()))
     })
+}
+
+/// MongoDB computes logarithms of positive decimals as decimals; any other argument (a NaN
+/// decimal included) goes through double arithmetic and gives a double.
+fn positive_decimal_result(n: Num, result: f64) -> Bson {
+    match n {
+        Num::Decimal(d) if is_positive(d) => decimal_bson(decimal_from_double(result)),
+        _ => Bson::Double(result),
+    }
+}
+
+fn is_positive(d: Decimal) -> bool {
+    match d {
+        Decimal::Finite {
+            negative,
+            coefficient,
+            ..
+        } => !negative && coefficient != 0,
+        Decimal::Infinity { negative } => !negative,
+        Decimal::NaN => false,
+    }
 }
 
 fn sqrt(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
@@ -194,9 +215,12 @@ fn log(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
         ));
     }
     let result = xf.ln() / bf.ln();
-    Ok(Some(match (x, b) {
-        (Num::Decimal(_), _) | (_, Num::Decimal(_)) => decimal_bson(Decimal::from_f64(result)),
-        _ => Bson::Double(result),
+    let decimal = matches!(x, Num::Decimal(_)) || matches!(b, Num::Decimal(_));
+    let in_domain = xf > 0.0 && bf > 0.0 && bf != 1.0;
+    Ok(Some(if decimal && in_domain {
+        decimal_bson(decimal_from_double(result))
+    } else {
+        Bson::Double(result)
     }))
 }
 
@@ -224,6 +248,7 @@ fn pow(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
         ));
     }
     Ok(Some(match (b, e) {
+        // MongoDB's decimal power carries all 34 digits (`100.000…0`).
         (Num::Decimal(_), _) | (_, Num::Decimal(_)) => decimal_bson(Decimal::from_f64(bf.powf(ef))),
         (Num::Double(_), _) | (_, Num::Double(_)) => Bson::Double(bf.powf(ef)),
         _ => {
@@ -344,8 +369,28 @@ fn rand(_args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
 /// A double result, or a decimal one when the argument was a decimal.
 pub(super) fn float_result(n: Num, result: f64) -> Bson {
     match n {
-        Num::Decimal(_) => decimal_bson(Decimal::from_f64(result)),
+        Num::Decimal(_) => decimal_bson(decimal_from_double(result)),
         _ => Bson::Double(result),
+    }
+}
+
+/// The decimal with the fewest digits that reads back as `x` (`2.0` becomes `2`, not
+/// `2.000…0`): the decimal result of a function computed in double precision.
+pub(super) fn decimal_from_double(x: f64) -> Decimal {
+    if !x.is_finite() || x == 0.0 {
+        return Decimal::from_f64(x);
+    }
+    let text = format!("{:e}", x.abs());
+    let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let fraction_digits = mantissa.split_once('.').map_or(0, |(_, f)| f.len());
+    match (digits.parse::<u128>(), exp.parse::<i32>()) {
+        (Ok(coefficient), Ok(exp)) => Decimal::Finite {
+            negative: x < 0.0,
+            coefficient,
+            exponent: exp - i32::try_from(fraction_digits).unwrap_or(0),
+        },
+        _ => Decimal::from_f64(x),
     }
 }
 
@@ -425,17 +470,30 @@ pub(super) fn quantize(d: Decimal, exponent: i32, mode: Rounding) -> Decimal {
         return d;
     };
     if e >= exponent {
-        let scaled = 10u128
-            .checked_pow(u32::try_from(e - exponent).unwrap_or(u32::MAX))
-            .and_then(|s| coefficient.checked_mul(s))
-            .filter(|c| *c <= MAX_COEFFICIENT);
-        return match scaled {
-            Some(c) => Decimal::Finite {
+        if coefficient == 0 {
+            return Decimal::Finite {
                 negative,
-                coefficient: c,
+                coefficient,
                 exponent,
-            },
-            None => Decimal::NaN,
+            };
+        }
+        // Append zeros up to the target exponent, but never past 34 digits (the result then
+        // keeps the finest exponent it can hold, as MongoDB's quantize does).
+        let mut c = coefficient;
+        let mut new_exponent = e;
+        while new_exponent > exponent {
+            match c.checked_mul(10).filter(|x| *x <= MAX_COEFFICIENT) {
+                Some(x) => {
+                    c = x;
+                    new_exponent -= 1;
+                }
+                None => break,
+            }
+        }
+        return Decimal::Finite {
+            negative,
+            coefficient: c,
+            exponent: new_exponent,
         };
     }
     let shift = u32::try_from(exponent - e).unwrap_or(u32::MAX);

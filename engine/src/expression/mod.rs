@@ -9,17 +9,23 @@
 //! A value an expression produces may be *missing* (`None`), which differs from null as in
 //! MongoDB: `{$eq: ["$nope", null]}` is false.
 
+mod accumulators;
 mod arithmetic;
 mod array;
+mod bin_data;
 mod comparison;
 mod conditional;
 mod context;
 mod convert;
+mod date;
 mod field_path;
 mod logical;
 mod math;
+mod named_args;
 mod object;
 pub mod operators;
+mod set;
+mod string;
 mod trigonometry;
 mod type_ops;
 mod variables;
@@ -33,6 +39,9 @@ use crate::error::{Error, Result};
 pub use context::EvalContext;
 pub use field_path::FieldPathExpr;
 use operators::OperatorDef;
+
+/// Operators that give a new value on every evaluation, never folded into constants.
+const NOT_FOLDABLE: &[&str] = &["$rand"];
 
 /// A parsed expression.
 #[derive(Debug, Clone)]
@@ -139,12 +148,18 @@ impl Expression {
             Bson::String(s) if s.starts_with('$') => {
                 Ok(Expression::Path(FieldPathExpr::parse_in(s, scope)?))
             }
-            Bson::Array(items) => Ok(Expression::Array(
-                items
+            Bson::Array(items) => {
+                let items: Vec<Expression> = items
                     .iter()
                     .map(|i| Expression::parse_in(i, scope))
-                    .collect::<Result<_>>()?,
-            )),
+                    .collect::<Result<_>>()?;
+                // An array of constants is itself a constant (MongoDB's optimize step).
+                if items.iter().all(|i| i.as_constant().is_some()) {
+                    let values = items.into_iter().filter_map(Expression::into_constant);
+                    return Ok(Expression::Constant(Bson::Array(values.collect())));
+                }
+                Ok(Expression::Array(items))
+            }
             Bson::Document(d) => Expression::parse_document(d, scope),
             other => Ok(Expression::Constant(other.clone())),
         }
@@ -166,7 +181,8 @@ impl Expression {
                     ),
                 ));
             }
-            if first == "$literal" {
+            // `$const` is MongoDB's older name for `$literal` (both parse to ExpressionConstant).
+            if first == "$literal" || first == "$const" {
                 return Ok(Expression::Constant(arg.clone()));
             }
             let Some(def) = operators::lookup(first) else {
@@ -176,7 +192,7 @@ impl Expression {
                 ));
             };
             let args = (def.parse_args)(def, arg, scope)?;
-            return Ok(Expression::Operator { def, args });
+            return Expression::Operator { def, args }.fold_constants();
         }
         let mut fields = Vec::with_capacity(d.len());
         for (k, v) in d {
@@ -191,7 +207,37 @@ impl Expression {
             }
             fields.push((k.clone(), Expression::parse_in(v, scope)?));
         }
+        if fields.iter().all(|(_, e)| e.as_constant().is_some()) {
+            let doc = fields
+                .into_iter()
+                .filter_map(|(k, e)| Some((k, e.into_constant()?)))
+                .collect();
+            return Ok(Expression::Constant(Bson::Document(doc)));
+        }
         Ok(Expression::Object(fields))
+    }
+
+    /// MongoDB's optimize step: an operator whose arguments are all constants is evaluated
+    /// once, when it is parsed, so `{$and: [false, {$divide: [1, 0]}]}` fails even though the
+    /// division would never run. `$rand` stays an operator.
+    fn fold_constants(self) -> Result<Expression> {
+        let Expression::Operator { def, args } = &self else {
+            return Ok(self);
+        };
+        if NOT_FOLDABLE.contains(&def.name) || !args.iter().all(|a| a.as_constant().is_some()) {
+            return Ok(self);
+        }
+        match self.evaluate(&Document::new())? {
+            Some(v) => Ok(Expression::Constant(v)),
+            None => Ok(self),
+        }
+    }
+
+    fn into_constant(self) -> Option<Bson> {
+        match self {
+            Expression::Constant(v) => Some(v),
+            _ => None,
+        }
     }
 
     /// Evaluates against a document (`$$ROOT` and `$$CURRENT` are the document).
@@ -245,6 +291,9 @@ impl Expression {
                     .collect(),
             ),
             Expression::Operator { def, args } => {
+                if let Some(named) = array::serialize_named(def.name, args) {
+                    return named;
+                }
                 let args: Vec<Bson> = args.iter().map(Expression::serialize).collect();
                 Bson::Document(bson::doc! {def.name: args})
             }

@@ -87,7 +87,19 @@ fn parse_get_field(
         .ok_or_else(|| Error::location(3041702, "$getField requires 'field' to be specified"))?;
     let input = input
         .ok_or_else(|| Error::location(3041703, "$getField requires 'input' to be specified"))?;
-    check_constant_field("$getField", &field, [5654602, 5654601])?;
+    // A constant field must be a string; a dynamic one is checked when it is evaluated.
+    if let Some(other) = field
+        .as_constant()
+        .filter(|v| !matches!(v, Bson::String(_)))
+    {
+        return Err(Error::location(
+            5654602,
+            format!(
+                "$getField requires 'field' to evaluate to type String, but got {}",
+                type_name(other)
+            ),
+        ));
+    }
     Ok(vec![field, input])
 }
 
@@ -123,18 +135,22 @@ fn field_name(args: &[Expression]) -> &str {
 }
 
 fn get_field(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
-    let input = arg(args, 1, vars)?;
-    match input {
+    let field = arg(args, 0, vars)?;
+    let Some(Bson::String(field)) = field else {
+        return Err(Error::location(
+            3041704,
+            format!(
+                "$getField requires 'field' to evaluate to type String, but got {}",
+                type_of(&field)
+            ),
+        ));
+    };
+    match arg(args, 1, vars)? {
         None => Ok(None),
         Some(Bson::Null | Bson::Undefined) => Ok(Some(Bson::Null)),
-        Some(Bson::Document(d)) => Ok(d.get(field_name(args)).cloned()),
-        other => Err(Error::location(
-            3041705,
-            format!(
-                "$getField requires 'input' to evaluate to type Object, but got {}",
-                type_of(&other)
-            ),
-        )),
+        Some(Bson::Document(d)) => Ok(d.get(&field).cloned()),
+        // Anything else has no fields.
+        Some(_) => Ok(None),
     }
 }
 
@@ -196,7 +212,7 @@ fn parse_field_update(
         None => Expression::parse_in(&Bson::String("$$REMOVE".into()), scope)?,
     };
     let input = input.ok_or_else(|| {
-        Error::location(4161104, format!("{name} requires 'input' to be specified"))
+        Error::location(4161109, format!("{name} requires 'input' to be specified"))
     })?;
     check_constant_field(name, &field, [4161106, 4161107])?;
     Ok(vec![field, input, value])
@@ -207,13 +223,10 @@ fn set_field(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let mut doc = match input {
         None | Some(Bson::Null | Bson::Undefined) => return Ok(Some(Bson::Null)),
         Some(Bson::Document(d)) => d,
-        other => {
+        Some(_) => {
             return Err(Error::location(
                 4161105,
-                format!(
-                    "$setField requires 'input' to evaluate to type Object, but got {}",
-                    type_of(&other)
-                ),
+                "$setField requires 'input' to evaluate to type Object",
             ));
         }
     };

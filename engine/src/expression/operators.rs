@@ -40,8 +40,16 @@ pub const FAMILIES: &[&[OperatorDef]] = &[
     super::logical::OPERATORS,
     super::conditional::OPERATORS,
     super::array::OPERATORS,
+    super::array::iterate::OPERATORS,
+    super::array::n_elements::OPERATORS,
+    super::array::sort::OPERATORS,
+    super::array::zip::OPERATORS,
+    super::set::OPERATORS,
+    super::accumulators::OPERATORS,
     super::type_ops::OPERATORS,
     super::convert::OPERATORS,
+    super::string::OPERATORS,
+    super::date::OPERATORS,
 ];
 
 /// The operator named `name` (with its `$`).

@@ -6,14 +6,14 @@ use bson::{Bson, Document, bson, doc};
 
 use super::Expression;
 
-fn eval(expr: Bson, d: &Document) -> Option<Bson> {
+pub(super) fn eval(expr: Bson, d: &Document) -> Option<Bson> {
     Expression::parse(&expr)
         .unwrap_or_else(|e| panic!("{expr}: {e}"))
         .evaluate(d)
         .unwrap_or_else(|e| panic!("{expr}: {e}"))
 }
 
-fn eval_err(expr: Bson, d: &Document) -> (i32, String) {
+pub(super) fn eval_err(expr: Bson, d: &Document) -> (i32, String) {
     let e = match Expression::parse(&expr) {
         Err(e) => e,
         Ok(x) => x.evaluate(d).expect_err("expected an error"),
@@ -30,6 +30,7 @@ fn field_paths_and_variables() {
     assert_eq!(eval(bson!("$$ROOT.a"), &d), Some(bson!({"b": 1})));
     assert_eq!(eval(bson!("$$CURRENT.a.b"), &d), Some(bson!(1)));
     assert_eq!(eval(bson!({"$literal": "$a"}), &d), Some(bson!("$a")));
+    assert_eq!(eval(bson!({"$const": "$a"}), &d), Some(bson!("$a")));
     assert_eq!(eval(bson!(["$a.b", "$nope"]), &d), Some(bson!([1, null])));
     assert_eq!(
         eval(bson!({"k": "$a.b", "m": "$nope"}), &d),
@@ -189,7 +190,7 @@ fn errors_like_mongodb() {
         eval_err(bson!({"$size": "$s"}), &d),
         (
             17124,
-            "The argument to $size must be an array. Type of argument was: string".into()
+            "The argument to $size must be an array, but was of type: string".into()
         )
     );
     assert_eq!(
@@ -448,7 +449,7 @@ fn object_operators() {
     );
     assert_eq!(
         eval_err(bson!({"$getField": {"field": "$x", "input": "$o"}}), &d).0,
-        5654601
+        3041704
     );
     assert_eq!(eval_err(bson!({"$mergeObjects": [1]}), &d).0, 40400);
     assert_eq!(eval_err(bson!({"$arrayToObject": [[1]]}), &d).0, 40398);

@@ -6,11 +6,10 @@
 use bson::Bson;
 
 use super::arithmetic::Num;
-use super::math::{decimal_bson, float_result, nullish, show, single_number};
+use super::math::{decimal_bson, decimal_from_double, float_result, nullish, show, single_number};
 use super::operators::{Arity, OperatorDef, arg, positional};
 use super::{Expression, Vars};
 use crate::error::{Error, Result};
-use crate::value::Decimal;
 use crate::value::display::type_name;
 
 /// A function's domain: `(lower, upper, closed)`; `None` for the whole real line.
@@ -128,7 +127,7 @@ fn atan2(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let [y, x] = nums;
     let r = y.as_f64().atan2(x.as_f64());
     Ok(Some(match (y, x) {
-        (Num::Decimal(_), _) | (_, Num::Decimal(_)) => decimal_bson(Decimal::from_f64(r)),
+        (Num::Decimal(_), _) | (_, Num::Decimal(_)) => decimal_bson(decimal_from_double(r)),
         _ => Bson::Double(r),
     }))
 }

@@ -80,6 +80,28 @@ pub struct RunContext<'a> {
     pub eval: &'a EvalContext,
 }
 
+/// Where a pipeline's documents come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Input {
+    /// `aggregate: "<coll>"`: the collection.
+    Collection,
+    /// `aggregate: 1`: a leading `$documents`.
+    Collectionless,
+    /// A sub-pipeline: the documents its stage hands it, or its own `$documents`.
+    Sub,
+}
+
+impl RunContext<'_> {
+    /// The documents of a collection of the command's database, in natural order (none when
+    /// the collection does not exist).
+    pub fn collection_documents(&self, coll: &str) -> Vec<Document> {
+        self.catalog
+            .collection(&crate::catalog::Namespace::new(self.db, coll))
+            .map(|c| c.iter().map(|(_, d)| d.clone()).collect())
+            .unwrap_or_default()
+    }
+}
+
 /// A parsed pipeline.
 #[derive(Debug)]
 pub struct Pipeline {
@@ -99,6 +121,21 @@ impl Pipeline {
 
     /// Parses the stage documents of a pipeline array.
     pub fn parse_stages(items: &[Bson], scope: &Scope, collectionless: bool) -> Result<Pipeline> {
+        let input = if collectionless {
+            Input::Collectionless
+        } else {
+            Input::Collection
+        };
+        Pipeline::parse_with(items, scope, input)
+    }
+
+    /// Parses a sub-pipeline (`$lookup`, `$unionWith`, `$facet`): it reads the documents it is
+    /// given, or produces its own with a leading `$documents`.
+    pub fn parse_sub(items: &[Bson], scope: &Scope) -> Result<Pipeline> {
+        Pipeline::parse_with(items, scope, Input::Sub)
+    }
+
+    fn parse_with(items: &[Bson], scope: &Scope, input: Input) -> Result<Pipeline> {
         let mut stages: Vec<Box<dyn Stage>> = Vec::with_capacity(items.len());
         for (position, item) in items.iter().enumerate() {
             let Bson::Document(spec) = item else {
@@ -109,17 +146,17 @@ impl Pipeline {
             let cx = ParseContext {
                 scope,
                 position,
-                collectionless,
+                collectionless: input == Input::Collectionless,
             };
             stages.push(parse_stage(spec, &cx)?);
         }
         let pipeline = Pipeline { stages };
-        pipeline.validate(collectionless)?;
+        pipeline.validate(input)?;
         Ok(pipeline)
     }
 
     /// Position rules that need the whole pipeline.
-    fn validate(&self, collectionless: bool) -> Result<()> {
+    fn validate(&self, input: Input) -> Result<()> {
         for (i, stage) in self.stages.iter().enumerate() {
             if stage.is_source() && i > 0 {
                 return Err(Error::location(
@@ -131,20 +168,23 @@ impl Pipeline {
                 ));
             }
         }
-        let first_is_source = self.stages.first().is_some_and(|s| s.is_source());
-        if collectionless && !first_is_source {
-            if let Some(stage) = self.stages.iter().find(|s| !s.runs_without_collection()) {
-                return Err(collection_required(stage.name()));
+        let first_is_source = self.starts_with_source();
+        match input {
+            Input::Collectionless if !first_is_source => {
+                if let Some(stage) = self.stages.iter().find(|s| !s.runs_without_collection()) {
+                    return Err(collection_required(stage.name()));
+                }
+                if let Some(first) = self.stages.first() {
+                    return Err(collection_required(first.name()));
+                }
             }
-            if let Some(first) = self.stages.first() {
-                return Err(collection_required(first.name()));
+            Input::Collection if first_is_source => {
+                return Err(Error::new(
+                    ErrorCode::InvalidNamespace,
+                    "$documents' is not allowed in user requests",
+                ));
             }
-        }
-        if !collectionless && first_is_source {
-            return Err(Error::new(
-                ErrorCode::InvalidNamespace,
-                "$documents' is not allowed in user requests",
-            ));
+            _ => {}
         }
         Ok(())
     }

@@ -364,17 +364,24 @@ fn include(node: &Node, src: &Document) -> Document {
     out
 }
 
-/// A sub-projection applied to a value: documents are projected, arrays element by element
-/// (elements that are neither documents nor arrays are dropped), other values vanish.
+/// A sub-projection applied to a value: documents are projected, arrays element by element,
+/// other values vanish. In an array, an element that vanishes leaves a hole that the
+/// sub-projection's computed fields fill with a new document (MongoDB keeps the missing value
+/// in the array until expressions run): `{"a.b": 1, "a.g": [1]}` on `{a: [{c: 0}, 2]}` gives
+/// `{a: [{g: [1]}, {g: [1]}]}`; without computed fields the hole is dropped.
 fn include_value(node: &Node, v: &Bson) -> Option<Bson> {
     match v {
         Bson::Document(d) => Some(Bson::Document(include(node, d))),
-        Bson::Array(items) => Some(Bson::Array(
-            items
-                .iter()
-                .filter_map(|i| include_value(node, i))
-                .collect(),
-        )),
+        Bson::Array(items) => {
+            let fill = has_computed(node);
+            let hole = || fill.then(|| Bson::Document(Document::new()));
+            Some(Bson::Array(
+                items
+                    .iter()
+                    .filter_map(|i| include_value(node, i).or_else(hole))
+                    .collect(),
+            ))
+        }
         _ => None,
     }
 }

@@ -293,3 +293,127 @@ fn let_variables_reach_expressions() {
     );
     assert_eq!(batch(&r), vec![doc! {"b": 11}]);
 }
+
+#[test]
+fn computed_fields_fill_array_holes_in_inclusion() {
+    let out = literal(
+        vec![doc! {"_id": 6, "a": [{"c": 0}, 2]}],
+        vec![doc! {"$project": {"_id": 1, "a.g": ["1"], "a.b": 1}}],
+    );
+    assert_eq!(
+        out,
+        vec![doc! {"_id": 6, "a": [{"g": ["1"]}, {"g": ["1"]}]}]
+    );
+}
+
+fn engine_with_orders() -> Engine {
+    let mut e = engine_with(vec![
+        doc! {"_id": 1, "item": "a", "qty": 2},
+        doc! {"_id": 2, "item": "b", "qty": 1},
+        doc! {"_id": 3, "qty": 5},
+    ]);
+    let r = e.run_command(
+        "t",
+        &doc! {"insert": "inv", "documents": [
+            {"_id": 10, "sku": "a", "stock": 3},
+            {"_id": 11, "sku": "b", "stock": 0},
+            {"_id": 12, "sku": null},
+            {"_id": 13, "sku": ["a", "z"]},
+        ]},
+    );
+    assert!(crate::reply_ok(&r));
+    e
+}
+
+#[test]
+fn lookup_equality_matches_arrays_and_null() {
+    let mut e = engine_with_orders();
+    let out = run(
+        &mut e,
+        vec![
+            doc! {"$lookup": {"from": "inv", "localField": "item", "foreignField": "sku", "as": "inv"}},
+            doc! {"$project": {"ids": "$inv._id"}},
+        ],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": 1, "ids": [10, 13]},
+            doc! {"_id": 2, "ids": [11]},
+            doc! {"_id": 3, "ids": [12]},
+        ]
+    );
+}
+
+#[test]
+fn lookup_let_and_pipeline() {
+    let mut e = engine_with_orders();
+    let out = run(
+        &mut e,
+        vec![
+            doc! {"$match": {"_id": {"$lt": 3}}},
+            doc! {"$lookup": {
+                "from": "inv",
+                "let": {"want": "$qty", "name": "$item"},
+                "pipeline": [
+                    {"$match": {"$expr": {"$and": [{"$eq": ["$sku", "$$name"]}, {"$gte": ["$stock", "$$want"]}]}}},
+                    {"$project": {"_id": 1}},
+                ],
+                "as": "ok",
+            }},
+        ],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": 1, "item": "a", "qty": 2, "ok": [{"_id": 10}]},
+            doc! {"_id": 2, "item": "b", "qty": 1, "ok": []},
+        ]
+    );
+    let (code, msg) = stage_error(doc! {"$lookup": {"from": "inv", "as": "x"}});
+    assert_eq!(code, 9);
+    assert_eq!(
+        msg,
+        "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified"
+    );
+}
+
+#[test]
+fn facet_union_with_and_sample() {
+    let mut e = engine_with_orders();
+    let out = run(
+        &mut e,
+        vec![doc! {"$facet": {
+            "n": [{"$count": "n"}],
+            "big": [{"$match": {"qty": {"$gt": 1}}}, {"$project": {"_id": 1}}],
+        }}],
+    );
+    assert_eq!(
+        out,
+        vec![doc! {"n": [{"n": 3}], "big": [{"_id": 1}, {"_id": 3}]}]
+    );
+    let out = run(
+        &mut e,
+        vec![
+            doc! {"$project": {"_id": 1}},
+            doc! {"$unionWith": {"coll": "inv", "pipeline": [{"$project": {"_id": 1}}, {"$limit": 1}]}},
+        ],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": 1},
+            doc! {"_id": 2},
+            doc! {"_id": 3},
+            doc! {"_id": 10}
+        ]
+    );
+    let out = run(&mut e, vec![doc! {"$sample": {"size": 2}}]);
+    assert_eq!(out.len(), 2);
+    assert_ne!(out[0], out[1]);
+    assert_eq!(
+        stage_error(doc! {"$facet": {"a": [{"$out": "x"}]}}).0,
+        40600
+    );
+    assert_eq!(stage_error(doc! {"$sample": {"size": -1}}).0, 28747);
+}

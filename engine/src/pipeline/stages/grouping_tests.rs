@@ -307,3 +307,137 @@ fn book_b_chapter_8_resource_throughput() {
     assert_eq!(throughputs, want);
     assert_eq!(ranked.len(), 3);
 }
+
+fn scores() -> Vec<Document> {
+    vec![
+        doc! {"_id": 1, "team": "a", "t": 1, "s": 10},
+        doc! {"_id": 2, "team": "b", "t": 1, "s": 7},
+        doc! {"_id": 3, "team": "a", "t": 2, "s": 20},
+        doc! {"_id": 4, "team": "a", "t": 4, "s": 20},
+        doc! {"_id": 5, "team": "b", "t": 3},
+        doc! {"_id": 6, "team": "a", "t": 5, "s": 5},
+    ]
+}
+
+fn window(output: Document) -> Vec<Document> {
+    run(
+        scores(),
+        vec![
+            doc! {"$setWindowFields": {"partitionBy": "$team", "sortBy": {"t": 1}, "output": output}},
+            doc! {"$project": {"team": 0, "t": 0, "s": 0}},
+        ],
+    )
+}
+
+#[test]
+fn window_accumulators_over_documents_and_range() {
+    let out = window(doc! {
+        "running": {"$sum": "$s", "window": {"documents": ["unbounded", "current"]}},
+        "total": {"$sum": "$s"},
+        "near": {"$push": "$s", "window": {"range": [-1, 1]}},
+    });
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": 1, "running": 10, "total": 55, "near": [10, 20]},
+            doc! {"_id": 3, "running": 30, "total": 55, "near": [10, 20]},
+            doc! {"_id": 4, "running": 50, "total": 55, "near": [20, 5]},
+            doc! {"_id": 6, "running": 55, "total": 55, "near": [20, 5]},
+            doc! {"_id": 2, "running": 7, "total": 7, "near": [7]},
+            doc! {"_id": 5, "running": 7, "total": 7, "near": []},
+        ]
+    );
+}
+
+#[test]
+fn window_ranks_shift_and_fill() {
+    let out = run(
+        scores(),
+        vec![
+            doc! {"$match": {"team": "a"}},
+            doc! {"$setWindowFields": {"sortBy": {"s": -1}, "output": {
+                "rank": {"$rank": {}},
+                "dense": {"$denseRank": {}},
+                "n": {"$documentNumber": {}},
+                "prev": {"$shift": {"output": "$_id", "by": -1, "default": 0}},
+            }}},
+            doc! {"$project": {"team": 0, "t": 0, "s": 0}},
+        ],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": 3, "rank": 1, "dense": 1, "n": 1, "prev": 0},
+            doc! {"_id": 4, "rank": 1, "dense": 1, "n": 2, "prev": 3},
+            doc! {"_id": 1, "rank": 3, "dense": 2, "n": 3, "prev": 4},
+            doc! {"_id": 6, "rank": 4, "dense": 3, "n": 4, "prev": 1},
+        ]
+    );
+    let filled = run(
+        vec![
+            doc! {"_id": 1, "t": 0, "v": 0},
+            doc! {"_id": 2, "t": 1},
+            doc! {"_id": 3, "t": 4, "v": null},
+            doc! {"_id": 4, "t": 5, "v": 10},
+        ],
+        vec![doc! {"$setWindowFields": {"sortBy": {"t": 1}, "output": {
+            "lin": {"$linearFill": "$v"},
+            "locf": {"$locf": "$v"},
+            "ema": {"$expMovingAvg": {"input": "$v", "alpha": 0.5}},
+        }}}],
+    );
+    let lin: Vec<Bson> = filled
+        .iter()
+        .map(|d| d.get("lin").cloned().unwrap())
+        .collect();
+    assert_eq!(lin, vec![bson!(0), bson!(2.0), bson!(8.0), bson!(10)]);
+    let locf: Vec<Bson> = filled
+        .iter()
+        .map(|d| d.get("locf").cloned().unwrap())
+        .collect();
+    assert_eq!(locf, vec![bson!(0), bson!(0), bson!(0), bson!(10)]);
+    assert_eq!(filled[3].get("ema"), Some(&bson!(5.0)));
+}
+
+#[test]
+fn window_derivative_integral_covariance() {
+    let docs: Vec<Document> = (0..4).map(|t| doc! {"t": t, "y": t * t, "x": t}).collect();
+    let out = run(
+        docs,
+        vec![doc! {"$setWindowFields": {"sortBy": {"t": 1}, "output": {
+            "d": {"$derivative": {"input": "$y"}, "window": {"documents": [-1, 0]}},
+            "area": {"$integral": {"input": "$y"}, "window": {"documents": ["unbounded", "current"]}},
+            "cov": {"$covariancePop": ["$x", "$x"]},
+        }}}],
+    );
+    let d: Vec<Bson> = out.iter().map(|d| d.get("d").cloned().unwrap()).collect();
+    assert_eq!(d, vec![Bson::Null, bson!(1.0), bson!(3.0), bson!(5.0)]);
+    assert_eq!(out[3].get("area"), Some(&bson!(9.5)));
+    assert_eq!(out[0].get("cov"), Some(&bson!(1.25)));
+}
+
+#[test]
+fn window_errors() {
+    let e = |spec: Document| stage_error(doc! {"$setWindowFields": spec});
+    assert_eq!(e(doc! {"output": {"r": {"$rank": {}}}}).0, 5371602);
+    assert_eq!(
+        e(doc! {"sortBy": {"x": 1}, "output": {"r": {"$bogus": 1}}}).0,
+        9
+    );
+    assert_eq!(e(doc! {"sortBy": {"x": 1}}).0, 40414);
+    assert_eq!(e(doc! {"output": {}, "extra": 1}).0, 40415);
+    assert_eq!(
+        e(doc! {"output": {"s": {"$sum": 1, "window": {"documents": [1, 0]}}}}).0,
+        9
+    );
+    // A range window needs a numeric sortBy value; the stored x is a string.
+    let mut eng = engine_with(vec![doc! {"x": "text"}]);
+    let err = aggregate(
+        &mut eng,
+        "c",
+        vec![doc! {"$setWindowFields": {"sortBy": {"x": 1},
+        "output": {"s": {"$sum": 1, "window": {"range": [0, 1]}}}}}],
+    )
+    .unwrap_err();
+    assert_eq!(err.0, 5429414);
+}

@@ -5,17 +5,23 @@ mod bucket;
 mod bucket_auto;
 mod count;
 mod documents;
+mod facet;
 mod granularity;
 mod group;
 mod limit;
+mod lookup;
 mod match_stage;
 mod project;
 mod replace_root;
+mod sample;
+mod set_window_fields;
 mod skip;
 mod sort;
 mod sort_by_count;
+mod union_with;
 mod unset;
 mod unwind;
+mod window_function;
 
 #[cfg(test)]
 mod grouping_tests;
@@ -39,10 +45,15 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$skip", skip::parse),
     ("$unwind", unwind::parse),
     ("$count", count::parse),
+    ("$lookup", lookup::parse),
+    ("$unionWith", union_with::parse),
+    ("$facet", facet::parse),
+    ("$sample", sample::parse),
     ("$group", group::parse),
     ("$bucket", bucket::parse),
     ("$bucketAuto", bucket_auto::parse),
     ("$sortByCount", sort_by_count::parse),
+    ("$setWindowFields", set_window_fields::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
