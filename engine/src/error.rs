@@ -42,6 +42,7 @@ pub enum ErrorCode {
     NoQueryExecutionPlans,
     QueryExceededMemoryLimitNoDiskUseAllowed,
     JSInterpreterFailure,
+    ExceededMemoryLimit,
     Location(i32),
 }
 
@@ -81,6 +82,7 @@ impl ErrorCode {
         ErrorCode::NoQueryExecutionPlans,
         ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed,
         ErrorCode::JSInterpreterFailure,
+        ErrorCode::ExceededMemoryLimit,
     ];
 
     /// The code with this number: a named one where MongoDB names it, else `Location(n)`.
@@ -127,6 +129,7 @@ impl ErrorCode {
             ErrorCode::NoQueryExecutionPlans => 291,
             ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed => 292,
             ErrorCode::JSInterpreterFailure => 139,
+            ErrorCode::ExceededMemoryLimit => 146,
             ErrorCode::Location(n) => n,
         }
     }
@@ -169,6 +172,7 @@ impl ErrorCode {
                 "QueryExceededMemoryLimitNoDiskUseAllowed"
             }
             ErrorCode::JSInterpreterFailure => "JSInterpreterFailure",
+            ErrorCode::ExceededMemoryLimit => "ExceededMemoryLimit",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()

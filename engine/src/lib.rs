@@ -119,10 +119,10 @@ impl Engine {
         let mut docs = snapshot.documents;
         docs.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
         for (ns, record_id, bytes) in docs {
-            let doc = Document::from_reader(bytes.as_slice()).map_err(|e| {
+            let doc = value::bson_bytes::decode_document(&bytes).map_err(|e| {
                 Error::new(
                     ErrorCode::InternalError,
-                    format!("corrupt stored document: {e}"),
+                    format!("corrupt stored document: {}", e.message),
                 )
             })?;
             let ns_text = ns.to_string();

@@ -9,6 +9,7 @@
 //! A value an expression produces may be *missing* (`None`), which differs from null as in
 //! MongoDB: `{$eq: ["$nope", null]}` is false.
 
+mod accumulators;
 mod arithmetic;
 mod array;
 mod comparison;
@@ -20,6 +21,7 @@ mod logical;
 mod math;
 mod object;
 pub mod operators;
+mod set;
 mod trigonometry;
 mod type_ops;
 mod variables;

@@ -40,6 +40,12 @@ pub const FAMILIES: &[&[OperatorDef]] = &[
     super::logical::OPERATORS,
     super::conditional::OPERATORS,
     super::array::OPERATORS,
+    super::array::iterate::OPERATORS,
+    super::array::n_elements::OPERATORS,
+    super::array::sort::OPERATORS,
+    super::array::zip::OPERATORS,
+    super::set::OPERATORS,
+    super::accumulators::OPERATORS,
     super::type_ops::OPERATORS,
     super::convert::OPERATORS,
 ];

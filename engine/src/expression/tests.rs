@@ -6,14 +6,14 @@ use bson::{Bson, Document, bson, doc};
 
 use super::Expression;
 
-fn eval(expr: Bson, d: &Document) -> Option<Bson> {
+pub(super) fn eval(expr: Bson, d: &Document) -> Option<Bson> {
     Expression::parse(&expr)
         .unwrap_or_else(|e| panic!("{expr}: {e}"))
         .evaluate(d)
         .unwrap_or_else(|e| panic!("{expr}: {e}"))
 }
 
-fn eval_err(expr: Bson, d: &Document) -> (i32, String) {
+pub(super) fn eval_err(expr: Bson, d: &Document) -> (i32, String) {
     let e = match Expression::parse(&expr) {
         Err(e) => e,
         Ok(x) => x.evaluate(d).expect_err("expected an error"),
@@ -189,7 +189,7 @@ fn errors_like_mongodb() {
         eval_err(bson!({"$size": "$s"}), &d),
         (
             17124,
-            "The argument to $size must be an array. Type of argument was: string".into()
+            "The argument to $size must be an array, but was of type: string".into()
         )
     );
     assert_eq!(

@@ -283,6 +283,11 @@ fn cases() -> Vec<Case> {
             "bit positions must be >= 0 but got: 0: -1",
         ),
         f(
+            doc! {"a": {"$bitsAllClear": [99_999_999_999_i64]}},
+            2,
+            "bit positions cannot be represented as a 32-bit signed integer: 0: 99999999999",
+        ),
+        f(
             doc! {"a": {"$bitsAllClear": [1.5]}},
             2,
             "bit positions must be an integer but got: 0: 1.5",
