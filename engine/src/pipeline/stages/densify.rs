@@ -192,38 +192,22 @@ fn parse_unit(u: &str) -> Result<Unit> {
     })
 }
 
-/// Days since 1970-01-01 of a civil date, and back (Howard Hinnant's algorithms).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
+/// The Julian day number of 1970-01-01.
+const UNIX_EPOCH_JULIAN_DAY: i64 = 2_440_588;
 
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
-/// `ms` plus `months` calendar months (the day clamped to the month's length), in UTC.
-fn add_months(ms: i64, months: i64) -> i64 {
+/// `ms` plus `months` calendar months (the day clamped to the month's length), in UTC, with the
+/// `time` crate's calendar; `None` outside the dates it represents.
+fn add_months(ms: i64, months: i64) -> Option<i64> {
     let days = ms.div_euclid(86_400_000);
-    let time = ms.rem_euclid(86_400_000);
-    let (y, m, d) = civil_from_days(days);
-    let total = y * 12 + (m - 1) + months;
-    let (ny, nm) = (total.div_euclid(12), total.rem_euclid(12) + 1);
-    let next_month_start = days_from_civil(ny + (nm / 12), nm % 12 + 1, 1);
-    let month_len = next_month_start - days_from_civil(ny, nm, 1);
-    days_from_civil(ny, nm, d.min(month_len)) * 86_400_000 + time
+    let time_of_day = ms.rem_euclid(86_400_000);
+    let date =
+        time::Date::from_julian_day(i32::try_from(days + UNIX_EPOCH_JULIAN_DAY).ok()?).ok()?;
+    let total = i64::from(date.year()) * 12 + i64::from(u8::from(date.month())) - 1 + months;
+    let year = i32::try_from(total.div_euclid(12)).ok()?;
+    let month = time::Month::try_from(u8::try_from(total.rem_euclid(12) + 1).ok()?).ok()?;
+    let day = date.day().min(month.length(year));
+    let target = time::Date::from_calendar_date(year, month, day).ok()?;
+    Some((i64::from(target.to_julian_day()) - UNIX_EPOCH_JULIAN_DAY) * 86_400_000 + time_of_day)
 }
 
 impl Densify {
@@ -255,7 +239,8 @@ impl Densify {
         match self.unit {
             None => x + self.step,
             Some(Unit::Millis(ms)) => x + self.step * ms as f64,
-            Some(Unit::Months(m)) => add_months(x as i64, i64::from(m) * self.step as i64) as f64,
+            Some(Unit::Months(m)) => add_months(x as i64, i64::from(m) * self.step as i64)
+                .map_or(f64::INFINITY, |v| v as f64),
         }
     }
 
@@ -367,13 +352,10 @@ mod tests {
 
     #[test]
     fn calendar_months_clamp_the_day() {
-        let jan31 = days_from_civil(2024, 1, 31) * 86_400_000;
-        let feb29 = days_from_civil(2024, 2, 29) * 86_400_000;
-        assert_eq!(add_months(jan31, 1), feb29);
-        assert_eq!(civil_from_days(days_from_civil(2023, 12, 1)), (2023, 12, 1));
-        assert_eq!(
-            add_months(days_from_civil(2023, 11, 5) * 86_400_000, 3),
-            days_from_civil(2024, 2, 5) * 86_400_000
-        );
+        let day = 86_400_000i64;
+        // 2024-01-31 + 1 month = 2024-02-29; 2023-11-05 + 3 months = 2024-02-05.
+        assert_eq!(add_months(19_753 * day, 1), Some(19_782 * day));
+        assert_eq!(add_months(19_666 * day + 5, 3), Some(19_758 * day + 5));
+        assert_eq!(add_months(0, -1), Some(-31 * day));
     }
 }
