@@ -7,6 +7,7 @@ use bson::oid::ObjectId;
 use bson::{Bson, DateTime, Decimal128};
 
 use super::arithmetic::{Num, fits_i64};
+use super::date::civil::{days_from_civil, days_in_month};
 use super::math::{nullish, show};
 use super::operators::{Arity, OperatorDef, arg, positional};
 use super::{Expression, Scope, Vars};
@@ -517,42 +518,9 @@ pub(super) fn format_double(d: f64) -> String {
     }
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The civil date of a day number (inverse of [`days_from_civil`]).
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
 /// `%Y-%m-%dT%H:%M:%S.%LZ` in UTC.
 fn format_date(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    let in_day = ms.rem_euclid(86_400_000);
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        in_day / 3_600_000,
-        in_day / 60_000 % 60,
-        in_day / 1000 % 60,
-        in_day % 1000
-    )
+    super::string::iso_date_string(ms)
 }
 
 /// The ISO 8601 forms MongoDB's date parser accepts most often: `YYYY-MM-DD`, optionally
@@ -569,9 +537,7 @@ fn parse_date(s: &str) -> Option<i64> {
     if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || !(1..=12).contains(&m) {
         return None;
     }
-    let month_days =
-        days_from_civil(y + i64::from(m == 12), m % 12 + 1, 1) - days_from_civil(y, m, 1);
-    if d < 1 || d > month_days {
+    if d < 1 || d > days_in_month(y, m) {
         return None;
     }
     let mut ms = days_from_civil(y, m, d) * 86_400_000;

@@ -48,6 +48,8 @@ pub const FAMILIES: &[&[OperatorDef]] = &[
     super::accumulators::OPERATORS,
     super::type_ops::OPERATORS,
     super::convert::OPERATORS,
+    super::string::OPERATORS,
+    super::date::OPERATORS,
 ];
 
 /// The operator named `name` (with its `$`).

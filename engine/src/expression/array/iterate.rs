@@ -187,6 +187,40 @@ fn variable_name(args: &[Expression]) -> String {
     }
 }
 
+/// The per-element variable of `$map` and `$filter`. Naming it `CURRENT` rebinds `$$CURRENT`,
+/// so that `"$a"` reads the element's field (a non-document element has no fields).
+struct ElementBinding<'v, 'a> {
+    vars: &'v Vars<'a>,
+    name: String,
+    bound: Vec<(String, Bson)>,
+}
+
+impl<'v, 'a> ElementBinding<'v, 'a> {
+    fn new(vars: &'v Vars<'a>, name: String) -> Self {
+        let mut bound = vars.bound.to_vec();
+        bound.push((name.clone(), Bson::Null));
+        ElementBinding { vars, name, bound }
+    }
+
+    fn eval(&mut self, e: &Expression, item: &Bson) -> Result<Option<Bson>> {
+        if self.name == "CURRENT" {
+            let empty = Document::new();
+            let current = match item {
+                Bson::Document(d) => d,
+                _ => &empty,
+            };
+            return e.eval(&Vars {
+                current,
+                ..*self.vars
+            });
+        }
+        if let Some(slot) = self.bound.last_mut() {
+            slot.1 = item.clone();
+        }
+        e.eval(&self.vars.rebound(&self.bound))
+    }
+}
+
 /// Evaluates the input of `$map` or `$filter`: `Ok(None)` when it is nullish (the result is
 /// null), the elements otherwise.
 fn input_array(
@@ -221,15 +255,11 @@ fn map(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let Some(each) = args.get(2) else {
         return Ok(Some(Bson::Null));
     };
-    let mut bound = vars.bound.to_vec();
-    bound.push((variable_name(args), Bson::Null));
+    let mut element = ElementBinding::new(vars, variable_name(args));
     let mut out = Vec::with_capacity(items.len());
     for item in items {
-        if let Some(slot) = bound.last_mut() {
-            slot.1 = item;
-        }
         // A missing result cannot sit in an array: it becomes null.
-        out.push(each.eval(&vars.rebound(&bound))?.unwrap_or(Bson::Null));
+        out.push(element.eval(each, &item)?.unwrap_or(Bson::Null));
     }
     Ok(Some(Bson::Array(out)))
 }
@@ -248,14 +278,10 @@ fn filter(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let Some(cond) = args.get(2) else {
         return Ok(Some(Bson::Null));
     };
-    let mut bound = vars.bound.to_vec();
-    bound.push((variable_name(args), Bson::Null));
+    let mut element = ElementBinding::new(vars, variable_name(args));
     let mut out = Vec::new();
     for item in items {
-        if let Some(slot) = bound.last_mut() {
-            slot.1 = item.clone();
-        }
-        if truthy(&cond.eval(&vars.rebound(&bound))?) {
+        if truthy(&element.eval(cond, &item)?) {
             out.push(item);
             if let Some(n) = remaining.as_mut() {
                 *n -= 1;

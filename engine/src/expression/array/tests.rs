@@ -446,3 +446,33 @@ fn cpp_double_formatting() {
     assert_eq!(cpp_double(100000.0), "100000");
     assert_eq!(cpp_double(f64::NAN), "nan");
 }
+
+#[test]
+fn as_current_rebinds_field_paths() {
+    let d = doc! {"a": 1};
+    assert_eq!(
+        eval(
+            bson!({"$filter": {"input": [{"a": 10, "b": 8}, {"a": 7, "b": 8}, 3], "as": "CURRENT", "cond": {"$gt": ["$a", 8]}}}),
+            &d
+        ),
+        Some(bson!([{"a": 10, "b": 8}]))
+    );
+    assert_eq!(
+        eval(
+            bson!({"$map": {"input": [{"a": 2}], "as": "CURRENT", "in": "$a"}}),
+            &d
+        ),
+        Some(bson!([2]))
+    );
+}
+
+#[test]
+fn values_print_like_mongodb() {
+    use super::value_text;
+    let dec = |s: &str| Some(Bson::Decimal128(s.parse().expect("decimal")));
+    assert_eq!(value_text(&dec("1.1")), "1.1");
+    assert_eq!(value_text(&dec("2147483648.0")), "2147483648.0");
+    assert_eq!(value_text(&Some(bson!({"a": [1, "x"]}))), "{a: [1, \"x\"]}");
+    assert_eq!(value_text(&Some(Bson::Int64(90_000_000_000_000))), "90000000000000");
+    assert_eq!(value_text(&None), "MISSING");
+}
