@@ -180,7 +180,8 @@ impl Expression {
                     ),
                 ));
             }
-            if first == "$literal" {
+            // `$const` is MongoDB's older name for `$literal` (both parse to ExpressionConstant).
+            if first == "$literal" || first == "$const" {
                 return Ok(Expression::Constant(arg.clone()));
             }
             let Some(def) = operators::lookup(first) else {
@@ -289,6 +290,9 @@ impl Expression {
                     .collect(),
             ),
             Expression::Operator { def, args } => {
+                if let Some(named) = array::serialize_named(def.name, args) {
+                    return named;
+                }
                 let args: Vec<Bson> = args.iter().map(Expression::serialize).collect();
                 Bson::Document(bson::doc! {def.name: args})
             }

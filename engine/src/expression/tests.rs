@@ -30,6 +30,7 @@ fn field_paths_and_variables() {
     assert_eq!(eval(bson!("$$ROOT.a"), &d), Some(bson!({"b": 1})));
     assert_eq!(eval(bson!("$$CURRENT.a.b"), &d), Some(bson!(1)));
     assert_eq!(eval(bson!({"$literal": "$a"}), &d), Some(bson!("$a")));
+    assert_eq!(eval(bson!({"$const": "$a"}), &d), Some(bson!("$a")));
     assert_eq!(eval(bson!(["$a.b", "$nope"]), &d), Some(bson!([1, null])));
     assert_eq!(
         eval(bson!({"k": "$a.b", "m": "$nope"}), &d),

@@ -17,7 +17,7 @@ pub mod zip;
 #[cfg(test)]
 mod tests;
 
-use bson::Bson;
+use bson::{Bson, doc};
 
 use super::Expression;
 use super::operators::{Arity, OperatorDef, positional};
@@ -194,4 +194,34 @@ pub(super) fn constant_value(e: &Expression) -> Option<Bson> {
         }
         _ => None,
     }
+}
+
+/// The operators of these files that take named arguments serialize them by name, as MongoDB's
+/// explain shows them (`{$map: {input, as, in}}`); `None` for any other operator.
+pub(super) fn serialize_named(name: &str, args: &[Expression]) -> Option<Bson> {
+    let expr = |i: usize| args.get(i).map_or(Bson::Null, Expression::serialize);
+    let raw = |i: usize| {
+        args.get(i)
+            .and_then(Expression::as_constant)
+            .cloned()
+            .unwrap_or(Bson::Null)
+    };
+    let spec = match name {
+        "$map" => doc! {"input": expr(0), "as": raw(1), "in": expr(2)},
+        "$filter" => {
+            let mut d = doc! {"input": expr(0), "as": raw(1), "cond": expr(2)};
+            if args.len() > 3 {
+                d.insert("limit", expr(3));
+            }
+            d
+        }
+        "$reduce" => doc! {"input": expr(0), "initialValue": expr(1), "in": expr(2)},
+        "$firstN" | "$lastN" | "$maxN" | "$minN" => doc! {"n": expr(0), "input": expr(1)},
+        "$sortArray" => doc! {"input": expr(0), "sortBy": raw(1)},
+        "$zip" => zip::serialize(args),
+        _ => return None,
+    };
+    let mut out = bson::Document::new();
+    out.insert(name, spec);
+    Some(Bson::Document(out))
 }

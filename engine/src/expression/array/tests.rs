@@ -473,6 +473,30 @@ fn values_print_like_mongodb() {
     assert_eq!(value_text(&dec("1.1")), "1.1");
     assert_eq!(value_text(&dec("2147483648.0")), "2147483648.0");
     assert_eq!(value_text(&Some(bson!({"a": [1, "x"]}))), "{a: [1, \"x\"]}");
-    assert_eq!(value_text(&Some(Bson::Int64(90_000_000_000_000))), "90000000000000");
+    assert_eq!(
+        value_text(&Some(Bson::Int64(90_000_000_000_000))),
+        "90000000000000"
+    );
     assert_eq!(value_text(&None), "MISSING");
+}
+
+#[test]
+fn named_arguments_serialize_by_name() {
+    let parse = |v: Bson| {
+        super::super::Expression::parse(&v)
+            .expect("parses")
+            .serialize()
+    };
+    assert_eq!(
+        parse(bson!({"$map": {"input": "$a", "as": "x", "in": "$$x"}})),
+        bson!({"$map": {"input": "$a", "as": "x", "in": "$$x"}})
+    );
+    assert_eq!(
+        parse(bson!({"$zip": {"inputs": ["$a"], "useLongestLength": true}})),
+        bson!({"$zip": {"inputs": ["$a"], "defaults": [], "useLongestLength": true}})
+    );
+    assert_eq!(
+        parse(bson!({"$firstN": {"input": "$a", "n": 2}})),
+        bson!({"$firstN": {"n": {"$const": 2}, "input": "$a"}})
+    );
 }

@@ -2,7 +2,7 @@
 //! `defaults` must be literal arrays of expressions (MongoDB refuses an expression there).
 //! Parsed arguments: `[input count, useLongestLength, inputs..., defaults...]`.
 
-use bson::Bson;
+use bson::{Bson, Document, doc};
 
 use super::super::operators::{Arity, OperatorDef};
 use super::super::{Expression, Scope, Vars};
@@ -154,4 +154,31 @@ fn zip(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
         })
         .collect();
     Ok(Some(Bson::Array(rows)))
+}
+
+/// `{inputs, defaults, useLongestLength}` as MongoDB serializes it.
+pub(super) fn serialize(args: &[Expression]) -> Document {
+    let count = match args.first().and_then(Expression::as_constant) {
+        Some(Bson::Int64(n)) => usize::try_from(*n).unwrap_or(0),
+        _ => 0,
+    };
+    let list = |from: usize, to: usize| {
+        Bson::Array(
+            args.get(from..to.max(from))
+                .unwrap_or_default()
+                .iter()
+                .map(Expression::serialize)
+                .collect(),
+        )
+    };
+    let use_longest = args
+        .get(1)
+        .and_then(Expression::as_constant)
+        .cloned()
+        .unwrap_or(Bson::Boolean(false));
+    doc! {
+        "inputs": list(2, 2 + count),
+        "defaults": list(2 + count, args.len()),
+        "useLongestLength": use_longest,
+    }
 }

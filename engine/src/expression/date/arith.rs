@@ -364,7 +364,10 @@ fn date_diff(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
         }
         Unit::Minute | Unit::Second | Unit::Millisecond => {
             let len = unit.millis().unwrap_or(1);
-            end.div_euclid(len) - start.div_euclid(len)
+            // Only milliseconds between the extreme dates can leave the long range.
+            end.div_euclid(len)
+                .checked_sub(start.div_euclid(len))
+                .ok_or_else(|| Error::location(5166308, "dateDiff overflowed"))?
         }
     };
     Ok(Some(Bson::Int64(diff)))

@@ -606,6 +606,10 @@ fn date_diff() {
         ),
         Some(Bson::Int64(1500))
     );
+    let extremes = bson!({"$dateDiff": {"startDate": {"$literal": DateTime::MIN},
+                                         "endDate": {"$literal": DateTime::MAX},
+                                         "unit": "millisecond"}});
+    assert_eq!(err(extremes), (5166308, "dateDiff overflowed".into()));
     assert_eq!(
         err(bson!({"$dateDiff": {"startDate": 1, "endDate": 2, "unit": "day"}})),
         (
