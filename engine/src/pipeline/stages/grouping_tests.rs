@@ -546,3 +546,64 @@ fn densify_numbers_partitions_and_dates() {
         40414
     );
 }
+
+/// Book B chapter 8, first pipeline: events counted per minute with a nested-document `_id` of
+/// date parts. The expected counts are computed directly from the generated timestamps.
+#[test]
+fn book_b_chapter_8_per_minute_counts() {
+    let start = 1_427_690_000_000i64; // 2015-03-30T04:33:20Z
+    let offsets: Vec<i64> = (0..200).map(|i| (i * 7919) % 900_000).collect();
+    let events: Vec<Document> = offsets
+        .iter()
+        .enumerate()
+        .map(|(i, ms)| doc! {"_id": i as i32, "date_created": bson::DateTime::from_millis(start + ms)})
+        .collect();
+    let mut e = Engine::new();
+    assert!(crate::reply_ok(&e.run_command(
+        "t",
+        &doc! {"insert": "events", "documents": events}
+    )));
+    let pipeline = vec![doc! {"$group": {
+        "_id": {"request_time": {
+            "month": {"$month": "$date_created"},
+            "day": {"$dayOfMonth": "$date_created"},
+            "year": {"$year": "$date_created"},
+            "hour": {"$hour": "$date_created"},
+            "min": {"$minute": "$date_created"},
+        }},
+        "count": {"$sum": 1},
+    }}];
+    let out = aggregate(&mut e, "events", pipeline).unwrap();
+    let mut expected: std::collections::BTreeMap<i64, i32> = Default::default();
+    for ms in &offsets {
+        *expected.entry((start + ms) / 60_000).or_default() += 1;
+    }
+    assert_eq!(out.len(), expected.len());
+    for d in &out {
+        let t = d
+            .get_document("_id")
+            .unwrap()
+            .get_document("request_time")
+            .unwrap();
+        assert_eq!(
+            t.keys().collect::<Vec<_>>(),
+            ["month", "day", "year", "hour", "min"]
+        );
+        assert_eq!(
+            (
+                t.get_i32("month").unwrap(),
+                t.get_i32("day").unwrap(),
+                t.get_i32("year").unwrap()
+            ),
+            (3, 30, 2015)
+        );
+        let minute_of_epoch = (start / 3_600_000) * 60 - (start / 3_600_000 % 24) * 60
+            + i64::from(t.get_i32("hour").unwrap()) * 60
+            + i64::from(t.get_i32("min").unwrap());
+        assert_eq!(
+            d.get_i32("count").unwrap(),
+            expected[&minute_of_epoch],
+            "{d:?}"
+        );
+    }
+}
