@@ -7,9 +7,14 @@ use super::{bool_option, document_option, find::first_batch_reply, target_namesp
 use crate::Engine;
 use crate::catalog::Namespace;
 use crate::error::{Error, ErrorCode, Result};
-use crate::expression::Scope;
+use crate::exec::Execution;
+use crate::explain::{ExplainInput, Verbosity, explain_document};
+use crate::expression::{EvalContext, Scope};
 use crate::matcher::MatchContext;
 use crate::pipeline::{Pipeline, RunContext};
+use crate::planner::FindQuery;
+use crate::query::FindSpec;
+
 use crate::value::display::type_name;
 
 /// The fields the aggregate command defines (besides the generic ones every command accepts).
@@ -30,12 +35,19 @@ const OWN_FIELDS: &[&str] = &[
     "$queryOptions",
 ];
 
-pub fn aggregate(
-    engine: &mut Engine,
-    db: &str,
-    command: &Document,
-    ctx: &MatchContext<'_>,
-) -> Result<Document> {
+/// An aggregate command, parsed.
+struct Parsed<'c> {
+    ns: Namespace,
+    pipeline: Pipeline,
+    batch_size: Option<usize>,
+    explain: bool,
+    /// The `let` variables, evaluated once in the command's context.
+    scope: Scope,
+    hint: Option<&'c Bson>,
+    eval: EvalContext,
+}
+
+fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Parsed<'c>> {
     let (ns, collectionless) = aggregate_namespace(db, command)?;
     crate::write::check_known_fields(command, "aggregate", OWN_FIELDS)?;
     let Some(pipeline) = command.get("pipeline") else {
@@ -51,40 +63,200 @@ pub fn aggregate(
     check_hint(command.get("hint"))?;
     let batch_size = cursor_batch_size(command, explain)?;
     let eval = engine.eval_context();
-    let scope = match document_option(command, "aggregate", "let")? {
+    let let_vars = document_option(command, "aggregate", "let")?;
+    let scope = match let_vars {
         Some(vars) => Scope::from_let_in(vars, &eval)?,
         None => Scope::default(),
     };
     let pipeline = Pipeline::parse(pipeline, &scope, collectionless)?;
-    if explain {
-        return Err(Error::new(
-            ErrorCode::NotImplemented,
-            "explain of an aggregate is not supported by Sprout yet",
-        ));
+    Ok(Parsed {
+        ns,
+        pipeline,
+        batch_size,
+        explain,
+        scope,
+        hint: command.get("hint").filter(|h| !matches!(h, Bson::Null)),
+        eval,
+    })
+}
+
+pub fn aggregate(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    ctx: &MatchContext<'_>,
+) -> Result<Document> {
+    let parsed = parse(engine, db, command)?;
+    if parsed.explain {
+        return explain_parsed(engine, db, command, &parsed, Verbosity::QueryPlanner);
     }
-    let input = if pipeline.starts_with_source() {
-        Vec::new()
-    } else {
-        engine
-            .catalog()
-            .collection(&ns)
-            .map(|c| c.iter().map(|(_, d)| d.clone()).collect())
-            .unwrap_or_default()
-    };
+    let run = execute(engine, db, &parsed, ctx, true)?;
+    Ok(first_batch_reply(
+        engine,
+        parsed.ns,
+        run.docs,
+        parsed.batch_size,
+        false,
+    ))
+}
+
+/// `{explain: {aggregate: …}, verbosity}`.
+pub fn explain_aggregate(
+    engine: &mut Engine,
+    db: &str,
+    inner: &Document,
+    verbosity: Verbosity,
+) -> Result<Document> {
+    let parsed = parse(engine, db, inner)?;
+    explain_parsed(engine, db, inner, &parsed, verbosity)
+}
+
+/// What running a pipeline produced, with what explain reports.
+struct Executed {
+    docs: Vec<Document>,
+    /// The find that read the collection (absent for `$documents` pipelines).
+    find: Option<(Execution, Document)>,
+    /// How many leading stages the find ran.
+    pushed: usize,
+    /// The number of documents each remaining stage returned.
+    counts: Vec<usize>,
+}
+
+/// Runs the pipeline: its leading `$match`/`$sort`/`$skip`/`$limit` as a find through the
+/// planner (so indexes serve them, and `$sort` + `$limit` is a top-k sort), the rest stage by
+/// stage. `run_to_end = false` only plans the find (explain's queryPlanner verbosity).
+fn execute(
+    engine: &Engine,
+    db: &str,
+    a: &Parsed<'_>,
+    ctx: &MatchContext<'_>,
+    run_to_end: bool,
+) -> Result<Executed> {
     let cx = RunContext {
         catalog: engine.catalog(),
         db,
         match_ctx: ctx,
-        eval: &eval,
+        eval: &a.eval,
     };
-    let docs = pipeline.run(input, &cx).map_err(|mut e| {
-        e.message = format!(
-            "PlanExecutor error during aggregation :: caused by :: {}",
-            e.message
-        );
-        e
-    })?;
-    Ok(first_batch_reply(engine, ns, docs, batch_size, false))
+    let (input, find, pushed) = if a.pipeline.starts_with_source() {
+        (Vec::new(), None, 0)
+    } else {
+        let p = a.pipeline.pushdown();
+        let mut spec = FindSpec::parse(None, p.sort, None, p.skip, p.limit)?;
+        // The filter sees the `let` values already computed (`$$NOW` included).
+        if let Some(f) = p.filter {
+            spec.filter = crate::matcher::Filter::parse_in(f, &a.scope)?;
+        }
+        let empty = Document::new();
+        let query = FindQuery {
+            filter: p.filter.unwrap_or(&empty),
+            spec: &spec,
+            sort: p.sort,
+            projection: None,
+            hint: a.hint,
+        };
+        let coll = engine.catalog().collection(&a.ns);
+        let execution =
+            crate::exec::execute(coll, &query, ctx, run_to_end).map_err(executor_error)?;
+        let docs = execution.docs.clone();
+        (
+            docs,
+            Some((execution, spec.filter.parsed_query())),
+            p.stages,
+        )
+    };
+    let mut docs = input;
+    let mut counts = Vec::new();
+    if run_to_end {
+        for stage in a.pipeline.stages().iter().skip(pushed) {
+            docs = stage.apply(docs, &cx).map_err(executor_error)?;
+            counts.push(docs.len());
+        }
+    }
+    Ok(Executed {
+        docs,
+        find,
+        pushed,
+        counts,
+    })
+}
+
+fn executor_error(mut e: Error) -> Error {
+    e.message = format!(
+        "PlanExecutor error during aggregation :: caused by :: {}",
+        e.message
+    );
+    e
+}
+
+/// MongoDB 8.0's explain of an aggregate: the find's plain explain when the whole pipeline ran
+/// as a find; otherwise `stages`, the first a `$cursor` holding the find's queryPlanner (and
+/// executionStats), then each remaining stage (with its `nReturned` when executed).
+fn explain_parsed(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    a: &Parsed<'_>,
+    verbosity: Verbosity,
+) -> Result<Document> {
+    let start = engine.now_millis();
+    let ctx = MatchContext::default();
+    let run = verbosity != Verbosity::QueryPlanner;
+    let ex = execute(engine, db, a, &ctx, run)?;
+    let elapsed = engine.now_millis() - start;
+    let mut command = command.clone();
+    command.remove("explain");
+    let find_explain = ex.find.as_ref().map(|(execution, parsed_query)| {
+        explain_document(&ExplainInput {
+            namespace: a.ns.to_string(),
+            parsed_query: parsed_query.clone(),
+            command: command.clone(),
+            verbosity,
+            execution_time_millis: elapsed,
+            execution,
+        })
+    });
+    let remaining = a.pipeline.stages().len() - ex.pushed;
+    if let Some(doc) = &find_explain
+        && remaining == 0
+    {
+        return Ok(doc.clone());
+    }
+    let mut stages = Vec::new();
+    if let Some(doc) = &find_explain {
+        let mut cursor = Document::new();
+        for key in ["queryPlanner", "executionStats"] {
+            if let Some(v) = doc.get(key) {
+                cursor.insert(key, v.clone());
+            }
+        }
+        let mut stage = bson::doc! {"$cursor": cursor};
+        if run {
+            let n = ex.find.as_ref().map_or(0, |(e, _)| e.docs.len());
+            stage.insert("nReturned", n as i64);
+            stage.insert("executionTimeMillisEstimate", 0_i64);
+        }
+        stages.push(Bson::Document(stage));
+    }
+    for (i, stage) in a.pipeline.stages().iter().skip(ex.pushed).enumerate() {
+        let mut d = stage.serialize();
+        if let Some(n) = ex.counts.get(i) {
+            d.insert("nReturned", *n as i64);
+            d.insert("executionTimeMillisEstimate", 0_i64);
+        }
+        stages.push(Bson::Document(d));
+    }
+    let mut reply = bson::doc! {"explainVersion": "1", "stages": stages};
+    if let Some(doc) = &find_explain {
+        for key in ["serverInfo", "serverParameters"] {
+            if let Some(v) = doc.get(key) {
+                reply.insert(key, v.clone());
+            }
+        }
+    }
+    reply.insert("command", command);
+    reply.insert("ok", 1.0);
+    Ok(reply)
 }
 
 /// The namespace the command reads: a collection, or `<db>.$cmd.aggregate` for `aggregate: 1`.

@@ -39,6 +39,7 @@ pub fn explain(engine: &mut Engine, db: &str, command: &Document) -> Result<Docu
         "find" => explain_find(engine, db, inner, verbosity),
         "delete" => explain_delete(engine, db, inner, verbosity),
         "count" => explain_count(engine, db, inner, verbosity),
+        "aggregate" => super::aggregate::explain_aggregate(engine, db, inner, verbosity),
         "distinct" => explain_distinct(engine, db, inner, verbosity),
         "update" => super::explain_write::explain_update(engine, db, inner, verbosity),
         "findAndModify" | "findandmodify" => {

@@ -428,9 +428,11 @@ fn multikey_in_query_fetches_and_dedups() {
     let es = execution_stats(&r);
     assert_eq!(es.get_i64("nReturned").unwrap(), 2);
     assert_eq!(es.get_i64("totalDocsExamined").unwrap(), 2);
-    // seller1 ×2, seller2 (then a seek), seller3, seller4 (past the last interval).
-    // FIXME: the book (MongoDB 3.0) reports 4 keys examined; Sprout counts the key that ends
-    // the scan as MongoDB's bounds checker does today.
+    // seller1 ×2, seller2 (then a seek), seller3 (a duplicate of _id 0, dropped), seller4 (past
+    // the last interval). MongoDB 8.0's IndexScan counts every key its cursor returns before
+    // asking the IndexBoundsChecker, and with several intervals there is no end position, so
+    // the key that ends the scan is examined too: 5. The book (MongoDB 3.0) prints 4; a lesson
+    // on this figure should say so.
     assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 5);
 }
 

@@ -1,12 +1,14 @@
 //! `$convert` and its shorthands `$toInt $toLong $toDouble $toDecimal $toString $toBool $toDate
 //! $toObjectId`, with MongoDB 8.0's conversion table and messages. A conversion that fails
 //! raises `ConversionFailure`, which `onError` replaces; a null or missing input gives `onNull`
-//! (null by default). Conversions to and from binData are not supported yet.
+//! (null by default). Strings convert to and from binData with a `format` (see
+//! [`super::bin_data`]).
 
 use bson::oid::ObjectId;
 use bson::{Bson, DateTime, Decimal128};
 
 use super::arithmetic::{Num, fits_i64};
+use super::bin_data::{self, Format};
 use super::date::civil::{days_from_civil, days_in_month};
 use super::math::{nullish, show};
 use super::operators::{Arity, OperatorDef, arg, positional};
@@ -18,7 +20,7 @@ use crate::value::display::type_name;
 pub const OPERATORS: &[OperatorDef] = &[
     OperatorDef {
         name: "$convert",
-        arity: Arity::Exactly(5),
+        arity: Arity::Exactly(6),
         parse_args: parse_convert,
         eval: convert,
     },
@@ -30,6 +32,7 @@ pub const OPERATORS: &[OperatorDef] = &[
     shorthand("$toBool", to_bool),
     shorthand("$toDate", to_date),
     shorthand("$toObjectId", to_object_id),
+    shorthand("$toUUID", to_uuid),
 ];
 
 const fn shorthand(name: &'static str, eval: super::operators::Eval) -> OperatorDef {
@@ -48,15 +51,22 @@ mod ty {
     pub const OBJECT_ID: i32 = 7;
     pub const BOOL: i32 = 8;
     pub const DATE: i32 = 9;
+    pub const BIN_DATA: i32 = 5;
     pub const INT: i32 = 16;
     pub const LONG: i32 = 18;
     pub const DECIMAL: i32 = 19;
 }
 
+/// `to: "missing"` names no BSON type: every conversion to it fails (so `onError` applies).
+const MISSING: i32 = 0;
+
 /// MongoDB's type aliases and numbers (the names `$type` prints).
 use crate::matcher::type_set::ALIASES as TYPES;
 
 fn type_alias(code: i32) -> &'static str {
+    if code == MISSING {
+        return "missing";
+    }
     TYPES
         .iter()
         .find(|(_, c)| *c == code)
@@ -88,20 +98,42 @@ fn to_object_id(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     convert_to(args, vars, ty::OBJECT_ID)
 }
 
+fn to_uuid(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
+    match arg(args, 0, vars)? {
+        None | Some(Bson::Null | Bson::Undefined) => Ok(Some(Bson::Null)),
+        Some(Bson::String(s)) => bin_data::uuid_from_string(&s).map(Some),
+        Some(other) => Err(unsupported(&other, ty::BIN_DATA)),
+    }
+}
+
 /// A shorthand: null for a nullish input, else the conversion (errors are not caught).
-fn convert_to(args: &[Expression], vars: &Vars<'_>, target: i32) -> Result<Option<Bson>> {
+/// `$toString` writes binData in the `auto` format.
+fn convert_to(args: &[Expression], vars: &Vars<'_>, code: i32) -> Result<Option<Bson>> {
     let v = arg(args, 0, vars)?;
+    let target = Target {
+        code,
+        subtype: None,
+    };
+    let format = (code == ty::STRING).then_some(Format::Auto);
     match v {
         None | Some(Bson::Null | Bson::Undefined) => Ok(Some(Bson::Null)),
-        Some(v) => perform(&v, target).map(Some),
+        Some(v) => perform(&v, &target, format).map(Some),
     }
+}
+
+/// A conversion's target: the type, and for binData the subtype as given.
+#[derive(Debug, Clone)]
+struct Target {
+    code: i32,
+    subtype: Option<Bson>,
 }
 
 /// Bits of the presence mask (argument 4) for the optional arguments.
 const HAS_ON_ERROR: i32 = 1;
 const HAS_ON_NULL: i32 = 2;
 
-/// `{$convert: {input, to, onError, onNull}}`. Arguments: `[input, to, onError, onNull, mask]`.
+/// `{$convert: {input, to, onError, onNull, format}}`. Arguments:
+/// `[input, to, onError, onNull, mask, format]` (an absent format is null).
 fn parse_convert(_def: &'static OperatorDef, arg: &Bson, scope: &Scope) -> Result<Vec<Expression>> {
     let Bson::Document(spec) = arg else {
         return Err(Error::new(
@@ -112,13 +144,14 @@ fn parse_convert(_def: &'static OperatorDef, arg: &Bson, scope: &Scope) -> Resul
             ),
         ));
     };
-    let mut slots: [Option<Expression>; 4] = [None, None, None, None];
+    let mut slots: [Option<Expression>; 5] = [None, None, None, None, None];
     for (k, v) in spec {
         let slot = match k.as_str() {
             "input" => 0,
             "to" => 1,
             "onError" => 2,
             "onNull" => 3,
+            "format" => 4,
             other => {
                 return Err(Error::new(
                     ErrorCode::FailedToParse,
@@ -130,7 +163,7 @@ fn parse_convert(_def: &'static OperatorDef, arg: &Bson, scope: &Scope) -> Resul
             *s = Some(Expression::parse_in(v, scope)?);
         }
     }
-    let [input, to, on_error, on_null] = slots;
+    let [input, to, on_error, on_null, format] = slots;
     let input = input.ok_or_else(|| {
         Error::new(
             ErrorCode::FailedToParse,
@@ -152,6 +185,7 @@ fn parse_convert(_def: &'static OperatorDef, arg: &Bson, scope: &Scope) -> Resul
         on_error.unwrap_or_else(absent),
         on_null.unwrap_or_else(absent),
         Expression::Constant(Bson::Int32(mask)),
+        format.unwrap_or_else(absent),
     ])
 }
 
@@ -173,7 +207,8 @@ fn convert(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let (Some(target), Some(input)) = (target, input) else {
         return Ok(Some(Bson::Null));
     };
-    match perform(&input, target) {
+    let format = bin_data::parse_format(&arg(args, 5, vars)?)?;
+    match perform(&input, &target, format) {
         Err(e) if e.code == ErrorCode::ConversionFailure && mask & HAS_ON_ERROR != 0 => {
             arg(args, 2, vars)
         }
@@ -181,17 +216,23 @@ fn convert(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     }
 }
 
-/// The target type of `to`: a type name, a type number, or `{type: …}`; `None` when nullish.
-fn target_type(to: &Option<Bson>) -> Result<Option<i32>> {
+/// The target of `to`: a type name, a type number, or `{type, subtype}`; `None` when nullish.
+fn target_type(to: &Option<Bson>) -> Result<Option<Target>> {
     let parse_error = |m: String| Error::new(ErrorCode::FailedToParse, m);
-    match to {
-        None | Some(Bson::Null | Bson::Undefined) => Ok(None),
+    let code = match to {
+        None | Some(Bson::Null | Bson::Undefined) => return Ok(None),
+        Some(Bson::String(name)) if name == "missing" => MISSING,
         Some(Bson::String(name)) => TYPES
             .iter()
             .find(|(n, _)| n == name)
-            .map(|(_, c)| Some(*c))
-            .ok_or_else(|| Error::bad_value(format!("Unknown type name: {name}"))),
-        Some(Bson::Document(d)) if d.contains_key("type") => target_type(&d.get("type").cloned()),
+            .map(|(_, c)| *c)
+            .ok_or_else(|| Error::bad_value(format!("Unknown type name: {name}")))?,
+        Some(Bson::Document(d)) if d.contains_key("type") => {
+            return Ok(target_type(&d.get("type").cloned())?.map(|t| Target {
+                subtype: d.get("subtype").cloned(),
+                ..t
+            }));
+        }
         Some(v) => {
             let Some(n) = Num::from_bson(v) else {
                 return Err(parse_error(format!(
@@ -208,13 +249,20 @@ fn target_type(to: &Option<Bson>) -> Result<Option<i32>> {
                 .ok()
                 .filter(|c| TYPES.iter().any(|(_, t)| t == c))
             {
-                Some(c) => Ok(Some(c)),
-                None => Err(parse_error(format!(
-                    "In $convert, numeric value for 'to' does not correspond to a BSON type: {code}"
-                ))),
+                Some(c) => c,
+                None => {
+                    return Err(parse_error(format!(
+                        "In $convert, numeric value for 'to' does not correspond to a BSON type: \
+                         {code}"
+                    )));
+                }
             }
         }
-    }
+    };
+    Ok(Some(Target {
+        code,
+        subtype: None,
+    }))
 }
 
 fn failure(message: impl Into<String>) -> Error {
@@ -230,7 +278,21 @@ fn unsupported(input: &Bson, target: i32) -> Error {
 }
 
 /// One conversion of a present, non-null value.
-fn perform(input: &Bson, target: i32) -> Result<Bson> {
+fn perform(input: &Bson, target: &Target, format: Option<Format>) -> Result<Bson> {
+    let target_code = target.code;
+    match (input, target_code) {
+        (Bson::String(s), ty::BIN_DATA) => {
+            let subtype = bin_data::parse_subtype(target.subtype.as_ref())?;
+            return bin_data::from_string(s, format, subtype);
+        }
+        (Bson::Binary(b), ty::BIN_DATA) => {
+            let subtype = bin_data::parse_subtype(target.subtype.as_ref())?;
+            return bin_data::to_bin_data(b, subtype);
+        }
+        (Bson::Binary(b), ty::STRING) => return bin_data::to_string(b, format),
+        _ => {}
+    }
+    let target = target_code;
     if target == ty::BOOL {
         return to_boolean(input).ok_or_else(|| unsupported(input, target));
     }
@@ -436,9 +498,17 @@ fn from_string(s: &str, target: i32) -> Result<Option<Bson>> {
         ty::LONG => Bson::Int64(integer(s)?),
         ty::DOUBLE => {
             check_hex()?;
-            Bson::Double(
-                parse_double(s).ok_or_else(|| parse_failure("Did not consume whole string."))?,
-            )
+            let d =
+                parse_double(s).ok_or_else(|| parse_failure("Did not consume whole string."))?;
+            // strtod reports a finite number too large for a double as out of range.
+            let named_infinity = s
+                .trim_start_matches(['-', '+'])
+                .to_ascii_lowercase()
+                .starts_with("inf");
+            if d.is_infinite() && !named_infinity {
+                return Err(parse_failure("Out of range"));
+            }
+            Bson::Double(d)
         }
         ty::DECIMAL => {
             check_hex()?;
@@ -625,26 +695,37 @@ mod tests {
         assert_eq!(parse_date("hello"), None);
     }
 
+    fn t(code: i32) -> Target {
+        Target {
+            code,
+            subtype: None,
+        }
+    }
+
     #[test]
     fn conversion_table() {
         assert_eq!(
-            perform(&Bson::Double(1.9), ty::INT).unwrap(),
+            perform(&Bson::Double(1.9), &t(ty::INT), None).unwrap(),
             Bson::Int32(1)
         );
         assert_eq!(
-            perform(&Bson::String("12".into()), ty::LONG).unwrap(),
+            perform(&Bson::String("12".into()), &t(ty::LONG), None).unwrap(),
             Bson::Int64(12)
         );
         assert_eq!(
-            perform(&Bson::Int32(5), ty::DATE).unwrap_err().code,
+            perform(&Bson::Int32(5), &t(ty::DATE), None)
+                .unwrap_err()
+                .code,
             ErrorCode::ConversionFailure
         );
         assert_eq!(
-            perform(&Bson::Int64(i64::MAX), ty::INT).unwrap_err().code,
+            perform(&Bson::Int64(i64::MAX), &t(ty::INT), None)
+                .unwrap_err()
+                .code,
             ErrorCode::ConversionFailure
         );
         assert_eq!(
-            perform(&Bson::Array(vec![]), ty::BOOL).unwrap(),
+            perform(&Bson::Array(vec![]), &t(ty::BOOL), None).unwrap(),
             Bson::Boolean(true)
         );
     }

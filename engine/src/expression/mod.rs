@@ -12,6 +12,7 @@
 mod accumulators;
 mod arithmetic;
 mod array;
+mod bin_data;
 mod comparison;
 mod conditional;
 mod context;

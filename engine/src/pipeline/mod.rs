@@ -54,6 +54,32 @@ pub trait Stage: std::fmt::Debug {
     fn runs_without_collection(&self) -> bool {
         true
     }
+
+    /// The stage's part in the query that reads the collection, for the stages MongoDB pushes
+    /// down into the find layer (`$match`, `$sort`, `$skip`, `$limit`).
+    fn query_part(&self) -> Option<QueryPart<'_>> {
+        None
+    }
+}
+
+/// A stage as part of the collection query (see [`Pipeline::pushdown`]).
+#[derive(Debug, Clone, Copy)]
+pub enum QueryPart<'a> {
+    Filter(&'a Document),
+    Sort(&'a Document),
+    Skip(i64),
+    Limit(i64),
+}
+
+/// The leading stages a find runs (through the planner, so indexes serve them), and how many
+/// stages that is.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Pushdown<'a> {
+    pub filter: Option<&'a Document>,
+    pub sort: Option<&'a Document>,
+    pub skip: Option<i64>,
+    pub limit: Option<i64>,
+    pub stages: usize,
 }
 
 /// Parses one stage's argument.
@@ -196,6 +222,43 @@ impl Pipeline {
     /// Whether the first stage produces the documents (so the collection is not read).
     pub fn starts_with_source(&self) -> bool {
         self.stages.first().is_some_and(|s| s.is_source())
+    }
+
+    /// The leading `$match`, `$sort`, `$skip` and `$limit` a find can run: one `$match` first,
+    /// then one `$sort`, then `$skip` and `$limit` in that order (a `$limit` before a `$skip`
+    /// is not a find's skip-then-limit, so it ends the prefix).
+    pub fn pushdown(&self) -> Pushdown<'_> {
+        let mut p = Pushdown::default();
+        for stage in &self.stages {
+            match stage.query_part() {
+                Some(QueryPart::Filter(f)) if p.stages == 0 => p.filter = Some(f),
+                Some(QueryPart::Sort(s))
+                    if p.sort.is_none() && p.skip.is_none() && p.limit.is_none() =>
+                {
+                    p.sort = Some(s)
+                }
+                Some(QueryPart::Skip(n)) if p.skip.is_none() && p.limit.is_none() => {
+                    p.skip = Some(n)
+                }
+                Some(QueryPart::Limit(n)) if p.limit.is_none() => p.limit = Some(n),
+                _ => break,
+            }
+            p.stages += 1;
+        }
+        p
+    }
+
+    /// Runs the stages from `first` on over `input`.
+    pub fn run_from(
+        &self,
+        first: usize,
+        input: Vec<Document>,
+        cx: &RunContext<'_>,
+    ) -> Result<Vec<Document>> {
+        self.stages
+            .iter()
+            .skip(first)
+            .try_fold(input, |docs, stage| stage.apply(docs, cx))
     }
 
     /// Runs every stage in order over `input`.

@@ -417,3 +417,69 @@ fn facet_union_with_and_sample() {
     );
     assert_eq!(stage_error(doc! {"$sample": {"size": -1}}).0, 28747);
 }
+
+/// The winning plan's stage names, outermost first.
+fn plan_stages(mut plan: &Document) -> Vec<String> {
+    let mut out = Vec::new();
+    loop {
+        out.push(plan.get_str("stage").unwrap_or("?").to_string());
+        match plan.get_document("inputStage") {
+            Ok(child) => plan = child,
+            Err(_) => return out,
+        }
+    }
+}
+
+#[test]
+fn leading_match_and_sort_use_indexes_and_explain_shows_the_cursor_stage() {
+    let mut e = engine_with(
+        (0..20)
+            .map(|i| doc! {"_id": i, "k": i % 4, "v": i})
+            .collect(),
+    );
+    let r = e.run_command(
+        "t",
+        &doc! {"createIndexes": "c", "indexes": [{"key": {"k": 1}, "name": "k_1"}]},
+    );
+    assert!(crate::reply_ok(&r), "{r:?}");
+    let pipeline = vec![
+        doc! {"$match": {"k": 2}},
+        doc! {"$sort": {"v": -1}},
+        doc! {"$limit": 2},
+        doc! {"$project": {"_id": 0, "v": 1}},
+    ];
+    assert_eq!(
+        run(&mut e, pipeline.clone()),
+        vec![doc! {"v": 18}, doc! {"v": 14}]
+    );
+    let r = e.run_command(
+        "t",
+        &doc! {"explain": {"aggregate": "c", "pipeline": pipeline, "cursor": {}}, "verbosity": "executionStats"},
+    );
+    assert!(crate::reply_ok(&r), "{r:?}");
+    let stages = r.get_array("stages").unwrap();
+    assert_eq!(stages.len(), 2);
+    let cursor = stages[0]
+        .as_document()
+        .unwrap()
+        .get_document("$cursor")
+        .unwrap();
+    let plan = cursor
+        .get_document("queryPlanner")
+        .unwrap()
+        .get_document("winningPlan")
+        .unwrap();
+    let names = plan_stages(plan);
+    assert!(names.contains(&"IXSCAN".to_string()), "{names:?}");
+    assert!(names.contains(&"SORT".to_string()), "{names:?}");
+    let project = stages[1].as_document().unwrap();
+    assert!(project.contains_key("$project"));
+    assert_eq!(project.get_i64("nReturned").unwrap(), 2);
+    // A pipeline that is all find shows the find's plain explain.
+    let r = e.run_command(
+        "t",
+        &doc! {"aggregate": "c", "pipeline": [{"$match": {"k": 1}}], "explain": true},
+    );
+    assert!(r.contains_key("queryPlanner"), "{r:?}");
+    assert!(!r.contains_key("stages"));
+}

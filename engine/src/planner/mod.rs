@@ -3,6 +3,20 @@
 //! looks at each index's leading key part; bounds come from [`bounds`]; a sort the index order
 //! provides needs no SORT; a projection of index fields alone is covered (no FETCH).
 //! `exec` turns a solution into executable stages and races several of them.
+//!
+//! Entry points by command: `find` → [`crate::exec::execute`]; a rooted `$or` is planned branch
+//! by branch ([`or`]); `count` → [`crate::exec::count::execute_count`] (COUNT, COUNT_SCAN);
+//! `distinct` → [`crate::exec::execute_distinct`] (DISTINCT_SCAN); explained writes →
+//! [`crate::exec::explain_write`] (DELETE, UPDATE).
+//!
+//! For aggregation (a leading `$match` and `$sort`, and the `$project` the pipeline can push
+//! down): build a [`crate::query::FindSpec`] and a [`FindQuery`] with `filter` = the `$match`,
+//! `sort` = the `$sort`, `projection` = `None` unless pushed down, `hint` = the aggregate's hint,
+//! and call `crate::exec::execute(coll, &query, ctx, true)`: its `docs` are the documents in
+//! plan order, and `winner_stats`/`rejected`/`trials` feed
+//! [`crate::explain::stage_document`] / [`crate::explain::explain_document`] for the
+//! `$cursor` stage's `queryPlanner` and `executionStats` (queryPlanner verbosity: pass
+//! `run_to_end = false`).
 
 pub mod bounds;
 pub mod count;

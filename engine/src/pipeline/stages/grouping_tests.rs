@@ -441,3 +441,169 @@ fn window_errors() {
     .unwrap_err();
     assert_eq!(err.0, 5429414);
 }
+
+#[test]
+fn fill_values_and_methods() {
+    let docs = vec![
+        doc! {"_id": 1, "t": 1, "v": 10, "c": "x"},
+        doc! {"_id": 2, "t": 2, "c": null},
+        doc! {"_id": 3, "t": 3, "v": 30},
+    ];
+    let out = run(
+        docs.clone(),
+        vec![doc! {"$fill": {"output": {"c": {"value": "none"}}}}],
+    );
+    let c: Vec<Bson> = out.iter().map(|d| d.get("c").cloned().unwrap()).collect();
+    assert_eq!(c, vec![bson!("x"), bson!("none"), bson!("none")]);
+    let out = run(
+        docs.clone(),
+        vec![doc! {"$fill": {"sortBy": {"t": 1}, "output": {"v": {"method": "linear"}}}}],
+    );
+    assert_eq!(out[1].get("v"), Some(&bson!(20.0)));
+    let out = run(
+        docs,
+        vec![doc! {"$fill": {"sortBy": {"t": 1}, "output": {"v": {"method": "locf"}}}}],
+    );
+    assert_eq!(out[1].get("v"), Some(&bson!(10)));
+    assert_eq!(
+        stage_error(doc! {"$fill": {"output": {"v": {"method": "nearest"}}}}).0,
+        6050202
+    );
+    assert_eq!(
+        stage_error(doc! {"$fill": {"output": {"v": {"method": "linear"}}}}).0,
+        5371602
+    );
+}
+
+#[test]
+fn densify_numbers_partitions_and_dates() {
+    let docs = vec![
+        doc! {"_id": 1, "p": "a", "x": 0},
+        doc! {"_id": 2, "p": "a", "x": 3},
+        doc! {"_id": 3, "p": "b", "x": 2},
+    ];
+    let xs = |out: &[Document]| -> Vec<(Bson, Bson)> {
+        out.iter()
+            .map(|d| {
+                (
+                    d.get("p").cloned().unwrap_or(Bson::Null),
+                    d.get("x").cloned().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let out = run(
+        docs.clone(),
+        vec![
+            doc! {"$densify": {"field": "x", "partitionByFields": ["p"], "range": {"step": 1, "bounds": "partition"}}},
+        ],
+    );
+    assert_eq!(
+        xs(&out),
+        vec![
+            (bson!("a"), bson!(0)),
+            (bson!("a"), bson!(1)),
+            (bson!("a"), bson!(2)),
+            (bson!("a"), bson!(3)),
+            (bson!("b"), bson!(2)),
+        ]
+    );
+    let out = run(
+        docs,
+        vec![
+            doc! {"$densify": {"field": "x", "partitionByFields": ["p"], "range": {"step": 2, "bounds": "full"}}},
+        ],
+    );
+    assert_eq!(
+        xs(&out),
+        vec![
+            (bson!("a"), bson!(0)),
+            (bson!("a"), bson!(2)),
+            (bson!("a"), bson!(3)),
+            (bson!("b"), bson!(0)),
+            (bson!("b"), bson!(2)),
+        ]
+    );
+    let day = 86_400_000i64;
+    let dates = vec![
+        doc! {"t": bson::DateTime::from_millis(0)},
+        doc! {"t": bson::DateTime::from_millis(3 * day)},
+    ];
+    let out = run(
+        dates,
+        vec![
+            doc! {"$densify": {"field": "t", "range": {"step": 1, "unit": "day", "bounds": "full"}}},
+        ],
+    );
+    assert_eq!(out.len(), 4);
+    assert_eq!(out[1], doc! {"t": bson::DateTime::from_millis(day)});
+    assert_eq!(
+        stage_error(doc! {"$densify": {"field": "x", "range": {"step": 0, "bounds": "full"}}}).0,
+        5733401
+    );
+    assert_eq!(
+        stage_error(doc! {"$densify": {"range": {"step": 1, "bounds": "full"}}}).0,
+        40414
+    );
+}
+
+/// Book B chapter 8, first pipeline: events counted per minute with a nested-document `_id` of
+/// date parts. The expected counts are computed directly from the generated timestamps.
+#[test]
+fn book_b_chapter_8_per_minute_counts() {
+    let start = 1_427_690_000_000i64; // 2015-03-30T04:33:20Z
+    let offsets: Vec<i64> = (0..200).map(|i| (i * 7919) % 900_000).collect();
+    let events: Vec<Document> = offsets
+        .iter()
+        .enumerate()
+        .map(|(i, ms)| doc! {"_id": i as i32, "date_created": bson::DateTime::from_millis(start + ms)})
+        .collect();
+    let mut e = Engine::new();
+    assert!(crate::reply_ok(&e.run_command(
+        "t",
+        &doc! {"insert": "events", "documents": events}
+    )));
+    let pipeline = vec![doc! {"$group": {
+        "_id": {"request_time": {
+            "month": {"$month": "$date_created"},
+            "day": {"$dayOfMonth": "$date_created"},
+            "year": {"$year": "$date_created"},
+            "hour": {"$hour": "$date_created"},
+            "min": {"$minute": "$date_created"},
+        }},
+        "count": {"$sum": 1},
+    }}];
+    let out = aggregate(&mut e, "events", pipeline).unwrap();
+    let mut expected: std::collections::BTreeMap<i64, i32> = Default::default();
+    for ms in &offsets {
+        *expected.entry((start + ms) / 60_000).or_default() += 1;
+    }
+    assert_eq!(out.len(), expected.len());
+    for d in &out {
+        let t = d
+            .get_document("_id")
+            .unwrap()
+            .get_document("request_time")
+            .unwrap();
+        assert_eq!(
+            t.keys().collect::<Vec<_>>(),
+            ["month", "day", "year", "hour", "min"]
+        );
+        assert_eq!(
+            (
+                t.get_i32("month").unwrap(),
+                t.get_i32("day").unwrap(),
+                t.get_i32("year").unwrap()
+            ),
+            (3, 30, 2015)
+        );
+        let minute_of_epoch = (start / 3_600_000) * 60 - (start / 3_600_000 % 24) * 60
+            + i64::from(t.get_i32("hour").unwrap()) * 60
+            + i64::from(t.get_i32("min").unwrap());
+        assert_eq!(
+            d.get_i32("count").unwrap(),
+            expected[&minute_of_epoch],
+            "{d:?}"
+        );
+    }
+}

@@ -4,7 +4,7 @@ use bson::{Bson, Document, doc};
 
 use super::non_negative_integer;
 use crate::error::{Error, Result};
-use crate::pipeline::{ParseContext, RunContext, Stage};
+use crate::pipeline::{ParseContext, QueryPart, RunContext, Stage};
 
 #[derive(Debug)]
 pub struct Limit {
@@ -28,6 +28,10 @@ impl Stage for Limit {
     fn apply(&self, mut input: Vec<Document>, _cx: &RunContext<'_>) -> Result<Vec<Document>> {
         input.truncate(usize::try_from(self.limit).unwrap_or(usize::MAX));
         Ok(input)
+    }
+
+    fn query_part(&self) -> Option<QueryPart<'_>> {
+        Some(QueryPart::Limit(self.limit))
     }
 
     fn serialize(&self) -> Document {

@@ -4,10 +4,11 @@ use bson::{Bson, Document, doc};
 
 use crate::error::{Error, Result};
 use crate::matcher::Filter;
-use crate::pipeline::{ParseContext, RunContext, Stage};
+use crate::pipeline::{ParseContext, QueryPart, RunContext, Stage};
 
 #[derive(Debug)]
 pub struct Match {
+    spec: Document,
     filter: Filter,
 }
 
@@ -19,7 +20,10 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
         ));
     };
     let filter = Filter::parse_in(spec, cx.scope)?;
-    Ok(Box::new(Match { filter }))
+    Ok(Box::new(Match {
+        spec: spec.clone(),
+        filter,
+    }))
 }
 
 impl Stage for Match {
@@ -35,6 +39,10 @@ impl Stage for Match {
             }
         }
         Ok(out)
+    }
+
+    fn query_part(&self) -> Option<QueryPart<'_>> {
+        Some(QueryPart::Filter(&self.spec))
     }
 
     fn serialize(&self) -> Document {

@@ -4,8 +4,10 @@ mod add_fields;
 mod bucket;
 mod bucket_auto;
 mod count;
+mod densify;
 mod documents;
 mod facet;
+mod fill;
 mod granularity;
 mod group;
 mod limit;
@@ -54,6 +56,8 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$bucketAuto", bucket_auto::parse),
     ("$sortByCount", sort_by_count::parse),
     ("$setWindowFields", set_window_fields::parse),
+    ("$fill", fill::parse),
+    ("$densify", densify::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number

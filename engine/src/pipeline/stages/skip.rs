@@ -4,7 +4,7 @@ use bson::{Bson, Document, doc};
 
 use super::non_negative_integer;
 use crate::error::{Error, Result};
-use crate::pipeline::{ParseContext, RunContext, Stage};
+use crate::pipeline::{ParseContext, QueryPart, RunContext, Stage};
 
 #[derive(Debug)]
 pub struct Skip {
@@ -25,6 +25,10 @@ impl Stage for Skip {
     fn apply(&self, input: Vec<Document>, _cx: &RunContext<'_>) -> Result<Vec<Document>> {
         let n = usize::try_from(self.skip).unwrap_or(usize::MAX);
         Ok(input.into_iter().skip(n).collect())
+    }
+
+    fn query_part(&self) -> Option<QueryPart<'_>> {
+        Some(QueryPart::Skip(self.skip))
     }
 
     fn serialize(&self) -> Document {

@@ -3,7 +3,7 @@
 use bson::{Bson, Document, doc};
 
 use crate::error::{Error, Result};
-use crate::pipeline::{ParseContext, RunContext, Stage};
+use crate::pipeline::{ParseContext, QueryPart, RunContext, Stage};
 use crate::query::sort::SortSpec;
 
 #[derive(Debug)]
@@ -41,6 +41,10 @@ impl Stage for Sort {
         let mut refs: Vec<&Document> = input.iter().collect();
         self.sort.sort(&mut refs);
         Ok(refs.into_iter().cloned().collect())
+    }
+
+    fn query_part(&self) -> Option<QueryPart<'_>> {
+        Some(QueryPart::Sort(&self.spec))
     }
 
     fn serialize(&self) -> Document {
