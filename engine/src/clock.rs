@@ -55,6 +55,17 @@ impl Clock for SimulatedClock {
     }
 }
 
+/// The increment of a SplitMix64 state between draws.
+pub(crate) const SPLITMIX64_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's output function: turns a state into a well-mixed 64-bit value.
+pub(crate) fn splitmix64_mix(state: u64) -> u64 {
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// Makes ObjectIds as MongoDB does: 4 bytes of seconds, 5 bytes unique to this engine, and a
 /// 3-byte counter. The unique bytes and counter start come from a seed, so a seeded engine with a
 /// simulated clock produces the same ids every run.
@@ -67,11 +78,7 @@ pub struct ObjectIdGenerator {
 impl ObjectIdGenerator {
     pub fn from_seed(seed: u64) -> Self {
         // SplitMix64 spreads any seed (even 0 or 1) over all bytes.
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        let b = z.to_be_bytes();
+        let b = splitmix64_mix(seed.wrapping_add(SPLITMIX64_GAMMA)).to_be_bytes();
         ObjectIdGenerator {
             unique: [b[0], b[1], b[2], b[3], b[4]],
             counter: u32::from_be_bytes([0, b[5], b[6], b[7]]),

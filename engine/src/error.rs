@@ -27,6 +27,8 @@ pub enum ErrorCode {
     DollarPrefixedFieldName,
     PathNotViable,
     Overflow,
+    /// `$convert` could not convert a value (what `onError` catches).
+    ConversionFailure,
     NotSingleValueField,
     EmptyFieldName,
     NotExactValueField,
@@ -40,6 +42,7 @@ pub enum ErrorCode {
     NoQueryExecutionPlans,
     QueryExceededMemoryLimitNoDiskUseAllowed,
     JSInterpreterFailure,
+    ExceededMemoryLimit,
     Location(i32),
 }
 
@@ -65,6 +68,7 @@ impl ErrorCode {
         ErrorCode::DollarPrefixedFieldName,
         ErrorCode::PathNotViable,
         ErrorCode::Overflow,
+        ErrorCode::ConversionFailure,
         ErrorCode::NotSingleValueField,
         ErrorCode::EmptyFieldName,
         ErrorCode::NotExactValueField,
@@ -78,6 +82,7 @@ impl ErrorCode {
         ErrorCode::NoQueryExecutionPlans,
         ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed,
         ErrorCode::JSInterpreterFailure,
+        ErrorCode::ExceededMemoryLimit,
     ];
 
     /// The code with this number: a named one where MongoDB names it, else `Location(n)`.
@@ -110,6 +115,7 @@ impl ErrorCode {
             ErrorCode::DollarPrefixedFieldName => 52,
             ErrorCode::PathNotViable => 28,
             ErrorCode::Overflow => 15,
+            ErrorCode::ConversionFailure => 241,
             ErrorCode::NotSingleValueField => 54,
             ErrorCode::EmptyFieldName => 56,
             ErrorCode::NotExactValueField => 111,
@@ -123,6 +129,7 @@ impl ErrorCode {
             ErrorCode::NoQueryExecutionPlans => 291,
             ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed => 292,
             ErrorCode::JSInterpreterFailure => 139,
+            ErrorCode::ExceededMemoryLimit => 146,
             ErrorCode::Location(n) => n,
         }
     }
@@ -149,6 +156,7 @@ impl ErrorCode {
             ErrorCode::DollarPrefixedFieldName => "DollarPrefixedFieldName",
             ErrorCode::PathNotViable => "PathNotViable",
             ErrorCode::Overflow => "Overflow",
+            ErrorCode::ConversionFailure => "ConversionFailure",
             ErrorCode::NotSingleValueField => "NotSingleValueField",
             ErrorCode::EmptyFieldName => "EmptyFieldName",
             ErrorCode::NotExactValueField => "NotExactValueField",
@@ -164,6 +172,7 @@ impl ErrorCode {
                 "QueryExceededMemoryLimitNoDiskUseAllowed"
             }
             ErrorCode::JSInterpreterFailure => "JSInterpreterFailure",
+            ErrorCode::ExceededMemoryLimit => "ExceededMemoryLimit",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()

@@ -13,6 +13,7 @@
 //! ([`Engine::run_command`]), so the shell, the conformance runners and the web app all speak to
 //! it the same way.
 
+pub mod accumulator;
 pub mod catalog;
 pub mod clock;
 pub mod commands;
@@ -24,6 +25,7 @@ pub mod expression;
 pub mod index;
 pub mod matcher;
 pub mod path;
+pub mod pipeline;
 pub mod planner;
 pub mod projection;
 pub mod query;
@@ -50,6 +52,8 @@ pub struct Engine {
     pending: ChangeBatch,
     clock: Box<dyn Clock>,
     object_ids: ObjectIdGenerator,
+    /// Seeds the `$rand` generator of each command's evaluation context.
+    rand_seeds: u64,
 }
 
 impl std::fmt::Debug for Engine {
@@ -81,6 +85,7 @@ impl Engine {
             pending: ChangeBatch::default(),
             clock,
             object_ids: ObjectIdGenerator::from_seed(seed),
+            rand_seeds: seed,
         }
     }
 
@@ -94,6 +99,15 @@ impl Engine {
         self.object_ids.next(now)
     }
 
+    /// The evaluation context for one command's expressions: `$$NOW` is the clock's time now,
+    /// and `$rand` draws from a generator seeded from the engine's seed (each command gets the
+    /// next seed, so a seeded engine repeats its random numbers run after run).
+    pub fn eval_context(&mut self) -> expression::EvalContext {
+        // Weyl step: successive commands get well-separated SplitMix64 streams.
+        self.rand_seeds = self.rand_seeds.wrapping_add(0xD1B5_4A32_D192_ED03);
+        expression::EvalContext::new(self.clock.now_millis(), self.rand_seeds)
+    }
+
     /// Fills a new engine with a durable store's snapshot.
     pub fn load(mut self, snapshot: Snapshot) -> Result<Self> {
         let engine = &mut self;
@@ -105,10 +119,10 @@ impl Engine {
         let mut docs = snapshot.documents;
         docs.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
         for (ns, record_id, bytes) in docs {
-            let doc = Document::from_reader(bytes.as_slice()).map_err(|e| {
+            let doc = value::bson_bytes::decode_document(&bytes).map_err(|e| {
                 Error::new(
                     ErrorCode::InternalError,
-                    format!("corrupt stored document: {e}"),
+                    format!("corrupt stored document: {}", e.message),
                 )
             })?;
             let ns_text = ns.to_string();

@@ -14,7 +14,7 @@ use boa_engine::value::JsVariant;
 use boa_engine::{Context, JsError, JsNativeError, JsObject, JsResult, JsValue, js_string};
 use bson::oid::ObjectId;
 use bson::spec::BinarySubtype;
-use bson::{Binary, Bson, Decimal128, Document, Regex, Timestamp};
+use bson::{Binary, Bson, Document, Regex, Timestamp};
 
 /// Deeper values are refused rather than risking the native stack (cycles end here too).
 pub const MAX_DEPTH: usize = 150;
@@ -194,8 +194,8 @@ fn typed_to_bson(
         "Int32" => Bson::Int32(get(obj, "_v", ctx)?.to_i32(ctx)?),
         "Double" => Bson::Double(get(obj, "_v", ctx)?.to_number(ctx)?),
         "Decimal128" => Bson::Decimal128(
-            Decimal128::from_str(&get_string(obj, "_v", ctx)?)
-                .map_err(|e| type_error(e.to_string()))?,
+            engine::value::decimal_parse::parse_decimal128(&get_string(obj, "_v", ctx)?)
+                .map_err(|e| type_error(e.message))?,
         ),
         "Timestamp" => Bson::Timestamp(Timestamp {
             time: get(obj, "t", ctx)?.to_u32(ctx)?,
@@ -235,7 +235,7 @@ fn typed_to_bson(
             let text = get_string(obj, "_ejson", ctx)?;
             let json: serde_json::Value =
                 serde_json::from_str(&text).map_err(|e| type_error(e.to_string()))?;
-            Bson::try_from(json).map_err(|e| type_error(e.to_string()))?
+            engine::value::extjson::parse_value(json).map_err(|e| type_error(e.message))?
         }
         other => {
             return Err(type_error(format!(

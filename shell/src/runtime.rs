@@ -146,9 +146,8 @@ fn check_int64(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsV
 
 fn check_decimal(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let text = arg_string(args, 0, ctx)?;
-    let d: bson::Decimal128 = text
-        .parse()
-        .map_err(|_| type_error(format!("Invalid Decimal128 string: {text}")))?;
+    let d =
+        engine::value::decimal_parse::parse_decimal128(&text).map_err(|e| type_error(e.message))?;
     Ok(js_string_value(&d.to_string()))
 }
 

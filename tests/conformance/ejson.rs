@@ -33,9 +33,15 @@ pub fn compact(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_else(|e| format!("<unserialisable: {e}>"))
 }
 
-/// Canonical Extended JSON text of a value.
+/// Canonical Extended JSON text of a value, by the engine's writer (the specification's form:
+/// a NaN is `"NaN"` whatever its sign bit, large doubles use an exponent).
 pub fn canonical(value: &Bson) -> String {
-    compact(&value.clone().into_canonical_extjson())
+    compact(&engine::value::extjson::to_canonical(value))
+}
+
+/// Relaxed Extended JSON text of a value, by the engine's writer.
+pub fn relaxed(value: &Bson) -> String {
+    compact(&engine::value::extjson::to_relaxed(value))
 }
 
 /// Canonical Extended JSON text of a document.
@@ -43,15 +49,10 @@ pub fn canonical_doc(doc: &Document) -> String {
     canonical(&Bson::Document(doc.clone()))
 }
 
-/// Relaxed Extended JSON text of a value.
-pub fn relaxed(value: &Bson) -> String {
-    compact(&value.clone().into_relaxed_extjson())
-}
-
 /// Parses Extended JSON text into a value.
 pub fn parse_bson(text: &str) -> Result<Bson, String> {
     let value: Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
-    Bson::try_from(value).map_err(|e| format!("invalid Extended JSON: {e}"))
+    engine::value::extjson::parse_value(value).map_err(|e| e.message)
 }
 
 /// Parses Extended JSON text that must hold a document.

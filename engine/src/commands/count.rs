@@ -2,11 +2,12 @@
 
 use bson::{Bson, Document, doc};
 
-use super::update::matching_records;
 use super::{count_option, document_option, target_namespace};
 use crate::Engine;
 use crate::error::{Error, Result};
-use crate::matcher::Filter;
+use crate::exec::count::execute_count;
+use crate::planner::FindQuery;
+use crate::query::FindSpec;
 use crate::value::display::type_name;
 use crate::write::{check_collation, check_known_fields};
 
@@ -23,10 +24,9 @@ pub fn count(
         "count",
         &["query", "limit", "skip", "hint", "collation", "fields"],
     )?;
-    let filter = match document_option(command, "count", "query")? {
-        Some(q) => Filter::parse(q)?,
-        None => Filter::all(),
-    };
+    let empty = Document::new();
+    let query_doc = document_option(command, "count", "query")?.unwrap_or(&empty);
+    let spec = FindSpec::parse(Some(query_doc), None, None, None, None)?;
     check_collation(command.get("collation"), "count.collation")?;
     let skip = count_option(command, "count", "skip")?.unwrap_or(0);
     let limit = limit_option(command)?;
@@ -38,16 +38,31 @@ pub fn count(
             type_name(hint)
         )));
     }
-    let matched = matching_records(engine, &ns, &filter, None, ctx)?.len() as i64;
-    let mut n = (matched - skip).max(0);
-    if limit > 0 {
-        n = n.min(limit);
-    }
+    let query = FindQuery {
+        filter: query_doc,
+        spec: &spec,
+        sort: None,
+        projection: None,
+        hint: command.get("hint").filter(|h| !is_empty_hint(h)),
+    };
+    let coll = engine.catalog().collection(&ns);
+    let (n, _) = execute_count(coll, &query, skip as u64, limit as u64, ctx, true)?;
+    let n = n as i64;
     let n = match i32::try_from(n) {
         Ok(small) => Bson::Int32(small),
         Err(_) => Bson::Int64(n),
     };
     Ok(doc! {"n": n, "ok": 1.0})
+}
+
+/// No hint: absent, null, `""` or `{}` (what drivers send for "none").
+pub(super) fn is_empty_hint(h: &Bson) -> bool {
+    match h {
+        Bson::Null => true,
+        Bson::String(s) => s.is_empty(),
+        Bson::Document(d) => d.is_empty(),
+        _ => false,
+    }
 }
 
 /// `limit` may be negative (its absolute value is used); 0 means no limit.

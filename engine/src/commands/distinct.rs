@@ -5,12 +5,13 @@ use std::collections::BTreeSet;
 
 use bson::{Bson, Document, doc};
 
-use super::update::matching_records;
 use super::{document_option, target_namespace};
 use crate::Engine;
 use crate::error::{Error, Result};
-use crate::matcher::Filter;
+use crate::exec::execute_distinct;
 use crate::path::{FieldPath, LeafArrays, items};
+use crate::planner::FindQuery;
+use crate::query::FindSpec;
 use crate::value::OrderedValue;
 use crate::value::display::type_name;
 use crate::write::{check_collation, check_known_fields};
@@ -39,18 +40,24 @@ pub fn distinct(
             ));
         }
     };
-    let filter = match document_option(command, "distinct", "query")? {
-        Some(q) => Filter::parse(q)?,
-        None => Filter::all(),
-    };
+    let empty = Document::new();
+    let query_doc = document_option(command, "distinct", "query")?.unwrap_or(&empty);
+    let spec = FindSpec::parse(Some(query_doc), None, None, None, None)?;
     check_collation(command.get("collation"), "distinct.collation")?;
     let path = FieldPath::parse(key);
     let mut values = BTreeSet::new();
-    let records = matching_records(engine, &ns, &filter, None, ctx)?;
-    if let Some(coll) = engine.catalog().collection(&ns) {
-        for doc in records.iter().filter_map(|r| coll.get(*r)) {
-            collect(doc, &path, &mut values);
-        }
+    let query = FindQuery {
+        filter: query_doc,
+        spec: &spec,
+        sort: None,
+        projection: None,
+        hint: command
+            .get("hint")
+            .filter(|h| !super::count::is_empty_hint(h)),
+    };
+    let coll = engine.catalog().collection(&ns);
+    for doc in execute_distinct(coll, key, &query, ctx, true)?.docs {
+        collect(&doc, &path, &mut values);
     }
     let values: Vec<Bson> = values.into_iter().map(|v| v.0).collect();
     Ok(doc! {"values": values, "ok": 1.0})

@@ -38,6 +38,13 @@ pub fn explain(engine: &mut Engine, db: &str, command: &Document) -> Result<Docu
     match name.as_str() {
         "find" => explain_find(engine, db, inner, verbosity),
         "delete" => explain_delete(engine, db, inner, verbosity),
+        "count" => explain_count(engine, db, inner, verbosity),
+        "aggregate" => super::aggregate::explain_aggregate(engine, db, inner, verbosity),
+        "distinct" => explain_distinct(engine, db, inner, verbosity),
+        "update" => super::explain_write::explain_update(engine, db, inner, verbosity),
+        "findAndModify" | "findandmodify" => {
+            super::explain_write::explain_find_and_modify(engine, db, inner, verbosity)
+        }
         other => Err(unsupported(other)),
     }
 }
@@ -128,8 +135,96 @@ fn explain_delete(
     ))
 }
 
+/// `{explain: {count: "c", query, skip, limit, hint}}`: COUNT over the query's plan
+/// (COUNT_SCAN when an index answers alone), or RECORD_STORE_FAST_COUNT without a query.
+fn explain_count(
+    engine: &mut Engine,
+    db: &str,
+    inner: &Document,
+    verbosity: Verbosity,
+) -> Result<Document> {
+    let skip = count_option(inner, "count", "skip")?.unwrap_or(0) as u64;
+    let limit = inner
+        .get("limit")
+        .map(|l| crate::query::as_i64_signed(l).unsigned_abs())
+        .unwrap_or(0);
+    explain_query_command(
+        engine,
+        db,
+        inner,
+        verbosity,
+        "count",
+        |coll, query, ctx, run| {
+            Ok(crate::exec::count::execute_count(coll, query, skip, limit, ctx, run)?.1)
+        },
+    )
+}
+
+/// `{explain: {distinct: "c", key, query}}`: DISTINCT_SCAN under PROJECTION_COVERED when an
+/// index on the key answers the query alone, else the query's find plan.
+fn explain_distinct(
+    engine: &mut Engine,
+    db: &str,
+    inner: &Document,
+    verbosity: Verbosity,
+) -> Result<Document> {
+    let Some(Bson::String(key)) = inner.get("key") else {
+        return Err(Error::location(
+            40414,
+            "BSON field 'distinct.key' is missing but a required field",
+        ));
+    };
+    explain_query_command(
+        engine,
+        db,
+        inner,
+        verbosity,
+        "distinct",
+        |coll, query, ctx, run| crate::exec::execute_distinct(coll, key, query, ctx, run),
+    )
+}
+
+/// Explains a read command with a `query` and a `hint` (count, distinct): `plan` plans it and,
+/// unless the verbosity is queryPlanner, runs it.
+fn explain_query_command(
+    engine: &mut Engine,
+    db: &str,
+    inner: &Document,
+    verbosity: Verbosity,
+    name: &str,
+    plan: impl FnOnce(
+        Option<&crate::catalog::Collection>,
+        &crate::planner::FindQuery<'_>,
+        &MatchContext<'_>,
+        bool,
+    ) -> Result<crate::exec::Execution>,
+) -> Result<Document> {
+    let ns = target_namespace(db, inner)?;
+    let empty = Document::new();
+    let filter = document_option(inner, name, "query")?.unwrap_or(&empty);
+    let spec = FindSpec::parse(Some(filter), None, None, None, None)?;
+    let query = crate::planner::FindQuery {
+        filter,
+        spec: &spec,
+        sort: None,
+        projection: None,
+        hint: inner
+            .get("hint")
+            .filter(|h| !super::count::is_empty_hint(h)),
+    };
+    let start = engine.now_millis();
+    let coll = engine.catalog().collection(&ns);
+    let ctx = MatchContext::default();
+    let execution = plan(coll, &query, &ctx, verbosity != Verbosity::QueryPlanner)?;
+    let elapsed = engine.now_millis() - start;
+    let parsed = spec.filter.parsed_query();
+    Ok(reply(
+        db, &ns, inner, parsed, verbosity, elapsed, &execution,
+    ))
+}
+
 /// The explain document for an explained command and its execution.
-fn reply(
+pub(super) fn reply(
     db: &str,
     ns: &crate::catalog::Namespace,
     inner: &Document,

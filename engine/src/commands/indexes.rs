@@ -98,6 +98,7 @@ pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Resu
     }
     let mut seen = std::collections::BTreeSet::new();
     to_build.retain(|s| seen.insert(s.name.clone()));
+    check_one_text_index(engine, &ns, &to_build)?;
     if to_build.is_empty() {
         return Ok(doc! {
             "numIndexesBefore": before as i32,
@@ -133,6 +134,28 @@ pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Resu
         "createdCollectionAutomatically": !existed,
         "ok": 1.0,
     })
+}
+
+/// A collection has at most one text index (MongoDB's `CannotCreateIndex`).
+fn check_one_text_index(engine: &Engine, ns: &Namespace, to_build: &[IndexSpec]) -> Result<()> {
+    let mut text_index = engine.catalog().collection(ns).and_then(|c| {
+        c.indexes()
+            .iter()
+            .find(|i| i.spec.text.is_some())
+            .map(|i| i.name().to_string())
+    });
+    for spec in to_build.iter().filter(|s| s.text.is_some()) {
+        if let Some(existing) = &text_index {
+            return Err(Error::new(
+                ErrorCode::CannotCreateIndex,
+                format!(
+                    "only one text index per collection allowed, found existing text index \"{existing}\""
+                ),
+            ));
+        }
+        text_index = Some(spec.name.clone());
+    }
+    Ok(())
 }
 
 pub fn drop_indexes(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {

@@ -107,18 +107,53 @@ pub fn prepare_for_insert(engine: &mut Engine, d: &Document) -> Result<Document>
     Ok(out)
 }
 
-/// MongoDB refuses arrays, regexes and undefined as `_id`.
+/// MongoDB refuses arrays, regexes and undefined as `_id`, and `$`-prefixed field names
+/// anywhere inside a document `_id` (storage validation of embedded documents).
 fn check_id(id: &Bson) -> Result<()> {
     let kind = match id {
         Bson::Array(_) => "array",
         Bson::RegularExpression(_) => "regex",
         Bson::Undefined => "undefined",
+        Bson::Document(d) => {
+            return match dollar_prefixed_field(d) {
+                Some(name) => Err(Error::new(
+                    ErrorCode::DollarPrefixedFieldName,
+                    format!(
+                        "_id fields may not contain '$'-prefixed fields: {name} is not valid for storage."
+                    ),
+                )),
+                None => Ok(()),
+            };
+        }
         _ => return Ok(()),
     };
     Err(Error::new(
         ErrorCode::InvalidIdField,
         format!("The '_id' value cannot be of type {kind}"),
     ))
+}
+
+/// The first `$`-prefixed field name in `d` or in the documents and arrays it holds; a DBRef's
+/// `$ref`/`$id`/`$db` are allowed, as MongoDB's `storageValidEmbedded` allows them.
+fn dollar_prefixed_field(d: &Document) -> Option<String> {
+    let is_dbref = d.keys().next().is_some_and(|k| k == "$ref");
+    for (k, v) in d {
+        if k.starts_with('$') && !(is_dbref && matches!(k.as_str(), "$ref" | "$id" | "$db")) {
+            return Some(k.clone());
+        }
+        if let Some(name) = dollar_prefixed_in_value(v) {
+            return Some(name);
+        }
+    }
+    None
+}
+
+fn dollar_prefixed_in_value(v: &Bson) -> Option<String> {
+    match v {
+        Bson::Document(d) => dollar_prefixed_field(d),
+        Bson::Array(items) => items.iter().find_map(dollar_prefixed_in_value),
+        _ => None,
+    }
 }
 
 /// The 16 MiB document limit.
@@ -151,6 +186,28 @@ pub fn write_error(index: usize, e: &Error) -> Document {
 mod tests {
     use crate::Engine;
     use bson::{Bson, doc};
+
+    #[test]
+    fn dollar_prefixed_fields_inside_id_are_refused() {
+        let mut e = Engine::new();
+        let r = e.run_command(
+            "test",
+            &doc! {"insert": "c", "documents": [{"_id": {"a": 2, "$c": 3}}, {"_id": {"x": [{"$y": 1}]}}], "ordered": false},
+        );
+        let errors = r.get_array("writeErrors").unwrap();
+        assert_eq!(errors.len(), 2);
+        let first = errors[0].as_document().unwrap();
+        assert_eq!(first.get_i32("code").unwrap(), 52);
+        assert_eq!(
+            first.get_str("errmsg").unwrap(),
+            "_id fields may not contain '$'-prefixed fields: $c is not valid for storage."
+        );
+        let r = e.run_command(
+            "test",
+            &doc! {"insert": "c", "documents": [{"_id": {"$ref": "c", "$id": 1}}]},
+        );
+        assert_eq!(r, doc! {"n": 1, "ok": 1.0});
+    }
 
     #[test]
     fn insert_assigns_ids_first_and_reports_duplicates() {

@@ -2,10 +2,12 @@
 //! first field, as the server does.
 
 mod admin;
+mod aggregate;
 mod count;
 mod delete;
 mod distinct;
 mod explain;
+mod explain_write;
 mod find;
 mod find_and_modify;
 mod indexes;
@@ -31,6 +33,7 @@ pub fn dispatch(
     match name.as_str() {
         "insert" => insert::insert(engine, db, command),
         "find" => find::find(engine, db, command, ctx),
+        "aggregate" => aggregate::aggregate(engine, db, command, ctx),
         "getMore" => find::get_more(engine, db, command),
         "killCursors" => find::kill_cursors(engine, db, command),
         "delete" => delete::delete(engine, db, command, ctx),

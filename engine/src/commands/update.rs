@@ -10,6 +10,7 @@ use crate::catalog::Namespace;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expression::Scope;
 use crate::matcher::{Filter, MatchContext};
+use crate::query::FindSpec;
 use crate::query::sort::SortSpec;
 use crate::storage::Change;
 use crate::update::{ArrayFilters, UpdateEnv, UpdateSpec, check_upsert_query};
@@ -308,7 +309,7 @@ fn run_statement(
         Some(s) if !s.is_empty() => Some(SortSpec::parse(s)?),
         _ => None,
     };
-    let mut targets = matching_records(engine, ns, &filter, sort.as_ref(), ctx)?;
+    let mut targets = matching_records(engine, ns, &statement.q, &filter, sort.as_ref(), ctx)?;
     if !statement.multi {
         targets.truncate(1);
     }
@@ -327,36 +328,36 @@ fn run_statement(
     Ok(result)
 }
 
-/// The record ids of the documents `filter` matches, in natural order or (stably) in `sort`
-/// order. Evaluation errors (`$where` with no evaluator, `$expr` failures) are returned, as find
-/// returns them.
+/// The record ids of the documents `query` (parsed as `filter`) matches, in the order the
+/// planner's chosen plan returns them (as MongoDB's update, findAndModify, count and distinct
+/// select their documents), then stably in `sort` order when there is one. Evaluation errors
+/// (`$where` with no evaluator, `$expr` failures) are returned, as find returns them.
 pub(super) fn matching_records(
     engine: &Engine,
     ns: &Namespace,
+    query: &Document,
     filter: &Filter,
     sort: Option<&SortSpec>,
     context: &MatchContext<'_>,
 ) -> Result<Vec<u64>> {
-    let Some(coll) = engine.catalog().collection(ns) else {
-        return Ok(Vec::new());
+    let coll = engine.catalog().collection(ns);
+    let spec = FindSpec {
+        filter: filter.clone(),
+        sort: None,
+        skip: 0,
+        limit: None,
+        projection: None,
     };
-    if filter.text_query().is_some() {
-        // No collection has a text index yet (the same answer find gives).
-        return Err(Error::new(
-            ErrorCode::IndexNotFound,
-            "text index required for $text query",
-        ));
+    let mut records = crate::exec::matching_record_ids(coll, query, &spec, context)?;
+    if let (Some(sort), Some(coll)) = (sort, coll) {
+        let mut keyed: Vec<(u64, &Document)> = records
+            .iter()
+            .filter_map(|rid| Some((*rid, coll.get(*rid)?)))
+            .collect();
+        keyed.sort_by(|a, b| sort.compare(a.1, b.1));
+        records = keyed.into_iter().map(|(rid, _)| rid).collect();
     }
-    let mut matched: Vec<(u64, &Document)> = Vec::new();
-    for (record_id, doc) in coll.iter() {
-        if filter.matches_with(doc, context)? {
-            matched.push((record_id, doc));
-        }
-    }
-    if let Some(sort) = sort {
-        matched.sort_by(|a, b| sort.compare(a.1, b.1));
-    }
-    Ok(matched.into_iter().map(|(r, _)| r).collect())
+    Ok(records)
 }
 
 /// Applies `spec` to one stored document and stores the result; returns the new document when

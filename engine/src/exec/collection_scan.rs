@@ -65,6 +65,7 @@ impl<'a> CollectionScan<'a> {
             record_id: Some(rid),
             doc: Some(doc.clone()),
             key: None,
+            text_score: None,
         }))
     }
 }

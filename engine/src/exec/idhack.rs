@@ -49,6 +49,7 @@ impl<'a> IdHack<'a> {
             record_id: Some(rid),
             doc: Some(doc.clone()),
             key: None,
+            text_score: None,
         })
     }
 }

@@ -24,6 +24,18 @@ pub struct IndexScanStats {
     pub dups_dropped: u64,
 }
 
+impl IndexScanStats {
+    /// The counters as explain prints them.
+    pub fn to_document(&self) -> Document {
+        doc! {
+            "keysExamined": self.keys_examined as i64,
+            "seeks": self.seeks as i64,
+            "dupsTested": self.dups_tested as i64,
+            "dupsDropped": self.dups_dropped as i64,
+        }
+    }
+}
+
 pub struct IndexScan<'a> {
     index: &'a Index,
     plan: IxScanPlan,
@@ -208,6 +220,7 @@ impl<'a> IndexScan<'a> {
             record_id: Some(rid),
             doc: None,
             key: Some(names.zip(key.iter().cloned()).collect()),
+            text_score: None,
         })
     }
 
@@ -271,17 +284,7 @@ impl<'a> IndexScan<'a> {
     }
 }
 
-/// The smallest byte string above every string that starts with `prefix`.
-fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
-    let mut out = prefix.to_vec();
-    while let Some(last) = out.pop() {
-        if last < 0xFF {
-            out.push(last + 1);
-            return Some(out);
-        }
-    }
-    None
-}
+use super::distinct_scan::successor;
 
 impl Stage for IndexScan<'_> {
     fn work(&mut self) -> Result<State> {
@@ -305,12 +308,7 @@ impl Stage for IndexScan<'_> {
             "direction": if self.plan.forward { "forward" } else { "backward" },
             "indexBounds": self.index_bounds(),
         };
-        s.exec = doc! {
-            "keysExamined": self.specific.keys_examined as i64,
-            "seeks": self.specific.seeks as i64,
-            "dupsTested": self.specific.dups_tested as i64,
-            "dupsDropped": self.specific.dups_dropped as i64,
-        };
+        s.exec = self.specific.to_document();
         s.keys_examined = self.specific.keys_examined;
         s
     }

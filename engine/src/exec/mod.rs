@@ -8,16 +8,28 @@
 //! ([`multi_plan`]), run the winner to the end.
 
 pub mod collection_scan;
+pub mod count;
+pub mod count_scan;
 pub mod delete;
+pub mod distinct_scan;
 pub mod eof;
 pub mod fetch;
 pub mod idhack;
 pub mod index_scan;
 pub mod limit;
 pub mod multi_plan;
+pub mod or;
 pub mod projection;
 pub mod skip;
 pub mod sort;
+pub mod sort_merge;
+pub mod subplan;
+pub mod text;
+pub mod text_match;
+pub mod text_or;
+pub mod text_scan;
+pub mod text_union;
+pub mod update;
 
 use bson::{Bson, Document};
 
@@ -33,6 +45,8 @@ pub struct Member {
     pub doc: Option<Document>,
     /// The index key, by key-pattern field, when the member came from an index.
     pub key: Option<Vec<(String, Bson)>>,
+    /// The text score, in a `$text` plan.
+    pub text_score: Option<f64>,
 }
 
 impl Member {
@@ -43,9 +57,26 @@ impl Member {
         }
         let mut out = Document::new();
         for (k, v) in self.key.iter().flatten() {
-            out.insert(k.clone(), v.clone());
+            insert_dotted(&mut out, k, v.clone());
         }
         out
+    }
+}
+
+/// Sets `a.b` as `{a: {b: ...}}` (a document rebuilt from index keys).
+fn insert_dotted(doc: &mut Document, dotted: &str, v: Bson) {
+    match dotted.split_once('.') {
+        None => {
+            doc.insert(dotted, v);
+        }
+        Some((head, rest)) => {
+            if !matches!(doc.get(head), Some(Bson::Document(_))) {
+                doc.insert(head, Document::new());
+            }
+            if let Some(Bson::Document(inner)) = doc.get_mut(head) {
+                insert_dotted(inner, rest, v);
+            }
+        }
     }
 }
 
@@ -93,6 +124,8 @@ pub struct StageStats {
     pub keys_examined: u64,
     pub docs_examined: u64,
     pub children: Vec<StageStats>,
+    /// Whether explain shows the execution counters before the plan fields (COUNT_SCAN).
+    pub exec_first: bool,
 }
 
 impl StageStats {
@@ -106,6 +139,7 @@ impl StageStats {
             keys_examined: 0,
             docs_examined: 0,
             children: Vec::new(),
+            exec_first: false,
         }
     }
 
@@ -158,12 +192,10 @@ pub fn build<'a>(sol: &Solution, cx: ExecContext<'a>) -> Result<Box<dyn Stage + 
             cx.match_ctx,
         )),
         Solution::IdHack { id } => Box::new(idhack::IdHack::new(coll, id.clone())),
-        Solution::IxScan(plan) => {
-            let index = coll
-                .index(&plan.index_name)
-                .ok_or_else(|| Error::new(ErrorCode::InternalError, "planned index is gone"))?;
-            Box::new(index_scan::IndexScan::new(index, plan.clone()))
-        }
+        Solution::IxScan(plan) => Box::new(index_scan::IndexScan::new(
+            planned_index(coll, &plan.index_name)?,
+            plan.clone(),
+        )),
         Solution::Fetch { filter, child } => Box::new(fetch::Fetch::new(
             coll,
             filter.clone(),
@@ -182,6 +214,7 @@ pub fn build<'a>(sol: &Solution, cx: ExecContext<'a>) -> Result<Box<dyn Stage + 
         )),
         Solution::Skip { n, child } => Box::new(skip::Skip::new(*n, build(child, cx)?)),
         Solution::Limit { n, child } => Box::new(limit::Limit::new(*n, build(child, cx)?)),
+        Solution::Text(plan) => text::build(plan, coll, cx)?,
         Solution::Projection {
             kind,
             transform_by,
@@ -193,7 +226,34 @@ pub fn build<'a>(sol: &Solution, cx: ExecContext<'a>) -> Result<Box<dyn Stage + 
             cx.match_ctx,
             build(child, cx)?,
         )),
+        Solution::Or { children } => Box::new(or::Or::new(build_all(children, cx)?)),
+        Solution::SortMerge { pattern, children } => Box::new(sort_merge::SortMerge::new(
+            cx.query.spec,
+            pattern.clone(),
+            build_all(children, cx)?,
+        )),
+        Solution::CountScan(plan) => Box::new(count_scan::CountScan::new(
+            planned_index(coll, &plan.index_name)?,
+            plan.clone(),
+        )),
+        Solution::DistinctScan(plan) => Box::new(distinct_scan::DistinctScan::new(
+            planned_index(coll, &plan.index_name)?,
+            plan.clone(),
+        )),
+        Solution::Subplan { child } => Box::new(subplan::Subplan::new(
+            build(child, cx)?,
+            CommonStats::default(),
+        )),
     })
+}
+
+fn planned_index<'a>(coll: &'a Collection, name: &str) -> Result<&'a crate::index::Index> {
+    coll.index(name)
+        .ok_or_else(|| Error::new(ErrorCode::InternalError, "planned index is gone"))
+}
+
+fn build_all<'a>(children: &[Solution], cx: ExecContext<'a>) -> Result<Vec<Box<dyn Stage + 'a>>> {
+    children.iter().map(|c| build(c, cx)).collect()
 }
 
 /// The outcome of planning and running a find.
@@ -209,6 +269,20 @@ pub struct Execution {
     pub trials: Vec<StageStats>,
 }
 
+impl Execution {
+    /// An execution with one plan and nothing returned (commands whose root is not a find).
+    pub fn single(winner: Solution, winner_stats: StageStats) -> Execution {
+        Execution {
+            docs: Vec::new(),
+            record_ids: Vec::new(),
+            winner,
+            winner_stats,
+            rejected: Vec::new(),
+            trials: Vec::new(),
+        }
+    }
+}
+
 /// Plans and runs a find, returning its documents in result order. `run_to_end = false` stops
 /// after choosing the plan (explain's queryPlanner verbosity).
 pub fn execute(
@@ -217,17 +291,21 @@ pub fn execute(
     match_ctx: &MatchContext<'_>,
     run_to_end: bool,
 ) -> Result<Execution> {
-    if query.spec.filter.text_query().is_some() {
-        return Err(Error::new(
-            ErrorCode::IndexNotFound,
-            "text index required for $text query",
-        ));
-    }
-    let candidates = plan_find(coll, query)?;
     let cx = ExecContext {
         coll,
         query,
         match_ctx,
+    };
+    // A `$text` query is planned whole, by the text planner.
+    let rooted_or = coll
+        .filter(|_| query.spec.filter.text_query().is_none())
+        .zip(crate::planner::or::rooted_or_branches(query));
+    let candidates = match &rooted_or {
+        Some((c, branches)) => match subplan::plan_rooted_or(c, branches, cx)? {
+            Some(composed) => vec![composed],
+            None => plan_find(coll, query)?,
+        },
+        None => plan_find(coll, query)?,
     };
     let mut stages = Vec::with_capacity(candidates.len());
     for c in &candidates {
@@ -237,15 +315,16 @@ pub fn execute(
     let mut race = multi_plan::MultiPlan::new(candidates, stages, coll_len);
     race.pick_best()?;
     let mut members = race.take_buffered();
-    let (winner, mut stage, rejected, trials) = race.into_parts();
+    let (mut winner, mut stage, rejected, trials) = race.into_parts();
+    if rooted_or.is_some() {
+        let trial = stage.stats().common;
+        stage = Box::new(subplan::Subplan::new(stage, trial));
+        winner = Solution::Subplan {
+            child: Box::new(winner),
+        };
+    }
     if run_to_end {
-        loop {
-            match stage.work()? {
-                State::Advanced(m) => members.push(m),
-                State::NeedTime => {}
-                State::IsEof => break,
-            }
-        }
+        run_into(stage.as_mut(), &mut members)?;
     }
     Ok(Execution {
         docs: members.iter().map(Member::document).collect(),
@@ -255,6 +334,17 @@ pub fn execute(
         rejected,
         trials,
     })
+}
+
+/// Works a stage to EOF, collecting what it returns.
+fn run_into(stage: &mut dyn Stage, members: &mut Vec<Member>) -> Result<()> {
+    loop {
+        match stage.work()? {
+            State::Advanced(m) => members.push(m),
+            State::NeedTime => {}
+            State::IsEof => return Ok(()),
+        }
+    }
 }
 
 /// Runs a find through the planner: the documents in result order. Same results as
@@ -267,6 +357,42 @@ pub fn find(
     Ok(execute(coll, query, match_ctx, true)?.docs)
 }
 
+/// Plans and runs a `distinct`: DISTINCT_SCAN when an index on the key answers the query
+/// alone, else the find plan of the query. The documents carry the key's values.
+pub fn execute_distinct(
+    coll: Option<&Collection>,
+    key: &str,
+    query: &FindQuery<'_>,
+    match_ctx: &MatchContext<'_>,
+    run_to_end: bool,
+) -> Result<Execution> {
+    let text = query.spec.filter.text_query().is_some();
+    let scan = match coll {
+        Some(c) if query.hint.is_none() && !text => {
+            crate::planner::count::distinct_scan(c, key, query)?
+        }
+        _ => None,
+    };
+    let Some(solution) = scan else {
+        return execute(coll, query, match_ctx, run_to_end);
+    };
+    let cx = ExecContext {
+        coll,
+        query,
+        match_ctx,
+    };
+    let mut stage = build(&solution, cx)?;
+    let mut members = Vec::new();
+    if run_to_end {
+        run_into(stage.as_mut(), &mut members)?;
+    }
+    Ok(Execution {
+        docs: members.iter().map(Member::document).collect(),
+        record_ids: members.iter().map(|m| m.record_id).collect(),
+        ..Execution::single(solution, stage.stats())
+    })
+}
+
 /// Explains a delete: the plan is chosen as for a find with the delete's filter, then run
 /// under a DELETE stage that counts what it would delete (nothing is removed).
 pub fn explain_delete(
@@ -276,13 +402,27 @@ pub fn explain_delete(
     match_ctx: &MatchContext<'_>,
     run_to_end: bool,
 ) -> Result<Execution> {
+    explain_write(coll, query, match_ctx, run_to_end, |input| {
+        Box::new(delete::Delete::new(multi, input))
+    })
+}
+
+/// Explains a write: the plan is chosen as for a find with the write's filter, then run under
+/// the write's root stage (`root`), which counts what it would change without changing it.
+pub fn explain_write<'a>(
+    coll: Option<&'a Collection>,
+    query: &'a FindQuery<'a>,
+    match_ctx: &'a MatchContext<'a>,
+    run_to_end: bool,
+    root: impl FnOnce(Box<dyn Stage + 'a>) -> Box<dyn Stage + 'a>,
+) -> Result<Execution> {
     let planned = execute(coll, query, match_ctx, false)?;
     let cx = ExecContext {
         coll,
         query,
         match_ctx,
     };
-    let mut root = delete::Delete::new(multi, build(&planned.winner, cx)?);
+    let mut root = root(build(&planned.winner, cx)?);
     if run_to_end {
         while !matches!(root.work()?, State::IsEof) {}
     }
@@ -337,3 +477,12 @@ use crate::query::FindSpec;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod or_tests;
+
+#[cfg(test)]
+mod count_tests;
+
+#[cfg(test)]
+mod text_tests;

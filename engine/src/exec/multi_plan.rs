@@ -101,6 +101,11 @@ impl<'a> MultiPlan<'a> {
         }
     }
 
+    /// The index of the winning candidate (after [`Self::pick_best`]).
+    pub fn winner(&self) -> usize {
+        self.winner
+    }
+
     /// The winner's results from the trial.
     pub fn take_buffered(&mut self) -> Vec<Member> {
         std::mem::take(&mut self.buffers[self.winner])

@@ -39,11 +39,14 @@ impl<'a> Projection<'a> {
     fn step(&mut self) -> Result<State> {
         match self.child.work()? {
             State::Advanced(m) => {
-                let projected = self.spec.project(&m.document(), self.ctx)?;
+                let projected = self
+                    .spec
+                    .project_scored(&m.document(), self.ctx, m.text_score)?;
                 Ok(State::Advanced(Member {
                     record_id: m.record_id,
                     doc: Some(projected),
                     key: None,
+                    text_score: m.text_score,
                 }))
             }
             other => Ok(other),

@@ -54,11 +54,10 @@ impl<'a> Sort<'a> {
         }
     }
 
-    fn compare(&self, a: &Document, b: &Document) -> Ordering {
-        self.spec
-            .sort
-            .as_ref()
-            .map_or(Ordering::Equal, |s| s.compare(a, b))
+    fn compare(&self, a: &(Document, Member), b: &(Document, Member)) -> Ordering {
+        self.spec.sort.as_ref().map_or(Ordering::Equal, |s| {
+            s.compare_scored(&a.0, a.1.text_score, &b.0, b.1.text_score)
+        })
     }
 
     fn step(&mut self) -> Result<State> {
@@ -93,7 +92,7 @@ impl<'a> Sort<'a> {
             State::NeedTime => Ok(State::NeedTime),
             State::IsEof => {
                 let mut all = std::mem::take(&mut self.buffer);
-                all.sort_by(|a, b| self.compare(&a.0, &b.0));
+                all.sort_by(|a, b| self.compare(a, b));
                 if let Some(l) = self.limit {
                     all.truncate(l);
                 }
@@ -107,7 +106,7 @@ impl<'a> Sort<'a> {
     /// Keeps the best `limit` buffered results (a stable top-k).
     fn trim(&mut self, limit: usize) {
         let mut all = std::mem::take(&mut self.buffer);
-        all.sort_by(|a, b| self.compare(&a.0, &b.0));
+        all.sort_by(|a, b| self.compare(a, b));
         all.truncate(limit);
         self.held = all
             .iter()

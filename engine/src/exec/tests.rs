@@ -9,7 +9,7 @@ use crate::matcher::MatchContext;
 use crate::planner::FindQuery;
 use crate::query::{FindSpec, run_find};
 
-fn run(e: &mut Engine, db: &str, cmd: Document) -> Document {
+pub(super) fn run(e: &mut Engine, db: &str, cmd: Document) -> Document {
     let r = e.run_command(db, &cmd);
     assert!(crate::reply_ok(&r), "{cmd:?} -> {r:?}");
     r
@@ -102,6 +102,11 @@ fn filters() -> Vec<Document> {
         doc! {"c.d": {"$exists": false}},
         doc! {"c.0.d": 1},
         doc! {"$or": [{"a": 1}, {"b": 2}]},
+        doc! {"$or": [{"a": {"$gt": 1}}, {"c.d": 1}]},
+        doc! {"$or": [{"a": 1}, {"a": {"$in": [1, "apple"]}}, {"b": {"$gte": 8}}]},
+        doc! {"b": {"$gt": 2}, "$or": [{"a": 1}, {"c.d": {"$lt": 2}}]},
+        doc! {"$or": [{"a": "apple"}, {"zz": 1}]},
+        doc! {"$or": [{"a": 1, "b": 1}, {"c.d": {"$exists": false}}]},
         doc! {"$and": [{"a": {"$gt": 0}}, {"b": {"$lt": 8}}]},
         doc! {"_id": 5},
         doc! {"_id": {"$in": [1, 2, 200]}},
@@ -219,7 +224,7 @@ fn planned_find(e: &Engine, db: &str, cmd: &Document) -> Vec<Document> {
     super::find(e.catalog().collection(&ns), &q, &MatchContext::default()).unwrap()
 }
 
-fn winning_plan(r: &Document) -> &Document {
+pub(super) fn winning_plan(r: &Document) -> &Document {
     r.get_document("queryPlanner")
         .and_then(|q| q.get_document("winningPlan"))
         .unwrap()
@@ -423,9 +428,11 @@ fn multikey_in_query_fetches_and_dedups() {
     let es = execution_stats(&r);
     assert_eq!(es.get_i64("nReturned").unwrap(), 2);
     assert_eq!(es.get_i64("totalDocsExamined").unwrap(), 2);
-    // seller1 ×2, seller2 (then a seek), seller3, seller4 (past the last interval).
-    // FIXME: the book (MongoDB 3.0) reports 4 keys examined; Sprout counts the key that ends
-    // the scan as MongoDB's bounds checker does today.
+    // seller1 ×2, seller2 (then a seek), seller3 (a duplicate of _id 0, dropped), seller4 (past
+    // the last interval). MongoDB 8.0's IndexScan counts every key its cursor returns before
+    // asking the IndexBoundsChecker, and with several intervals there is no end position, so
+    // the key that ends the scan is examined too: 5. The book (MongoDB 3.0) prints 4; a lesson
+    // on this figure should say so.
     assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 5);
 }
 

@@ -52,8 +52,11 @@ pub fn stage_document(s: &StageStats, with_exec: bool) -> Document {
         d.insert("restoreState", 0_i64);
         d.insert("isEOF", i32::from(s.common.is_eof));
     }
+    if with_exec && s.exec_first {
+        d.extend(s.exec.clone());
+    }
     d.extend(s.plan.clone());
-    if with_exec {
+    if with_exec && !s.exec_first {
         d.extend(s.exec.clone());
     }
     match s.children.as_slice() {

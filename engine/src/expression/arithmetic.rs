@@ -2,16 +2,17 @@
 //! that overflow become int64, int64 results that overflow become double; any double makes a
 //! double, any decimal a decimal. Null or missing arguments give null.
 //!
-//! Decimal `$add`, `$subtract`, `$multiply` and `$divide` are exact (34 digits, half to even;
-//! doubles enter as 15-digit decimals as in MongoDB); decimal `$mod` is computed in double
-//! precision and stored back as a decimal (not exact yet).
+//! Decimal `$add`, `$subtract`, `$multiply`, `$divide` and `$mod` are exact (34 digits, half
+//! to even; doubles enter as 15-digit decimals as in MongoDB).
 
 use bson::{Bson, DateTime};
 
+use super::math::{Rounding, nullish, quantize};
+
 use super::array::type_name_of;
-use super::operators::{Arity, OperatorDef, arg, positional};
+use super::operators::{Arity, OperatorDef, arg, positional_def as def};
 use super::{Expression, Vars};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::value::Decimal;
 
 pub const OPERATORS: &[OperatorDef] = &[
@@ -20,21 +21,11 @@ pub const OPERATORS: &[OperatorDef] = &[
     def("$multiply", Arity::Any, multiply),
     def("$divide", Arity::Exactly(2), divide),
     def("$mod", Arity::Exactly(2), modulo),
-    def("$abs", Arity::Exactly(1), abs),
 ];
-
-const fn def(name: &'static str, arity: Arity, eval: super::operators::Eval) -> OperatorDef {
-    OperatorDef {
-        name,
-        arity,
-        parse_args: positional,
-        eval,
-    }
-}
 
 /// A number during arithmetic.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Num {
+pub(super) enum Num {
     Int(i32),
     Long(i64),
     Double(f64),
@@ -42,7 +33,7 @@ enum Num {
 }
 
 impl Num {
-    fn from_bson(v: &Bson) -> Option<Num> {
+    pub(super) fn from_bson(v: &Bson) -> Option<Num> {
         Some(match v {
             Bson::Int32(i) => Num::Int(*i),
             Bson::Int64(i) => Num::Long(*i),
@@ -52,7 +43,7 @@ impl Num {
         })
     }
 
-    fn as_f64(self) -> f64 {
+    pub(super) fn as_f64(self) -> f64 {
         match self {
             Num::Int(i) => f64::from(i),
             Num::Long(i) => i as f64,
@@ -62,7 +53,7 @@ impl Num {
     }
 
     /// The value as a decimal, as MongoDB widens it for decimal arithmetic.
-    fn as_decimal(self) -> Decimal {
+    pub(super) fn as_decimal(self) -> Decimal {
         match self {
             Num::Int(i) => Decimal::from_i64(i64::from(i)),
             Num::Long(i) => Decimal::from_i64(i),
@@ -71,7 +62,7 @@ impl Num {
         }
     }
 
-    fn as_i64(self) -> Option<i64> {
+    pub(super) fn as_i64(self) -> Option<i64> {
         match self {
             Num::Int(i) => Some(i64::from(i)),
             Num::Long(i) => Some(i),
@@ -79,14 +70,30 @@ impl Num {
         }
     }
 
+    /// The value as an i64 when it is integral (a double or decimal without a fraction).
+    pub(super) fn as_integral(self) -> Option<i64> {
+        match self {
+            Num::Int(i) => Some(i64::from(i)),
+            Num::Long(i) => Some(i),
+            Num::Double(d) if d.fract() == 0.0 && d.abs() < 9.3e18 => Some(d as i64),
+            Num::Double(_) => None,
+            Num::Decimal(d) => {
+                let whole = d.to_i64_truncated()?;
+                (Decimal::from_i64(whole).total_cmp(&d).is_eq()).then_some(whole)
+            }
+        }
+    }
+
     fn is_zero(self) -> bool {
         self.as_f64() == 0.0
     }
 
-    fn into_bson(self) -> Bson {
+    pub(super) fn into_bson(self) -> Bson {
         match self {
             Num::Int(i) => Bson::Int32(i),
             Num::Long(i) => Bson::Int64(i),
+            // fmod and friends may produce a negative NaN; MongoDB writes the plain one.
+            Num::Double(d) if d.is_nan() => Bson::Double(f64::NAN),
             Num::Double(d) => Bson::Double(d),
             Num::Decimal(d) => Bson::Decimal128(d.to_decimal128()),
         }
@@ -118,7 +125,7 @@ const MUL: Ops = Ops {
 const MOD: Ops = Ops {
     int: |x, y| Some(x.wrapping_rem(y)),
     float: |x, y| x % y,
-    decimal: |x, y| Decimal::from_f64_arithmetic(x.to_f64() % y.to_f64()),
+    decimal: decimal_remainder,
 };
 
 /// Applies an operation with MongoDB's widening: decimal if either is, else double if either
@@ -143,46 +150,110 @@ fn combine(a: Num, b: Num, ops: &Ops) -> Num {
     }
 }
 
-fn add(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
-    let mut total = Num::Int(0);
-    let mut date: Option<i64> = None;
-    for a in args {
-        let v = a.eval(vars)?;
-        match &v {
-            None | Some(Bson::Null | Bson::Undefined) => return Ok(Some(Bson::Null)),
-            Some(Bson::DateTime(d)) => {
-                if date.is_some() {
-                    return Err(Error::location(
-                        16612,
-                        "only one date allowed in an $add expression",
-                    ));
-                }
-                date = Some(d.timestamp_millis());
-            }
-            Some(other) => {
-                let Some(n) = Num::from_bson(other) else {
-                    return Err(Error::location(
-                        16554,
-                        format!(
-                            "$add only supports numeric or date types, not {}",
-                            type_name_of(&v)
-                        ),
-                    ));
-                };
-                total = combine(total, n, &ADD);
+/// The decimal remainder of `x / y` with the sign of `x` (C's `fmod`), exact when the two
+/// coefficients can be aligned in 128 bits.
+fn decimal_remainder(x: &Decimal, y: &Decimal) -> Decimal {
+    match (*x, *y) {
+        (Decimal::NaN, _) | (_, Decimal::NaN) | (Decimal::Infinity { .. }, _) => Decimal::NaN,
+        (_, Decimal::Infinity { .. }) => *x,
+        (
+            Decimal::Finite {
+                negative,
+                coefficient: cx,
+                exponent: ex,
+            },
+            Decimal::Finite {
+                coefficient: cy,
+                exponent: ey,
+                ..
+            },
+        ) => {
+            let e = ex.min(ey);
+            let scale = |c: u128, from: i32| {
+                10u128
+                    .checked_pow(u32::try_from(from - e).ok()?)
+                    .and_then(|s| c.checked_mul(s))
+            };
+            match (scale(cx, ex), scale(cy, ey)) {
+                (Some(a), Some(b)) if b != 0 => Decimal::Finite {
+                    negative,
+                    coefficient: a % b,
+                    exponent: e,
+                },
+                _ => Decimal::from_f64_arithmetic(x.to_f64() % y.to_f64()),
             }
         }
     }
-    Ok(Some(match date {
-        Some(ms) => {
-            let delta = match total {
-                Num::Int(i) => i64::from(i),
-                Num::Long(i) => i,
-                Num::Double(d) => d.round() as i64,
-                Num::Decimal(d) => d.to_f64().round() as i64,
-            };
-            Bson::DateTime(DateTime::from_millis(ms.saturating_add(delta)))
+}
+
+/// Whether a double truncates to an i64 (the upper bound is exclusive: i64::MAX rounds up to
+/// 2^63 as a double).
+pub(super) fn fits_i64(d: f64) -> bool {
+    (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&d)
+}
+
+fn date_overflow() -> Error {
+    Error::new(ErrorCode::Overflow, "date overflow")
+}
+
+/// A number as whole milliseconds to add to a date: doubles round half away from zero,
+/// decimals half to even; values outside the long range overflow.
+fn millis_delta(n: Num) -> Result<i64> {
+    match n {
+        Num::Int(i) => Ok(i64::from(i)),
+        Num::Long(i) => Ok(i),
+        Num::Double(d) => {
+            if fits_i64(d) {
+                Ok(d.round() as i64)
+            } else {
+                Err(date_overflow())
+            }
         }
+        Num::Decimal(d) => quantize(d, 0, Rounding::HalfEven)
+            .to_i64_truncated()
+            .ok_or_else(date_overflow),
+    }
+}
+
+fn add(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
+    let mut total = Num::Int(0);
+    // Once a date is seen, the sum is kept in whole milliseconds.
+    let mut date: Option<i64> = None;
+    for a in args {
+        let v = a.eval(vars)?;
+        if nullish(&v) {
+            return Ok(Some(Bson::Null));
+        }
+        if let Some(Bson::DateTime(d)) = &v {
+            if date.is_some() {
+                return Err(Error::location(
+                    16612,
+                    "only one date allowed in an $add expression",
+                ));
+            }
+            let so_far = millis_delta(total)?;
+            date = Some(
+                so_far
+                    .checked_add(d.timestamp_millis())
+                    .ok_or_else(date_overflow)?,
+            );
+            continue;
+        }
+        let Some(n) = v.as_ref().and_then(Num::from_bson) else {
+            return Err(Error::type_mismatch(format!(
+                "$add only supports numeric or date types, not {}",
+                type_name_of(&v)
+            )));
+        };
+        match date {
+            Some(ms) => {
+                date = Some(ms.checked_add(millis_delta(n)?).ok_or_else(date_overflow)?);
+            }
+            None => total = combine(total, n, &ADD),
+        }
+    }
+    Ok(Some(match date {
+        Some(ms) => Bson::DateTime(DateTime::from_millis(ms)),
         None => total.into_bson(),
     }))
 }
@@ -190,43 +261,38 @@ fn add(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
 fn subtract(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let a = arg(args, 0, vars)?;
     let b = arg(args, 1, vars)?;
-    let is_null = |v: &Option<Bson>| matches!(v, None | Some(Bson::Null | Bson::Undefined));
-    if is_null(&a) || is_null(&b) {
+    let (x, y) = (
+        a.as_ref().and_then(Num::from_bson),
+        b.as_ref().and_then(Num::from_bson),
+    );
+    if let (Some(x), Some(y)) = (x, y) {
+        return Ok(Some(combine(x, y, &SUB).into_bson()));
+    }
+    if nullish(&a) || nullish(&b) {
         return Ok(Some(Bson::Null));
     }
-    let mismatch = || {
-        Error::location(
-            16556,
-            format!(
-                "can't $subtract {} from {}",
-                type_name_of(&b),
-                type_name_of(&a)
-            ),
-        )
-    };
     match (&a, &b) {
         (Some(Bson::DateTime(x)), Some(Bson::DateTime(y))) => Ok(Some(Bson::Int64(
-            x.timestamp_millis().saturating_sub(y.timestamp_millis()),
+            x.timestamp_millis().wrapping_sub(y.timestamp_millis()),
         ))),
-        (Some(Bson::DateTime(x)), Some(y)) => {
-            let n = Num::from_bson(y).ok_or_else(mismatch)?;
-            let delta = match n {
-                Num::Int(i) => i64::from(i),
-                Num::Long(i) => i,
-                Num::Double(d) => d.round() as i64,
-                Num::Decimal(d) => d.to_f64().round() as i64,
+        (Some(Bson::DateTime(x)), _) => {
+            let Some(n) = y else {
+                return Err(Error::type_mismatch(format!(
+                    "can't $subtract {} from Date",
+                    type_name_of(&b)
+                )));
             };
-            Ok(Some(Bson::DateTime(DateTime::from_millis(
-                x.timestamp_millis().saturating_sub(delta),
-            ))))
+            let ms = x
+                .timestamp_millis()
+                .checked_sub(millis_delta(n)?)
+                .ok_or_else(date_overflow)?;
+            Ok(Some(Bson::DateTime(DateTime::from_millis(ms))))
         }
-        (Some(x), Some(y)) => {
-            let (Some(x), Some(y)) = (Num::from_bson(x), Num::from_bson(y)) else {
-                return Err(mismatch());
-            };
-            Ok(Some(combine(x, y, &SUB).into_bson()))
-        }
-        _ => Err(mismatch()),
+        _ => Err(Error::type_mismatch(format!(
+            "can't $subtract {} from {}",
+            type_name_of(&b),
+            type_name_of(&a)
+        ))),
     }
 }
 
@@ -234,113 +300,100 @@ fn multiply(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let mut total = Num::Int(1);
     for a in args {
         let v = a.eval(vars)?;
-        match &v {
-            None | Some(Bson::Null | Bson::Undefined) => return Ok(Some(Bson::Null)),
-            Some(other) => {
-                let Some(n) = Num::from_bson(other) else {
-                    return Err(Error::location(
-                        16555,
-                        format!(
-                            "$multiply only supports numeric types, not {}",
-                            type_name_of(&v)
-                        ),
-                    ));
-                };
-                total = combine(total, n, &MUL);
-            }
+        if nullish(&v) {
+            return Ok(Some(Bson::Null));
         }
+        let Some(n) = v.as_ref().and_then(Num::from_bson) else {
+            return Err(Error::type_mismatch(format!(
+                "$multiply only supports numeric types, not {}",
+                type_name_of(&v)
+            )));
+        };
+        total = combine(total, n, &MUL);
     }
     Ok(Some(total.into_bson()))
 }
 
-/// Both arguments as numbers, `None` when either is null or missing.
-fn two_numbers(
-    name: &str,
-    code: i32,
-    args: &[Expression],
-    vars: &Vars<'_>,
-) -> Result<Option<(Num, Num)>> {
+/// Two evaluated arguments, and both as numbers when they are.
+type TwoNumbers = (Option<(Num, Num)>, [Option<Bson>; 2]);
+
+/// Both arguments evaluated, and as numbers when both are.
+fn two_numbers(args: &[Expression], vars: &Vars<'_>) -> Result<TwoNumbers> {
     let a = arg(args, 0, vars)?;
     let b = arg(args, 1, vars)?;
-    let is_null = |v: &Option<Bson>| matches!(v, None | Some(Bson::Null | Bson::Undefined));
-    if is_null(&a) || is_null(&b) {
-        return Ok(None);
-    }
-    match (
+    let nums = match (
         a.as_ref().and_then(Num::from_bson),
         b.as_ref().and_then(Num::from_bson),
     ) {
-        (Some(x), Some(y)) => Ok(Some((x, y))),
-        _ => Err(Error::location(
-            code,
-            format!(
-                "{name} only supports numeric types, not {} and {}",
-                type_name_of(&a),
-                type_name_of(&b)
-            ),
-        )),
-    }
+        (Some(x), Some(y)) => Some((x, y)),
+        _ => None,
+    };
+    Ok((nums, [a, b]))
 }
 
 fn divide(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
-    let Some((x, y)) = two_numbers("$divide", 16609, args, vars)? else {
-        return Ok(Some(Bson::Null));
+    let (nums, [a, b]) = two_numbers(args, vars)?;
+    let Some((x, y)) = nums else {
+        if nullish(&a) || nullish(&b) {
+            return Ok(Some(Bson::Null));
+        }
+        return Err(Error::type_mismatch(format!(
+            "$divide only supports numeric types, not {} and {}",
+            type_name_of(&a),
+            type_name_of(&b)
+        )));
     };
-    if y.is_zero() {
-        return Err(Error::location(16608, "can't $divide by zero"));
-    }
+    let by_zero = || Error::bad_value("can't $divide by zero");
     Ok(Some(match (x, y) {
-        (Num::Decimal(_), _) | (_, Num::Decimal(_)) => match x.as_decimal().div(&y.as_decimal()) {
-            Some(q) => Bson::Decimal128(q.to_decimal128()),
-            None => return Err(Error::location(16608, "can't $divide by zero")),
-        },
-        _ => Bson::Double(x.as_f64() / y.as_f64()),
+        (Num::Decimal(_), _) | (_, Num::Decimal(_)) => {
+            if y.is_zero() {
+                return Err(by_zero());
+            }
+            match x.as_decimal().div(&y.as_decimal()) {
+                Some(q) => Bson::Decimal128(q.to_decimal128()),
+                None => return Err(by_zero()),
+            }
+        }
+        _ => {
+            if y.as_f64() == 0.0 {
+                return Err(by_zero());
+            }
+            Bson::Double(x.as_f64() / y.as_f64())
+        }
     }))
 }
 
 fn modulo(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
-    let Some((x, y)) = two_numbers("$mod", 16611, args, vars)? else {
-        return Ok(Some(Bson::Null));
+    let (nums, [a, b]) = two_numbers(args, vars)?;
+    let Some((x, y)) = nums else {
+        if nullish(&a) || nullish(&b) {
+            return Ok(Some(Bson::Null));
+        }
+        return Err(Error::location(
+            16611,
+            format!(
+                "$mod only supports numeric types, not {} and {}",
+                type_name_of(&a),
+                type_name_of(&b)
+            ),
+        ));
     };
     if y.is_zero() {
-        return Err(Error::location(16610, "can't $mod by zero"));
+        let decimal = matches!(x, Num::Decimal(_)) || matches!(y, Num::Decimal(_));
+        return Err(Error::location(
+            if decimal { 5733415 } else { 16610 },
+            "can't $mod by zero",
+        ));
     }
-    Ok(Some(combine(x, y, &MOD).into_bson()))
-}
-
-fn abs(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
-    let v = arg(args, 0, vars)?;
-    Ok(Some(match &v {
-        None | Some(Bson::Null | Bson::Undefined) => Bson::Null,
-        Some(Bson::Int32(i)) => i
-            .checked_abs()
-            .map_or(Bson::Int64(-i64::from(*i)), Bson::Int32),
-        Some(Bson::Int64(i)) => match i.checked_abs() {
-            Some(a) => Bson::Int64(a),
-            None => return Err(Error::location(28680, "can't take $abs of long long min")),
-        },
-        Some(Bson::Double(d)) => Bson::Double(d.abs()),
-        Some(Bson::Decimal128(d)) => Bson::Decimal128(
-            match Decimal::from_bson(d) {
-                Decimal::Finite {
-                    coefficient,
-                    exponent,
-                    ..
-                } => Decimal::Finite {
-                    negative: false,
-                    coefficient,
-                    exponent,
-                },
-                Decimal::Infinity { .. } => Decimal::Infinity { negative: false },
-                Decimal::NaN => Decimal::NaN,
-            }
-            .to_decimal128(),
-        ),
-        Some(_) => {
-            return Err(Error::location(
-                28765,
-                format!("$abs only supports numeric types, not {}", type_name_of(&v)),
-            ));
+    // A divisor that is a double holding an int-sized whole number counts as an int, so
+    // `{$mod: [5, 3.0]}` stays an int; a double dividend always gives a double.
+    let y = match (x, y) {
+        (Num::Int(_) | Num::Long(_), Num::Double(d))
+            if d.fract() == 0.0 && d >= f64::from(i32::MIN) && d <= f64::from(i32::MAX) =>
+        {
+            Num::Int(d as i32)
         }
-    }))
+        _ => y,
+    };
+    Ok(Some(combine(x, y, &MOD).into_bson()))
 }

@@ -1,10 +1,11 @@
-//! `$cond` and `$ifNull`.
+//! `$cond`, `$ifNull` and `$switch`.
 
 use bson::Bson;
 
 use super::operators::{Arity, OperatorDef, arg, check_arity, parse_list, positional};
 use super::{Expression, Scope, Vars, truthy};
 use crate::error::{Error, Result};
+use crate::value::display::type_name;
 
 pub const OPERATORS: &[OperatorDef] = &[
     OperatorDef {
@@ -18,6 +19,12 @@ pub const OPERATORS: &[OperatorDef] = &[
         arity: Arity::AtLeast(2),
         parse_args: parse_if_null,
         eval: if_null,
+    },
+    OperatorDef {
+        name: "$switch",
+        arity: Arity::Any,
+        parse_args: parse_switch,
+        eval: switch,
     },
 ];
 
@@ -82,4 +89,112 @@ fn if_null(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
         }
     }
     last.eval(vars)
+}
+
+/// `$switch: {branches: [{case, then}, …], default}`. Arguments: `[case1, then1, …]`, then the
+/// default when there is one (an odd count).
+fn parse_switch(_def: &'static OperatorDef, arg: &Bson, scope: &Scope) -> Result<Vec<Expression>> {
+    let Bson::Document(spec) = arg else {
+        return Err(Error::location(
+            40060,
+            format!(
+                "$switch requires an object as an argument, found: {}",
+                type_name(arg)
+            ),
+        ));
+    };
+    let mut args = Vec::new();
+    let mut default = None;
+    for (k, v) in spec {
+        match k.as_str() {
+            "branches" => {
+                let Bson::Array(branches) = v else {
+                    return Err(Error::location(
+                        40061,
+                        format!(
+                            "$switch expected an array for 'branches', found: {}",
+                            type_name(v)
+                        ),
+                    ));
+                };
+                for branch in branches {
+                    let (case, then) = parse_branch(branch, scope)?;
+                    args.push(case);
+                    args.push(then);
+                }
+            }
+            "default" => default = Some(Expression::parse_in(v, scope)?),
+            other => {
+                return Err(Error::location(
+                    40067,
+                    format!("$switch found an unknown argument: {other}"),
+                ));
+            }
+        }
+    }
+    if args.is_empty() {
+        return Err(Error::location(
+            40068,
+            "$switch requires at least one branch.",
+        ));
+    }
+    args.extend(default);
+    Ok(args)
+}
+
+fn parse_branch(branch: &Bson, scope: &Scope) -> Result<(Expression, Expression)> {
+    let Bson::Document(b) = branch else {
+        return Err(Error::location(
+            40062,
+            format!(
+                "$switch expected each branch to be an object, found: {}",
+                type_name(branch)
+            ),
+        ));
+    };
+    let (mut case, mut then) = (None, None);
+    for (k, v) in b {
+        match k.as_str() {
+            "case" => case = Some(Expression::parse_in(v, scope)?),
+            "then" => then = Some(Expression::parse_in(v, scope)?),
+            other => {
+                return Err(Error::location(
+                    40063,
+                    format!("$switch found an unknown argument to a branch: {other}"),
+                ));
+            }
+        }
+    }
+    let case = case.ok_or_else(|| {
+        Error::location(
+            40064,
+            "$switch requires each branch have a 'case' expression",
+        )
+    })?;
+    let then = then.ok_or_else(|| {
+        Error::location(
+            40065,
+            "$switch requires each branch have a 'then' expression.",
+        )
+    })?;
+    Ok((case, then))
+}
+
+fn switch(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
+    let mut branches = args.chunks_exact(2);
+    for pair in branches.by_ref() {
+        if let [case, then] = pair
+            && truthy(&case.eval(vars)?)
+        {
+            return then.eval(vars);
+        }
+    }
+    match branches.remainder() {
+        [default] => default.eval(vars),
+        _ => Err(Error::location(
+            40066,
+            "$switch could not find a matching branch for an input, and no default was \
+             specified.",
+        )),
+    }
 }

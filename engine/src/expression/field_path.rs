@@ -15,6 +15,10 @@ pub enum PathRoot {
     Current,
     /// `$$REMOVE`: always missing.
     Remove,
+    /// `$$NOW`: the command's start time, from the evaluation context.
+    Now,
+    /// `$$CLUSTER_TIME`: the same instant as a timestamp.
+    ClusterTime,
     /// A variable bound while evaluating (`$let`, `$map`...).
     Variable(String),
     /// A command-level `let` constant, substituted at parse time.
@@ -45,6 +49,8 @@ impl FieldPathExpr {
                 "ROOT" => PathRoot::Root,
                 "CURRENT" => PathRoot::Current,
                 "REMOVE" => PathRoot::Remove,
+                "NOW" => PathRoot::Now,
+                "CLUSTER_TIME" => PathRoot::ClusterTime,
                 "" => {
                     return Err(Error::location(
                         16869,
@@ -52,6 +58,7 @@ impl FieldPathExpr {
                     ));
                 }
                 other => {
+                    check_variable_name_for_read(other)?;
                     if let Some((_, v)) = scope.constants.iter().rev().find(|(n, _)| n == other) {
                         PathRoot::Value(Box::new(v.clone()))
                     } else if scope.bound.iter().any(|n| n == other) {
@@ -91,6 +98,8 @@ impl FieldPathExpr {
             PathRoot::Current => "$$CURRENT".to_string(),
             PathRoot::Root => "$$ROOT".to_string(),
             PathRoot::Remove => "$$REMOVE".to_string(),
+            PathRoot::Now => "$$NOW".to_string(),
+            PathRoot::ClusterTime => "$$CLUSTER_TIME".to_string(),
             PathRoot::Variable(name) => format!("$${name}"),
             PathRoot::Value(v) => {
                 if self.fields.is_empty() {
@@ -114,41 +123,73 @@ impl FieldPathExpr {
         &self.fields
     }
 
-    pub fn evaluate(&self, vars: &Vars<'_>) -> Option<Bson> {
+    /// The path's value; missing is `None`. Only `$$NOW` and `$$CLUSTER_TIME` can fail (when
+    /// no engine supplied a time).
+    pub fn evaluate(&self, vars: &Vars<'_>) -> Result<Option<Bson>> {
         let doc = match &self.root {
             PathRoot::Root => vars.root,
             PathRoot::Current => vars.current,
-            PathRoot::Remove => return None,
-            PathRoot::Variable(name) => return lookup_rest(vars.variable(name)?, &self.fields),
-            PathRoot::Value(v) => return lookup_rest(v, &self.fields),
+            PathRoot::Remove => return Ok(None),
+            PathRoot::Now => return Ok(lookup_rest(&vars.context.now()?, &self.fields)),
+            PathRoot::ClusterTime => {
+                return Ok(lookup_rest(&vars.context.cluster_time()?, &self.fields));
+            }
+            PathRoot::Variable(name) => {
+                return Ok(vars
+                    .variable(name)
+                    .and_then(|v| lookup_rest(v, &self.fields)));
+            }
+            PathRoot::Value(v) => return Ok(lookup_rest(v, &self.fields)),
         };
         let Some((first, rest)) = self.fields.split_first() else {
-            return Some(Bson::Document(doc.clone()));
+            return Ok(Some(Bson::Document(doc.clone())));
         };
-        let v = doc.get(first)?;
-        lookup_rest(v, rest)
+        Ok(doc.get(first).and_then(|v| lookup_rest(v, rest)))
     }
 }
 
-/// MongoDB's rules for user variable names (`let`, `$let`, `as`): a lowercase letter or a
+/// MongoDB's rules for user variable names in a command's `let`: a lowercase letter or a
 /// non-ASCII character first, then letters, digits and underscores.
 pub fn check_user_variable_name(name: &str) -> Result<()> {
+    validate_name(name, false, [16869, 16870, 16871])
+}
+
+/// The rules for names that `$let` (and `as` options) define: as [`check_user_variable_name`],
+/// with the codes MongoDB reports for a definition.
+pub fn check_variable_name_for_write(name: &str) -> Result<()> {
+    validate_name(name, false, [16866, 16867, 16868])
+}
+
+/// The rules for `$$name` references: an uppercase first letter is allowed too (system
+/// variables such as `$$ROOT`).
+fn check_variable_name_for_read(name: &str) -> Result<()> {
+    validate_name(name, true, [16869, 16870, 16871])
+}
+
+fn validate_name(
+    name: &str,
+    allow_upper: bool,
+    [empty, first_code, rest_code]: [i32; 3],
+) -> Result<()> {
     let mut chars = name.chars();
     let Some(first) = chars.next() else {
         return Err(Error::location(
-            16869,
+            empty,
             "empty variable names are not allowed",
         ));
     };
-    if !first.is_ascii_lowercase() && first.is_ascii() {
+    let first_ok = first.is_ascii_lowercase()
+        || !first.is_ascii()
+        || (allow_upper && first.is_ascii_uppercase());
+    if !first_ok {
         return Err(Error::location(
-            16870,
+            first_code,
             format!("'{name}' starts with an invalid character for a user variable name"),
         ));
     }
     if let Some(bad) = chars.find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || !c.is_ascii())) {
         return Err(Error::location(
-            16871,
+            rest_code,
             format!("'{name}' contains an invalid character for a variable name: '{bad}'"),
         ));
     }

@@ -9,14 +9,26 @@
 //! A value an expression produces may be *missing* (`None`), which differs from null as in
 //! MongoDB: `{$eq: ["$nope", null]}` is false.
 
+mod accumulators;
 mod arithmetic;
 mod array;
+mod bin_data;
 mod comparison;
 mod conditional;
+mod context;
+mod convert;
+mod date;
 mod field_path;
 mod logical;
+mod math;
+mod named_args;
+mod object;
 pub mod operators;
+mod set;
+mod string;
+mod trigonometry;
 mod type_ops;
+mod variables;
 
 #[cfg(test)]
 mod tests;
@@ -24,8 +36,12 @@ mod tests;
 use bson::{Bson, Document};
 
 use crate::error::{Error, Result};
+pub use context::EvalContext;
 pub use field_path::FieldPathExpr;
 use operators::OperatorDef;
+
+/// Operators that give a new value on every evaluation, never folded into constants.
+const NOT_FOLDABLE: &[&str] = &["$rand"];
 
 /// A parsed expression.
 #[derive(Debug, Clone)]
@@ -54,15 +70,30 @@ pub struct Vars<'a> {
     pub current: &'a Document,
     /// Variables bound while evaluating (`$let`, `$map`'s `as`...), innermost last.
     pub bound: &'a [(String, Bson)],
+    /// The command's time (`$$NOW`) and random generator (`$rand`).
+    pub context: &'a EvalContext,
 }
 
 impl<'a> Vars<'a> {
+    /// Variables for a document, without an engine's context (`$$NOW` is unavailable).
     pub fn new(doc: &'a Document) -> Self {
+        Vars::with_context(doc, EvalContext::detached())
+    }
+
+    /// Variables for a document in a command's evaluation context.
+    pub fn with_context(doc: &'a Document, context: &'a EvalContext) -> Self {
         Vars {
             root: doc,
             current: doc,
             bound: &[],
+            context,
         }
+    }
+
+    /// The same variables with more bound on top (`$let`, `$map`'s `as`): `bound` holds
+    /// the outer bindings followed by the new ones.
+    pub fn rebound(&self, bound: &'a [(String, Bson)]) -> Vars<'a> {
+        Vars { bound, ..*self }
     }
 
     /// The value of a bound variable.
@@ -87,12 +118,17 @@ impl Scope {
     /// A scope from a command's `let` document: each value is an expression evaluated once,
     /// against an empty document, as MongoDB does.
     pub fn from_let(let_vars: &Document) -> Result<Scope> {
+        Scope::from_let_in(let_vars, EvalContext::detached())
+    }
+
+    /// [`Scope::from_let`] in a command's evaluation context (`let: {t: "$$NOW"}`).
+    pub fn from_let_in(let_vars: &Document, context: &EvalContext) -> Result<Scope> {
         let mut scope = Scope::default();
         let empty = Document::new();
         for (name, value) in let_vars {
             field_path::check_user_variable_name(name)?;
             let v = Expression::parse_in(value, &scope)?
-                .evaluate(&empty)?
+                .evaluate_in(&empty, context)?
                 .unwrap_or(Bson::Null);
             scope.constants.push((name.clone(), v));
         }
@@ -112,12 +148,18 @@ impl Expression {
             Bson::String(s) if s.starts_with('$') => {
                 Ok(Expression::Path(FieldPathExpr::parse_in(s, scope)?))
             }
-            Bson::Array(items) => Ok(Expression::Array(
-                items
+            Bson::Array(items) => {
+                let items: Vec<Expression> = items
                     .iter()
                     .map(|i| Expression::parse_in(i, scope))
-                    .collect::<Result<_>>()?,
-            )),
+                    .collect::<Result<_>>()?;
+                // An array of constants is itself a constant (MongoDB's optimize step).
+                if items.iter().all(|i| i.as_constant().is_some()) {
+                    let values = items.into_iter().filter_map(Expression::into_constant);
+                    return Ok(Expression::Constant(Bson::Array(values.collect())));
+                }
+                Ok(Expression::Array(items))
+            }
             Bson::Document(d) => Expression::parse_document(d, scope),
             other => Ok(Expression::Constant(other.clone())),
         }
@@ -139,7 +181,8 @@ impl Expression {
                     ),
                 ));
             }
-            if first == "$literal" {
+            // `$const` is MongoDB's older name for `$literal` (both parse to ExpressionConstant).
+            if first == "$literal" || first == "$const" {
                 return Ok(Expression::Constant(arg.clone()));
             }
             let Some(def) = operators::lookup(first) else {
@@ -149,7 +192,7 @@ impl Expression {
                 ));
             };
             let args = (def.parse_args)(def, arg, scope)?;
-            return Ok(Expression::Operator { def, args });
+            return Expression::Operator { def, args }.fold_constants();
         }
         let mut fields = Vec::with_capacity(d.len());
         for (k, v) in d {
@@ -164,7 +207,37 @@ impl Expression {
             }
             fields.push((k.clone(), Expression::parse_in(v, scope)?));
         }
+        if fields.iter().all(|(_, e)| e.as_constant().is_some()) {
+            let doc = fields
+                .into_iter()
+                .filter_map(|(k, e)| Some((k, e.into_constant()?)))
+                .collect();
+            return Ok(Expression::Constant(Bson::Document(doc)));
+        }
         Ok(Expression::Object(fields))
+    }
+
+    /// MongoDB's optimize step: an operator whose arguments are all constants is evaluated
+    /// once, when it is parsed, so `{$and: [false, {$divide: [1, 0]}]}` fails even though the
+    /// division would never run. `$rand` stays an operator.
+    fn fold_constants(self) -> Result<Expression> {
+        let Expression::Operator { def, args } = &self else {
+            return Ok(self);
+        };
+        if NOT_FOLDABLE.contains(&def.name) || !args.iter().all(|a| a.as_constant().is_some()) {
+            return Ok(self);
+        }
+        match self.evaluate(&Document::new())? {
+            Some(v) => Ok(Expression::Constant(v)),
+            None => Ok(self),
+        }
+    }
+
+    fn into_constant(self) -> Option<Bson> {
+        match self {
+            Expression::Constant(v) => Some(v),
+            _ => None,
+        }
     }
 
     /// Evaluates against a document (`$$ROOT` and `$$CURRENT` are the document).
@@ -172,11 +245,16 @@ impl Expression {
         self.eval(&Vars::new(doc))
     }
 
+    /// Evaluates against a document in a command's evaluation context.
+    pub fn evaluate_in(&self, doc: &Document, context: &EvalContext) -> Result<Option<Bson>> {
+        self.eval(&Vars::with_context(doc, context))
+    }
+
     /// Evaluates with explicit variables. `None` is a missing value.
     pub fn eval(&self, vars: &Vars<'_>) -> Result<Option<Bson>> {
         match self {
             Expression::Constant(v) => Ok(Some(v.clone())),
-            Expression::Path(p) => Ok(p.evaluate(vars)),
+            Expression::Path(p) => p.evaluate(vars),
             Expression::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for e in items {
@@ -213,6 +291,9 @@ impl Expression {
                     .collect(),
             ),
             Expression::Operator { def, args } => {
+                if let Some(named) = array::serialize_named(def.name, args) {
+                    return named;
+                }
                 let args: Vec<Bson> = args.iter().map(Expression::serialize).collect();
                 Bson::Document(bson::doc! {def.name: args})
             }

@@ -10,6 +10,8 @@ use crate::error::{Error, Result};
 pub enum Arity {
     Exactly(usize),
     AtLeast(usize),
+    /// Between the two bounds, inclusive.
+    Range(usize, usize),
     Any,
 }
 
@@ -30,11 +32,24 @@ pub struct OperatorDef {
 /// Every operator family. Add a family file's table here.
 pub const FAMILIES: &[&[OperatorDef]] = &[
     super::arithmetic::OPERATORS,
+    super::math::OPERATORS,
+    super::trigonometry::OPERATORS,
+    super::object::OPERATORS,
+    super::variables::OPERATORS,
     super::comparison::OPERATORS,
     super::logical::OPERATORS,
     super::conditional::OPERATORS,
     super::array::OPERATORS,
+    super::array::iterate::OPERATORS,
+    super::array::n_elements::OPERATORS,
+    super::array::sort::OPERATORS,
+    super::array::zip::OPERATORS,
+    super::set::OPERATORS,
+    super::accumulators::OPERATORS,
     super::type_ops::OPERATORS,
+    super::convert::OPERATORS,
+    super::string::OPERATORS,
+    super::date::OPERATORS,
 ];
 
 /// The operator named `name` (with its `$`).
@@ -43,6 +58,16 @@ pub fn lookup(name: &str) -> Option<&'static OperatorDef> {
         .iter()
         .flat_map(|family| family.iter())
         .find(|def| def.name == name)
+}
+
+/// An operator whose arguments take the usual form (see [`positional`]).
+pub const fn positional_def(name: &'static str, arity: Arity, eval: Eval) -> OperatorDef {
+    OperatorDef {
+        name,
+        arity,
+        parse_args: positional,
+        eval,
+    }
 }
 
 /// The usual argument form: an array of expressions, or one expression standing alone.
@@ -77,6 +102,20 @@ pub fn check_arity(def: &OperatorDef, n: usize) -> Result<()> {
             16021,
             format!(
                 "Expression {} takes at least {k} arguments, and {n} were passed in.",
+                def.name
+            ),
+        )),
+        Arity::Range(min, _) if n < min => Err(Error::location(
+            28667,
+            format!(
+                "Expression {} takes at least {min} arguments, and {n} were passed in.",
+                def.name
+            ),
+        )),
+        Arity::Range(_, max) if n > max => Err(Error::location(
+            28667,
+            format!(
+                "Expression {} takes at most {max} arguments, and {n} were passed in.",
                 def.name
             ),
         )),

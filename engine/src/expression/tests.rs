@@ -1,17 +1,19 @@
 //! Expression evaluation against MongoDB 8.0's documented results.
 
+use std::str::FromStr;
+
 use bson::{Bson, Document, bson, doc};
 
 use super::Expression;
 
-fn eval(expr: Bson, d: &Document) -> Option<Bson> {
+pub(super) fn eval(expr: Bson, d: &Document) -> Option<Bson> {
     Expression::parse(&expr)
         .unwrap_or_else(|e| panic!("{expr}: {e}"))
         .evaluate(d)
         .unwrap_or_else(|e| panic!("{expr}: {e}"))
 }
 
-fn eval_err(expr: Bson, d: &Document) -> (i32, String) {
+pub(super) fn eval_err(expr: Bson, d: &Document) -> (i32, String) {
     let e = match Expression::parse(&expr) {
         Err(e) => e,
         Ok(x) => x.evaluate(d).expect_err("expected an error"),
@@ -28,6 +30,7 @@ fn field_paths_and_variables() {
     assert_eq!(eval(bson!("$$ROOT.a"), &d), Some(bson!({"b": 1})));
     assert_eq!(eval(bson!("$$CURRENT.a.b"), &d), Some(bson!(1)));
     assert_eq!(eval(bson!({"$literal": "$a"}), &d), Some(bson!("$a")));
+    assert_eq!(eval(bson!({"$const": "$a"}), &d), Some(bson!("$a")));
     assert_eq!(eval(bson!(["$a.b", "$nope"]), &d), Some(bson!([1, null])));
     assert_eq!(
         eval(bson!({"k": "$a.b", "m": "$nope"}), &d),
@@ -171,13 +174,13 @@ fn errors_like_mongodb() {
     assert_eq!(
         eval_err(bson!({"$add": ["$s", 1]}), &d),
         (
-            16554,
+            14,
             "$add only supports numeric or date types, not string".into()
         )
     );
     assert_eq!(
         eval_err(bson!({"$divide": [1, 0]}), &d),
-        (16608, "can't $divide by zero".into())
+        (2, "can't $divide by zero".into())
     );
     assert_eq!(
         eval_err(bson!({"$mod": [1, 0]}), &d),
@@ -187,7 +190,7 @@ fn errors_like_mongodb() {
         eval_err(bson!({"$size": "$s"}), &d),
         (
             17124,
-            "The argument to $size must be an array. Type of argument was: string".into()
+            "The argument to $size must be an array, but was of type: string".into()
         )
     );
     assert_eq!(
@@ -209,6 +212,295 @@ fn errors_like_mongodb() {
     assert_eq!(eval_err(bson!("$"), &d).0, 16872);
     assert_eq!(
         eval_err(bson!({"$subtract": ["$s", 1]}), &d),
-        (16556, "can't $subtract int from string".into())
+        (14, "can't $subtract int from string".into())
+    );
+}
+
+#[test]
+fn now_and_cluster_time_come_from_the_evaluation_context() {
+    let ctx = super::EvalContext::new(1_700_000_000_123, 7);
+    let d = doc! {};
+    let e = |v: Bson| {
+        Expression::parse(&v)
+            .unwrap()
+            .evaluate_in(&d, &ctx)
+            .unwrap()
+    };
+    assert_eq!(
+        e(bson!("$$NOW")),
+        Some(Bson::DateTime(bson::DateTime::from_millis(
+            1_700_000_000_123
+        )))
+    );
+    assert_eq!(e(bson!("$$NOW.foo")), None);
+    assert_eq!(
+        e(bson!("$$CLUSTER_TIME")),
+        Some(Bson::Timestamp(bson::Timestamp {
+            time: 1_700_000_000,
+            increment: 1
+        }))
+    );
+    let scope = super::Scope::from_let_in(&doc! {"t": "$$NOW"}, &ctx).unwrap();
+    let t = Expression::parse_in(&bson!("$$t"), &scope)
+        .unwrap()
+        .evaluate(&d)
+        .unwrap();
+    assert_eq!(t, e(bson!("$$NOW")));
+    assert_eq!(eval_err(bson!("$$NOW"), &d).0, 51144);
+}
+
+#[test]
+fn math_operators_keep_mongodb_types() {
+    let d =
+        doc! {"i": 7, "l": 8i64, "f": 2.5, "dec": bson::Decimal128::from_str("1.2345").unwrap()};
+    assert_eq!(eval(bson!({"$ceil": "$f"}), &d), Some(bson!(3.0)));
+    assert_eq!(eval(bson!({"$floor": "$i"}), &d), Some(bson!(7)));
+    assert_eq!(eval(bson!({"$round": "$f"}), &d), Some(bson!(2.0)));
+    assert_eq!(eval(bson!({"$round": ["$i", -1]}), &d), Some(bson!(10)));
+    assert_eq!(
+        eval(bson!({"$trunc": ["$dec", 2]}), &d)
+            .unwrap()
+            .to_string(),
+        "1.23"
+    );
+    assert_eq!(eval(bson!({"$pow": [2, 10]}), &d), Some(bson!(1024)));
+    assert_eq!(
+        eval(bson!({"$pow": [2, 40]}), &d),
+        Some(Bson::Int64(1 << 40))
+    );
+    assert_eq!(eval(bson!({"$pow": ["$l", 2]}), &d), Some(Bson::Int64(64)));
+    assert_eq!(eval(bson!({"$pow": [2, -1]}), &d), Some(bson!(0.5)));
+    assert_eq!(eval(bson!({"$sqrt": 16}), &d), Some(bson!(4.0)));
+    assert_eq!(eval(bson!({"$log": [100, 10]}), &d), Some(bson!(2.0)));
+    assert_eq!(eval(bson!({"$abs": null}), &d), Some(Bson::Null));
+    assert_eq!(
+        eval(
+            bson!({"$mod": [{"$literal": bson::Decimal128::from_str("7.5").unwrap()}, 2]}),
+            &d
+        )
+        .unwrap()
+        .to_string(),
+        "1.5"
+    );
+    assert_eq!(
+        eval_err(bson!({"$ln": 0}), &d),
+        (
+            28766,
+            "$ln's argument must be a positive number, but is 0".into()
+        )
+    );
+    assert_eq!(
+        eval_err(bson!({"$sqrt": "x"}), &d),
+        (
+            28765,
+            "$sqrt only supports numeric types, not string".into()
+        )
+    );
+    assert_eq!(eval_err(bson!({"$pow": [0, -1]}), &d).0, 28764);
+    assert_eq!(eval_err(bson!({"$round": [1, 1.5]}), &d).0, 51082);
+    assert_eq!(eval_err(bson!({"$round": [1, 101]}), &d).0, 51083);
+    assert_eq!(
+        eval_err(bson!({"$trunc": []}), &d),
+        (
+            28667,
+            "Expression $trunc takes at least 1 arguments, and 0 were passed in.".into()
+        )
+    );
+    assert_eq!(
+        eval_err(bson!({"$acos": 2}), &d),
+        (
+            50989,
+            "cannot apply $acos to 2, value must in [-1,1]".into()
+        )
+    );
+    assert_eq!(eval(bson!({"$sin": 0}), &d), Some(bson!(0.0)));
+    assert_eq!(eval(bson!({"$atan2": [0, 1]}), &d), Some(bson!(0.0)));
+}
+
+#[test]
+fn dates_in_arithmetic_round_and_overflow() {
+    let d = doc! {"dt": bson::DateTime::from_millis(0)};
+    assert_eq!(
+        eval(bson!({"$add": ["$dt", 43200000.56]}), &d),
+        Some(Bson::DateTime(bson::DateTime::from_millis(43200001)))
+    );
+    assert_eq!(
+        eval_err(bson!({"$add": ["$dt", 1e300]}), &d),
+        (15, "date overflow".into())
+    );
+    assert_eq!(
+        eval_err(bson!({"$subtract": ["$dt", "x"]}), &d),
+        (14, "can't $subtract string from Date".into())
+    );
+}
+
+#[test]
+fn rand_draws_from_the_context_generator() {
+    let d = doc! {};
+    let e = Expression::parse(&bson!({"$rand": {}})).unwrap();
+    let (c1, c2) = (super::EvalContext::new(0, 9), super::EvalContext::new(0, 9));
+    let a = e.evaluate_in(&d, &c1).unwrap();
+    assert_eq!(a, e.evaluate_in(&d, &c2).unwrap());
+    assert_ne!(a, e.evaluate_in(&d, &c1).unwrap());
+    assert!(Expression::parse(&bson!({"$rand": {"a": 1}})).is_err());
+}
+
+#[test]
+fn let_binds_in_the_outer_scope() {
+    let d = doc! {"a": 10};
+    assert_eq!(
+        eval(
+            bson!({"$let": {"vars": {"x": {"$add": ["$a", 1]}}, "in": {"$multiply": ["$$x", 2]}}}),
+            &d
+        ),
+        Some(bson!(22))
+    );
+    assert_eq!(
+        eval(
+            bson!({"$let": {"vars": {"CURRENT": {"a": "new"}}, "in": "$a"}}),
+            &d
+        ),
+        Some(bson!("new"))
+    );
+    assert_eq!(
+        eval(
+            bson!({"$let": {"vars": {"x": 1}, "in": {"$let": {"vars": {"x": 2, "y": "$$x"}, "in": ["$$x", "$$y"]}}}}),
+            &d
+        ),
+        Some(bson!([2, 1]))
+    );
+    assert_eq!(
+        eval_err(bson!({"$let": {"vars": {"x": "$$x"}, "in": 1}}), &d).0,
+        17276
+    );
+    assert_eq!(
+        eval_err(bson!({"$let": {"vars": {"X": 1}, "in": 1}}), &d).0,
+        16867
+    );
+    assert_eq!(
+        eval_err(bson!({"$let": {"vars": {"a b": 1}, "in": 1}}), &d).0,
+        16868
+    );
+    assert_eq!(eval_err(bson!({"$let": {"in": 1}}), &d).0, 16876);
+    assert_eq!(eval_err(bson!("$$_x"), &d).0, 16870);
+}
+
+#[test]
+fn switch_picks_the_first_true_branch() {
+    let d = doc! {"a": 5};
+    let e = |v| eval(v, &d);
+    assert_eq!(
+        e(
+            bson!({"$switch": {"branches": [{"case": {"$lt": ["$a", 3]}, "then": "low"}, {"case": {"$lt": ["$a", 9]}, "then": "mid"}], "default": "high"}})
+        ),
+        Some(bson!("mid"))
+    );
+    assert_eq!(
+        eval_err(
+            bson!({"$switch": {"branches": [{"case": false, "then": 1}]}}),
+            &d
+        )
+        .0,
+        40066
+    );
+    assert_eq!(eval_err(bson!({"$switch": {"branches": []}}), &d).0, 40068);
+    assert_eq!(
+        eval_err(bson!({"$switch": {"branches": [{"then": 1}]}}), &d).0,
+        40064
+    );
+}
+
+#[test]
+fn object_operators() {
+    let d = doc! {"o": {"a": 1, "b.c": 2}};
+    assert_eq!(
+        eval(bson!({"$getField": {"field": "b.c", "input": "$o"}}), &d),
+        Some(bson!(2))
+    );
+    assert_eq!(
+        eval(bson!({"$getField": "o"}), &d),
+        Some(bson!({"a": 1, "b.c": 2}))
+    );
+    assert_eq!(
+        eval(
+            bson!({"$setField": {"field": "a", "input": "$o", "value": 5}}),
+            &d
+        ),
+        Some(bson!({"a": 5, "b.c": 2}))
+    );
+    assert_eq!(
+        eval(bson!({"$unsetField": {"field": "a", "input": "$o"}}), &d),
+        Some(bson!({"b.c": 2}))
+    );
+    assert_eq!(
+        eval(bson!({"$mergeObjects": ["$o", null, {"a": 9, "z": 0}]}), &d),
+        Some(bson!({"a": 9, "b.c": 2, "z": 0}))
+    );
+    assert_eq!(
+        eval(bson!({"$objectToArray": "$o"}), &d),
+        Some(bson!([{"k": "a", "v": 1}, {"k": "b.c", "v": 2}]))
+    );
+    assert_eq!(
+        eval(
+            bson!({"$arrayToObject": [[["x", 1], ["y", 2], ["x", 3]]]}),
+            &d
+        ),
+        Some(bson!({"x": 3, "y": 2}))
+    );
+    assert_eq!(
+        eval_err(bson!({"$getField": {"field": "$x", "input": "$o"}}), &d).0,
+        3041704
+    );
+    assert_eq!(eval_err(bson!({"$mergeObjects": [1]}), &d).0, 40400);
+    assert_eq!(eval_err(bson!({"$arrayToObject": [[1]]}), &d).0, 40398);
+}
+
+#[test]
+fn convert_with_on_error_and_on_null() {
+    let d = doc! {"s": "12", "bad": "x1", "f": 3.7};
+    assert_eq!(
+        eval(bson!({"$convert": {"input": "$s", "to": "int"}}), &d),
+        Some(bson!(12))
+    );
+    assert_eq!(
+        eval(bson!({"$convert": {"input": "$f", "to": 18}}), &d),
+        Some(Bson::Int64(3))
+    );
+    assert_eq!(
+        eval(
+            bson!({"$convert": {"input": "$bad", "to": "int", "onError": "oops"}}),
+            &d
+        ),
+        Some(bson!("oops"))
+    );
+    assert_eq!(
+        eval(
+            bson!({"$convert": {"input": "$none", "to": "int", "onNull": 0}}),
+            &d
+        ),
+        Some(bson!(0))
+    );
+    assert_eq!(
+        eval(bson!({"$convert": {"input": 1, "to": null}}), &d),
+        Some(Bson::Null)
+    );
+    assert_eq!(
+        eval_err(bson!({"$convert": {"input": 1, "to": "nope"}}), &d).0,
+        2
+    );
+    assert_eq!(
+        eval_err(
+            bson!({"$convert": {"input": 1, "to": 100, "onError": 0}}),
+            &d
+        )
+        .0,
+        9
+    );
+    assert_eq!(eval_err(bson!({"$toInt": "$bad"}), &d).0, 241);
+    assert_eq!(eval(bson!({"$toString": 2.5}), &d), Some(bson!("2.5")));
+    assert_eq!(eval(bson!({"$toBool": "false"}), &d), Some(bson!(true)));
+    assert_eq!(
+        eval(bson!({"$toDate": "1970-01-01T00:00:01Z"}), &d),
+        Some(Bson::DateTime(bson::DateTime::from_millis(1000)))
     );
 }

@@ -31,6 +31,9 @@ impl DocKeys {
 /// The keys `doc` contributes to the index, or `None` when the index leaves it out (a sparse
 /// index and a document with none of the key fields; a partial index and a non-matching one).
 pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
+    if let Some(text) = &spec.text {
+        return super::text::keys::doc_keys(spec, text, doc);
+    }
     if !spec.covers_document(doc) {
         return Ok(None);
     }
@@ -178,15 +181,141 @@ fn same_type(a: &Bson, b: &Bson) -> bool {
     std::mem::discriminant(a) == std::mem::discriminant(b)
 }
 
-/// A hashed key: a 64-bit hash of the value's order-preserving encoding (numbers that compare
-/// equal hash alike). Not bit-identical to MongoDB's MD5-based hash.
+/// A hashed key as MongoDB computes it (BSONElementHasher::hash64 with seed 0): the MD5 of the
+/// seed, then the value's canonical type and its bytes (numbers squashed to a 64-bit integer,
+/// truncated toward zero, NaN as 0; sub-documents and arrays element by element with their
+/// field names), read as a little-endian int64 from the first 8 bytes of the digest.
 pub fn hash_value(v: &Bson) -> Bson {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in encode(v) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
+    use md5::{Digest, Md5};
+    let mut h = Md5::new();
+    h.update(0_i32.to_le_bytes());
+    hash_into(&mut h, v, None);
+    let digest = h.finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    Bson::Int64(i64::from_le_bytes(first))
+}
+
+/// MongoDB's canonical type number of a value (numbers share one, as do strings and symbols).
+fn canonical_type(v: &Bson) -> i32 {
+    match v {
+        Bson::MinKey => -1,
+        Bson::Undefined => 0,
+        Bson::Null => 5,
+        Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) | Bson::Decimal128(_) => 10,
+        Bson::String(_) | Bson::Symbol(_) => 15,
+        Bson::Document(_) => 20,
+        Bson::Array(_) => 25,
+        Bson::Binary(_) => 30,
+        Bson::ObjectId(_) => 35,
+        Bson::Boolean(_) => 40,
+        Bson::DateTime(_) => 45,
+        Bson::Timestamp(_) => 47,
+        Bson::RegularExpression(_) => 50,
+        Bson::DbPointer(_) => 55,
+        Bson::JavaScriptCode(_) => 60,
+        Bson::JavaScriptCodeWithScope(_) => 65,
+        Bson::MaxKey => 127,
     }
-    Bson::Int64(h as i64)
+}
+
+/// A number as the hash sees it: a 64-bit integer, doubles truncated toward zero and clamped.
+fn number_for_hash(v: &Bson) -> Option<i64> {
+    Some(match v {
+        Bson::Int32(i) => i64::from(*i),
+        Bson::Int64(i) => *i,
+        Bson::Double(d) if d.is_nan() => 0,
+        // `as` truncates toward zero and saturates at the i64 range, as MongoDB does.
+        Bson::Double(d) => *d as i64,
+        Bson::Decimal128(d) => {
+            let f: f64 = d.to_string().parse().unwrap_or(0.0);
+            if f.is_nan() { 0 } else { f as i64 }
+        }
+        _ => return None,
+    })
+}
+
+fn hash_into(h: &mut md5::Md5, v: &Bson, field: Option<&str>) {
+    use md5::Digest;
+    h.update(canonical_type(v).to_le_bytes());
+    if let Some(name) = field {
+        h.update(name.as_bytes());
+        h.update([0]);
+    }
+    if let Some(n) = number_for_hash(v) {
+        h.update(n.to_le_bytes());
+        return;
+    }
+    match v {
+        Bson::Document(d) => {
+            for (k, item) in d {
+                hash_into(h, item, Some(k));
+            }
+            // The end-of-object element: canonical type 0, no name, no value.
+            h.update(0_i32.to_le_bytes());
+        }
+        Bson::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                hash_into(h, item, Some(&i.to_string()));
+            }
+            h.update(0_i32.to_le_bytes());
+        }
+        Bson::JavaScriptCodeWithScope(c) => {
+            h.update(string_bytes(&c.code));
+            for (k, item) in &c.scope {
+                hash_into(h, item, Some(k));
+            }
+            h.update(0_i32.to_le_bytes());
+        }
+        other => h.update(value_bytes(other)),
+    }
+}
+
+/// A string as BSON stores it: int32 length (with the terminating NUL), bytes, NUL.
+fn string_bytes(s: &str) -> Vec<u8> {
+    let mut out = ((s.len() + 1) as i32).to_le_bytes().to_vec();
+    out.extend_from_slice(s.as_bytes());
+    out.push(0);
+    out
+}
+
+/// The value part of a scalar's BSON element.
+fn value_bytes(v: &Bson) -> Vec<u8> {
+    match v {
+        Bson::String(s) | Bson::JavaScriptCode(s) => string_bytes(s),
+        Bson::Symbol(s) => string_bytes(s),
+        Bson::ObjectId(o) => o.bytes().to_vec(),
+        Bson::Boolean(b) => vec![u8::from(*b)],
+        Bson::DateTime(d) => d.timestamp_millis().to_le_bytes().to_vec(),
+        Bson::Timestamp(t) => {
+            let mut out = t.increment.to_le_bytes().to_vec();
+            out.extend_from_slice(&t.time.to_le_bytes());
+            out
+        }
+        Bson::RegularExpression(r) => {
+            let mut out = r.pattern.as_str().as_bytes().to_vec();
+            out.push(0);
+            out.extend_from_slice(r.options.as_str().as_bytes());
+            out.push(0);
+            out
+        }
+        Bson::Binary(b) => {
+            let mut out = (b.bytes.len() as i32).to_le_bytes().to_vec();
+            out.push(u8::from(b.subtype));
+            out.extend_from_slice(&b.bytes);
+            out
+        }
+        Bson::DbPointer(_) => bson::doc! {"v": v.clone()}
+            .to_vec()
+            .map(|bytes| {
+                bytes
+                    .get(8..bytes.len().saturating_sub(1))
+                    .unwrap_or_default()
+                    .to_vec()
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
 }
 
 #[cfg(test)]
@@ -253,5 +382,46 @@ mod tests {
         let k2 = doc_keys(&s, &doc! {"a": 1.0}).unwrap().unwrap();
         assert_eq!(k1.keys, k2.keys);
         assert_eq!(doc_keys(&s, &doc! {"a": [1]}).unwrap_err().code(), 16766);
+    }
+
+    #[test]
+    fn hashes_match_mongodb() {
+        // Values from MongoDB's own hasher tests.
+        let cases: Vec<(Bson, i64)> = vec![
+            (Bson::Int32(1), 5902408780260971510),
+            (Bson::Double(1.987), 5902408780260971510),
+            (Bson::Int64(-1), 1140205862565771219),
+            (Bson::Double(f64::NAN), 4854801880128277513),
+            (Bson::Double(f64::MAX), 921523596458303250),
+            (Bson::Int64(i64::MIN), 4532067210535695462),
+            (Bson::MinKey, 7961148599568647290),
+            (Bson::MaxKey, 5504842513779440750),
+            (Bson::Undefined, 40158834000849533),
+            (Bson::String("abc".into()), 8478485326885698097),
+            (Bson::String(String::new()), 2049396243249673340),
+            (
+                Bson::Document(doc! {"a": "abc", "b": 123_i64}),
+                4771603801758380216,
+            ),
+            (Bson::Document(doc! {}), 7980500913326740417),
+            (
+                Bson::Array(vec!["bar".into(), "baz".into(), "qux".into()]),
+                -2938911267422831539,
+            ),
+            (Bson::Array(vec![]), 8849948234993459283),
+            (Bson::Boolean(true), 6405873908747105701),
+            (Bson::Boolean(false), 6289544573401934092),
+            (
+                Bson::ObjectId(bson::oid::ObjectId::parse_str("010203040506070809101112").unwrap()),
+                -5588663249627035708,
+            ),
+            (
+                Bson::DateTime(bson::DateTime::from_millis(0)),
+                -1178696894582842035,
+            ),
+        ];
+        for (v, want) in cases {
+            assert_eq!(hash_value(&v), Bson::Int64(want), "{v:?}");
+        }
     }
 }

@@ -8,6 +8,7 @@
 pub mod encode;
 pub mod keygen;
 pub mod spec;
+pub mod text;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;

@@ -5,6 +5,8 @@
 
 use bson::{Bson, Document, doc};
 
+use super::text::TextSpec;
+use super::text::spec::{fix_spec, is_text_key};
 use crate::error::{Error, ErrorCode, Result};
 use crate::matcher::Filter;
 use crate::path::FieldPath;
@@ -19,6 +21,8 @@ pub enum KeyKind {
     Ascending,
     Descending,
     Hashed,
+    /// The `_fts` part of a text index: the term.
+    Text,
 }
 
 /// One field of a key pattern.
@@ -40,6 +44,8 @@ pub struct IndexSpec {
     pub hidden: bool,
     pub expire_after_seconds: Option<i64>,
     pub partial: Option<(Document, Filter)>,
+    /// A text index's weights, languages, prefix and suffix.
+    pub text: Option<Box<TextSpec>>,
     /// The document `listIndexes` shows.
     pub document: Document,
 }
@@ -57,6 +63,18 @@ const KNOWN_OPTIONS: &[&str] = &[
     "collation",
     "storageEngine",
     "ns",
+    "weights",
+    "default_language",
+    "language_override",
+    "textIndexVersion",
+];
+
+/// Options only text indexes take.
+const TEXT_OPTIONS: &[&str] = &[
+    "weights",
+    "default_language",
+    "language_override",
+    "textIndexVersion",
 ];
 
 impl IndexSpec {
@@ -89,6 +107,29 @@ impl IndexSpec {
                 ));
             }
         }
+        // A text index is normalised first ({content: "text"} → {_fts: "text", _ftsx: 1}
+        // with weights); its name still comes from the key as given.
+        let user_key = match spec.get("key") {
+            Some(Bson::Document(k)) => Some(k.clone()),
+            _ => None,
+        };
+        let fixed;
+        let is_text = user_key.as_ref().is_some_and(is_text_key);
+        let spec = if is_text {
+            fixed = fix_spec(spec)?;
+            &fixed
+        } else {
+            if let Some(k) = TEXT_OPTIONS.iter().find(|k| spec.contains_key(**k)) {
+                return Err(Error::new(
+                    ErrorCode::InvalidIndexSpecificationOption,
+                    format!(
+                        "The field '{k}' is not valid for an index specification. Specification: {}",
+                        key_value(&Bson::Document(spec.clone()))
+                    ),
+                ));
+            }
+            spec
+        };
         let key = match spec.get("key") {
             Some(Bson::Document(k)) => k.clone(),
             Some(other) => {
@@ -124,7 +165,7 @@ impl IndexSpec {
                     crate::value::display::type_name(other)
                 )));
             }
-            None => generate_name(&key),
+            None => generate_name(user_key.as_ref().unwrap_or(&key)),
         };
         let flag = |field: &str| -> Result<bool> {
             match spec.get(field) {
@@ -219,6 +260,11 @@ impl IndexSpec {
                 )));
             }
         };
+        let text = if is_text {
+            Some(Box::new(TextSpec::from_fixed(spec)?))
+        } else {
+            None
+        };
         let mut document = doc! {"v": 2, "key": key.clone(), "name": name.clone()};
         for (k, v) in spec {
             if !matches!(k.as_str(), "key" | "name" | "v" | "ns" | "background") {
@@ -234,6 +280,7 @@ impl IndexSpec {
             hidden,
             expire_after_seconds,
             partial,
+            text,
             document,
         })
     }
@@ -252,6 +299,7 @@ impl IndexSpec {
             && self.partial.as_ref().map(|p| &p.0) == other.partial.as_ref().map(|p| &p.0)
             && self.expire_after_seconds == other.expire_after_seconds
             && self.hidden == other.hidden
+            && self.text == other.text
     }
 }
 
@@ -312,6 +360,7 @@ fn parse_key_pattern(key: &Document) -> Result<Vec<KeyPart>> {
                 }
             }
             Bson::String(s) if s == "hashed" => KeyKind::Hashed,
+            Bson::String(s) if s == "text" && field == "_fts" => KeyKind::Text,
             Bson::String(s)
                 if ["text", "2d", "2dsphere", "geoHaystack", "wildcard"].contains(&s.as_str()) =>
             {
@@ -429,6 +478,7 @@ fn unreachable_id_spec() -> IndexSpec {
         hidden: false,
         expire_after_seconds: None,
         partial: None,
+        text: None,
     }
 }
 

@@ -49,6 +49,12 @@ impl BitTest {
                             crate::value::display::key_value(item)
                         )));
                     };
+                    if i32::try_from(p).is_err() {
+                        return Err(Error::bad_value(format!(
+                            "bit positions cannot be represented as a 32-bit signed integer: {i}: {}",
+                            crate::value::display::key_value(item)
+                        )));
+                    }
                     if p < 0 {
                         return Err(Error::bad_value(format!(
                             "bit positions must be >= 0 but got: {i}: {p}"

@@ -17,7 +17,8 @@ mod json_schema;
 mod parse;
 mod regex;
 mod serialize;
-mod type_set;
+mod text;
+pub(crate) mod type_set;
 
 #[cfg(test)]
 mod bad_input_tests;
@@ -179,6 +180,16 @@ impl Filter {
     /// The `$text` query, if the filter has one (the text index evaluates it).
     pub fn text_query(&self) -> Option<&TextQuery> {
         self.root.text_query()
+    }
+
+    /// How many `$text` expressions the filter has.
+    pub fn text_count(&self) -> usize {
+        self.root.text_count()
+    }
+
+    /// Whether a `$text` expression sits under `$nor` (which MongoDB refuses).
+    pub fn text_under_nor(&self) -> bool {
+        self.root.text_under_nor()
     }
 
     /// The filter as MongoDB's explain prints it (`parsedQuery`).

@@ -71,6 +71,12 @@ impl QueryRegex {
         }
     }
 
+    /// The compiled expression (the aggregation operators `$regexFind` and friends read
+    /// matches and captures from it).
+    pub fn compiled(&self) -> &Regex {
+        &self.compiled
+    }
+
     /// Whether a string matches (`$jsonSchema`'s `pattern`).
     pub fn is_match(&self, s: &str) -> bool {
         self.compiled.is_match(s)

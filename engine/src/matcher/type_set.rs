@@ -13,7 +13,7 @@ pub struct TypeSet {
 }
 
 /// MongoDB's type aliases and their numbers.
-const ALIASES: &[(&str, i32)] = &[
+pub(crate) const ALIASES: &[(&str, i32)] = &[
     ("double", 1),
     ("string", 2),
     ("object", 3),

@@ -3,9 +3,26 @@
 //! looks at each index's leading key part; bounds come from [`bounds`]; a sort the index order
 //! provides needs no SORT; a projection of index fields alone is covered (no FETCH).
 //! `exec` turns a solution into executable stages and races several of them.
+//!
+//! Entry points by command: `find` → [`crate::exec::execute`]; a rooted `$or` is planned branch
+//! by branch ([`or`]); `count` → [`crate::exec::count::execute_count`] (COUNT, COUNT_SCAN);
+//! `distinct` → [`crate::exec::execute_distinct`] (DISTINCT_SCAN); explained writes →
+//! [`crate::exec::explain_write`] (DELETE, UPDATE).
+//!
+//! For aggregation (a leading `$match` and `$sort`, and the `$project` the pipeline can push
+//! down): build a [`crate::query::FindSpec`] and a [`FindQuery`] with `filter` = the `$match`,
+//! `sort` = the `$sort`, `projection` = `None` unless pushed down, `hint` = the aggregate's hint,
+//! and call `crate::exec::execute(coll, &query, ctx, true)`: its `docs` are the documents in
+//! plan order, and `winner_stats`/`rejected`/`trials` feed
+//! [`crate::explain::stage_document`] / [`crate::explain::explain_document`] for the
+//! `$cursor` stage's `queryPlanner` and `executionStats` (queryPlanner verbosity: pass
+//! `run_to_end = false`).
 
 pub mod bounds;
+pub mod count;
+pub mod or;
 pub mod predicates;
+pub mod text;
 
 use bson::{Bson, Document};
 
@@ -25,6 +42,14 @@ pub struct FindQuery<'a> {
     pub sort: Option<&'a Document>,
     pub projection: Option<&'a Document>,
     pub hint: Option<&'a Bson>,
+}
+
+impl FindQuery<'_> {
+    /// The filter's conjuncts, read from the parsed filter: MongoDB plans the canonical query,
+    /// so an `$or` of equalities on one path is planned as the `$in` it was rewritten into.
+    pub fn conjuncts(&self) -> Vec<Conjunct> {
+        conjuncts(&self.spec.filter.parsed_query())
+    }
 }
 
 /// A node of a query solution.
@@ -61,6 +86,25 @@ pub enum Solution {
         transform_by: Document,
         child: Box<Solution>,
     },
+    /// The union of its inputs, each record once (an indexed `$or`).
+    Or {
+        children: Vec<Solution>,
+    },
+    /// The union of inputs that each return the sort order, merged in that order.
+    SortMerge {
+        pattern: Document,
+        children: Vec<Solution>,
+    },
+    /// A rooted `$or` planned branch by branch (the winning plan's root).
+    Subplan {
+        child: Box<Solution>,
+    },
+    /// Counts the keys of one index range (a `count` the index answers alone).
+    CountScan(IxScanPlan),
+    /// Returns the first key of each distinct leading value (a `distinct` on an indexed field).
+    DistinctScan(IxScanPlan),
+    /// A `$text` search through the text index (see [`text`]).
+    Text(Box<text::TextPlan>),
 }
 
 /// Which projection stage applies the projection.
@@ -96,35 +140,43 @@ impl Solution {
     pub fn has_fetch(&self) -> bool {
         match self {
             Solution::Fetch { .. } => true,
-            _ => self.child().is_some_and(Solution::has_fetch),
+            _ => self.children().into_iter().any(Solution::has_fetch),
         }
     }
 
     pub fn has_sort(&self) -> bool {
         match self {
             Solution::Sort { .. } => true,
-            _ => self.child().is_some_and(Solution::has_sort),
+            _ => self.children().into_iter().any(Solution::has_sort),
         }
     }
 
-    pub fn child(&self) -> Option<&Solution> {
+    /// The node's inputs.
+    pub fn children(&self) -> Vec<&Solution> {
         match self {
             Solution::Fetch { child, .. }
             | Solution::Sort { child, .. }
             | Solution::Skip { child, .. }
             | Solution::Limit { child, .. }
-            | Solution::Projection { child, .. } => Some(child),
-            _ => None,
+            | Solution::Projection { child, .. }
+            | Solution::Subplan { child } => vec![child],
+            Solution::Or { children } | Solution::SortMerge { children, .. } => {
+                children.iter().collect()
+            }
+            _ => Vec::new(),
         }
     }
 }
 
 /// The candidate solutions for a find, best guess first. Errors: a hint naming no index.
 pub fn plan_find(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Vec<Solution>> {
+    if q.spec.filter.text_query().is_some() {
+        return Ok(vec![finish(q, text::plan_text(coll, q)?, false)?]);
+    }
     let Some(coll) = coll else {
         return Ok(vec![Solution::Eof]);
     };
-    let parts = conjuncts(q.filter);
+    let parts = q.conjuncts();
     let natural = q.spec.sort.as_ref().and_then(|s| s.natural());
     let hinted = match q.hint {
         Some(h) => Some(resolve_hint(coll, h)?),
@@ -151,6 +203,11 @@ pub fn plan_find(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Vec<Sol
             if let Some(sol) = index_solution(index, &parts, q, forced)? {
                 out.push(sol);
             }
+        }
+        if hinted.is_none()
+            && let Some(sol) = or::contained_or_candidate(coll, &parts, q)?
+        {
+            out.push(sol);
         }
     }
     if out.is_empty() {
@@ -232,6 +289,42 @@ fn index_solution(
     q: &FindQuery<'_>,
     forced: bool,
 ) -> Result<Option<Solution>> {
+    let Some(access) = index_access(index, parts, q)? else {
+        return Ok(None);
+    };
+    if !access.leading_usable && access.sort_dir.is_none() && !forced {
+        return Ok(None);
+    }
+    if index.spec.sparse && !access.leading_usable && !forced {
+        return Ok(None);
+    }
+    Ok(Some(finish_with(
+        q,
+        access.solution,
+        access.sort_dir.is_some(),
+        access.covered,
+    )?))
+}
+
+/// One index's access path for a filter's conjuncts (IXSCAN, under a FETCH unless covered),
+/// with what it offers the planner.
+#[derive(Debug, Clone)]
+pub struct IndexAccess {
+    pub solution: Solution,
+    /// The scan direction that provides the requested sort, when the index provides it.
+    pub sort_dir: Option<bool>,
+    pub covered: bool,
+    /// Whether a predicate bounds the index's leading key part.
+    pub leading_usable: bool,
+}
+
+/// The access path through `index`, or `None` when the index cannot be used at all (a partial
+/// index the filter does not imply, a sparse index that would miss matching documents).
+pub fn index_access(
+    index: &Index,
+    parts: &[Conjunct],
+    q: &FindQuery<'_>,
+) -> Result<Option<IndexAccess>> {
     if index.spec.parts.is_empty() {
         return Ok(None);
     }
@@ -300,12 +393,6 @@ fn index_solution(
         bounds.push(ivs.unwrap_or_else(|| vec![Interval::all()]));
     }
     let sort_dir = provided_sort(index, &bounds, q);
-    if !leading_usable && sort_dir.is_none() && !forced {
-        return Ok(None);
-    }
-    if index.spec.sparse && !leading_usable && !forced {
-        return Ok(None);
-    }
     let forward = sort_dir.unwrap_or(true);
     let rest: Vec<&Conjunct> = parts
         .iter()
@@ -320,7 +407,7 @@ fn index_solution(
         forward,
     });
     let covered = residual.is_none() && covers_projection(index, q);
-    let access = if covered {
+    let solution = if covered {
         scan
     } else {
         Solution::Fetch {
@@ -328,7 +415,12 @@ fn index_solution(
             child: Box::new(scan),
         }
     };
-    Ok(Some(finish_with(q, access, sort_dir.is_some(), covered)?))
+    Ok(Some(IndexAccess {
+        solution,
+        sort_dir,
+        covered,
+        leading_usable,
+    }))
 }
 
 /// Whether every conjunct of the partial filter is implied by a query conjunct on its path.

@@ -62,10 +62,17 @@ fn split(filter: &Document, out: &mut Vec<Conjunct>) {
             continue;
         }
         if k.starts_with('$') {
+            let raw = doc! {k.clone(): v.clone()};
+            // Explain prints the clause as parsed (`{$or: [{a: {$eq: 1}}, ...]}`).
+            let doc = Filter::parse(&raw)
+                .map(|f| f.parsed_query())
+                .ok()
+                .filter(|d| !d.is_empty())
+                .unwrap_or(raw);
             out.push(Conjunct {
                 path: None,
                 pred: Pred::Other,
-                doc: doc! {k.clone(): v.clone()},
+                doc,
             });
             continue;
         }

@@ -3,7 +3,7 @@
 use bson::{Bson, Document};
 
 use super::{Action, MetaKind, Mode, Node, Projection};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{Expression, Scope};
 use crate::matcher::ElemMatch;
 
@@ -163,6 +163,7 @@ impl Parser<'_> {
                         "elemMatch: Invalid argument, object required.",
                     ));
                 };
+                check_no_special_features(f)?;
                 let matcher = ElemMatch::parse(&Bson::Document(f.clone()))?;
                 if self.positional_seen {
                     return Err(positional_with_elem_match());
@@ -381,5 +382,29 @@ fn parse_slice(arg: &Bson) -> Result<Action> {
                 "$slice only supports numbers and [skip, limit] arrays",
             )),
         },
+    }
+}
+
+/// A projection's `$elemMatch` is parsed with all of MongoDB's special query features banned
+/// (`kBanAllSpecialFeatures`): `$where`, `$expr`, `$text` and `$jsonSchema` are refused anywhere
+/// inside it.
+fn check_no_special_features(filter: &Document) -> Result<()> {
+    for (key, value) in filter {
+        if matches!(key.as_str(), "$where" | "$expr" | "$text" | "$jsonSchema") {
+            return Err(Error::new(
+                ErrorCode::QueryFeatureNotAllowed,
+                format!("{key} is not allowed in this context"),
+            ));
+        }
+        check_no_special_features_in(value)?;
+    }
+    Ok(())
+}
+
+fn check_no_special_features_in(value: &Bson) -> Result<()> {
+    match value {
+        Bson::Document(d) => check_no_special_features(d),
+        Bson::Array(items) => items.iter().try_for_each(check_no_special_features_in),
+        _ => Ok(()),
     }
 }

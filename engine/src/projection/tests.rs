@@ -234,3 +234,14 @@ fn errors() {
     assert!(Projection::parse(&doc! {"_id": 0, "a": 1}).is_ok());
     assert!(Projection::parse(&doc! {"_id": 1, "a": 0}).is_ok());
 }
+
+#[test]
+fn elem_match_projection_bans_special_query_features() {
+    for op in ["$jsonSchema", "$where", "$expr", "$text"] {
+        let mut inner = Document::new();
+        inner.insert(op, doc! {});
+        let (code, message) = err(doc! {"a": {"$elemMatch": {"$and": [inner]}}});
+        assert_eq!(code, 224, "{op}");
+        assert_eq!(message, format!("{op} is not allowed in this context"));
+    }
+}

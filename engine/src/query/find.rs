@@ -81,6 +81,16 @@ impl FindSpec {
 
     /// Applies the projection (if any) to a document the filter matched.
     pub fn project(&self, doc: &Document, ctx: &MatchContext<'_>) -> Result<Document> {
+        self.project_scored(doc, ctx, None)
+    }
+
+    /// Applies the projection with the text score a `$text` plan computed for the document.
+    pub fn project_scored(
+        &self,
+        doc: &Document,
+        ctx: &MatchContext<'_>,
+        text_score: Option<f64>,
+    ) -> Result<Document> {
         let Some(p) = &self.projection else {
             return Ok(doc.clone());
         };
@@ -93,6 +103,7 @@ impl FindSpec {
             doc,
             &ProjectionInput {
                 elem_match_key,
+                text_score,
                 ..ProjectionInput::default()
             },
         )
@@ -244,7 +255,7 @@ mod tests {
             &mut e,
             doc! {"find": "c", "filter": {"$expr": {"$add": ["$a", 1]}}},
         );
-        assert_eq!(r.get_i32("code").unwrap(), 16554);
+        assert_eq!(r.get_i32("code").unwrap(), 14);
         let r = find(
             &mut e,
             doc! {"find": "c", "sort": {"s": {"$meta": "textScore"}}},

@@ -105,8 +105,42 @@ impl SortSpec {
         self.compare_keys(&self.key_values(a), &self.key_values(b))
     }
 
+    /// Compares two documents with their text scores (`{$meta: "textScore"}` keys sort by
+    /// score, highest first).
+    pub fn compare_scored(
+        &self,
+        a: &Document,
+        a_score: Option<f64>,
+        b: &Document,
+        b_score: Option<f64>,
+    ) -> Ordering {
+        let (mut fa, mut fb) = (
+            self.key_values(a).into_iter(),
+            self.key_values(b).into_iter(),
+        );
+        for key in &self.keys {
+            let ord = match key {
+                SortKey::Field { ascending, .. } => match (fa.next(), fb.next()) {
+                    (Some(x), Some(y)) => {
+                        let o = compare_values(&x, &y);
+                        if *ascending { o } else { o.reverse() }
+                    }
+                    _ => Ordering::Equal,
+                },
+                SortKey::TextScore { .. } => {
+                    b_score.unwrap_or(0.0).total_cmp(&a_score.unwrap_or(0.0))
+                }
+                SortKey::Natural { .. } => Ordering::Equal,
+            };
+            if ord != Ordering::Equal {
+                return ord;
+            }
+        }
+        Ordering::Equal
+    }
+
     /// Each field key's sort value for a document, in key order.
-    fn key_values(&self, doc: &Document) -> Vec<Bson> {
+    pub fn key_values(&self, doc: &Document) -> Vec<Bson> {
         self.keys
             .iter()
             .filter_map(|k| match k {
@@ -116,7 +150,8 @@ impl SortSpec {
             .collect()
     }
 
-    fn compare_keys(&self, a: &[Bson], b: &[Bson]) -> Ordering {
+    /// Compares two documents' [`SortSpec::key_values`].
+    pub fn compare_keys(&self, a: &[Bson], b: &[Bson]) -> Ordering {
         let directions = self.keys.iter().filter_map(|k| match k {
             SortKey::Field { ascending, .. } => Some(*ascending),
             _ => None,

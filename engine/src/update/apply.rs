@@ -76,6 +76,9 @@ pub struct ApplyContext<'a> {
     /// The array position the query matched, for `$`.
     pub matched_position: Option<usize>,
     pub array_filters: &'a ArrayFilters,
+    /// Set when an operator counts as a modification even if the document ends up identical
+    /// (`$push` with `$sort`, as MongoDB's PushNode reports it).
+    pub modified_regardless: std::cell::Cell<bool>,
 }
 
 /// Applies the root of an operator tree to a copy of `doc`; `true` when anything changed.
@@ -381,6 +384,9 @@ fn apply_leaf(
     };
     let outcome = outcome?;
     let creates = matches!(outcome, Outcome::Set(_));
+    if creates && matches!(op, LeafOp::Push(spec) if spec.sort.is_some()) {
+        cx.modified_regardless.set(true);
+    }
     if current.is_none() && creates && !cx.is_insert {
         check_created_names(path, cx)?;
     }

@@ -257,9 +257,13 @@ fn finish(f: Finite) -> Bson {
     if exponent < MIN_EXPONENT {
         // Too small for the exponent range: lose precision (down to zero).
         let shift = usize::try_from(MIN_EXPONENT - exponent).unwrap_or(usize::MAX);
-        let keep = digits.len().saturating_sub(shift);
-        let (d, _) = round_to(&digits, keep);
-        digits = d;
+        digits = if shift > digits.len() {
+            // Every digit lies below the rounding position, whose digit is an implicit 0:
+            // the value rounds to a (signed) zero.
+            vec![0]
+        } else {
+            round_to(&digits, digits.len() - shift).0
+        };
         exponent = MIN_EXPONENT;
     }
     if exponent > MAX_EXPONENT {
@@ -294,6 +298,17 @@ mod tests {
             Some(Bson::Decimal128(x)) => x.to_string(),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn underflow_far_below_the_range_is_a_signed_zero() {
+        let product = multiply(
+            &d("-7548269564658974956438658719038456E-6120"),
+            &d("9875467895987245907845734785643106E-2179"),
+        );
+        assert_eq!(text(product), "-0E-6176");
+        // Just at the boundary the first dropped digit decides: 6E-6177 rounds to 1E-6176.
+        assert_eq!(text(multiply(&d("6E-6170"), &d("1E-7"))), "1E-6176");
     }
 
     #[test]

@@ -105,6 +105,7 @@ impl OperatorUpdate {
             is_insert,
             matched_position: env.matched_position,
             array_filters: env.array_filters,
+            modified_regardless: std::cell::Cell::new(false),
         };
         let mut out = doc.clone();
         if !apply::apply_root(&self.root, &mut out, &cx)? {
@@ -130,7 +131,7 @@ impl OperatorUpdate {
                 ));
             }
         }
-        if identical_documents(&out, doc) {
+        if identical_documents(&out, doc) && !cx.modified_regardless.get() {
             return Ok(None);
         }
         Ok(Some(out))

@@ -772,3 +772,20 @@ fn no_combination_panics() {
         }
     }
 }
+
+#[test]
+fn a_sorted_push_counts_as_a_modification_even_when_nothing_moves() {
+    let sorted = doc! {"_id": 1, "a": [1, 2, 3]};
+    assert_eq!(
+        updated(
+            sorted.clone(),
+            doc! {"$push": {"a": {"$each": [], "$sort": 1}}}
+        ),
+        sorted
+    );
+    // Without $sort, an empty $each that trims nothing is a no-op.
+    assert_eq!(
+        run(sorted, doc! {"$push": {"a": {"$each": [], "$slice": 5}}}).unwrap(),
+        None
+    );
+}

@@ -2,8 +2,11 @@
 //!
 //! Architecture invariant: only this module decides how two values compare.
 
+pub mod bson_bytes;
 mod decimal_arith;
+pub mod decimal_parse;
 pub mod display;
+pub mod extjson;
 pub mod numeric;
 mod order;
 

@@ -462,8 +462,12 @@ impl Replay {
             }
             return Translated::NotACase;
         }
-        if let Some((args, _)) = call_args(text, "bson_update_document") {
-            return self.update_document(&args);
+        if let Some((args, end)) = call_args(text, "bson_update_document") {
+            let ran = self.update_document(&args);
+            return match NewDocumentCheck::parse(&text[end..]) {
+                Some(check) => check.apply(ran),
+                None => ran,
+            };
         }
         for (name, kind) in [
             ("bson_aggregation_pipeline", "aggregate"),
@@ -1137,6 +1141,101 @@ impl Replay {
     }
 }
 
+/// What a statement asks of `bson_update_document(…)`'s new document after the call:
+/// `(…).newDocument @? '{"<path>": 1}'` (the path exists) or
+/// `bson_get_value((…).newDocument, '<path>') @= '{"": <value>}'` (or `@!=`); answered `t`/`f`.
+enum NewDocumentCheck {
+    Exists(String),
+    Equals {
+        path: String,
+        value: Bson,
+        negate: bool,
+    },
+}
+
+impl NewDocumentCheck {
+    fn parse(rest: &str) -> Option<NewDocumentCheck> {
+        let rest = rest.trim_start().strip_prefix(')')?.trim_start();
+        let rest = strip_prefix_ignore_case(rest, ".newdocument")?.trim_start();
+        if let Some(json) = rest.strip_prefix("@?") {
+            let doc = parse_lenient_doc(&quoted(json.trim_start())?).ok()?;
+            let (path, _) = doc.iter().next()?;
+            return Some(NewDocumentCheck::Exists(path.clone()));
+        }
+        let rest = rest.strip_prefix(',')?.trim_start();
+        let path = quoted(rest)?;
+        let rest = rest[path.len() + 2..]
+            .trim_start()
+            .strip_prefix(')')?
+            .trim_start();
+        let (negate, json) = match (rest.strip_prefix("@!="), rest.strip_prefix("@=")) {
+            (Some(json), _) => (true, json),
+            (None, Some(json)) => (false, json),
+            _ => return None,
+        };
+        let value = parse_lenient_doc(&quoted(json.trim_start())?)
+            .ok()?
+            .get("")?
+            .clone();
+        Some(NewDocumentCheck::Equals {
+            path,
+            value,
+            negate,
+        })
+    }
+
+    /// The `t`/`f` answer for the new document the update produced; errors pass through.
+    fn apply(&self, ran: Translated) -> Translated {
+        let Translated::Ran(Actual::Docs { docs, .. }, _) = &ran else {
+            return ran;
+        };
+        let Some(Bson::Document(new_doc)) = docs.first() else {
+            return ran;
+        };
+        let found = value_at(new_doc, self.path());
+        let answer = match self {
+            NewDocumentCheck::Exists(_) => found.is_some(),
+            NewDocumentCheck::Equals { value, negate, .. } => {
+                found.is_some_and(|v| engine::value::values_equal(v, value)) != *negate
+            }
+        };
+        let cell = if answer { "t" } else { "f" };
+        Translated::Ran(
+            Actual::Docs {
+                docs: vec![Bson::String(cell.into())],
+                ordered: true,
+            },
+            false,
+        )
+    }
+
+    fn path(&self) -> &str {
+        match self {
+            NewDocumentCheck::Exists(path) | NewDocumentCheck::Equals { path, .. } => path,
+        }
+    }
+}
+
+/// The value at a dotted path through embedded documents.
+fn value_at<'a>(doc: &'a Document, path: &str) -> Option<&'a Bson> {
+    let mut parts = path.split('.');
+    let first = doc.get(parts.next()?)?;
+    parts.try_fold(first, |v, part| v.as_document()?.get(part))
+}
+
+fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
+}
+
+/// The contents of the SQL string literal `text` starts with (no `''` escapes inside).
+fn quoted(text: &str) -> Option<String> {
+    let body = text.strip_prefix('\'')?;
+    let end = body.find('\'')?;
+    Some(body[..end].to_string())
+}
+
 enum Translated {
     NotACase,
     Skip(String),
@@ -1694,6 +1793,33 @@ fn compare(expected: &Expected, actual: Actual, strip_id: bool) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn new_document_checks_parse() {
+        let check = NewDocumentCheck::parse(").newDocument @? '{ \"_id\" : 1 }';").unwrap();
+        assert!(matches!(check, NewDocumentCheck::Exists(p) if p == "_id"));
+        let check = NewDocumentCheck::parse(").newDocument, '_id') @!= '{ \"\" : 3 }';").unwrap();
+        assert!(
+            matches!(check, NewDocumentCheck::Equals { negate: true, ref path, .. } if path == "_id")
+        );
+        assert!(NewDocumentCheck::parse(");").is_none());
+        let ran = Translated::Ran(
+            Actual::Docs {
+                docs: vec![Bson::Document(doc! {"_id": 2.0, "b": 2})],
+                ordered: true,
+            },
+            true,
+        );
+        let answer = NewDocumentCheck::Equals {
+            path: "_id".into(),
+            value: Bson::Int32(2),
+            negate: false,
+        }
+        .apply(ran);
+        assert!(
+            matches!(answer, Translated::Ran(Actual::Docs { docs, .. }, false) if docs == vec![Bson::String("t".into())])
+        );
+    }
 
     #[test]
     fn garbage_transcripts_do_not_panic() {

@@ -1,0 +1,322 @@
+//! `aggregate`: runs a pipeline over a collection (`aggregate: "<coll>"`) or over the documents
+//! of a leading `$documents` (`aggregate: 1`), and returns a cursor like `find`.
+
+use bson::{Bson, Document};
+
+use super::{bool_option, document_option, find::first_batch_reply, target_namespace};
+use crate::Engine;
+use crate::catalog::Namespace;
+use crate::error::{Error, ErrorCode, Result};
+use crate::exec::Execution;
+use crate::explain::{ExplainInput, Verbosity, explain_document};
+use crate::expression::{EvalContext, Scope};
+use crate::matcher::MatchContext;
+use crate::pipeline::{Pipeline, RunContext};
+use crate::planner::FindQuery;
+use crate::query::FindSpec;
+
+use crate::value::display::type_name;
+
+/// The fields the aggregate command defines (besides the generic ones every command accepts).
+const OWN_FIELDS: &[&str] = &[
+    "pipeline",
+    "explain",
+    "allowDiskUse",
+    "cursor",
+    "bypassDocumentValidation",
+    "collation",
+    "hint",
+    "let",
+    "collectionUUID",
+    "isMapReduceCommand",
+    "fromMongos",
+    "fromRouter",
+    "needsMerge",
+    "$queryOptions",
+];
+
+/// An aggregate command, parsed.
+struct Parsed<'c> {
+    ns: Namespace,
+    pipeline: Pipeline,
+    batch_size: Option<usize>,
+    explain: bool,
+    /// The `let` variables, evaluated once in the command's context.
+    scope: Scope,
+    hint: Option<&'c Bson>,
+    eval: EvalContext,
+}
+
+fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Parsed<'c>> {
+    let (ns, collectionless) = aggregate_namespace(db, command)?;
+    crate::write::check_known_fields(command, "aggregate", OWN_FIELDS)?;
+    let Some(pipeline) = command.get("pipeline") else {
+        return Err(Error::location(
+            40414,
+            "BSON field 'aggregate.pipeline' is missing but a required field",
+        ));
+    };
+    let explain = bool_option(command, "explain", false)?;
+    bool_option(command, "allowDiskUse", false)?;
+    bool_option(command, "bypassDocumentValidation", false)?;
+    crate::write::check_collation(command.get("collation"), "aggregate.collation")?;
+    check_hint(command.get("hint"))?;
+    let batch_size = cursor_batch_size(command, explain)?;
+    let eval = engine.eval_context();
+    let let_vars = document_option(command, "aggregate", "let")?;
+    let scope = match let_vars {
+        Some(vars) => Scope::from_let_in(vars, &eval)?,
+        None => Scope::default(),
+    };
+    let pipeline = Pipeline::parse(pipeline, &scope, collectionless)?;
+    Ok(Parsed {
+        ns,
+        pipeline,
+        batch_size,
+        explain,
+        scope,
+        hint: command.get("hint").filter(|h| !matches!(h, Bson::Null)),
+        eval,
+    })
+}
+
+pub fn aggregate(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    ctx: &MatchContext<'_>,
+) -> Result<Document> {
+    let parsed = parse(engine, db, command)?;
+    if parsed.explain {
+        return explain_parsed(engine, db, command, &parsed, Verbosity::QueryPlanner);
+    }
+    let run = execute(engine, db, &parsed, ctx, true)?;
+    Ok(first_batch_reply(
+        engine,
+        parsed.ns,
+        run.docs,
+        parsed.batch_size,
+        false,
+    ))
+}
+
+/// `{explain: {aggregate: …}, verbosity}`.
+pub fn explain_aggregate(
+    engine: &mut Engine,
+    db: &str,
+    inner: &Document,
+    verbosity: Verbosity,
+) -> Result<Document> {
+    let parsed = parse(engine, db, inner)?;
+    explain_parsed(engine, db, inner, &parsed, verbosity)
+}
+
+/// What running a pipeline produced, with what explain reports.
+struct Executed {
+    docs: Vec<Document>,
+    /// The find that read the collection (absent for `$documents` pipelines).
+    find: Option<(Execution, Document)>,
+    /// How many leading stages the find ran.
+    pushed: usize,
+    /// The number of documents each remaining stage returned.
+    counts: Vec<usize>,
+}
+
+/// Runs the pipeline: its leading `$match`/`$sort`/`$skip`/`$limit` as a find through the
+/// planner (so indexes serve them, and `$sort` + `$limit` is a top-k sort), the rest stage by
+/// stage. `run_to_end = false` only plans the find (explain's queryPlanner verbosity).
+fn execute(
+    engine: &Engine,
+    db: &str,
+    a: &Parsed<'_>,
+    ctx: &MatchContext<'_>,
+    run_to_end: bool,
+) -> Result<Executed> {
+    let cx = RunContext {
+        catalog: engine.catalog(),
+        db,
+        match_ctx: ctx,
+        eval: &a.eval,
+    };
+    let (input, find, pushed) = if a.pipeline.starts_with_source() {
+        (Vec::new(), None, 0)
+    } else {
+        let p = a.pipeline.pushdown();
+        let mut spec = FindSpec::parse(None, p.sort, None, p.skip, p.limit)?;
+        // The filter sees the `let` values already computed (`$$NOW` included).
+        if let Some(f) = p.filter {
+            spec.filter = crate::matcher::Filter::parse_in(f, &a.scope)?;
+        }
+        let empty = Document::new();
+        let query = FindQuery {
+            filter: p.filter.unwrap_or(&empty),
+            spec: &spec,
+            sort: p.sort,
+            projection: None,
+            hint: a.hint,
+        };
+        let coll = engine.catalog().collection(&a.ns);
+        let execution =
+            crate::exec::execute(coll, &query, ctx, run_to_end).map_err(executor_error)?;
+        let docs = execution.docs.clone();
+        (
+            docs,
+            Some((execution, spec.filter.parsed_query())),
+            p.stages,
+        )
+    };
+    let mut docs = input;
+    let mut counts = Vec::new();
+    if run_to_end {
+        for stage in a.pipeline.stages().iter().skip(pushed) {
+            docs = stage.apply(docs, &cx).map_err(executor_error)?;
+            counts.push(docs.len());
+        }
+    }
+    Ok(Executed {
+        docs,
+        find,
+        pushed,
+        counts,
+    })
+}
+
+fn executor_error(mut e: Error) -> Error {
+    e.message = format!(
+        "PlanExecutor error during aggregation :: caused by :: {}",
+        e.message
+    );
+    e
+}
+
+/// MongoDB 8.0's explain of an aggregate: the find's plain explain when the whole pipeline ran
+/// as a find; otherwise `stages`, the first a `$cursor` holding the find's queryPlanner (and
+/// executionStats), then each remaining stage (with its `nReturned` when executed).
+fn explain_parsed(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    a: &Parsed<'_>,
+    verbosity: Verbosity,
+) -> Result<Document> {
+    let start = engine.now_millis();
+    let ctx = MatchContext::default();
+    let run = verbosity != Verbosity::QueryPlanner;
+    let ex = execute(engine, db, a, &ctx, run)?;
+    let elapsed = engine.now_millis() - start;
+    let mut command = command.clone();
+    command.remove("explain");
+    let find_explain = ex.find.as_ref().map(|(execution, parsed_query)| {
+        explain_document(&ExplainInput {
+            namespace: a.ns.to_string(),
+            parsed_query: parsed_query.clone(),
+            command: command.clone(),
+            verbosity,
+            execution_time_millis: elapsed,
+            execution,
+        })
+    });
+    let remaining = a.pipeline.stages().len() - ex.pushed;
+    if let Some(doc) = &find_explain
+        && remaining == 0
+    {
+        return Ok(doc.clone());
+    }
+    let mut stages = Vec::new();
+    if let Some(doc) = &find_explain {
+        let mut cursor = Document::new();
+        for key in ["queryPlanner", "executionStats"] {
+            if let Some(v) = doc.get(key) {
+                cursor.insert(key, v.clone());
+            }
+        }
+        let mut stage = bson::doc! {"$cursor": cursor};
+        if run {
+            let n = ex.find.as_ref().map_or(0, |(e, _)| e.docs.len());
+            stage.insert("nReturned", n as i64);
+            stage.insert("executionTimeMillisEstimate", 0_i64);
+        }
+        stages.push(Bson::Document(stage));
+    }
+    for (i, stage) in a.pipeline.stages().iter().skip(ex.pushed).enumerate() {
+        let mut d = stage.serialize();
+        if let Some(n) = ex.counts.get(i) {
+            d.insert("nReturned", *n as i64);
+            d.insert("executionTimeMillisEstimate", 0_i64);
+        }
+        stages.push(Bson::Document(d));
+    }
+    let mut reply = bson::doc! {"explainVersion": "1", "stages": stages};
+    if let Some(doc) = &find_explain {
+        for key in ["serverInfo", "serverParameters"] {
+            if let Some(v) = doc.get(key) {
+                reply.insert(key, v.clone());
+            }
+        }
+    }
+    reply.insert("command", command);
+    reply.insert("ok", 1.0);
+    Ok(reply)
+}
+
+/// The namespace the command reads: a collection, or `<db>.$cmd.aggregate` for `aggregate: 1`.
+fn aggregate_namespace(db: &str, command: &Document) -> Result<(Namespace, bool)> {
+    match command.get("aggregate") {
+        Some(Bson::String(_)) => Ok((target_namespace(db, command)?, false)),
+        Some(v @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_)))
+            if crate::query::as_i64(v) == Some(1) =>
+        {
+            Ok((Namespace::new(db, "$cmd.aggregate"), true))
+        }
+        Some(other) => Err(Error::new(
+            ErrorCode::FailedToParse,
+            format!(
+                "Invalid command format: the 'aggregate' field must specify a collection name or \
+                 1, found {}",
+                type_name(other)
+            ),
+        )),
+        None => Err(Error::new(ErrorCode::FailedToParse, "no such command: ''")),
+    }
+}
+
+/// `cursor: {batchSize: n}`; the cursor option is required unless explaining.
+fn cursor_batch_size(command: &Document, explain: bool) -> Result<Option<usize>> {
+    let cursor = match command.get("cursor") {
+        None if explain => return Ok(None),
+        None => {
+            return Err(Error::new(
+                ErrorCode::FailedToParse,
+                "The 'cursor' option is required, except for aggregate with the explain argument",
+            ));
+        }
+        Some(Bson::Document(c)) => c,
+        Some(other) => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'aggregate.cursor' is the wrong type '{}', expected type 'object'",
+                type_name(other)
+            )));
+        }
+    };
+    for key in cursor.keys() {
+        if key != "batchSize" {
+            return Err(Error::location(
+                40415,
+                format!("BSON field 'cursor.{key}' is an unknown field."),
+            ));
+        }
+    }
+    let size = super::count_option(cursor, "cursor", "batchSize")?;
+    Ok(size.map(|s| usize::try_from(s).unwrap_or(usize::MAX)))
+}
+
+/// `hint` is an index name or a key pattern.
+fn check_hint(hint: Option<&Bson>) -> Result<()> {
+    match hint {
+        None | Some(Bson::String(_) | Bson::Document(_)) => Ok(()),
+        Some(other) => Err(Error::bad_value(format!(
+            "hint must be a string or an object, found {}",
+            type_name(other)
+        ))),
+    }
+}

@@ -1,0 +1,308 @@
+//! The aggregation pipeline: a `pipeline` array parsed once into typed stages (with MongoDB's
+//! errors), then run over the documents of a collection or of a leading `$documents`.
+//!
+//! # The stage interface
+//! A stage is a value implementing [`Stage`]: it takes the documents that flow in and returns
+//! the documents that flow out. Stages are parsed by a [`ParseStage`] function listed in
+//! [`stages::REGISTRY`] under their name. Adding a stage is one file under `stages/` with a
+//! `parse` function and a type implementing [`Stage`], plus one line in the registry:
+//!
+//! ```text
+//! ("$group", group::parse),
+//! ```
+//!
+//! The parse function receives the stage's argument (`{$limit: 5}` → `5`) and a
+//! [`ParseContext`] (the `let` variables as an expression [`Scope`], the stage's position,
+//! whether the pipeline runs without a collection). Evaluation gets a [`RunContext`] with the
+//! catalog (read-only; for `$lookup`-like stages), the database name and the `$where` context.
+//!
+//! Documents are materialised between stages (`Vec<Document>`): Sprout's collections live in
+//! memory, and a vector keeps the interface simple for stage authors.
+
+mod projection;
+pub mod stages;
+
+#[cfg(test)]
+mod tests;
+
+use bson::{Bson, Document};
+
+use crate::catalog::Catalog;
+use crate::error::{Error, ErrorCode, Result};
+use crate::expression::{EvalContext, Scope};
+use crate::matcher::MatchContext;
+
+/// One parsed pipeline stage.
+pub trait Stage: std::fmt::Debug {
+    /// The stage's name with its `$` (`"$match"`).
+    fn name(&self) -> &'static str;
+
+    /// Transforms the documents that flow in into the documents that flow out.
+    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>>;
+
+    /// The stage as explain shows it (`{$match: {a: {$eq: 1}}}`).
+    fn serialize(&self) -> Document;
+
+    /// Whether the stage produces its own documents rather than reading the collection
+    /// (`$documents`): such a stage must come first.
+    fn is_source(&self) -> bool {
+        false
+    }
+
+    /// Whether the stage may run in a collectionless pipeline (`aggregate: 1`) that does not
+    /// begin with a source.
+    fn runs_without_collection(&self) -> bool {
+        true
+    }
+
+    /// The stage's part in the query that reads the collection, for the stages MongoDB pushes
+    /// down into the find layer (`$match`, `$sort`, `$skip`, `$limit`).
+    fn query_part(&self) -> Option<QueryPart<'_>> {
+        None
+    }
+}
+
+/// A stage as part of the collection query (see [`Pipeline::pushdown`]).
+#[derive(Debug, Clone, Copy)]
+pub enum QueryPart<'a> {
+    Filter(&'a Document),
+    Sort(&'a Document),
+    Skip(i64),
+    Limit(i64),
+}
+
+/// The leading stages a find runs (through the planner, so indexes serve them), and how many
+/// stages that is.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Pushdown<'a> {
+    pub filter: Option<&'a Document>,
+    pub sort: Option<&'a Document>,
+    pub skip: Option<i64>,
+    pub limit: Option<i64>,
+    pub stages: usize,
+}
+
+/// Parses one stage's argument.
+pub type ParseStage = fn(&Bson, &ParseContext<'_>) -> Result<Box<dyn Stage>>;
+
+/// What parsing a stage may need.
+#[derive(Debug)]
+pub struct ParseContext<'a> {
+    /// The command's `let` variables (substituted into expressions at parse time).
+    pub scope: &'a Scope,
+    /// The stage's position in the pipeline (0 for the first).
+    pub position: usize,
+    /// Whether the command named no collection (`aggregate: 1`).
+    pub collectionless: bool,
+}
+
+/// What running a stage may need.
+#[derive(Debug, Clone, Copy)]
+pub struct RunContext<'a> {
+    pub catalog: &'a Catalog,
+    pub db: &'a str,
+    pub match_ctx: &'a MatchContext<'a>,
+    /// The command's `$$NOW` and `$rand` generator.
+    pub eval: &'a EvalContext,
+}
+
+/// Where a pipeline's documents come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Input {
+    /// `aggregate: "<coll>"`: the collection.
+    Collection,
+    /// `aggregate: 1`: a leading `$documents`.
+    Collectionless,
+    /// A sub-pipeline: the documents its stage hands it, or its own `$documents`.
+    Sub,
+}
+
+impl RunContext<'_> {
+    /// The documents of a collection of the command's database, in natural order (none when
+    /// the collection does not exist).
+    pub fn collection_documents(&self, coll: &str) -> Vec<Document> {
+        self.catalog
+            .collection(&crate::catalog::Namespace::new(self.db, coll))
+            .map(|c| c.iter().map(|(_, d)| d.clone()).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// A parsed pipeline.
+#[derive(Debug)]
+pub struct Pipeline {
+    stages: Vec<Box<dyn Stage>>,
+}
+
+impl Pipeline {
+    /// Parses a `pipeline` value: an array of one-field stage documents.
+    pub fn parse(pipeline: &Bson, scope: &Scope, collectionless: bool) -> Result<Pipeline> {
+        let Bson::Array(items) = pipeline else {
+            return Err(Error::type_mismatch(
+                "'pipeline' option must be specified as an array",
+            ));
+        };
+        Pipeline::parse_stages(items, scope, collectionless)
+    }
+
+    /// Parses the stage documents of a pipeline array.
+    pub fn parse_stages(items: &[Bson], scope: &Scope, collectionless: bool) -> Result<Pipeline> {
+        let input = if collectionless {
+            Input::Collectionless
+        } else {
+            Input::Collection
+        };
+        Pipeline::parse_with(items, scope, input)
+    }
+
+    /// Parses a sub-pipeline (`$lookup`, `$unionWith`, `$facet`): it reads the documents it is
+    /// given, or produces its own with a leading `$documents`.
+    pub fn parse_sub(items: &[Bson], scope: &Scope) -> Result<Pipeline> {
+        Pipeline::parse_with(items, scope, Input::Sub)
+    }
+
+    fn parse_with(items: &[Bson], scope: &Scope, input: Input) -> Result<Pipeline> {
+        let mut stages: Vec<Box<dyn Stage>> = Vec::with_capacity(items.len());
+        for (position, item) in items.iter().enumerate() {
+            let Bson::Document(spec) = item else {
+                return Err(Error::type_mismatch(
+                    "Each element of the 'pipeline' array must be an object",
+                ));
+            };
+            let cx = ParseContext {
+                scope,
+                position,
+                collectionless: input == Input::Collectionless,
+            };
+            stages.push(parse_stage(spec, &cx)?);
+        }
+        let pipeline = Pipeline { stages };
+        pipeline.validate(input)?;
+        Ok(pipeline)
+    }
+
+    /// Position rules that need the whole pipeline.
+    fn validate(&self, input: Input) -> Result<()> {
+        for (i, stage) in self.stages.iter().enumerate() {
+            if stage.is_source() && i > 0 {
+                return Err(Error::location(
+                    40602,
+                    format!(
+                        "{} is only valid as the first stage in a pipeline",
+                        stage.name()
+                    ),
+                ));
+            }
+        }
+        let first_is_source = self.starts_with_source();
+        match input {
+            Input::Collectionless if !first_is_source => {
+                if let Some(stage) = self.stages.iter().find(|s| !s.runs_without_collection()) {
+                    return Err(collection_required(stage.name()));
+                }
+                if let Some(first) = self.stages.first() {
+                    return Err(collection_required(first.name()));
+                }
+            }
+            Input::Collection if first_is_source => {
+                return Err(Error::new(
+                    ErrorCode::InvalidNamespace,
+                    "$documents' is not allowed in user requests",
+                ));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    pub fn stages(&self) -> &[Box<dyn Stage>] {
+        &self.stages
+    }
+
+    /// Whether the first stage produces the documents (so the collection is not read).
+    pub fn starts_with_source(&self) -> bool {
+        self.stages.first().is_some_and(|s| s.is_source())
+    }
+
+    /// The leading `$match`, `$sort`, `$skip` and `$limit` a find can run: one `$match` first,
+    /// then one `$sort`, then `$skip` and `$limit` in that order (a `$limit` before a `$skip`
+    /// is not a find's skip-then-limit, so it ends the prefix).
+    pub fn pushdown(&self) -> Pushdown<'_> {
+        let mut p = Pushdown::default();
+        for stage in &self.stages {
+            match stage.query_part() {
+                Some(QueryPart::Filter(f)) if p.stages == 0 => p.filter = Some(f),
+                Some(QueryPart::Sort(s))
+                    if p.sort.is_none() && p.skip.is_none() && p.limit.is_none() =>
+                {
+                    p.sort = Some(s)
+                }
+                Some(QueryPart::Skip(n)) if p.skip.is_none() && p.limit.is_none() => {
+                    p.skip = Some(n)
+                }
+                Some(QueryPart::Limit(n)) if p.limit.is_none() => p.limit = Some(n),
+                _ => break,
+            }
+            p.stages += 1;
+        }
+        p
+    }
+
+    /// Runs the stages from `first` on over `input`.
+    pub fn run_from(
+        &self,
+        first: usize,
+        input: Vec<Document>,
+        cx: &RunContext<'_>,
+    ) -> Result<Vec<Document>> {
+        self.stages
+            .iter()
+            .skip(first)
+            .try_fold(input, |docs, stage| stage.apply(docs, cx))
+    }
+
+    /// Runs every stage in order over `input`.
+    pub fn run(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        self.stages
+            .iter()
+            .try_fold(input, |docs, stage| stage.apply(docs, cx))
+    }
+
+    /// The stages as explain shows them.
+    pub fn serialize(&self) -> Vec<Bson> {
+        self.stages
+            .iter()
+            .map(|s| Bson::Document(s.serialize()))
+            .collect()
+    }
+}
+
+fn collection_required(stage: &str) -> Error {
+    Error::new(
+        ErrorCode::InvalidNamespace,
+        format!("{{aggregate: 1}} is not valid for '{stage}'; a collection is required."),
+    )
+}
+
+/// Parses one `{$name: argument}` stage document.
+fn parse_stage(spec: &Document, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
+    if spec.len() != 1 {
+        return Err(Error::location(
+            40323,
+            "A pipeline stage specification object must contain exactly one field.",
+        ));
+    }
+    let Some((name, arg)) = spec.iter().next() else {
+        return Err(Error::location(
+            40323,
+            "A pipeline stage specification object must contain exactly one field.",
+        ));
+    };
+    let Some((_, parse)) = stages::REGISTRY.iter().find(|(n, _)| *n == name) else {
+        return Err(Error::location(
+            40324,
+            format!("Unrecognized pipeline stage name: '{name}'"),
+        ));
+    };
+    parse(arg, cx)
+}

@@ -1,0 +1,111 @@
+//! `$facet`: several sub-pipelines over the same input; one output document with each
+//! sub-pipeline's results as an array field.
+
+use bson::{Bson, Document};
+
+use crate::error::{Error, Result};
+use crate::pipeline::{ParseContext, Pipeline, RunContext, Stage};
+use crate::value::display::type_name;
+
+/// Stages a `$facet` sub-pipeline may not contain.
+const NOT_IN_FACET: &[&str] = &[
+    "$facet",
+    "$out",
+    "$merge",
+    "$collStats",
+    "$indexStats",
+    "$planCacheStats",
+    "$documents",
+    "$unionWith",
+    "$changeStream",
+];
+
+#[derive(Debug)]
+pub struct Facet {
+    facets: Vec<(String, Pipeline)>,
+}
+
+pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
+    let spec = match arg {
+        Bson::Document(d) if !d.is_empty() => d,
+        _ => {
+            return Err(Error::location(
+                15947,
+                "the $facet specification must be a non-empty object",
+            ));
+        }
+    };
+    let mut facets = Vec::with_capacity(spec.len());
+    for (name, value) in spec {
+        if name.is_empty() || name.starts_with('$') || name.contains('.') {
+            return Err(Error::location(
+                40174,
+                format!("{name} is not a valid facet name"),
+            ));
+        }
+        let Bson::Array(items) = value else {
+            return Err(Error::location(
+                40170,
+                format!(
+                    "arguments to $facet must be arrays, {name} is type {}",
+                    type_name(value)
+                ),
+            ));
+        };
+        if items.is_empty() {
+            return Err(Error::location(
+                40169,
+                format!("sub-pipeline in $facet stage cannot be empty: {name}"),
+            ));
+        }
+        for item in items {
+            let Bson::Document(stage) = item else {
+                return Err(Error::location(
+                    40171,
+                    format!(
+                        "elements of arrays in $facet spec must be non-empty objects, {name} \
+                         field contains an element of type {}",
+                        type_name(item)
+                    ),
+                ));
+            };
+            if let Some(bad) = stage.keys().find(|k| NOT_IN_FACET.contains(&k.as_str())) {
+                return Err(Error::location(
+                    40600,
+                    format!("{bad} is not allowed to be used within a $facet stage"),
+                ));
+            }
+        }
+        facets.push((name.clone(), Pipeline::parse_sub(items, cx.scope)?));
+    }
+    Ok(Box::new(Facet { facets }))
+}
+
+impl Stage for Facet {
+    fn name(&self) -> &'static str {
+        "$facet"
+    }
+
+    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        let mut out = Document::new();
+        for (name, pipeline) in &self.facets {
+            let docs = pipeline.run(input.clone(), cx)?;
+            out.insert(
+                name.clone(),
+                Bson::Array(docs.into_iter().map(Bson::Document).collect()),
+            );
+        }
+        Ok(vec![out])
+    }
+
+    fn serialize(&self) -> Document {
+        let spec: Document = self
+            .facets
+            .iter()
+            .map(|(n, p)| (n.clone(), Bson::Array(p.serialize())))
+            .collect();
+        let mut d = Document::new();
+        d.insert("$facet", spec);
+        d
+    }
+}

@@ -1,0 +1,294 @@
+//! `$lookup`: joins each document with matching documents of another collection, as an array
+//! field. Forms: equality (`localField`/`foreignField`), sub-pipeline (`let` + `pipeline`),
+//! and both combined (the equality match runs first, then the pipeline).
+//!
+//! A sub-pipeline with `let` variables is parsed again for each input document with the
+//! variables' values as constants: the values differ per document, and parsing is cheap next to
+//! running the pipeline.
+
+use bson::{Bson, Document};
+
+use super::unwind::set_nested;
+use crate::error::{Error, ErrorCode, Result};
+use crate::expression::{Expression, Scope};
+use crate::matcher::Filter;
+use crate::path::{FieldPath, LeafArrays};
+use crate::pipeline::{ParseContext, Pipeline, RunContext, Stage};
+use crate::value::display::{key_value, type_name};
+
+#[derive(Debug)]
+pub struct Lookup {
+    from: Option<String>,
+    as_path: Vec<String>,
+    equality: Option<(String, String)>,
+    let_vars: Vec<(String, Expression)>,
+    /// The pipeline as written, parsed per document when it uses `let` variables.
+    pipeline_spec: Option<Vec<Bson>>,
+    /// The pipeline parsed once, when no `let` variables need substituting.
+    pipeline: Option<Pipeline>,
+    outer_scope: Scope,
+}
+
+fn failed_to_parse(message: impl Into<String>) -> Error {
+    Error::new(ErrorCode::FailedToParse, message)
+}
+
+fn string_argument(name: &str, v: &Bson) -> Result<String> {
+    match v {
+        Bson::String(s) => Ok(s.clone()),
+        other => Err(failed_to_parse(format!(
+            "$lookup argument '{name}' must be a string, found {name}: {}: {}",
+            key_value(other),
+            type_name(other)
+        ))),
+    }
+}
+
+/// Parses `$lookup` with the checks (and order of checks) of MongoDB's `createFromBson`.
+pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
+    let Bson::Document(spec) = arg else {
+        return Err(failed_to_parse(
+            "the $lookup specification must be an Object",
+        ));
+    };
+    let mut from = None;
+    let mut as_field = String::new();
+    let mut local = String::new();
+    let mut foreign = String::new();
+    let mut let_doc = None;
+    let mut pipeline_spec = None;
+    for (k, v) in spec {
+        match k.as_str() {
+            "pipeline" => match v {
+                Bson::Array(items) => pipeline_spec = Some(items.clone()),
+                _ => {
+                    return Err(Error::type_mismatch(
+                        "'pipeline' option must be specified as an array",
+                    ));
+                }
+            },
+            "let" => match v {
+                Bson::Document(d) => let_doc = Some(d.clone()),
+                other => {
+                    return Err(failed_to_parse(format!(
+                        "$lookup argument 'let: {}' must be an object, is type {}",
+                        key_value(other),
+                        type_name(other)
+                    )));
+                }
+            },
+            "from" => match v {
+                Bson::String(s) => from = Some(s.clone()),
+                Bson::Document(_) => {
+                    return Err(Error::new(
+                        ErrorCode::NotImplemented,
+                        "$lookup from another database is not supported by Sprout",
+                    ));
+                }
+                other => {
+                    return Err(failed_to_parse(format!(
+                        "$lookup 'from' field must be a string or an object, but found {}",
+                        type_name(other)
+                    )));
+                }
+            },
+            "as" => as_field = string_argument(k, v)?,
+            "localField" => local = string_argument(k, v)?,
+            "foreignField" => foreign = string_argument(k, v)?,
+            other => {
+                string_argument(other, v)?;
+                return Err(failed_to_parse(format!(
+                    "unknown argument to $lookup: {other}"
+                )));
+            }
+        }
+    }
+    if from.is_none() {
+        let starts_with_documents = pipeline_spec
+            .as_ref()
+            .and_then(|p| p.first())
+            .and_then(Bson::as_document)
+            .is_some_and(|d| d.contains_key("$documents"));
+        if !starts_with_documents {
+            return Err(failed_to_parse("must specify 'from' field for a $lookup"));
+        }
+    }
+    if as_field.is_empty() {
+        return Err(failed_to_parse("must specify 'as' field for a $lookup"));
+    }
+    let equality = if local.is_empty() && foreign.is_empty() {
+        None
+    } else {
+        Some((local, foreign))
+    };
+    match (&pipeline_spec, &equality) {
+        (Some(_), Some((l, f))) if l.is_empty() || f.is_empty() => {
+            return Err(failed_to_parse(
+                "$lookup requires both or neither of 'localField' and 'foreignField' to be specified",
+            ));
+        }
+        (None, eq)
+            if !eq
+                .as_ref()
+                .is_some_and(|(l, f)| !l.is_empty() && !f.is_empty()) =>
+        {
+            return Err(failed_to_parse(
+                "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified",
+            ));
+        }
+        (None, _) if let_doc.is_some() => {
+            return Err(failed_to_parse(
+                "$lookup with a 'let' argument must also specify 'pipeline'",
+            ));
+        }
+        _ => {}
+    }
+    let mut let_vars = Vec::new();
+    let mut inner_scope = cx.scope.clone();
+    if let Some(vars) = &let_doc {
+        // The names follow a command's `let` rules.
+        let names: Document = vars.keys().map(|n| (n.clone(), Bson::Null)).collect();
+        Scope::from_let(&names)?;
+    }
+    for (name, v) in let_doc.iter().flatten() {
+        let_vars.push((name.clone(), Expression::parse_in(v, cx.scope)?));
+        // Checked with a placeholder so errors in the pipeline surface at parse time.
+        inner_scope.constants.push((name.clone(), Bson::Null));
+    }
+    let pipeline = match &pipeline_spec {
+        Some(items) => Some(Pipeline::parse_sub(items, &inner_scope)?),
+        None => None,
+    };
+    check_path(&as_field)?;
+    Ok(Box::new(Lookup {
+        from,
+        as_path: as_field.split('.').map(str::to_string).collect(),
+        equality,
+        pipeline: if let_vars.is_empty() { pipeline } else { None },
+        let_vars,
+        pipeline_spec,
+        outer_scope: cx.scope.clone(),
+    }))
+}
+
+fn check_path(path: &str) -> Result<()> {
+    if path.is_empty() || path.split('.').any(str::is_empty) {
+        return Err(Error::location(
+            40352,
+            "FieldPath cannot be constructed with empty string",
+        ));
+    }
+    if path.starts_with('$') {
+        return Err(Error::location(
+            16410,
+            "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
+        ));
+    }
+    Ok(())
+}
+
+impl Lookup {
+    /// The values the equality form looks for: every value at `localField` (array elements
+    /// one by one), or null when there is none.
+    fn local_values(doc: &Document, local: &str) -> Vec<Bson> {
+        let path = FieldPath::parse(local);
+        let mut values: Vec<Bson> = crate::path::items(doc, &path, LeafArrays::Expand)
+            .into_iter()
+            .filter_map(|item| item.value.cloned())
+            .filter(|v| !matches!(v, Bson::Array(a) if !a.is_empty()))
+            .collect();
+        if values.is_empty() {
+            values.push(Bson::Null);
+        }
+        values
+    }
+
+    fn joined(
+        &self,
+        doc: &Document,
+        foreign: &[Document],
+        cx: &RunContext<'_>,
+    ) -> Result<Vec<Document>> {
+        let mut matched: Vec<Document> = match &self.equality {
+            Some((local, foreign_field)) => {
+                let values = Lookup::local_values(doc, local);
+                let mut filter = Document::new();
+                filter.insert(foreign_field.clone(), bson::doc! {"$in": values});
+                let filter = Filter::parse(&filter)?;
+                foreign
+                    .iter()
+                    .filter(|d| filter.matches(d))
+                    .cloned()
+                    .collect()
+            }
+            None => foreign.to_vec(),
+        };
+        if let Some(items) = &self.pipeline_spec {
+            let per_doc;
+            let pipeline = match &self.pipeline {
+                Some(p) => p,
+                None => {
+                    let mut scope = self.outer_scope.clone();
+                    for (name, e) in &self.let_vars {
+                        let v = e.evaluate_in(doc, cx.eval)?.unwrap_or(Bson::Null);
+                        scope.constants.push((name.clone(), v));
+                    }
+                    per_doc = Pipeline::parse_sub(items, &scope)?;
+                    &per_doc
+                }
+            };
+            if pipeline.starts_with_source() {
+                matched = Vec::new();
+            }
+            matched = pipeline.run(matched, cx)?;
+        }
+        Ok(matched)
+    }
+}
+
+impl Stage for Lookup {
+    fn name(&self) -> &'static str {
+        "$lookup"
+    }
+
+    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        let foreign = match &self.from {
+            Some(from) => cx.collection_documents(from),
+            None => Vec::new(),
+        };
+        let mut out = Vec::with_capacity(input.len());
+        for mut doc in input {
+            let joined = self.joined(&doc, &foreign, cx)?;
+            let array = Bson::Array(joined.into_iter().map(Bson::Document).collect());
+            set_nested(&mut doc, &self.as_path, array);
+            out.push(doc);
+        }
+        Ok(out)
+    }
+
+    fn serialize(&self) -> Document {
+        let mut spec = Document::new();
+        if let Some(from) = &self.from {
+            spec.insert("from", from.clone());
+        }
+        spec.insert("as", self.as_path.join("."));
+        if let Some((l, f)) = &self.equality {
+            spec.insert("localField", l.clone());
+            spec.insert("foreignField", f.clone());
+        }
+        if !self.let_vars.is_empty() {
+            let vars: Document = self
+                .let_vars
+                .iter()
+                .map(|(n, e)| (n.clone(), e.serialize()))
+                .collect();
+            spec.insert("let", vars);
+        }
+        if let Some(items) = &self.pipeline_spec {
+            spec.insert("pipeline", items.clone());
+        }
+        let mut d = Document::new();
+        d.insert("$lookup", spec);
+        d
+    }
+}

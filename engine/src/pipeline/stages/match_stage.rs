@@ -1,0 +1,51 @@
+//! `$match`: keeps the documents the query filter matches (the engine's matcher).
+
+use bson::{Bson, Document, doc};
+
+use crate::error::{Error, Result};
+use crate::matcher::Filter;
+use crate::pipeline::{ParseContext, QueryPart, RunContext, Stage};
+
+#[derive(Debug)]
+pub struct Match {
+    spec: Document,
+    filter: Filter,
+}
+
+pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
+    let Bson::Document(spec) = arg else {
+        return Err(Error::location(
+            15959,
+            "the match filter must be an expression in an object",
+        ));
+    };
+    let filter = Filter::parse_in(spec, cx.scope)?;
+    Ok(Box::new(Match {
+        spec: spec.clone(),
+        filter,
+    }))
+}
+
+impl Stage for Match {
+    fn name(&self) -> &'static str {
+        "$match"
+    }
+
+    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        let mut out = Vec::with_capacity(input.len());
+        for d in input {
+            if self.filter.matches_with(&d, cx.match_ctx)? {
+                out.push(d);
+            }
+        }
+        Ok(out)
+    }
+
+    fn query_part(&self) -> Option<QueryPart<'_>> {
+        Some(QueryPart::Filter(&self.spec))
+    }
+
+    fn serialize(&self) -> Document {
+        doc! {"$match": self.filter.parsed_query()}
+    }
+}

@@ -1,0 +1,110 @@
+//! One file per pipeline stage, and the registry the pipeline parser looks names up in.
+
+mod add_fields;
+mod bucket;
+mod bucket_auto;
+mod count;
+mod densify;
+mod documents;
+mod facet;
+mod fill;
+mod granularity;
+mod group;
+mod limit;
+mod lookup;
+mod match_stage;
+mod project;
+mod replace_root;
+mod sample;
+mod set_window_fields;
+mod skip;
+mod sort;
+mod sort_by_count;
+mod union_with;
+mod unset;
+mod unwind;
+mod window_function;
+
+#[cfg(test)]
+mod grouping_tests;
+
+use bson::Bson;
+
+use super::ParseStage;
+
+/// Every stage by name. Add a stage here with one line.
+pub const REGISTRY: &[(&str, ParseStage)] = &[
+    ("$documents", documents::parse),
+    ("$match", match_stage::parse),
+    ("$project", project::parse),
+    ("$addFields", add_fields::parse_add_fields),
+    ("$set", add_fields::parse_set),
+    ("$unset", unset::parse),
+    ("$replaceRoot", replace_root::parse_replace_root),
+    ("$replaceWith", replace_root::parse_replace_with),
+    ("$sort", sort::parse),
+    ("$limit", limit::parse),
+    ("$skip", skip::parse),
+    ("$unwind", unwind::parse),
+    ("$count", count::parse),
+    ("$lookup", lookup::parse),
+    ("$unionWith", union_with::parse),
+    ("$facet", facet::parse),
+    ("$sample", sample::parse),
+    ("$group", group::parse),
+    ("$bucket", bucket::parse),
+    ("$bucketAuto", bucket_auto::parse),
+    ("$sortByCount", sort_by_count::parse),
+    ("$setWindowFields", set_window_fields::parse),
+    ("$fill", fill::parse),
+    ("$densify", densify::parse),
+];
+
+/// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
+/// (of any numeric type) that fits a long and is not negative. The error is the message
+/// `invalid argument to $<stage> stage: <reason>`.
+pub(crate) fn non_negative_integer(stage: &str, arg: &Bson) -> Result<i64, String> {
+    use crate::value::display::key_value;
+    let shown = format!("{stage}: {}", key_value(arg));
+    let fail = |reason: &str| {
+        Err(format!(
+            "invalid argument to {stage} stage: {reason}{shown}"
+        ))
+    };
+    let n = match arg {
+        Bson::Int32(i) => i64::from(*i),
+        Bson::Int64(i) => *i,
+        Bson::Double(d) => {
+            if d.is_nan() {
+                return fail("Expected an integer, but found NaN in: ");
+            }
+            // 2^63 is the first double past i64::MAX.
+            if *d >= 9_223_372_036_854_775_808.0 || *d < -9_223_372_036_854_775_808.0 {
+                return fail("Cannot represent as a 64-bit integer: ");
+            }
+            if d.fract() != 0.0 {
+                return fail("Expected an integer: ");
+            }
+            *d as i64
+        }
+        Bson::Decimal128(d) => {
+            let dec = crate::value::Decimal::from_bson(d);
+            if dec.is_nan() {
+                return fail("Expected an integer, but found NaN in: ");
+            }
+            let f = dec.to_f64();
+            let Some(i) = dec.to_i64_truncated() else {
+                return fail("Cannot represent as a 64-bit integer: ");
+            };
+            if f.fract() != 0.0 {
+                return fail("Expected an integer: ");
+            }
+            i
+        }
+        _ => return fail("Expected a number in: "),
+    };
+    if n < 0 {
+        return fail("Expected a non-negative number in: ");
+    }
+    Ok(n)
+}

@@ -1,0 +1,35 @@
+//! `$project`: reshapes each document (inclusion, exclusion, computed fields).
+
+use bson::{Bson, Document, doc};
+
+use crate::error::Result;
+use crate::pipeline::projection::AggProjection;
+use crate::pipeline::{ParseContext, RunContext, Stage};
+
+#[derive(Debug)]
+pub struct Project {
+    projection: AggProjection,
+}
+
+pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
+    Ok(Box::new(Project {
+        projection: AggProjection::parse_project(arg, cx.scope)?,
+    }))
+}
+
+impl Stage for Project {
+    fn name(&self) -> &'static str {
+        "$project"
+    }
+
+    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        input
+            .iter()
+            .map(|d| self.projection.apply(d, cx.eval))
+            .collect()
+    }
+
+    fn serialize(&self) -> Document {
+        doc! {"$project": self.projection.serialize()}
+    }
+}

@@ -1,0 +1,485 @@
+//! Pipeline tests through the `aggregate` command, as a driver sends it.
+
+use bson::{Bson, Document, doc};
+
+use crate::Engine;
+
+fn engine_with(docs: Vec<Document>) -> Engine {
+    let mut e = Engine::new();
+    if !docs.is_empty() {
+        let r = e.run_command("t", &doc! {"insert": "c", "documents": docs});
+        assert!(crate::reply_ok(&r), "{r:?}");
+    }
+    e
+}
+
+fn run(e: &mut Engine, pipeline: Vec<Document>) -> Vec<Document> {
+    let r = e.run_command(
+        "t",
+        &doc! {"aggregate": "c", "pipeline": pipeline, "cursor": {}},
+    );
+    batch(&r)
+}
+
+fn batch(r: &Document) -> Vec<Document> {
+    assert!(crate::reply_ok(r), "{r:?}");
+    r.get_document("cursor")
+        .and_then(|c| c.get_array("firstBatch"))
+        .unwrap_or_else(|_| panic!("no firstBatch in {r:?}"))
+        .iter()
+        .filter_map(|d| d.as_document().cloned())
+        .collect()
+}
+
+fn literal(docs: Vec<Document>, stages: Vec<Document>) -> Vec<Document> {
+    let mut pipeline = vec![doc! {"$documents": docs}];
+    pipeline.extend(stages);
+    let mut e = Engine::new();
+    let r = e.run_command(
+        "t",
+        &doc! {"aggregate": 1, "pipeline": pipeline, "cursor": {}},
+    );
+    batch(&r)
+}
+
+fn error(e: &mut Engine, cmd: Document) -> (i32, String) {
+    let r = e.run_command("t", &cmd);
+    assert!(!crate::reply_ok(&r), "expected an error: {r:?}");
+    (
+        r.get_i32("code").unwrap_or_default(),
+        r.get_str("errmsg").unwrap_or_default().to_string(),
+    )
+}
+
+fn stage_error(stage: Document) -> (i32, String) {
+    let mut e = Engine::new();
+    error(
+        &mut e,
+        doc! {"aggregate": "c", "pipeline": [stage], "cursor": {}},
+    )
+}
+
+#[test]
+fn match_sort_skip_limit() {
+    let mut e = engine_with((0..6).map(|i| doc! {"_id": i, "k": i % 3}).collect());
+    let out = run(
+        &mut e,
+        vec![
+            doc! {"$match": {"k": {"$gt": 0}}},
+            doc! {"$sort": {"k": -1, "_id": 1}},
+            doc! {"$skip": 1},
+            doc! {"$limit": 2},
+        ],
+    );
+    assert_eq!(out, vec![doc! {"_id": 5, "k": 2}, doc! {"_id": 1, "k": 1}]);
+}
+
+#[test]
+fn documents_needs_aggregate_one() {
+    let out = literal(
+        vec![doc! {"a": 1}, doc! {"a": 2}],
+        vec![doc! {"$count": "n"}],
+    );
+    assert_eq!(out, vec![doc! {"n": 2}]);
+    let mut e = Engine::new();
+    let (code, msg) = error(
+        &mut e,
+        doc! {"aggregate": 1, "pipeline": [{"$match": {}}], "cursor": {}},
+    );
+    assert_eq!(code, 73);
+    assert_eq!(
+        msg,
+        "{aggregate: 1} is not valid for '$match'; a collection is required."
+    );
+}
+
+#[test]
+fn project_inclusion_keeps_document_order_then_computed() {
+    let out = literal(
+        vec![doc! {"_id": 1, "b": 2, "a": {"x": 1, "y": 2}, "c": 3}],
+        vec![doc! {"$project": {"c": {"$add": ["$b", 1]}, "a.y": 1, "b": 1}}],
+    );
+    assert_eq!(out, vec![doc! {"_id": 1, "b": 2, "a": {"y": 2}, "c": 3}]);
+}
+
+#[test]
+fn project_exclusion_and_remove() {
+    let out = literal(
+        vec![doc! {"_id": 1, "a": [{"x": 1, "y": 2}, 5], "b": 2}],
+        vec![doc! {"$project": {"a.x": 0, "_id": 0}}],
+    );
+    assert_eq!(out, vec![doc! {"a": [{"y": 2}, 5], "b": 2}]);
+    let out = literal(
+        vec![doc! {"_id": 1, "a": 1}],
+        vec![doc! {"$project": {"a": "$$REMOVE", "b": "$a"}}],
+    );
+    assert_eq!(out, vec![doc! {"_id": 1, "b": 1}]);
+}
+
+#[test]
+fn project_nested_inclusion_through_arrays() {
+    let out = literal(
+        vec![doc! {"_id": 1, "a": [{"b": 1, "c": 2}, 3, [{"b": 4}]]}],
+        vec![doc! {"$project": {"a.b": 1}}],
+    );
+    assert_eq!(out, vec![doc! {"_id": 1, "a": [{"b": 1}, [{"b": 4}]]}]);
+}
+
+#[test]
+fn project_errors() {
+    let (code, msg) = stage_error(doc! {"$project": {"a": 1, "b": 0}});
+    assert_eq!(code, 31254);
+    assert_eq!(
+        msg,
+        "Invalid $project :: caused by :: Cannot do exclusion on field b in inclusion projection"
+    );
+    assert_eq!(stage_error(doc! {"$project": {}}).0, 51272);
+    assert_eq!(stage_error(doc! {"$project": 1}).0, 15969);
+    assert_eq!(stage_error(doc! {"$project": {"a.$": 1}}).0, 31324);
+    assert_eq!(stage_error(doc! {"$project": {"a": 0, "b": "$x"}}).0, 31252);
+    assert_eq!(stage_error(doc! {"$project": {"a": {}}}).0, 51270);
+    assert_eq!(stage_error(doc! {"$project": {"a": 1, "a.b": 1}}).0, 31249);
+}
+
+#[test]
+fn add_fields_into_arrays_and_scalars() {
+    let out = literal(
+        vec![doc! {"_id": 1, "a": [{"x": 1}, 2], "b": 3}],
+        vec![doc! {"$addFields": {"a.y": 7, "b": {"$add": ["$b", 1]}, "c": {}}}],
+    );
+    assert_eq!(
+        out,
+        vec![doc! {"_id": 1, "a": [{"x": 1, "y": 7}, {"y": 7}], "b": 4, "c": {}}]
+    );
+    let out = literal(
+        vec![doc! {"_id": 1, "a": 5}],
+        vec![doc! {"$set": {"a.b": "$_id"}}, doc! {"$unset": ["_id"]}],
+    );
+    assert_eq!(out, vec![doc! {"a": {"b": 1}}]);
+}
+
+#[test]
+fn replace_root_and_with() {
+    let out = literal(
+        vec![doc! {"_id": 1, "a": {"x": 1}}],
+        vec![doc! {"$replaceRoot": {"newRoot": "$a"}}],
+    );
+    assert_eq!(out, vec![doc! {"x": 1}]);
+    let mut e = Engine::new();
+    let (code, msg) = error(
+        &mut e,
+        doc! {"aggregate": 1, "pipeline": [{"$documents": [{"_id": 1}]}, {"$replaceWith": "$a"}], "cursor": {}},
+    );
+    assert_eq!(code, 40228);
+    assert_eq!(
+        msg,
+        "PlanExecutor error during aggregation :: caused by :: 'replacement document' must \
+         evaluate to an object, but resulting value was: MISSING. Type of resulting value: \
+         'missing'. Input document: {_id: 1}"
+    );
+    assert_eq!(stage_error(doc! {"$replaceRoot": {"x": 1}}).0, 40415);
+    assert_eq!(stage_error(doc! {"$replaceRoot": {}}).0, 40414);
+}
+
+#[test]
+fn unwind_forms() {
+    let docs = vec![
+        doc! {"_id": 1, "a": [1, 2]},
+        doc! {"_id": 2, "a": []},
+        doc! {"_id": 3, "a": null},
+        doc! {"_id": 4},
+        doc! {"_id": 5, "a": "s"},
+    ];
+    let out = literal(docs.clone(), vec![doc! {"$unwind": "$a"}]);
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": 1, "a": 1},
+            doc! {"_id": 1, "a": 2},
+            doc! {"_id": 5, "a": "s"}
+        ]
+    );
+    let out = literal(
+        docs,
+        vec![
+            doc! {"$unwind": {"path": "$a", "includeArrayIndex": "i", "preserveNullAndEmptyArrays": true}},
+        ],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": 1, "a": 1, "i": 0_i64},
+            doc! {"_id": 1, "a": 2, "i": 1_i64},
+            doc! {"_id": 2, "i": Bson::Null},
+            doc! {"_id": 3, "a": Bson::Null, "i": Bson::Null},
+            doc! {"_id": 4, "i": Bson::Null},
+            doc! {"_id": 5, "a": "s", "i": Bson::Null},
+        ]
+    );
+    assert_eq!(stage_error(doc! {"$unwind": "a"}).0, 28818);
+    assert_eq!(
+        stage_error(doc! {"$unwind": {"path": "$a", "x": 1}}).0,
+        28811
+    );
+    assert_eq!(stage_error(doc! {"$unwind": 1}).0, 15981);
+}
+
+#[test]
+fn pipeline_shape_errors() {
+    assert_eq!(
+        stage_error(doc! {"$foo": 1}),
+        (
+            40324,
+            "Unrecognized pipeline stage name: '$foo'".to_string()
+        )
+    );
+    assert_eq!(stage_error(doc! {"$match": {}, "$limit": 1}).0, 40323);
+    let mut e = Engine::new();
+    assert_eq!(
+        error(
+            &mut e,
+            doc! {"aggregate": "c", "pipeline": {}, "cursor": {}}
+        )
+        .0,
+        14
+    );
+    assert_eq!(error(&mut e, doc! {"aggregate": "c", "pipeline": []}).0, 9);
+    assert_eq!(
+        stage_error(doc! {"$limit": 0}),
+        (15958, "the limit must be positive".to_string())
+    );
+    assert_eq!(
+        stage_error(doc! {"$limit": -2.0}),
+        (
+            5107201,
+            "invalid argument to $limit stage: Expected a non-negative number in: $limit: -2.0"
+                .to_string()
+        )
+    );
+    assert_eq!(stage_error(doc! {"$skip": "a"}).0, 5107200);
+    assert_eq!(stage_error(doc! {"$count": "a.b"}).0, 40160);
+    assert_eq!(stage_error(doc! {"$sort": {}}).0, 15976);
+}
+
+#[test]
+fn batches_continue_with_get_more() {
+    let mut e = engine_with((0..5).map(|i| doc! {"_id": i}).collect());
+    let r = e.run_command(
+        "t",
+        &doc! {"aggregate": "c", "pipeline": [], "cursor": {"batchSize": 2}},
+    );
+    assert_eq!(batch(&r).len(), 2);
+    let id = r.get_document("cursor").unwrap().get_i64("id").unwrap();
+    let r = e.run_command("t", &doc! {"getMore": id, "collection": "c"});
+    let next = r
+        .get_document("cursor")
+        .unwrap()
+        .get_array("nextBatch")
+        .unwrap();
+    assert_eq!(next.len(), 3);
+}
+
+#[test]
+fn let_variables_reach_expressions() {
+    let mut e = Engine::new();
+    let r = e.run_command(
+        "t",
+        &doc! {
+            "aggregate": 1,
+            "pipeline": [{"$documents": [{"a": 1}]}, {"$project": {"_id": 0, "b": {"$add": ["$a", "$$k"]}}}],
+            "cursor": {},
+            "let": {"k": 10},
+        },
+    );
+    assert_eq!(batch(&r), vec![doc! {"b": 11}]);
+}
+
+#[test]
+fn computed_fields_fill_array_holes_in_inclusion() {
+    let out = literal(
+        vec![doc! {"_id": 6, "a": [{"c": 0}, 2]}],
+        vec![doc! {"$project": {"_id": 1, "a.g": ["1"], "a.b": 1}}],
+    );
+    assert_eq!(
+        out,
+        vec![doc! {"_id": 6, "a": [{"g": ["1"]}, {"g": ["1"]}]}]
+    );
+}
+
+fn engine_with_orders() -> Engine {
+    let mut e = engine_with(vec![
+        doc! {"_id": 1, "item": "a", "qty": 2},
+        doc! {"_id": 2, "item": "b", "qty": 1},
+        doc! {"_id": 3, "qty": 5},
+    ]);
+    let r = e.run_command(
+        "t",
+        &doc! {"insert": "inv", "documents": [
+            {"_id": 10, "sku": "a", "stock": 3},
+            {"_id": 11, "sku": "b", "stock": 0},
+            {"_id": 12, "sku": null},
+            {"_id": 13, "sku": ["a", "z"]},
+        ]},
+    );
+    assert!(crate::reply_ok(&r));
+    e
+}
+
+#[test]
+fn lookup_equality_matches_arrays_and_null() {
+    let mut e = engine_with_orders();
+    let out = run(
+        &mut e,
+        vec![
+            doc! {"$lookup": {"from": "inv", "localField": "item", "foreignField": "sku", "as": "inv"}},
+            doc! {"$project": {"ids": "$inv._id"}},
+        ],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": 1, "ids": [10, 13]},
+            doc! {"_id": 2, "ids": [11]},
+            doc! {"_id": 3, "ids": [12]},
+        ]
+    );
+}
+
+#[test]
+fn lookup_let_and_pipeline() {
+    let mut e = engine_with_orders();
+    let out = run(
+        &mut e,
+        vec![
+            doc! {"$match": {"_id": {"$lt": 3}}},
+            doc! {"$lookup": {
+                "from": "inv",
+                "let": {"want": "$qty", "name": "$item"},
+                "pipeline": [
+                    {"$match": {"$expr": {"$and": [{"$eq": ["$sku", "$$name"]}, {"$gte": ["$stock", "$$want"]}]}}},
+                    {"$project": {"_id": 1}},
+                ],
+                "as": "ok",
+            }},
+        ],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": 1, "item": "a", "qty": 2, "ok": [{"_id": 10}]},
+            doc! {"_id": 2, "item": "b", "qty": 1, "ok": []},
+        ]
+    );
+    let (code, msg) = stage_error(doc! {"$lookup": {"from": "inv", "as": "x"}});
+    assert_eq!(code, 9);
+    assert_eq!(
+        msg,
+        "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified"
+    );
+}
+
+#[test]
+fn facet_union_with_and_sample() {
+    let mut e = engine_with_orders();
+    let out = run(
+        &mut e,
+        vec![doc! {"$facet": {
+            "n": [{"$count": "n"}],
+            "big": [{"$match": {"qty": {"$gt": 1}}}, {"$project": {"_id": 1}}],
+        }}],
+    );
+    assert_eq!(
+        out,
+        vec![doc! {"n": [{"n": 3}], "big": [{"_id": 1}, {"_id": 3}]}]
+    );
+    let out = run(
+        &mut e,
+        vec![
+            doc! {"$project": {"_id": 1}},
+            doc! {"$unionWith": {"coll": "inv", "pipeline": [{"$project": {"_id": 1}}, {"$limit": 1}]}},
+        ],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": 1},
+            doc! {"_id": 2},
+            doc! {"_id": 3},
+            doc! {"_id": 10}
+        ]
+    );
+    let out = run(&mut e, vec![doc! {"$sample": {"size": 2}}]);
+    assert_eq!(out.len(), 2);
+    assert_ne!(out[0], out[1]);
+    assert_eq!(
+        stage_error(doc! {"$facet": {"a": [{"$out": "x"}]}}).0,
+        40600
+    );
+    assert_eq!(stage_error(doc! {"$sample": {"size": -1}}).0, 28747);
+}
+
+/// The winning plan's stage names, outermost first.
+fn plan_stages(mut plan: &Document) -> Vec<String> {
+    let mut out = Vec::new();
+    loop {
+        out.push(plan.get_str("stage").unwrap_or("?").to_string());
+        match plan.get_document("inputStage") {
+            Ok(child) => plan = child,
+            Err(_) => return out,
+        }
+    }
+}
+
+#[test]
+fn leading_match_and_sort_use_indexes_and_explain_shows_the_cursor_stage() {
+    let mut e = engine_with(
+        (0..20)
+            .map(|i| doc! {"_id": i, "k": i % 4, "v": i})
+            .collect(),
+    );
+    let r = e.run_command(
+        "t",
+        &doc! {"createIndexes": "c", "indexes": [{"key": {"k": 1}, "name": "k_1"}]},
+    );
+    assert!(crate::reply_ok(&r), "{r:?}");
+    let pipeline = vec![
+        doc! {"$match": {"k": 2}},
+        doc! {"$sort": {"v": -1}},
+        doc! {"$limit": 2},
+        doc! {"$project": {"_id": 0, "v": 1}},
+    ];
+    assert_eq!(
+        run(&mut e, pipeline.clone()),
+        vec![doc! {"v": 18}, doc! {"v": 14}]
+    );
+    let r = e.run_command(
+        "t",
+        &doc! {"explain": {"aggregate": "c", "pipeline": pipeline, "cursor": {}}, "verbosity": "executionStats"},
+    );
+    assert!(crate::reply_ok(&r), "{r:?}");
+    let stages = r.get_array("stages").unwrap();
+    assert_eq!(stages.len(), 2);
+    let cursor = stages[0]
+        .as_document()
+        .unwrap()
+        .get_document("$cursor")
+        .unwrap();
+    let plan = cursor
+        .get_document("queryPlanner")
+        .unwrap()
+        .get_document("winningPlan")
+        .unwrap();
+    let names = plan_stages(plan);
+    assert!(names.contains(&"IXSCAN".to_string()), "{names:?}");
+    assert!(names.contains(&"SORT".to_string()), "{names:?}");
+    let project = stages[1].as_document().unwrap();
+    assert!(project.contains_key("$project"));
+    assert_eq!(project.get_i64("nReturned").unwrap(), 2);
+    // A pipeline that is all find shows the find's plain explain.
+    let r = e.run_command(
+        "t",
+        &doc! {"aggregate": "c", "pipeline": [{"$match": {"k": 1}}], "explain": true},
+    );
+    assert!(r.contains_key("queryPlanner"), "{r:?}");
+    assert!(!r.contains_key("stages"));
+}

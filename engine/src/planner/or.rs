@@ -1,0 +1,164 @@
+//! `$or` planning, as MongoDB's subplanner and indexed-OR enumeration do it.
+//!
+//! A *rooted* `$or` (the whole filter is one `$or`, no hint, no `$natural` sort) is planned
+//! branch by branch: each branch gets the index access paths its own conjuncts allow
+//! ([`branch_candidates`]), `exec::subplan` races them per branch, and [`compose`] joins the
+//! winners under an `OR` stage (each record once; `dupsTested`/`dupsDropped`), or under
+//! `SORT_MERGE` when every branch returns the requested sort order. The whole plan sits under
+//! `SUBPLAN`. When one branch cannot use any index, the whole query is planned as usual
+//! (usually a COLLSCAN) — still under `SUBPLAN`, as MongoDB's `choosePlanWholeQuery` does.
+//!
+//! A *contained* `$or` (`{c: 1, $or: [...]}`) adds one candidate to the ordinary ones: a FETCH
+//! with the other conjuncts as its filter over an OR of the branches, each branch on its first
+//! usable index (MongoDB's enumerator's first choice); the multi-planner decides.
+
+use bson::{Bson, Document};
+
+use super::predicates::{Conjunct, conjuncts, residual};
+use super::{FindQuery, Solution, finish_with, index_access};
+use crate::catalog::Collection;
+use crate::error::Result;
+use crate::query::FindSpec;
+
+/// One branch's index access path and the scan direction that provides the sort, if any.
+#[derive(Debug, Clone)]
+pub struct BranchPlan {
+    pub solution: Solution,
+    pub sort_dir: Option<bool>,
+}
+
+/// The branches of a rooted `$or` the subplanner applies to.
+pub fn rooted_or_branches(q: &FindQuery<'_>) -> Option<Vec<Document>> {
+    if q.hint.is_some() || q.spec.sort.as_ref().and_then(|s| s.natural()).is_some() {
+        return None;
+    }
+    let parts = q.conjuncts();
+    match parts.as_slice() {
+        [only] => or_branches(only),
+        _ => None,
+    }
+}
+
+/// The branch documents of a `{$or: [...]}` conjunct.
+fn or_branches(c: &Conjunct) -> Option<Vec<Document>> {
+    if c.path.is_some() {
+        return None;
+    }
+    let Some(Bson::Array(items)) = c.doc.get("$or") else {
+        return None;
+    };
+    let branches: Vec<Document> = items
+        .iter()
+        .filter_map(|b| b.as_document().cloned())
+        .collect();
+    (!branches.is_empty() && branches.len() == items.len()).then_some(branches)
+}
+
+/// Every index access path one branch can use (a predicate bounds the index's leading key
+/// part); `None` when the branch can use no index, which makes the whole `$or` unindexable.
+pub fn branch_candidates(
+    coll: &Collection,
+    branch: &Document,
+    q: &FindQuery<'_>,
+) -> Result<Option<Vec<BranchPlan>>> {
+    let spec = FindSpec::parse(Some(branch), q.sort, None, None, None)?;
+    let branch_query = FindQuery {
+        filter: branch,
+        spec: &spec,
+        sort: q.sort,
+        projection: None,
+        hint: None,
+    };
+    let parts = conjuncts(branch);
+    let mut out = Vec::new();
+    for index in coll.indexes() {
+        if index.spec.hidden {
+            continue;
+        }
+        if let Some(access) = index_access(index, &parts, &branch_query)?
+            && access.leading_usable
+        {
+            // A FETCH without a filter is added once, above the union.
+            let solution = match access.solution {
+                Solution::Fetch {
+                    filter: None,
+                    child,
+                } => *child,
+                other => other,
+            };
+            out.push(BranchPlan {
+                solution,
+                sort_dir: access.sort_dir,
+            });
+        }
+    }
+    // A plan that returns the sort order needs no blocking SORT: on a tie in the branch's
+    // trial it wins, as MongoDB's no-SORT bonus makes it.
+    out.sort_by_key(|b| b.sort_dir.is_none());
+    Ok((!out.is_empty()).then_some(out))
+}
+
+/// The union of the branches' chosen plans: `SORT_MERGE` when each provides the sort, else
+/// `OR`; under a FETCH (with `fetch_filter`) unless every branch already fetched; then the
+/// find's SORT/SKIP/LIMIT/PROJECTION.
+pub fn compose(
+    q: &FindQuery<'_>,
+    branches: Vec<BranchPlan>,
+    fetch_filter: Option<super::predicates::Residual>,
+) -> Result<Solution> {
+    let sorted = q.spec.sort.is_some() && branches.iter().all(|b| b.sort_dir.is_some());
+    let all_fetched = branches
+        .iter()
+        .all(|b| matches!(b.solution, Solution::Fetch { .. }));
+    let children: Vec<Solution> = branches.into_iter().map(|b| b.solution).collect();
+    let union = if sorted {
+        Solution::SortMerge {
+            pattern: q.sort.cloned().unwrap_or_default(),
+            children,
+        }
+    } else {
+        Solution::Or { children }
+    };
+    let access = if all_fetched && fetch_filter.is_none() {
+        union
+    } else {
+        Solution::Fetch {
+            filter: fetch_filter,
+            child: Box::new(union),
+        }
+    };
+    finish_with(q, access, sorted, false)
+}
+
+/// The indexed-OR candidate for a filter with a `$or` beside other conjuncts.
+pub fn contained_or_candidate(
+    coll: &Collection,
+    parts: &[Conjunct],
+    q: &FindQuery<'_>,
+) -> Result<Option<Solution>> {
+    if parts.len() < 2 {
+        return Ok(None);
+    }
+    let Some((at, branches)) = parts
+        .iter()
+        .enumerate()
+        .find_map(|(i, c)| or_branches(c).map(|b| (i, b)))
+    else {
+        return Ok(None);
+    };
+    let mut chosen = Vec::with_capacity(branches.len());
+    for branch in &branches {
+        match branch_candidates(coll, branch, q)? {
+            Some(mut plans) => chosen.push(plans.remove(0)),
+            None => return Ok(None),
+        }
+    }
+    let rest: Vec<&Conjunct> = parts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != at)
+        .map(|(_, c)| c)
+        .collect();
+    let filter = residual(&rest, parts.len(), &q.spec.filter)?;
+    Ok(Some(compose(q, chosen, filter)?))
+}

@@ -1,0 +1,125 @@
+//! Planning a `$text` query, as MongoDB 8.0 does: the collection's text index answers it (error
+//! 27 without one); equality predicates on the index's prefix fields choose the index prefix;
+//! the other predicates stay as a filter; the `$search` string is parsed with the index's
+//! default language unless `$language` names another. `$text` must appear once, at the top
+//! level (under `$and` is fine): not under `$nor`, and under `$or` only when every other branch
+//! is indexed, which Sprout does not plan (MongoDB's error is returned).
+
+use bson::{Bson, Document};
+
+use super::predicates::{Conjunct, Pred, Residual, as_document, conjuncts};
+use super::{FindQuery, Solution};
+use crate::catalog::Collection;
+use crate::error::{Error, ErrorCode, Result};
+use crate::index::text::ParsedTextQuery;
+use crate::matcher::Filter;
+
+/// A text search: its index, the index prefix, the parsed query, and what else to check.
+#[derive(Debug, Clone)]
+pub struct TextPlan {
+    pub index_name: String,
+    /// The prefix values, in key order, and as explain prints them (`indexPrefix`).
+    pub prefix: Vec<Bson>,
+    pub prefix_doc: Document,
+    pub query: ParsedTextQuery,
+    /// Whether the score is projected or sorted on (TEXT_OR keeps scores; OR does not).
+    pub wants_score: bool,
+    /// The predicates besides `$text` and the prefix equalities.
+    pub filter: Option<Residual>,
+}
+
+fn text_index_required() -> Error {
+    Error::new(
+        ErrorCode::IndexNotFound,
+        "text index required for $text query",
+    )
+}
+
+/// The access path for a find whose filter has `$text` (SORT, SKIP, LIMIT and PROJECTION are
+/// added by the caller).
+pub fn plan_text(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Solution> {
+    let coll = coll.ok_or_else(text_index_required)?;
+    let index = coll
+        .indexes()
+        .iter()
+        .find(|i| i.spec.text.is_some() && !i.spec.hidden)
+        .ok_or_else(text_index_required)?;
+    let Some(text_spec) = index.spec.text.as_deref() else {
+        return Err(text_index_required());
+    };
+    let filter = &q.spec.filter;
+    match filter.text_count() {
+        0 => return Err(text_index_required()),
+        1 => {}
+        _ => return Err(Error::bad_value("Too many text expressions")),
+    }
+    if filter.text_under_nor() {
+        return Err(Error::bad_value("text expression not allowed in nor"));
+    }
+    let parts = conjuncts(q.filter);
+    let Some(text_at) = parts
+        .iter()
+        .position(|c| c.path.is_none() && c.doc.contains_key("$text"))
+    else {
+        return Err(Error::bad_value(
+            "Failed to produce a solution for TEXT under OR - other non-TEXT clauses under OR have to be indexed as well.",
+        ));
+    };
+    let Some(text_query) = filter.text_query() else {
+        return Err(text_index_required());
+    };
+    let mut used = vec![text_at];
+    let mut prefix = Vec::new();
+    let mut prefix_doc = Document::new();
+    for field in &text_spec.prefix {
+        let found = parts.iter().enumerate().find(|(i, c)| {
+            !used.contains(i)
+                && c.path.as_deref() == Some(field.as_str())
+                && matches!(&c.pred, Pred::Eq(v) if !is_operator_document(v))
+        });
+        let Some((
+            i,
+            Conjunct {
+                pred: Pred::Eq(v), ..
+            },
+        )) = found
+        else {
+            return Err(Error::bad_value(
+                "failed to use text index to satisfy $text query (if text index is compound, are equality predicates given for all prefix fields?)",
+            ));
+        };
+        used.push(i);
+        prefix.push(v.clone());
+        prefix_doc.insert(field.clone(), v.clone());
+    }
+    let rest: Vec<&Conjunct> = parts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !used.contains(i))
+        .map(|(_, c)| c)
+        .collect();
+    let residual = match as_document(&rest) {
+        Some(doc) => Some(Residual {
+            filter: Filter::parse(&doc)?,
+            doc,
+        }),
+        None => None,
+    };
+    let wants_score = q.spec.sort.as_ref().is_some_and(|s| s.needs_text_score())
+        || q.spec
+            .projection
+            .as_ref()
+            .is_some_and(|p| p.needs_text_score());
+    Ok(Solution::Text(Box::new(TextPlan {
+        index_name: index.name().to_string(),
+        prefix,
+        prefix_doc,
+        query: ParsedTextQuery::parse(text_query, text_spec.default_language)?,
+        wants_score,
+        filter: residual,
+    })))
+}
+
+fn is_operator_document(v: &Bson) -> bool {
+    matches!(v, Bson::Document(d) if d.keys().next().is_some_and(|k| k.starts_with('$')))
+}
