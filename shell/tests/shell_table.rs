@@ -145,6 +145,15 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (M, &["var b = db.c.initializeOrderedBulkOp(); b.insert({a: 1}); b.insert({a: 2}); b.find({a: 1}).updateOne({$set: {b: 1}}); b"], "{ nInsertOps: 2, nUpdateOps: 1, nRemoveOps: 0, nBatches: 2 }"),
     (M, &["db.c.initializeOrderedBulkOp().execute()"], "MongoshInvalidInputError: Invalid BulkOperation, Batch cannot be empty"),
     (M, &["var b = db.c.initializeOrderedBulkOp(); b.insert({}); b.execute(); b.execute()"], "MongoshInvalidInputError: Batch cannot be re-executed"),
+    // ---- aggregation -----------------------------------------------------------------------------
+    (M, &[SEED_ABC, "db.c.aggregate([{$match: {t: 'x'}}, {$project: {_id: 0, a: 1}}])"], "[ { a: 1 }, { a: 3 } ]"),
+    (M, &[SEED_ABC, "db.c.aggregate({$match: {a: {$gt: 1}}}, {$sort: {a: -1}}, {$project: {t: 1}})"], "[ { _id: 3, t: 'x' }, { _id: 2, t: 'y' } ]"),
+    (M, &[SEED_ABC, "db.c.aggregate([{$sort: {a: 1}}], {batchSize: 1}).toArray().length"], "3"),
+    (M, &[SEED_ABC, "db.c.aggregate([{$count: 'n'}]).next().n"], "3"),
+    (M, &["db.aggregate([{$documents: [{x: 1}, {x: 2}]}, {$match: {x: 2}}])"], "[ { x: 2 } ]"),
+    (M, &[SEED_ABC, "db.c.aggregate([{$bogus: 1}])"], "MongoServerError[Location40324]: Unrecognized pipeline stage name: '$bogus'"),
+    (M, &["for (var i = 0; i < 25; i++) db.c.insertOne({_id: i})", "db.c.aggregate([{$sort: {_id: 1}}])", "it"], "[ { _id: 20 }, { _id: 21 }, { _id: 22 }, { _id: 23 }, { _id: 24 } ]"),
+    (L, &[SEED_ABC, "db.c.aggregate([{$match: {_id: 1}}])"], "{ \"_id\" : 1, \"a\" : 1, \"t\" : \"x\" }"),
     // ---- cursors ---------------------------------------------------------------------------------
     (M, &[SEED_ABC, "db.c.find({}, {t: 0}).sort({a: -1})"], "[ { _id: 3, a: 3 }, { _id: 2, a: 2 }, { _id: 1, a: 1 } ]"),
     (M, &[SEED_ABC, "db.c.find().limit(1).sort({a: -1}).skip(1).projection({_id: 1})"], "[ { _id: 2 } ]"),

@@ -1,0 +1,151 @@
+// Indexes and explain, as mongosh runs them: createIndex / createIndexes / ensureIndex,
+// getIndexes, dropIndex / dropIndexes; cursor.explain(verbosity) and
+// db.c.explain(verbosity).find(...) / count / distinct / update / remove / findAndModify /
+// aggregate, which send the `explain` command with the command the method would run.
+(function (g) {
+  'use strict';
+  var api = g.__sproutApi;
+  var C = g.DBCollection.prototype;
+  var Q = api.Cursor.prototype;
+
+  // ---- indexes --------------------------------------------------------------------------------
+  function defaultName(keys) {
+    return Object.keys(keys).map(function (k) { return k + '_' + String(keys[k]); }).join('_');
+  }
+  function indexSpec(keys, options) {
+    if (keys === null || typeof keys !== 'object' || Array.isArray(keys)) {
+      throw api.MongoshInvalidInputError('The "keys" argument must be an object');
+    }
+    var spec = { key: keys, name: defaultName(keys) };
+    Object.keys(options || {}).forEach(function (k) { spec[k] = options[k]; });
+    return spec;
+  }
+  C.createIndexes = function (keyPatterns, options) {
+    var specs = (keyPatterns || []).map(function (k) { return indexSpec(k, options); });
+    this._command({ createIndexes: this._name, indexes: specs });
+    return specs.map(function (s) { return s.name; });
+  };
+  C.createIndex = function (keys, options) { return this.createIndexes([keys], options)[0]; };
+  // The legacy shell's ensureIndex answers with the command's reply, as the books print it.
+  C.ensureIndex = function (keys, options) {
+    return this._command({ createIndexes: this._name, indexes: [indexSpec(keys, options)] });
+  };
+  C.getIndexes = function () {
+    return this._command({ listIndexes: this._name }).cursor.firstBatch;
+  };
+  C.getIndexSpecs = C.getIndexes;
+  C.getIndexKeys = function () { return this.getIndexes().map(function (i) { return i.key; }); };
+  C.dropIndex = function (index) { return this._command({ dropIndexes: this._name, index: index }); };
+  C.dropIndexes = function (indexes) {
+    return this._command({ dropIndexes: this._name, index: indexes === undefined ? '*' : indexes });
+  };
+
+  // ---- explain ----------------------------------------------------------------------------------
+  var VERBOSITIES = ['queryPlanner', 'executionStats', 'allPlansExecution'];
+  function verbosityOf(v) {
+    if (v === undefined) return 'queryPlanner';
+    if (v === true) return 'allPlansExecution';
+    if (v === false) return 'queryPlanner';
+    if (VERBOSITIES.indexOf(v) < 0) {
+      throw api.MongoshInvalidInputError('verbosity can only be one of ' + VERBOSITIES.join(', ') + '. Received ' + v + '.');
+    }
+    return v;
+  }
+  function runExplain(coll, cmd, verbosity) {
+    return coll._command({ explain: cmd, verbosity: verbosity });
+  }
+  function findCommand(cursor) {
+    var cmd = { find: cursor._coll._name };
+    var s = cursor._spec;
+    Object.keys(s).forEach(function (k) { if (s[k] !== undefined && k !== 'batchSize') cmd[k] = s[k]; });
+    return cmd;
+  }
+  Q.explain = function (verbosity) {
+    return runExplain(this._coll, findCommand(this), verbosityOf(verbosity));
+  };
+
+  // db.c.explain().find(...): a cursor whose result is the explain document.
+  function ExplainableCursor(coll, filter, projection, verbosity) {
+    this._cursor = new api.Cursor(coll, filter, projection);
+    this._verbosity = verbosity;
+  }
+  var E = ExplainableCursor.prototype;
+  ['sort', 'skip', 'limit', 'batchSize', 'projection', 'hint', 'comment', 'collation', 'min', 'max', 'maxTimeMS']
+    .forEach(function (name) {
+      E[name] = function (v) { this._cursor[name](v); return this; };
+    });
+  E.finish = function () { return this._cursor.explain(this._verbosity); };
+  E.next = E.finish;
+  E._asPrintable = E.finish;
+  E.toString = function () { return 'ExplainableCursor'; };
+
+  function Explainable(coll, verbosity) {
+    this._coll = coll;
+    this._verbosity = verbosity;
+  }
+  var X = Explainable.prototype;
+  X.getCollection = function () { return this._coll; };
+  X.getVerbosity = function () { return this._verbosity; };
+  X.setVerbosity = function (v) { this._verbosity = verbosityOf(v); return this; };
+  X.find = function (filter, projection) {
+    return new ExplainableCursor(this._coll, filter, projection, this._verbosity);
+  };
+  X._run = function (cmd) { return runExplain(this._coll, cmd, this._verbosity); };
+  X.count = function (query, options) {
+    var cmd = { count: this._coll._name, query: query === undefined ? {} : query };
+    options = options || {};
+    ['skip', 'limit', 'hint', 'collation'].forEach(function (k) { if (options[k] !== undefined) cmd[k] = options[k]; });
+    return this._run(cmd);
+  };
+  X.countDocuments = X.count;
+  X.distinct = function (key, query) {
+    return this._run({ distinct: this._coll._name, key: key, query: query === undefined ? {} : query });
+  };
+  function updateStatement(filter, update, options, multi) {
+    options = options || {};
+    var stmt = { q: filter, u: update, upsert: !!options.upsert, multi: !!multi };
+    ['arrayFilters', 'hint', 'collation', 'sort'].forEach(function (k) { if (options[k] !== undefined) stmt[k] = options[k]; });
+    return stmt;
+  }
+  X._update = function (filter, update, options, multi) {
+    return this._run({ update: this._coll._name, updates: [updateStatement(filter, update, options, multi)] });
+  };
+  X.update = function (filter, update, upsertOrOptions, multi) {
+    var opts = typeof upsertOrOptions === 'object' && upsertOrOptions !== null ? upsertOrOptions : { upsert: !!upsertOrOptions, multi: !!multi };
+    return this._update(filter, update, opts, !!opts.multi);
+  };
+  X.updateOne = function (f, u, o) { return this._update(f, u, o, false); };
+  X.updateMany = function (f, u, o) { return this._update(f, u, o, true); };
+  X.replaceOne = function (f, r, o) { return this._update(f, r, o, false); };
+  X._delete = function (filter, limit) {
+    return this._run({ delete: this._coll._name, deletes: [{ q: filter === undefined ? {} : filter, limit: limit }] });
+  };
+  X.remove = function (filter, justOne) {
+    var one = justOne === true || (justOne && justOne.justOne);
+    return this._delete(filter, one ? 1 : 0);
+  };
+  X.deleteOne = function (filter) { return this._delete(filter, 1); };
+  X.deleteMany = function (filter) { return this._delete(filter, 0); };
+  X.findAndModify = function (spec) {
+    var cmd = { findAndModify: this._coll._name };
+    spec = spec || {};
+    Object.keys(spec).forEach(function (k) { cmd[k] = spec[k]; });
+    return this._run(cmd);
+  };
+  X.findOneAndUpdate = function (filter, update, options) {
+    options = options || {};
+    return this.findAndModify({ query: filter, update: update, sort: options.sort, upsert: options.upsert });
+  };
+  X.findOneAndReplace = X.findOneAndUpdate;
+  X.findOneAndDelete = function (filter, options) {
+    return this.findAndModify({ query: filter, remove: true, sort: (options || {}).sort });
+  };
+  X.aggregate = function (pipeline, options) {
+    var cmd = { aggregate: this._coll._name, pipeline: pipeline || [], cursor: {} };
+    Object.keys(options || {}).forEach(function (k) { if (k !== 'explain') cmd[k] = options[k]; });
+    return this._run(cmd);
+  };
+  X.toString = function () { return 'Explainable(' + this._coll.getFullName() + ')'; };
+
+  C.explain = function (verbosity) { return new Explainable(this, verbosityOf(verbosity)); };
+})(globalThis);
