@@ -191,6 +191,23 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (M, &["require('nope')"], "Error: Cannot find module 'nope'"),
     (M, &["var mongo = require('mongodb').MongoClient; mongo.connect('mongodb://127.0.0.1:27017/monitoring', function (err, db) { db.collection('events').insert({_id: 1, a: 1}, function (e, r) { console.log(r.result.n); db.close(); }); })", "use monitoring", "db.events.findOne()"], "{ _id: 1, a: 1 }"),
     (M, &["require('mongodb').MongoClient.connect('mongodb://h/m', function (err, db) { db.collection('e').find({}).toArray(function (e, docs) { console.log('found', docs.length) }) })"], "found 0"),
+    // ---- indexes and explain -------------------------------------------------------------------------
+    (M, &[SEED_ABC, "db.c.createIndex({a: 1})"], "a_1"),
+    (M, &[SEED_ABC, "db.c.createIndexes([{t: 1, a: -1}])"], "[ 't_1_a_-1' ]"),
+    (M, &[SEED_ABC, "db.c.createIndex({a: 1})", "db.c.getIndexes().map(i => i.name)"], "[ '_id_', 'a_1' ]"),
+    (L, &[SEED_ABC, "db.c.ensureIndex({a: 1})"], "{\n\t\"createdCollectionAutomatically\" : false,\n\t\"numIndexesBefore\" : 1,\n\t\"numIndexesAfter\" : 2,\n\t\"ok\" : 1\n}"),
+    (M, &[SEED_ABC, "db.c.createIndex({a: 1})", "db.c.find({a: {$gt: 1}}).explain().queryPlanner.winningPlan.inputStage.indexBounds"], "{ a: [ '(1, inf.0]' ] }"),
+    (M, &[SEED_ABC, "db.c.createIndex({a: 1})", "db.c.explain('executionStats').find({a: 2}).finish().executionStats.totalKeysExamined"], "1"),
+    (M, &[SEED_ABC, "db.c.createIndex({a: 1})", "db.c.explain().find({t: 'x'}).sort({a: -1}).next().queryPlanner.winningPlan.inputStage.direction"], "backward"),
+    (M, &[SEED_ABC, "db.c.createIndex({a: 1})", "db.c.explain().count({a: 2}).queryPlanner.winningPlan.inputStage.stage"], "COUNT_SCAN"),
+    (M, &[SEED_ABC, "db.c.createIndex({a: 1})", "db.c.explain().distinct('a').queryPlanner.winningPlan.inputStage.stage"], "DISTINCT_SCAN"),
+    (M, &[SEED_ABC, "db.c.explain('executionStats').update({t: 'x'}, {$set: {t: 'z'}}, {multi: true}).executionStats.executionStages.nWouldModify"], "2"),
+    (M, &[SEED_ABC, "db.c.explain('executionStats').remove({t: 'x'}, true).executionStats.executionStages.nWouldDelete"], "1"),
+    (M, &[SEED_ABC, "db.c.explain('executionStats').findAndModify({query: {a: 3}, update: {$inc: {a: 1}}}).executionStats.executionStages.stage"], "UPDATE"),
+    (M, &[SEED_ABC, "db.c.find({a: {$gt: 1}}).limit(1).count()"], "2"),
+    (M, &[SEED_ABC, "db.c.find({a: {$gt: 1}}).limit(1).count(true)"], "1"),
+    (M, &[SEED_ABC, "db.c.find().explain('everything')"], "MongoshInvalidInputError: verbosity can only be one of queryPlanner, executionStats, allPlansExecution. Received everything."),
+    (M, &[SEED_ABC, "db.c.find().hint('nope').explain()"], "MongoServerError[BadValue]: hint provided does not correspond to an existing index"),
 ];
 
 #[test]
