@@ -60,9 +60,15 @@ pub enum Check {
     /// the solution's; as a multiset unless `ordered`.
     Result { ordered: bool },
     /// After the answer runs, the collection must hold the same documents as after the solution.
-    State { db: Option<String>, collection: String },
+    State {
+        db: Option<String>,
+        collection: String,
+    },
     /// After the answer runs (typically `createIndex`), `query`'s plan must meet `plan`.
-    Plan { query: String, plan: PlanRequirement },
+    Plan {
+        query: String,
+        plan: PlanRequirement,
+    },
 }
 
 /// What an index exercise asks of a query's winning plan.

@@ -163,10 +163,7 @@ pub fn check_exercise(lesson: &Lesson, exercise: &Exercise, answer: &str) -> Che
                 Ok((_, v)) => v,
                 Err(e) => return CheckOutcome::fail(format!("the solution failed: {e}")),
             };
-            let (got, want) = (
-                result_documents(answer_value),
-                result_documents(expected),
-            );
+            let (got, want) = (result_documents(answer_value), result_documents(expected));
             if same_values(&got, &want, *ordered) {
                 CheckOutcome::pass(format!("Correct: {} result(s), as expected.", want.len()))
             } else if got.len() != want.len() {

@@ -1,7 +1,7 @@
 // End-to-end: the served playground in Debian's Chromium, driven by Playwright.
 // Inserts a product, finds it, reloads the page (IndexedDB) and finds it again; bad input shows
-// errors and the page keeps working; a hanging command is stopped and an out-of-memory one
-// restarts the shell worker without losing data. Saves screenshots and the time to first result.
+// errors and the page keeps working; a hanging command is stopped by replacing the shell worker
+// without losing data. Saves screenshots and the time to first result.
 // Usage: node playground.spec.mjs <url> <output-dir>
 import { chromium } from 'playwright-core';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -87,12 +87,6 @@ try {
   check('Stop interrupts the command', /Interrupted/.test(stopped), stopped);
   const afterStop = await run(page, 'db.products.countDocuments()');
   check('after Stop the data is still there', afterStop.trim() === '1', afterStop);
-
-  // Memory exhaustion kills only the worker; the page restarts it and keeps the data.
-  const oom = await run(page, "var s = 'x'.repeat(1 << 24); while (true) { s = s + s; }");
-  check('running out of memory restarts the shell', /The shell stopped/.test(oom), oom);
-  const afterOom = await run(page, 'db.products.countDocuments()');
-  check('after a restart the data is still there', afterOom.trim() === '1', afterOom);
 
   await page.reload();
   await ready(page);

@@ -188,11 +188,12 @@ fn catalog() -> Catalog {
             let cat = e.catalog();
             cat.database_names()
                 .flat_map(|db| {
-                    cat.collections(db).map(move |(name, coll)| CollectionSummary {
-                        db: db.to_string(),
-                        name: name.to_string(),
-                        count: coll.len(),
-                    })
+                    cat.collections(db)
+                        .map(move |(name, coll)| CollectionSummary {
+                            db: db.to_string(),
+                            name: name.to_string(),
+                            count: coll.len(),
+                        })
                 })
                 .collect()
         });

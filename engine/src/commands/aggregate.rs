@@ -88,7 +88,8 @@ pub fn aggregate(
 ) -> Result<Document> {
     let parsed = parse(engine, db, command)?;
     if parsed.explain {
-        return explain_parsed(engine, db, command, &parsed, Verbosity::QueryPlanner);
+        return explain_parsed(engine, db, command, &parsed, Verbosity::QueryPlanner)
+            .map(crate::explain::narrow_counters);
     }
     let run = execute(engine, db, &parsed, ctx, true)?;
     Ok(first_batch_reply(

@@ -35,7 +35,7 @@ pub fn explain(engine: &mut Engine, db: &str, command: &Document) -> Result<Docu
             "explain command requires a nested object",
         ));
     };
-    match name.as_str() {
+    let explained = match name.as_str() {
         "find" => explain_find(engine, db, inner, verbosity),
         "delete" => explain_delete(engine, db, inner, verbosity),
         "count" => explain_count(engine, db, inner, verbosity),
@@ -46,7 +46,8 @@ pub fn explain(engine: &mut Engine, db: &str, command: &Document) -> Result<Docu
             super::explain_write::explain_find_and_modify(engine, db, inner, verbosity)
         }
         other => Err(unsupported(other)),
-    }
+    };
+    explained.map(crate::explain::narrow_counters)
 }
 
 fn explain_find(

@@ -50,15 +50,15 @@ fn count_answered_by_an_index_is_a_count_scan() {
         &doc! {"startKey": {"a": 2}, "startKeyInclusive": true, "endKey": {"a": 2}, "endKeyInclusive": true}
     );
     let root = stages(&r);
-    assert_eq!(root.get_i64("nCounted").unwrap(), 5);
-    assert_eq!(root.get_i64("nReturned").unwrap(), 0);
+    assert_eq!(root.get_i32("nCounted").unwrap(), 5);
+    assert_eq!(root.get_i32("nReturned").unwrap(), 0);
     let scan = root.get_document("inputStage").unwrap();
     // COUNT_SCAN shows keysExamined before its plan fields.
     assert_eq!(
         scan.keys().nth(10).map(String::as_str),
         Some("keysExamined")
     );
-    assert_eq!(scan.get_i64("keysExamined").unwrap(), 5);
+    assert_eq!(scan.get_i32("keysExamined").unwrap(), 5);
     assert_eq!(
         run(
             &mut e,
@@ -88,14 +88,14 @@ fn count_with_a_residual_filter_counts_over_fetch_and_without_query_reads_the_si
             .unwrap(),
         "FETCH"
     );
-    assert_eq!(stages(&r).get_i64("nCounted").unwrap(), 4);
+    assert_eq!(stages(&r).get_i32("nCounted").unwrap(), 4);
     let r = explain(&mut e, doc! {"count": "c", "skip": 15});
     assert_eq!(
         winning_plan(&r).get_str("stage").unwrap(),
         "RECORD_STORE_FAST_COUNT"
     );
-    assert_eq!(stages(&r).get_i64("nCounted").unwrap(), 5);
-    assert_eq!(stages(&r).get_i64("nSkipped").unwrap(), 15);
+    assert_eq!(stages(&r).get_i32("nCounted").unwrap(), 5);
+    assert_eq!(stages(&r).get_i32("nSkipped").unwrap(), 15);
     let r = explain(&mut e, doc! {"count": "c", "query": {"b": 3}});
     assert_eq!(
         winning_plan(&r)
@@ -125,7 +125,7 @@ fn distinct_on_an_indexed_field_is_a_distinct_scan() {
         "DISTINCT_SCAN"
     );
     let scan = stages(&r).get_document("inputStage").unwrap();
-    assert_eq!(scan.get_i64("keysExamined").unwrap(), 4);
+    assert_eq!(scan.get_i32("keysExamined").unwrap(), 4);
     let values = |e: &mut Engine, cmd| run(e, cmd).get_array("values").unwrap().clone();
     assert_eq!(
         values(
@@ -156,15 +156,15 @@ fn explained_update_counts_matches_and_would_be_modifications() {
     let wp = winning_plan(&r);
     assert_eq!(wp.get_str("stage").unwrap(), "UPDATE");
     let root = stages(&r);
-    assert_eq!(root.get_i64("nMatched").unwrap(), 5);
+    assert_eq!(root.get_i32("nMatched").unwrap(), 5);
     // b is already 5 in one of them: a no-op does not count.
-    assert_eq!(root.get_i64("nWouldModify").unwrap(), 4);
-    assert_eq!(root.get_i64("nWouldUpsert").unwrap(), 0);
+    assert_eq!(root.get_i32("nWouldModify").unwrap(), 4);
+    assert_eq!(root.get_i32("nWouldUpsert").unwrap(), 0);
     let r = explain(
         &mut e,
         doc! {"update": "c", "updates": [{"q": {"a": 9}, "u": {"$set": {"b": 5}}, "upsert": true}]},
     );
-    assert_eq!(stages(&r).get_i64("nWouldUpsert").unwrap(), 1);
+    assert_eq!(stages(&r).get_i32("nWouldUpsert").unwrap(), 1);
     // Nothing was written.
     assert_eq!(
         run(&mut e, doc! {"count": "c", "query": {"b": 5}}),
@@ -176,11 +176,11 @@ fn explained_update_counts_matches_and_would_be_modifications() {
     );
     let root = stages(&r);
     assert_eq!(root.get_str("stage").unwrap(), "UPDATE");
-    assert_eq!(root.get_i64("nMatched").unwrap(), 1);
+    assert_eq!(root.get_i32("nMatched").unwrap(), 1);
     let r = explain(
         &mut e,
         doc! {"findAndModify": "c", "query": {"a": 3}, "remove": true},
     );
     assert_eq!(stages(&r).get_str("stage").unwrap(), "DELETE");
-    assert_eq!(stages(&r).get_i64("nWouldDelete").unwrap(), 1);
+    assert_eq!(stages(&r).get_i32("nWouldDelete").unwrap(), 1);
 }

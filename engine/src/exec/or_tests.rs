@@ -71,13 +71,13 @@ fn rooted_or_is_subplanned_into_an_or_of_index_scans() {
     assert!(qp.get_array("rejectedPlans").unwrap().is_empty());
     let es = r.get_document("executionStats").unwrap();
     // a < 3: 0, 1, 2; b = 1: 1, 6, 11, 16; a = 1: 1 again.
-    assert_eq!(es.get_i64("nReturned").unwrap(), 6);
-    assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 3 + 4 + 1);
-    assert_eq!(es.get_i64("totalDocsExamined").unwrap(), 6);
+    assert_eq!(es.get_i32("nReturned").unwrap(), 6);
+    assert_eq!(es.get_i32("totalKeysExamined").unwrap(), 3 + 4 + 1);
+    assert_eq!(es.get_i32("totalDocsExamined").unwrap(), 6);
     let or = stage(es, &["executionStages", "inputStage", "inputStage"]);
-    assert_eq!(or.get_i64("dupsTested").unwrap(), 8);
-    assert_eq!(or.get_i64("dupsDropped").unwrap(), 2);
-    assert_eq!(or.get_i64("nReturned").unwrap(), 6);
+    assert_eq!(or.get_i32("dupsTested").unwrap(), 8);
+    assert_eq!(or.get_i32("dupsDropped").unwrap(), 2);
+    assert_eq!(or.get_i32("nReturned").unwrap(), 6);
 }
 
 #[test]
@@ -103,7 +103,7 @@ fn each_branch_races_its_own_candidates() {
         "a_1"
     );
     let es = r.get_document("executionStats").unwrap();
-    assert_eq!(es.get_i64("nReturned").unwrap(), 1);
+    assert_eq!(es.get_i32("nReturned").unwrap(), 1);
 }
 
 #[test]
@@ -122,11 +122,11 @@ fn a_branch_without_an_index_makes_the_whole_or_a_collection_scan() {
         &doc! {"$or": [{"a": {"$eq": 1}}, {"c": {"$eq": 90}}]}
     );
     let es = r.get_document("executionStats").unwrap();
-    assert_eq!(es.get_i64("nReturned").unwrap(), 2);
-    assert_eq!(es.get_i64("totalDocsExamined").unwrap(), 20);
+    assert_eq!(es.get_i32("nReturned").unwrap(), 2);
+    assert_eq!(es.get_i32("totalDocsExamined").unwrap(), 20);
     let root = es.get_document("executionStages").unwrap();
     assert_eq!(root.get_str("stage").unwrap(), "SUBPLAN");
-    assert_eq!(root.get_i64("works").unwrap(), 21);
+    assert_eq!(root.get_i32("works").unwrap(), 21);
 }
 
 #[test]
@@ -192,7 +192,7 @@ fn contained_or_competes_with_the_other_conjuncts_indexes() {
     assert_eq!(wp.get_document("filter").unwrap(), &doc! {"c": {"$gt": 0}});
     assert_eq!(stage(wp, &["inputStage"]).get_str("stage").unwrap(), "OR");
     let es = r.get_document("executionStats").unwrap();
-    assert_eq!(es.get_i64("nReturned").unwrap(), 5);
+    assert_eq!(es.get_i32("nReturned").unwrap(), 5);
     // With no other index the contained $or is the only indexed plan.
     assert!(
         r.get_document("queryPlanner")

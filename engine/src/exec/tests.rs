@@ -282,12 +282,12 @@ fn book_chapter_5_collscan_then_index_then_covered() {
         &doc! {"isCached": false, "stage": "COLLSCAN", "filter": {"price": {"$gt": 65}}, "direction": "forward"}
     );
     let es = execution_stats(&r);
-    assert_eq!(es.get_i64("nReturned").unwrap(), 3);
-    assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 0);
-    assert_eq!(es.get_i64("totalDocsExamined").unwrap(), 10);
+    assert_eq!(es.get_i32("nReturned").unwrap(), 3);
+    assert_eq!(es.get_i32("totalKeysExamined").unwrap(), 0);
+    assert_eq!(es.get_i32("totalDocsExamined").unwrap(), 10);
     let stages = es.get_document("executionStages").unwrap();
-    assert_eq!(stages.get_i64("works").unwrap(), 11);
-    assert_eq!(stages.get_i64("needTime").unwrap(), 7);
+    assert_eq!(stages.get_i32("works").unwrap(), 11);
+    assert_eq!(stages.get_i32("needTime").unwrap(), 7);
     assert_eq!(stages.get_i32("isEOF").unwrap(), 1);
     assert_eq!(
         r.get_document("serverInfo")
@@ -321,9 +321,9 @@ fn book_chapter_5_collscan_then_index_then_covered() {
         }
     );
     let es = execution_stats(&r);
-    assert_eq!(es.get_i64("nReturned").unwrap(), 3);
-    assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 3);
-    assert_eq!(es.get_i64("totalDocsExamined").unwrap(), 3);
+    assert_eq!(es.get_i32("nReturned").unwrap(), 3);
+    assert_eq!(es.get_i32("totalKeysExamined").unwrap(), 3);
+    assert_eq!(es.get_i32("totalDocsExamined").unwrap(), 3);
     // The same three documents, now in index order.
     assert_eq!(
         planned_find(
@@ -368,9 +368,9 @@ fn book_chapter_5_collscan_then_index_then_covered() {
         "IXSCAN"
     );
     let es = execution_stats(&r);
-    assert_eq!(es.get_i64("nReturned").unwrap(), 3);
-    assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 3);
-    assert_eq!(es.get_i64("totalDocsExamined").unwrap(), 0);
+    assert_eq!(es.get_i32("nReturned").unwrap(), 3);
+    assert_eq!(es.get_i32("totalKeysExamined").unwrap(), 3);
+    assert_eq!(es.get_i32("totalDocsExamined").unwrap(), 0);
 }
 
 #[test]
@@ -426,14 +426,14 @@ fn multikey_in_query_fetches_and_dedups() {
         &doc! {"followedSellers": ["[\"seller1\", \"seller1\"]", "[\"seller3\", \"seller3\"]"]}
     );
     let es = execution_stats(&r);
-    assert_eq!(es.get_i64("nReturned").unwrap(), 2);
-    assert_eq!(es.get_i64("totalDocsExamined").unwrap(), 2);
+    assert_eq!(es.get_i32("nReturned").unwrap(), 2);
+    assert_eq!(es.get_i32("totalDocsExamined").unwrap(), 2);
     // seller1 ×2, seller2 (then a seek), seller3 (a duplicate of _id 0, dropped), seller4 (past
     // the last interval). MongoDB 8.0's IndexScan counts every key its cursor returns before
     // asking the IndexBoundsChecker, and with several intervals there is no end position, so
     // the key that ends the scan is examined too: 5. The book (MongoDB 3.0) prints 4; a lesson
     // on this figure should say so.
-    assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 5);
+    assert_eq!(es.get_i32("totalKeysExamined").unwrap(), 5);
 }
 
 #[test]
@@ -473,7 +473,7 @@ fn rejected_plans_hints_idhack_and_sort_direction() {
         .get_array("allPlansExecution")
         .unwrap();
     assert_eq!(all.len(), 2);
-    assert_eq!(execution_stats(&r).get_i64("nReturned").unwrap(), 1);
+    assert_eq!(execution_stats(&r).get_i32("nReturned").unwrap(), 1);
     // hint by key pattern and by name; a bad hint is an error.
     let r = explain(
         &mut e,
@@ -511,7 +511,7 @@ fn rejected_plans_hints_idhack_and_sort_direction() {
             .unwrap(),
         "IDHACK"
     );
-    assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 1);
+    assert_eq!(es.get_i32("totalKeysExamined").unwrap(), 1);
     // A descending sort on an indexed field scans backward with no SORT stage.
     let r = explain(
         &mut e,
@@ -535,7 +535,7 @@ fn rejected_plans_hints_idhack_and_sort_direction() {
         ix.get_document("indexBounds").unwrap(),
         &doc! {"b": ["[MaxKey, MinKey]"]}
     );
-    assert_eq!(execution_stats(&r).get_i64("totalKeysExamined").unwrap(), 2);
+    assert_eq!(execution_stats(&r).get_i32("totalKeysExamined").unwrap(), 2);
     // A sort no index provides is a blocking SORT with the limit pushed in.
     let r = explain(
         &mut e,
@@ -544,7 +544,7 @@ fn rejected_plans_hints_idhack_and_sort_direction() {
         "executionStats",
     );
     let es = execution_stats(&r);
-    assert_eq!(es.get_i64("nReturned").unwrap(), 2);
+    assert_eq!(es.get_i32("nReturned").unwrap(), 2);
     // A compound index with an equality and a range stops at the end of the range.
     run(
         &mut e,
@@ -563,8 +563,8 @@ fn rejected_plans_hints_idhack_and_sort_direction() {
         &doc! {"a": ["[4, 4]"], "b": ["(40, 14]"]}
     );
     let es = execution_stats(&r);
-    assert_eq!(es.get_i64("nReturned").unwrap(), 3);
-    assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 3);
+    assert_eq!(es.get_i32("nReturned").unwrap(), 3);
+    assert_eq!(es.get_i32("totalKeysExamined").unwrap(), 3);
     // Explaining a delete counts what it would delete and deletes nothing.
     let r = explain(
         &mut e,
@@ -575,9 +575,9 @@ fn rejected_plans_hints_idhack_and_sort_direction() {
     let es = execution_stats(&r);
     let stage = es.get_document("executionStages").unwrap();
     assert_eq!(stage.get_str("stage").unwrap(), "DELETE");
-    assert_eq!(stage.get_i64("nWouldDelete").unwrap(), 3);
-    assert_eq!(es.get_i64("nReturned").unwrap(), 0);
-    assert_eq!(es.get_i64("totalKeysExamined").unwrap(), 3);
+    assert_eq!(stage.get_i32("nWouldDelete").unwrap(), 3);
+    assert_eq!(es.get_i32("nReturned").unwrap(), 0);
+    assert_eq!(es.get_i32("totalKeysExamined").unwrap(), 3);
     assert_eq!(winning_plan(&r).get_str("stage").unwrap(), "DELETE");
     let r = explain(
         &mut e,
@@ -586,7 +586,7 @@ fn rejected_plans_hints_idhack_and_sort_direction() {
         "executionStats",
     );
     let stage = execution_stats(&r).get_document("executionStages").unwrap();
-    assert_eq!(stage.get_i64("nWouldDelete").unwrap(), 1);
+    assert_eq!(stage.get_i32("nWouldDelete").unwrap(), 1);
     let r = run(&mut e, "t", doc! {"count": "c"});
     assert_eq!(r.get_i32("n").unwrap(), 50);
     // Writes select through the same plans: record ids in index order.

@@ -151,9 +151,9 @@ fn explain_shows_text_plans_with_counters() {
     assert_eq!(ixscan.get_str("direction").unwrap(), "backward");
     assert_eq!(ixscan.get_document("indexBounds").unwrap(), &doc! {});
     let stats = r.get_document("executionStats").unwrap();
-    assert_eq!(stats.get_i64("nReturned").unwrap(), 3);
-    assert_eq!(stats.get_i64("totalKeysExamined").unwrap(), 3);
-    assert_eq!(stats.get_i64("totalDocsExamined").unwrap(), 3);
+    assert_eq!(stats.get_i32("nReturned").unwrap(), 3);
+    assert_eq!(stats.get_i32("totalKeysExamined").unwrap(), 3);
+    assert_eq!(stats.get_i32("totalDocsExamined").unwrap(), 3);
 
     // With the score wanted and two terms: TEXT_MATCH over TEXT_OR over two IXSCANs.
     let r = run(
@@ -168,11 +168,11 @@ fn explain_shows_text_plans_with_counters() {
     assert_eq!(stages.get_str("stage").unwrap(), "PROJECTION_DEFAULT");
     let text_match = stages.get_document("inputStage").unwrap();
     assert_eq!(text_match.get_str("stage").unwrap(), "TEXT_MATCH");
-    assert_eq!(text_match.get_i64("docsRejected").unwrap(), 1);
-    assert_eq!(text_match.get_i64("nReturned").unwrap(), 3);
+    assert_eq!(text_match.get_i32("docsRejected").unwrap(), 1);
+    assert_eq!(text_match.get_i32("nReturned").unwrap(), 3);
     let text_or = text_match.get_document("inputStage").unwrap();
     assert_eq!(text_or.get_str("stage").unwrap(), "TEXT_OR");
-    assert_eq!(text_or.get_i64("docsExamined").unwrap(), 4);
+    assert_eq!(text_or.get_i32("docsExamined").unwrap(), 4);
     assert_eq!(text_or.get_array("inputStages").unwrap().len(), 2);
 }
 

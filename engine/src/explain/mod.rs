@@ -174,3 +174,62 @@ pub fn unsupported(name: &str) -> Error {
         format!("explain of '{name}' is not supported by Sprout yet"),
     )
 }
+
+/// Explain's counters as MongoDB sends them: the server appends each with `appendNumber`, which
+/// writes an int32 when the value fits and an int64 otherwise, so the shell prints `1`, not
+/// `Long('1')`. Only counter fields change; echoed filters and specs keep their types.
+pub fn narrow_counters(doc: Document) -> Document {
+    const COUNTERS: &[&str] = &[
+        "nReturned",
+        "works",
+        "advanced",
+        "needTime",
+        "needYield",
+        "saveState",
+        "restoreState",
+        "keysExamined",
+        "docsExamined",
+        "totalKeysExamined",
+        "totalDocsExamined",
+        "executionTimeMillis",
+        "executionTimeMillisEstimate",
+        "dupsTested",
+        "dupsDropped",
+        "seeks",
+        "nMatched",
+        "nWouldModify",
+        "nWouldUpsert",
+        "nWouldDelete",
+        "nCounted",
+        "nSkipped",
+        "memUsage",
+        "totalDataSizeSorted",
+        "spills",
+        "chunkSkips",
+        "alreadyHasObj",
+        "nDocs",
+        "docsRejected",
+    ];
+    fn walk(v: Bson, key: Option<&str>) -> Bson {
+        match v {
+            Bson::Int64(n) if key.is_some_and(|k| COUNTERS.contains(&k)) => {
+                i32::try_from(n).map(Bson::Int32).unwrap_or(Bson::Int64(n))
+            }
+            Bson::Document(d) => Bson::Document(
+                d.into_iter()
+                    .map(|(k, v)| {
+                        let v = walk(v, Some(&k));
+                        (k, v)
+                    })
+                    .collect(),
+            ),
+            Bson::Array(items) => Bson::Array(items.into_iter().map(|v| walk(v, None)).collect()),
+            other => other,
+        }
+    }
+    match walk(Bson::Document(doc), None) {
+        Bson::Document(d) => d,
+        // `walk` maps a document to a document.
+        _ => Document::new(),
+    }
+}

@@ -474,7 +474,7 @@ fn leading_match_and_sort_use_indexes_and_explain_shows_the_cursor_stage() {
     assert!(names.contains(&"SORT".to_string()), "{names:?}");
     let project = stages[1].as_document().unwrap();
     assert!(project.contains_key("$project"));
-    assert_eq!(project.get_i64("nReturned").unwrap(), 2);
+    assert_eq!(project.get_i32("nReturned").unwrap(), 2);
     // A pipeline that is all find shows the find's plain explain.
     let r = e.run_command(
         "t",
