@@ -12,6 +12,7 @@ use super::encode::encode;
 use super::spec::{IndexSpec, KeyKind, KeyPart};
 use crate::error::{Error, ErrorCode, Result};
 use crate::path::array_index;
+use crate::value::canonical_type;
 
 /// The keys of one document.
 #[derive(Debug, Clone, Default)]
@@ -194,29 +195,6 @@ pub fn hash_value(v: &Bson) -> Bson {
     let mut first = [0u8; 8];
     first.copy_from_slice(&digest[..8]);
     Bson::Int64(i64::from_le_bytes(first))
-}
-
-/// MongoDB's canonical type number of a value (numbers share one, as do strings and symbols).
-fn canonical_type(v: &Bson) -> i32 {
-    match v {
-        Bson::MinKey => -1,
-        Bson::Undefined => 0,
-        Bson::Null => 5,
-        Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) | Bson::Decimal128(_) => 10,
-        Bson::String(_) | Bson::Symbol(_) => 15,
-        Bson::Document(_) => 20,
-        Bson::Array(_) => 25,
-        Bson::Binary(_) => 30,
-        Bson::ObjectId(_) => 35,
-        Bson::Boolean(_) => 40,
-        Bson::DateTime(_) => 45,
-        Bson::Timestamp(_) => 47,
-        Bson::RegularExpression(_) => 50,
-        Bson::DbPointer(_) => 55,
-        Bson::JavaScriptCode(_) => 60,
-        Bson::JavaScriptCodeWithScope(_) => 65,
-        Bson::MaxKey => 127,
-    }
 }
 
 /// A number as the hash sees it: a 64-bit integer, doubles truncated toward zero and clamped.

@@ -6,11 +6,12 @@ use std::cmp::Ordering;
 
 use bson::{Bson, Document};
 
-/// The rank of a value's type in MongoDB's canonical order. Values of equal rank compare by value.
-pub fn canonical_type_rank(v: &Bson) -> u8 {
+/// MongoDB's canonical type number of a value (`canonicalizeBSONType`): numbers share one, as do
+/// strings and symbols. The hashed-index key hashes it; the value order compares by it.
+pub fn canonical_type(v: &Bson) -> i32 {
     match v {
-        Bson::MinKey => 0,
-        Bson::Undefined => 2,
+        Bson::MinKey => -1,
+        Bson::Undefined => 0,
         Bson::Null => 5,
         Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) | Bson::Decimal128(_) => 10,
         Bson::String(_) | Bson::Symbol(_) => 15,
@@ -26,6 +27,16 @@ pub fn canonical_type_rank(v: &Bson) -> u8 {
         Bson::JavaScriptCode(_) => 60,
         Bson::JavaScriptCodeWithScope(_) => 65,
         Bson::MaxKey => 127,
+    }
+}
+
+/// The rank of a value's type in MongoDB's canonical order. Values of equal rank compare by value.
+/// The same order as [`canonical_type`], shifted to fit a byte (index keys encode it).
+pub fn canonical_type_rank(v: &Bson) -> u8 {
+    match v {
+        Bson::MinKey => 0,
+        Bson::Undefined => 2,
+        other => canonical_type(other) as u8,
     }
 }
 
