@@ -326,6 +326,18 @@
     else if (scale && scale.scale !== undefined) cmd.scale = scale.scale;
     return this._command(cmd);
   };
+  // The size helpers read collStats, so they agree with stats() and with each other.
+  C.dataSize = function () { return this.stats().size; };
+  C.storageSize = function () { return this.stats().storageSize; };
+  C.totalIndexSize = function () { return this.stats().totalIndexSize; };
+  C.totalSize = function () { var s = this.stats(); return s.storageSize + s.totalIndexSize; };
+  C.isCapped = function () {
+    var info = this.exists();
+    return !!(info && info.options && info.options.capped);
+  };
+  C.convertToCapped = function (size) {
+    return this._command({ convertToCapped: this._name, size: size });
+  };
   C.renameCollection = function (newName, dropTarget) {
     if (typeof newName !== 'string') throw MongoshInvalidInputError('The "newName" argument must be a string');
     return command('admin', {
