@@ -6,6 +6,7 @@
 //! is what a durable store keeps (the options plus an `$indexes` list), and
 //! [`Collection::with_options`] rebuilds the indexes from it.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use bson::{Bson, Document};
@@ -13,6 +14,7 @@ use bson::{Bson, Document};
 use super::capped::CappedLimits;
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::{DocKeys, Index, IndexSpec};
+use crate::planner::plan_cache::PlanCache;
 use crate::value::OrderedValue;
 
 /// The catalog-entry field that carries the secondary index specs (never a user option: `create`
@@ -28,6 +30,9 @@ pub struct Collection {
     next_record_id: u64,
     /// Set by an insert (not by an update's re-insert): a capped collection evicts only then.
     inserted: bool,
+    /// Cached winning plans by query shape. Planning reads the collection through `&self`, and
+    /// choosing a plan is what fills the cache, hence the cell (the engine is single-threaded).
+    plan_cache: RefCell<PlanCache>,
 }
 
 impl Default for Collection {
@@ -45,6 +50,7 @@ impl Collection {
             indexes: vec![Index::new(IndexSpec::id_index())],
             next_record_id: 1,
             inserted: false,
+            plan_cache: RefCell::new(PlanCache::default()),
         }
     }
 
@@ -105,7 +111,13 @@ impl Collection {
             }
         }
         self.indexes.push(index);
+        self.plan_cache.get_mut().clear();
         Ok(())
+    }
+
+    /// The collection's plan cache (see [`crate::planner::plan_cache`]).
+    pub fn plan_cache(&self) -> &RefCell<PlanCache> {
+        &self.plan_cache
     }
 
     /// Drops a secondary index by name; `None` when there is none of that name.
@@ -114,6 +126,7 @@ impl Collection {
             .indexes
             .iter()
             .position(|i| i.name() == name && !i.spec.is_id())?;
+        self.plan_cache.get_mut().clear();
         Some(self.indexes.remove(pos).spec)
     }
 
@@ -122,6 +135,7 @@ impl Collection {
         let ix = self.indexes.iter_mut().find(|i| i.name() == name)?;
         let old = ix.spec.hidden;
         ix.spec.hidden = hidden;
+        self.plan_cache.get_mut().clear();
         if hidden {
             ix.spec.document.insert("hidden", true);
         } else {
@@ -185,12 +199,14 @@ impl Collection {
             rebuilt.push(index);
         }
         self.indexes = rebuilt;
+        self.plan_cache.get_mut().clear();
         Ok(())
     }
 
     /// Drops every secondary index (what `convertToCapped` leaves behind: only `_id_`).
     pub fn drop_secondary_indexes(&mut self) {
         self.indexes.retain(|i| i.spec.is_id());
+        self.plan_cache.get_mut().clear();
     }
 
     /// Sets an index's `expireAfterSeconds` (collMod; stored as a long); returns the old value
@@ -200,6 +216,7 @@ impl Collection {
         let old = ix.spec.document.get("expireAfterSeconds").cloned();
         ix.spec.expire_after_seconds = Some(seconds);
         ix.spec.document.insert("expireAfterSeconds", seconds);
+        self.plan_cache.get_mut().clear();
         Some(old)
     }
 

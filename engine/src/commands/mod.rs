@@ -14,6 +14,7 @@ mod find;
 mod find_and_modify;
 mod indexes;
 mod insert;
+mod plan_cache;
 mod reindex;
 mod update;
 
@@ -61,6 +62,7 @@ pub fn dispatch(
         "dbStats" | "dbstats" => admin::db_stats(engine, db, command),
         "collStats" | "collstats" => admin::coll_stats(engine, db, command),
         "renameCollection" => admin::rename_collection(engine, db, command),
+        "planCacheClear" => plan_cache::plan_cache_clear(engine, db, command),
         "collMod" => coll_mod::coll_mod(engine, db, command),
         "convertToCapped" => convert_to_capped::convert_to_capped(engine, db, command),
         "reIndex" => reindex::reindex(engine, db, command),
