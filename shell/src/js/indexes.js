@@ -156,6 +156,7 @@
     return this._run(cmd);
   };
   X.toString = function () { return 'Explainable(' + this._coll.getFullName() + ')'; };
+  X._asPrintable = X.toString;
 
   C.explain = function (verbosity) { return new Explainable(this, verbosityOf(verbosity)); };
 })(globalThis);
