@@ -3,6 +3,7 @@
 
 mod admin;
 mod aggregate;
+mod aggregate_write;
 mod count;
 mod delete;
 mod distinct;

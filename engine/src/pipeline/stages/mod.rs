@@ -13,6 +13,8 @@ mod group;
 mod limit;
 mod lookup;
 mod match_stage;
+mod merge;
+mod out;
 mod project;
 mod replace_root;
 mod sample;
@@ -31,6 +33,9 @@ mod grouping_tests;
 use bson::Bson;
 
 use super::ParseStage;
+
+pub use merge::{MergeSpec, WhenMatched, WhenNotMatched};
+pub use out::OutSpec;
 
 /// Every stage by name. Add a stage here with one line.
 pub const REGISTRY: &[(&str, ParseStage)] = &[
@@ -58,6 +63,8 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$setWindowFields", set_window_fields::parse),
     ("$fill", fill::parse),
     ("$densify", densify::parse),
+    ("$out", out::parse),
+    ("$merge", merge::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
