@@ -9,6 +9,7 @@ mod documents;
 mod facet;
 mod fill;
 mod granularity;
+mod graph_lookup;
 mod group;
 mod limit;
 mod lookup;
@@ -16,6 +17,7 @@ mod match_stage;
 mod merge;
 mod out;
 mod project;
+mod redact;
 mod replace_root;
 mod sample;
 mod set_window_fields;
@@ -65,6 +67,8 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$densify", densify::parse),
     ("$out", out::parse),
     ("$merge", merge::parse),
+    ("$redact", redact::parse),
+    ("$graphLookup", graph_lookup::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
