@@ -129,6 +129,7 @@ impl Engine {
             let (coll, _) = engine.catalog.collection_or_create(&ns);
             coll.insert_with_record_id(&ns_text, record_id, doc)?;
         }
+        self.catalog.stamp_index_usage(self.clock.now_millis());
         Ok(self)
     }
 
@@ -146,10 +147,13 @@ impl Engine {
         command: &Document,
         ctx: &matcher::MatchContext<'_>,
     ) -> Document {
-        match commands::dispatch(self, db, command, ctx) {
+        let reply = match commands::dispatch(self, db, command, ctx) {
             Ok(reply) => reply,
             Err(e) => error_reply(&e),
-        }
+        };
+        // Indexes this command created start their `$indexStats` count now.
+        self.catalog.stamp_index_usage(self.clock.now_millis());
+        reply
     }
 
     /// The changes made since the last call, to be committed as one batch.

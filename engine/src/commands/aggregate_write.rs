@@ -391,6 +391,7 @@ impl Merger<'_> {
         let cx = RunContext {
             catalog: engine.catalog(),
             db: self.db,
+            coll: Some(self.ns.coll.as_str()),
             match_ctx: self.run.match_ctx,
             eval: self.run.eval,
         };

@@ -11,6 +11,7 @@ mod fill;
 mod granularity;
 mod graph_lookup;
 mod group;
+mod index_stats;
 mod limit;
 mod lookup;
 mod match_stage;
@@ -69,6 +70,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$merge", merge::parse),
     ("$redact", redact::parse),
     ("$graphLookup", graph_lookup::parse),
+    ("$indexStats", index_stats::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
