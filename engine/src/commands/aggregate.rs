@@ -71,6 +71,7 @@ fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Par
     };
     let pipeline = Pipeline::parse(pipeline, &scope, collectionless)?;
     if let Some(writer) = pipeline.writer() {
+        aggregate_write::check_read_concern(command, writer)?;
         aggregate_write::check_target(engine, db, writer.target())?;
     }
     Ok(Parsed {

@@ -19,7 +19,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{EvalContext, Expression, Scope};
 use crate::matcher::{Filter, MatchContext};
 use crate::pipeline::stages::{MergeSpec, OutSpec, WhenMatched, WhenNotMatched};
-use crate::pipeline::{Pipeline, RunContext, WriteTarget};
+use crate::pipeline::{Pipeline, RunContext, WriteStage, WriteTarget};
 use crate::update::{ArrayFilters, UpdateSpec};
 
 /// Databases no `$out` or `$merge` may write to.
@@ -36,6 +36,26 @@ pub(super) fn check_target(engine: &Engine, db: &str, target: WriteTarget<'_>) -
             let ns = merge_namespace(db, spec)?;
             supporting_index_is_sparse(engine, &ns, spec)?;
         }
+    }
+    Ok(())
+}
+
+/// A writing stage cannot run under a `linearizable` read concern (MongoDB's
+/// `supportsReadConcern` of `$out` and `$merge`).
+pub(super) fn check_read_concern(command: &Document, writer: &dyn WriteStage) -> Result<()> {
+    let level = command
+        .get_document("readConcern")
+        .ok()
+        .and_then(|rc| rc.get_str("level").ok());
+    if level == Some("linearizable") {
+        let stage = match writer.target() {
+            WriteTarget::Out(_) => "$out",
+            WriteTarget::Merge(_) => "$merge",
+        };
+        return Err(Error::new(
+            ErrorCode::InvalidOptions,
+            format!("{stage} cannot be used with a 'linearizable' read concern level"),
+        ));
     }
     Ok(())
 }

@@ -23,6 +23,8 @@ mod projection;
 pub mod stages;
 
 #[cfg(test)]
+mod error_table_tests;
+#[cfg(test)]
 mod tests;
 
 use bson::{Bson, Document};
