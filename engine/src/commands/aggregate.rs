@@ -153,7 +153,7 @@ fn execute(
     let cx = RunContext {
         catalog: engine.catalog(),
         db,
-        coll: (a.ns.coll != "$cmd.aggregate").then_some(a.ns.coll.as_str()),
+        collection: (a.ns.coll != "$cmd.aggregate").then_some(a.ns.coll.as_str()),
         match_ctx: ctx,
         eval: &a.eval,
     };

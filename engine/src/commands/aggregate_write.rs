@@ -214,7 +214,7 @@ fn temporary_name(engine: &mut Engine) -> String {
 /// indexes. Built aside under a temporary name, so a failure changes nothing.
 fn write_out(engine: &mut Engine, ns: &Namespace, docs: Vec<Document>) -> Result<()> {
     let existing = engine.catalog().collection(ns);
-    if existing.is_some_and(|c| matches!(c.options.get("capped"), Some(Bson::Boolean(true)))) {
+    if existing.is_some_and(Collection::is_capped) {
         return Err(Error::location(
             17152,
             format!("namespace '{ns}' is capped so it can't be used for $out"),
@@ -411,7 +411,7 @@ impl Merger<'_> {
         let cx = RunContext {
             catalog: engine.catalog(),
             db: self.db,
-            coll: Some(self.ns.coll.as_str()),
+            collection: Some(self.ns.coll.as_str()),
             match_ctx: self.run.match_ctx,
             eval: self.run.eval,
         };

@@ -8,8 +8,7 @@ use crate::catalog::Namespace;
 use crate::error::{Error, ErrorCode, Result};
 use crate::pipeline::{ParseContext, RunContext, Stage};
 
-/// What `host` reports: Sprout is one in-process server.
-const HOST: &str = "sprout:27017";
+use super::coll_stats::HOST;
 
 #[derive(Debug)]
 pub struct IndexStats;
@@ -38,7 +37,7 @@ impl Stage for IndexStats {
     }
 
     fn apply(&self, _input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
-        let Some(coll_name) = cx.coll else {
+        let Some(coll_name) = cx.collection else {
             return Err(Error::new(
                 ErrorCode::InvalidNamespace,
                 "{aggregate: 1} is not valid for '$indexStats'; a collection is required.",

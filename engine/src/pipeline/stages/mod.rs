@@ -3,6 +3,7 @@
 mod add_fields;
 mod bucket;
 mod bucket_auto;
+mod coll_stats;
 mod count;
 mod densify;
 mod documents;
@@ -71,6 +72,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$redact", redact::parse),
     ("$graphLookup", graph_lookup::parse),
     ("$indexStats", index_stats::parse),
+    ("$collStats", coll_stats::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
