@@ -18,6 +18,7 @@ mod lookup;
 mod match_stage;
 mod merge;
 mod out;
+mod plan_cache_stats;
 mod project;
 mod redact;
 mod replace_root;
@@ -73,6 +74,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$graphLookup", graph_lookup::parse),
     ("$indexStats", index_stats::parse),
     ("$collStats", coll_stats::parse),
+    ("$planCacheStats", plan_cache_stats::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
