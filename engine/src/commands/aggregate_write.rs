@@ -160,6 +160,7 @@ fn supporting_index_is_sparse(engine: &Engine, ns: &Namespace, spec: &MergeSpec)
     let on = spec.on_fields();
     let mut seen: Vec<&str> = Vec::with_capacity(on.len());
     for field in &on {
+        crate::pipeline::stages::check_field_path(field)?;
         if seen.contains(&field.as_str()) {
             return Err(Error::location(
                 31465,
@@ -497,14 +498,9 @@ mod tests {
             "src",
             vec![doc! {"$match": {"_id": {"$gt": 0}}}, doc! {"$out": "dst"}],
         );
-        assert_eq!(
-            r.get_document("cursor")
-                .unwrap()
-                .get_array("firstBatch")
-                .unwrap()
-                .len(),
-            0
-        );
+        let cursor = r.get_document("cursor").unwrap();
+        assert_eq!(cursor.get_array("firstBatch").unwrap().len(), 0);
+        assert_eq!(cursor.get_i64("id").unwrap(), 0);
         assert_eq!(
             contents(&e, "dst"),
             [doc! {"_id": 1, "x": 11}, doc! {"_id": 2, "x": 22}]
@@ -638,6 +634,51 @@ mod tests {
         assert_eq!(code(&r), 72);
         let r = run(&mut e, doc! {"into": "dst", "let": {"x": 1}});
         assert_eq!(code(&r), 51199);
+    }
+
+    #[test]
+    fn writing_into_the_aggregated_collection_sees_each_document_once() {
+        let mut e = engine_with("c", vec![doc! {"_id": 1, "n": 1}, doc! {"_id": 2, "n": 2}]);
+        let r = aggregate(
+            &mut e,
+            "c",
+            vec![
+                doc! {"$set": {"n": {"$multiply": ["$n", 10]}}},
+                doc! {"$merge": {"into": "c", "whenMatched": "replace"}},
+            ],
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert_eq!(
+            contents(&e, "c"),
+            [doc! {"_id": 1, "n": 10}, doc! {"_id": 2, "n": 20}]
+        );
+        let r = aggregate(
+            &mut e,
+            "c",
+            vec![doc! {"$match": {"n": 20}}, doc! {"$out": "c"}],
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert_eq!(contents(&e, "c"), [doc! {"_id": 2, "n": 20}]);
+        // Explaining a writing pipeline writes nothing.
+        e.take_changes();
+        let r = e.run_command(
+            "t",
+            &doc! {"explain": {"aggregate": "c", "pipeline": [{"$out": "other"}], "cursor": {}}},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert!(e.take_changes().is_empty());
+        let r = aggregate(
+            &mut e,
+            "c",
+            vec![doc! {"$merge": {"into": "x", "on": "$a"}}],
+        );
+        assert_eq!(code(&r), 16410);
+        let r = aggregate(
+            &mut e,
+            "c",
+            vec![doc! {"$merge": {"into": "x", "on": ["_id", "_id"]}}],
+        );
+        assert_eq!(code(&r), 31465);
     }
 
     #[test]

@@ -39,6 +39,7 @@ use bson::Bson;
 
 use super::ParseStage;
 
+pub use lookup::check_path as check_field_path;
 pub use merge::{MergeSpec, WhenMatched, WhenNotMatched};
 pub use out::OutSpec;
 
