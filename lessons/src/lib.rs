@@ -26,6 +26,7 @@ pub use runner::{
 pub const BUILT_IN: &[(&str, &str)] = &[
     ("b1-tour.md", include_str!("../content/b1-tour.md")),
     ("b3-queries.md", include_str!("../content/b3-queries.md")),
+    ("b4-indexing.md", include_str!("../content/b4-indexing.md")),
     (
         "b5-optimizing.md",
         include_str!("../content/b5-optimizing.md"),
