@@ -25,6 +25,7 @@ pub use runner::{
 /// The lessons shipped with Sprout, as (file name, Markdown source).
 pub const BUILT_IN: &[(&str, &str)] = &[
     ("b1-tour.md", include_str!("../content/b1-tour.md")),
+    ("b2-modeling.md", include_str!("../content/b2-modeling.md")),
     ("b3-queries.md", include_str!("../content/b3-queries.md")),
     ("b4-indexing.md", include_str!("../content/b4-indexing.md")),
     (
