@@ -154,6 +154,7 @@ fn execute(
         catalog: engine.catalog(),
         db,
         collection: (a.ns.coll != "$cmd.aggregate").then_some(a.ns.coll.as_str()),
+        sessions: engine.sessions(),
         match_ctx: ctx,
         eval: &a.eval,
     };

@@ -413,6 +413,7 @@ impl Merger<'_> {
             catalog: engine.catalog(),
             db: self.db,
             collection: Some(self.ns.coll.as_str()),
+            sessions: engine.sessions(),
             match_ctx: self.run.match_ctx,
             eval: self.run.eval,
         };
