@@ -93,6 +93,9 @@ pub trait Stage: std::fmt::Debug {
 pub trait WriteStage: std::fmt::Debug {
     /// Which write this is, with its parsed options.
     fn target(&self) -> WriteTarget<'_>;
+
+    /// The stage as explain shows it, its target database resolved against the command's.
+    fn serialize_in(&self, db: &str) -> Document;
 }
 
 /// What a writing stage asks the aggregate command to do.
