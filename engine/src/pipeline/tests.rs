@@ -346,6 +346,41 @@ fn lookup_equality_matches_arrays_and_null() {
 }
 
 #[test]
+fn lookup_equality_table_keeps_mongodb_equality_and_natural_order() {
+    let mut e = engine_with(vec![
+        doc! {"_id": 1, "k": 2},
+        doc! {"_id": 2, "k": [1, "x"]},
+        doc! {"_id": 3, "k": {"a": 1}},
+    ]);
+    let r = e.run_command(
+        "t",
+        &doc! {"insert": "f", "documents": [
+            {"_id": "a", "v": {"w": 2.0}},
+            {"_id": "b", "v": [{"w": 1_i64}, {"w": 9}]},
+            {"_id": "c", "v": {"w": "x"}},
+            {"_id": "d", "v": {"w": [2]}},
+            {"_id": "e", "v": {"w": {"a": 1}}},
+        ]},
+    );
+    assert!(crate::reply_ok(&r), "{r:?}");
+    let out = run(
+        &mut e,
+        vec![
+            doc! {"$lookup": {"from": "f", "localField": "k", "foreignField": "v.w", "as": "j"}},
+            doc! {"$project": {"ids": "$j._id"}},
+        ],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": 1, "ids": ["a", "d"]},
+            doc! {"_id": 2, "ids": ["b", "c"]},
+            doc! {"_id": 3, "ids": ["e"]},
+        ]
+    );
+}
+
+#[test]
 fn lookup_let_and_pipeline() {
     let mut e = engine_with_orders();
     let out = run(

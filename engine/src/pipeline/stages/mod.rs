@@ -10,6 +10,7 @@ mod facet;
 mod fill;
 mod granularity;
 mod group;
+mod inhibit_optimization;
 mod limit;
 mod lookup;
 mod match_stage;
@@ -58,6 +59,10 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$setWindowFields", set_window_fields::parse),
     ("$fill", fill::parse),
     ("$densify", densify::parse),
+    (
+        "$_internalInhibitOptimization",
+        inhibit_optimization::parse,
+    ),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
