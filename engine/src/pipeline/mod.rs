@@ -19,8 +19,11 @@
 //! Documents are materialised between stages (`Vec<Document>`): Sprout's collections live in
 //! memory, and a vector keeps the interface simple for stage authors.
 
+mod preview;
 mod projection;
 pub mod stages;
+
+pub use preview::StagePreview;
 
 #[cfg(test)]
 mod tests;

@@ -518,3 +518,54 @@ fn leading_match_and_sort_use_indexes_and_explain_shows_the_cursor_stage() {
     assert!(r.contains_key("queryPlanner"), "{r:?}");
     assert!(!r.contains_key("stages"));
 }
+
+#[test]
+fn preview_counts_and_samples_each_stage_in_order() {
+    let mut e = engine_with((1..=6).map(|i| doc! {"_id": i, "k": i % 2}).collect());
+    let pipeline = vec![
+        Bson::Document(doc! {"$match": {"_id": {"$gt": 1}}}),
+        Bson::Document(doc! {"$sort": {"_id": -1}}),
+        Bson::Document(doc! {"$group": {"_id": "$k", "n": {"$sum": 1}}}),
+        Bson::Document(doc! {"$match": {"n": {"$gt": 5}}}),
+    ];
+    let options = crate::commands::aggregate_preview::PreviewOptions {
+        sample: 2,
+        let_vars: None,
+    };
+    let previews = e.preview_pipeline("t", Some("c"), &pipeline, &options).unwrap();
+    let shape: Vec<(&str, usize, usize)> = previews
+        .iter()
+        .map(|p| (p.stage, p.count, p.sample.len()))
+        .collect();
+    assert_eq!(
+        shape,
+        vec![("$match", 5, 2), ("$sort", 5, 2), ("$group", 2, 2), ("$match", 0, 0)]
+    );
+    assert_eq!(previews[1].sample, vec![doc! {"_id": 6, "k": 0}, doc! {"_id": 5, "k": 1}]);
+}
+
+#[test]
+fn preview_command_reply_and_errors() {
+    let mut e = engine_with(vec![doc! {"_id": 1}, doc! {"_id": 2}]);
+    let r = e.run_command(
+        "t",
+        &doc! {"sproutPreviewPipeline": "c", "pipeline": [{"$limit": 1}], "sample": 5},
+    );
+    assert_eq!(
+        r,
+        doc! {"stages": [{"stage": "$limit", "nReturned": 1, "sample": [{"_id": 1}]}], "ok": 1.0}
+    );
+    let r = e.run_command(
+        "t",
+        &doc! {"sproutPreviewPipeline": 1, "pipeline": [{"$documents": [{"x": 1}]}, {"$count": "n"}]},
+    );
+    assert_eq!(
+        r.get_array("stages").unwrap()[1],
+        Bson::Document(doc! {"stage": "$count", "nReturned": 1, "sample": [{"n": 1}]})
+    );
+    let (code, _) = error(
+        &mut e,
+        doc! {"sproutPreviewPipeline": "c", "pipeline": [{"$nope": 1}]},
+    );
+    assert_eq!(code, 40324);
+}
