@@ -68,7 +68,7 @@ fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Par
         Some(vars) => Scope::from_let_in(vars, &eval)?,
         None => Scope::default(),
     };
-    let pipeline = Pipeline::parse(pipeline, &scope, collectionless)?;
+    let pipeline = Pipeline::parse(pipeline, &scope, collectionless)?.optimize(&scope)?;
     Ok(Parsed {
         ns,
         pipeline,

@@ -78,9 +78,18 @@ mod tests {
     #[test]
     fn bitwise_operators() {
         let d = doc! {"a": 6, "b": 3_i64};
-        assert_eq!(eval(bson!({"$bitAnd": ["$a", 7]}), &d), Some(Bson::Int32(6)));
-        assert_eq!(eval(bson!({"$bitOr": ["$a", "$b"]}), &d), Some(Bson::Int64(7)));
-        assert_eq!(eval(bson!({"$bitXor": ["$a", 3]}), &d), Some(Bson::Int32(5)));
+        assert_eq!(
+            eval(bson!({"$bitAnd": ["$a", 7]}), &d),
+            Some(Bson::Int32(6))
+        );
+        assert_eq!(
+            eval(bson!({"$bitOr": ["$a", "$b"]}), &d),
+            Some(Bson::Int64(7))
+        );
+        assert_eq!(
+            eval(bson!({"$bitXor": ["$a", 3]}), &d),
+            Some(Bson::Int32(5))
+        );
         assert_eq!(eval(bson!({"$bitAnd": []}), &d), Some(Bson::Int32(-1)));
         assert_eq!(eval(bson!({"$bitNot": "$b"}), &d), Some(Bson::Int64(!3)));
         assert_eq!(eval(bson!({"$bitOr": ["$a", "$zz"]}), &d), Some(Bson::Null));

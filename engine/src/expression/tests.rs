@@ -514,8 +514,11 @@ fn inner_bindings_shadow_command_let_constants() {
     )
     .unwrap();
     assert_eq!(e.evaluate(&doc! {}).unwrap(), Some(Bson::Int32(3)));
-    let e = Expression::parse_in(&bson!({"$map": {"input": [1], "as": "v", "in": "$$v"}}), &scope)
-        .unwrap();
+    let e = Expression::parse_in(
+        &bson!({"$map": {"input": [1], "as": "v", "in": "$$v"}}),
+        &scope,
+    )
+    .unwrap();
     assert_eq!(e.evaluate(&doc! {}).unwrap(), Some(bson!([1])));
 }
 

@@ -11,15 +11,15 @@ mod fill;
 mod granularity;
 mod group;
 mod inhibit_optimization;
-mod limit;
+pub(crate) mod limit;
 mod lookup;
-mod match_stage;
+pub(crate) mod match_stage;
 mod project;
 mod replace_root;
 mod sample;
 mod set_window_fields;
-mod skip;
-mod sort;
+pub(crate) mod skip;
+pub(crate) mod sort;
 mod sort_by_count;
 mod union_with;
 mod unset;
@@ -59,10 +59,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$setWindowFields", set_window_fields::parse),
     ("$fill", fill::parse),
     ("$densify", densify::parse),
-    (
-        "$_internalInhibitOptimization",
-        inhibit_optimization::parse,
-    ),
+    ("$_internalInhibitOptimization", inhibit_optimization::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
