@@ -21,6 +21,7 @@
 pub mod bounds;
 pub mod count;
 pub mod or;
+pub mod plan_cache;
 pub mod predicates;
 pub mod text;
 
@@ -503,7 +504,9 @@ fn covers_projection(index: &Index, q: &FindQuery<'_>) -> bool {
             }
             _ => return false,
         };
-        if k.contains('.') || k.starts_with('$') {
+        // An embedded field (`supplier.name`) is covered too, since MongoDB 3.6: the
+        // document is rebuilt from the key (the index is not multikey, checked above).
+        if k.starts_with('$') {
             return false;
         }
         if k == "_id" && !truthy {

@@ -3,6 +3,7 @@
 mod add_fields;
 mod bucket;
 mod bucket_auto;
+mod coll_stats;
 mod count;
 mod densify;
 mod documents;
@@ -60,6 +61,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$fill", fill::parse),
     ("$densify", densify::parse),
     ("$_internalInhibitOptimization", inhibit_optimization::parse),
+    ("$collStats", coll_stats::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
