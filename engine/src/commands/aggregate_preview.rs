@@ -62,6 +62,7 @@ pub fn preview_pipeline(
     let cx = RunContext {
         catalog: engine.catalog(),
         db,
+        collection: coll,
         match_ctx: ctx,
         eval: &eval,
     };
