@@ -15,6 +15,7 @@ mod inhibit_optimization;
 pub(crate) mod limit;
 mod lookup;
 pub(crate) mod match_stage;
+mod plan_cache_stats;
 mod project;
 mod replace_root;
 mod sample;
@@ -62,6 +63,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$densify", densify::parse),
     ("$_internalInhibitOptimization", inhibit_optimization::parse),
     ("$collStats", coll_stats::parse),
+    ("$planCacheStats", plan_cache_stats::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
