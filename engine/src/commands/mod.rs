@@ -4,6 +4,7 @@
 mod admin;
 mod aggregate;
 pub mod aggregate_preview;
+mod aggregate_write;
 mod coll_mod;
 mod convert_to_capped;
 mod count;
