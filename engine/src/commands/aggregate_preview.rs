@@ -63,6 +63,7 @@ pub fn preview_pipeline(
         catalog: engine.catalog(),
         db,
         collection: coll,
+        sessions: engine.sessions(),
         match_ctx: ctx,
         eval: &eval,
     };

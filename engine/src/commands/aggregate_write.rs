@@ -413,6 +413,7 @@ impl Merger<'_> {
             catalog: engine.catalog(),
             db: self.db,
             collection: Some(self.ns.coll.as_str()),
+            sessions: engine.sessions(),
             match_ctx: self.run.match_ctx,
             eval: self.run.eval,
         };
@@ -666,6 +667,11 @@ mod tests {
             &doc! {"explain": {"aggregate": "c", "pipeline": [{"$out": "other"}], "cursor": {}}},
         );
         assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        let stages = r.get_array("stages").unwrap();
+        assert_eq!(
+            stages.last().unwrap().as_document().unwrap(),
+            &doc! {"$out": {"db": "t", "coll": "other"}}
+        );
         assert!(e.take_changes().is_empty());
         let r = aggregate(
             &mut e,
@@ -679,6 +685,52 @@ mod tests {
             vec![doc! {"$merge": {"into": "x", "on": ["_id", "_id"]}}],
         );
         assert_eq!(code(&r), 31465);
+    }
+
+    #[test]
+    fn merge_keep_existing_and_pipeline_with_let() {
+        let mut e = engine_with("dst", vec![doc! {"_id": 1, "total": 5}]);
+        let merge = |e: &mut Engine, docs: Vec<Document>, spec: Document| {
+            e.run_command(
+                "t",
+                &doc! {"aggregate": 1, "pipeline": [{"$documents": docs}, {"$merge": spec}], "cursor": {}},
+            )
+        };
+        let r = merge(
+            &mut e,
+            vec![doc! {"_id": 1, "total": 99}, doc! {"_id": 2, "total": 1}],
+            doc! {"into": "dst", "whenMatched": "keepExisting"},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert_eq!(
+            contents(&e, "dst"),
+            [doc! {"_id": 1, "total": 5}, doc! {"_id": 2, "total": 1}]
+        );
+        // A pipeline with its own variable; an unmatched result is inserted as it is.
+        let r = merge(
+            &mut e,
+            vec![doc! {"_id": 1, "add": 3}, doc! {"_id": 3, "add": 7}],
+            doc! {
+                "into": "dst",
+                "let": {"inc": "$add"},
+                "whenMatched": [{"$set": {"total": {"$add": ["$total", "$$inc"]}}}],
+            },
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert_eq!(
+            contents(&e, "dst"),
+            [
+                doc! {"_id": 1, "total": 8},
+                doc! {"_id": 2, "total": 1},
+                doc! {"_id": 3, "add": 7},
+            ]
+        );
+        let r = merge(
+            &mut e,
+            vec![doc! {"_id": 1}],
+            doc! {"into": "dst", "let": {"new": 1}, "whenMatched": [{"$set": {"x": 1}}]},
+        );
+        assert_eq!(code(&r), 51273);
     }
 
     #[test]

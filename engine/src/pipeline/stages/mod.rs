@@ -15,6 +15,7 @@ mod group;
 mod index_stats;
 mod inhibit_optimization;
 pub(crate) mod limit;
+mod list_local_sessions;
 mod lookup;
 pub(crate) mod match_stage;
 mod merge;
@@ -76,6 +77,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$redact", redact::parse),
     ("$graphLookup", graph_lookup::parse),
     ("$indexStats", index_stats::parse),
+    ("$listLocalSessions", list_local_sessions::parse),
     ("$collStats", coll_stats::parse),
     ("$planCacheStats", plan_cache_stats::parse),
 ];
