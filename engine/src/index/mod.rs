@@ -9,6 +9,7 @@ pub mod encode;
 pub mod keygen;
 pub mod spec;
 pub mod text;
+mod ttl_option;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
