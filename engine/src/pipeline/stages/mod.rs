@@ -14,6 +14,7 @@ mod group;
 mod limit;
 mod lookup;
 mod match_stage;
+mod plan_cache_stats;
 mod project;
 mod replace_root;
 mod sample;
@@ -60,6 +61,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$fill", fill::parse),
     ("$densify", densify::parse),
     ("$collStats", coll_stats::parse),
+    ("$planCacheStats", plan_cache_stats::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
