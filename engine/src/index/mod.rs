@@ -10,6 +10,7 @@ pub mod keygen;
 pub mod spec;
 pub mod text;
 mod ttl_option;
+pub mod usage;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
@@ -32,6 +33,8 @@ pub struct Index {
     entries: BTreeMap<EntryKey, Vec<Bson>>,
     /// Per key part, the path positions where some document had an array.
     multikey_paths: Vec<BTreeSet<usize>>,
+    /// What `$indexStats` reports as `accesses`.
+    pub usage: usage::IndexUsage,
 }
 
 impl Index {
@@ -41,6 +44,7 @@ impl Index {
             spec,
             entries: BTreeMap::new(),
             multikey_paths: vec![BTreeSet::new(); n],
+            usage: usage::IndexUsage::new(),
         }
     }
 

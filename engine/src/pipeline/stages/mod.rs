@@ -10,12 +10,17 @@ mod documents;
 mod facet;
 mod fill;
 mod granularity;
+mod graph_lookup;
 mod group;
+mod index_stats;
 mod limit;
 mod lookup;
 mod match_stage;
+mod merge;
+mod out;
 mod plan_cache_stats;
 mod project;
+mod redact;
 mod replace_root;
 mod sample;
 mod set_window_fields;
@@ -33,6 +38,10 @@ mod grouping_tests;
 use bson::Bson;
 
 use super::ParseStage;
+
+pub use lookup::check_path as check_field_path;
+pub use merge::{MergeSpec, WhenMatched, WhenNotMatched};
+pub use out::OutSpec;
 
 /// Every stage by name. Add a stage here with one line.
 pub const REGISTRY: &[(&str, ParseStage)] = &[
@@ -60,6 +69,11 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$setWindowFields", set_window_fields::parse),
     ("$fill", fill::parse),
     ("$densify", densify::parse),
+    ("$out", out::parse),
+    ("$merge", merge::parse),
+    ("$redact", redact::parse),
+    ("$graphLookup", graph_lookup::parse),
+    ("$indexStats", index_stats::parse),
     ("$collStats", coll_stats::parse),
     ("$planCacheStats", plan_cache_stats::parse),
 ];
