@@ -9,8 +9,19 @@ use shell::Shell;
 
 /// The datasets shipped with Sprout, as (name, JSON source).
 pub const DATASETS: &[(&str, &str)] = &[
+    // Book B chapter 2: heterogeneous users (B2-D2), embedded and referenced products/suppliers
+    // (B2-D7, B2-D9), customer and addresses (B2-D12), users and groups (B2-D17).
+    ("b2-modeling", include_str!("../datasets/b2-modeling.json")),
     // Book B chapter 3: the johnclay customer (B3-D1) and the three products with reviews (B3-D3).
     ("b3-shop", include_str!("../datasets/b3-shop.json")),
+    // Book B chapter 4: the book's customer1 (B4-D3) and 39 generated customers of the same shape
+    // (fixed seed), plus eight sessions for the TTL step.
+    ("b4-indexing", include_str!("../datasets/b4-indexing.json")),
+    // Book B chapter 5: the ten products (B5-D1) and five customers with followed sellers (B5-D2).
+    (
+        "b5-optimizing",
+        include_str!("../datasets/b5-optimizing.json"),
+    ),
 ];
 
 /// A parsed dataset.
