@@ -24,6 +24,11 @@ pub use runner::{
 
 /// The lessons shipped with Sprout, as (file name, Markdown source).
 pub const BUILT_IN: &[(&str, &str)] = &[
+    ("a9-arrays.md", include_str!("../content/a9-arrays.md")),
+    (
+        "a10-self-sufficient.md",
+        include_str!("../content/a10-self-sufficient.md"),
+    ),
     ("b1-tour.md", include_str!("../content/b1-tour.md")),
     ("b2-modeling.md", include_str!("../content/b2-modeling.md")),
     ("b3-queries.md", include_str!("../content/b3-queries.md")),

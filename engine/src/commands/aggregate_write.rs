@@ -413,6 +413,7 @@ impl Merger<'_> {
             catalog: engine.catalog(),
             db: self.db,
             collection: Some(self.ns.coll.as_str()),
+            sessions: engine.sessions(),
             match_ctx: self.run.match_ctx,
             eval: self.run.eval,
         };
@@ -666,6 +667,11 @@ mod tests {
             &doc! {"explain": {"aggregate": "c", "pipeline": [{"$out": "other"}], "cursor": {}}},
         );
         assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        let stages = r.get_array("stages").unwrap();
+        assert_eq!(
+            stages.last().unwrap().as_document().unwrap(),
+            &doc! {"$out": {"db": "t", "coll": "other"}}
+        );
         assert!(e.take_changes().is_empty());
         let r = aggregate(
             &mut e,
