@@ -688,6 +688,52 @@ mod tests {
     }
 
     #[test]
+    fn merge_keep_existing_and_pipeline_with_let() {
+        let mut e = engine_with("dst", vec![doc! {"_id": 1, "total": 5}]);
+        let merge = |e: &mut Engine, docs: Vec<Document>, spec: Document| {
+            e.run_command(
+                "t",
+                &doc! {"aggregate": 1, "pipeline": [{"$documents": docs}, {"$merge": spec}], "cursor": {}},
+            )
+        };
+        let r = merge(
+            &mut e,
+            vec![doc! {"_id": 1, "total": 99}, doc! {"_id": 2, "total": 1}],
+            doc! {"into": "dst", "whenMatched": "keepExisting"},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert_eq!(
+            contents(&e, "dst"),
+            [doc! {"_id": 1, "total": 5}, doc! {"_id": 2, "total": 1}]
+        );
+        // A pipeline with its own variable; an unmatched result is inserted as it is.
+        let r = merge(
+            &mut e,
+            vec![doc! {"_id": 1, "add": 3}, doc! {"_id": 3, "add": 7}],
+            doc! {
+                "into": "dst",
+                "let": {"inc": "$add"},
+                "whenMatched": [{"$set": {"total": {"$add": ["$total", "$$inc"]}}}],
+            },
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert_eq!(
+            contents(&e, "dst"),
+            [
+                doc! {"_id": 1, "total": 8},
+                doc! {"_id": 2, "total": 1},
+                doc! {"_id": 3, "add": 7},
+            ]
+        );
+        let r = merge(
+            &mut e,
+            vec![doc! {"_id": 1}],
+            doc! {"into": "dst", "let": {"new": 1}, "whenMatched": [{"$set": {"x": 1}}]},
+        );
+        assert_eq!(code(&r), 51273);
+    }
+
+    #[test]
     fn merge_on_a_unique_index_and_from_documents() {
         let mut e = engine_with("dst", vec![doc! {"_id": 1, "k": "a", "v": 1}]);
         e.run_command(
