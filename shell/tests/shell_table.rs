@@ -151,6 +151,7 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (M, &[SEED_ABC, "db.c.aggregate([{$sort: {a: 1}}], {batchSize: 1}).toArray().length"], "3"),
     (M, &[SEED_ABC, "db.c.aggregate([{$count: 'n'}]).next().n"], "3"),
     (M, &["db.aggregate([{$documents: [{x: 1}, {x: 2}]}, {$match: {x: 2}}])"], "[ { x: 2 } ]"),
+    (M, &[SEED_ABC, "db.c.aggregatePreview([{$match: {t: 'x'}}, {$count: 'n'}], {sample: 1})"], "[\n  {\n    stage: '$match',\n    nReturned: 2,\n    sample: [ { _id: 1, a: 1, t: 'x' } ]\n  },\n  { stage: '$count', nReturned: 1, sample: [ { n: 2 } ] }\n]"),
     (M, &[SEED_ABC, "db.c.aggregate([{$bogus: 1}])"], "MongoServerError[Location40324]: Unrecognized pipeline stage name: '$bogus'"),
     (M, &["for (var i = 0; i < 25; i++) db.c.insertOne({_id: i})", "db.c.aggregate([{$sort: {_id: 1}}])", "it"], "[ { _id: 20 }, { _id: 21 }, { _id: 22 }, { _id: 23 }, { _id: 24 } ]"),
     (L, &[SEED_ABC, "db.c.aggregate([{$match: {_id: 1}}])"], "{ \"_id\" : 1, \"a\" : 1, \"t\" : \"x\" }"),
