@@ -40,6 +40,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     lesson!("a9-arrays"),
     lesson!("a10-self-sufficient"),
     lesson!("a11-operators"),
+    lesson!("a12-aggregate-as-you-go"),
     lesson!("b1-tour"),
     lesson!("b2-modeling"),
     lesson!("b3-queries"),
