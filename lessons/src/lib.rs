@@ -35,7 +35,9 @@ macro_rules! lesson {
 /// The lessons shipped with Sprout, as (file name, Markdown source), book A's tips first, then
 /// book B's chapters.
 pub const BUILT_IN: &[(&str, &str)] = &[
+    lesson!("a1-duplicate-or-reference"),
     lesson!("a3-single-query"),
+    lesson!("a5-point-in-time"),
     lesson!("a7-prepopulate"),
     lesson!("a9-arrays"),
     lesson!("a10-self-sufficient"),
