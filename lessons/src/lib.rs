@@ -37,7 +37,9 @@ macro_rules! lesson {
 pub const BUILT_IN: &[(&str, &str)] = &[
     lesson!("a1-duplicate-or-reference"),
     lesson!("a3-single-query"),
+    lesson!("a4-embed-dependent"),
     lesson!("a5-point-in-time"),
+    lesson!("a6-unbounded-growth"),
     lesson!("a7-prepopulate"),
     lesson!("a9-arrays"),
     lesson!("a10-self-sufficient"),
