@@ -225,6 +225,7 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (M, &[SEED_ABC, "db.c.createIndex({a: 1})", "db.c.hideIndex('a_1'); db.c.find({a: 2}).explain().queryPlanner.winningPlan.stage"], "COLLSCAN"),
     (M, &[SEED_ABC, "db.c.hideIndex('b_1')"], "MongoServerError[IndexNotFound]: cannot find index b_1 for ns test.c"),
     (M, &[SEED_ABC, "db.c.createIndex({a: 1})", "db.c.reIndex().nIndexes"], "2"),
+    (M, &["sprout.help().split('\\n').filter(l => l.indexOf('advanceClock') >= 0).length"], "1"),
     (M, &["sprout.clock()"], "ISODate('2015-04-04T12:00:00.000Z')"),
     (M, &["sprout.advanceClock(90)"], "ISODate('2015-04-04T12:01:30.000Z')"),
     (M, &["sprout.advanceClock(90); new Date()"], "ISODate('2015-04-04T12:01:30.000Z')"),
