@@ -10,20 +10,39 @@
 mod dataset;
 mod model;
 mod parse;
+mod plan_view;
 mod runner;
 
 pub use dataset::{DATASETS, Dataset, dataset, parse_dataset};
 pub use model::{Check, Exercise, Lesson, PlanRequirement, Prose, Step};
 pub use parse::{ParseError, parse_lesson};
+pub use plan_view::PlanSummary;
 pub use runner::{
     CheckOutcome, StepFailure, Verified, check_exercise, lesson_shell, new_lesson_shell,
     verify_lesson,
 };
 
-/// The lessons shipped with Sprout, as (file name, Markdown source).
+/// A built-in lesson by its file stem: `(file name, Markdown source)`.
+macro_rules! lesson {
+    ($stem:literal) => {
+        (
+            concat!($stem, ".md"),
+            include_str!(concat!("../content/", $stem, ".md")),
+        )
+    };
+}
+
+/// The lessons shipped with Sprout, as (file name, Markdown source), book A's tips first, then
+/// book B's chapters.
 pub const BUILT_IN: &[(&str, &str)] = &[
-    ("b1-tour.md", include_str!("../content/b1-tour.md")),
-    ("b3-queries.md", include_str!("../content/b3-queries.md")),
+    lesson!("a9-arrays"),
+    lesson!("a10-self-sufficient"),
+    lesson!("a11-operators"),
+    lesson!("b1-tour"),
+    lesson!("b2-modeling"),
+    lesson!("b3-queries"),
+    lesson!("b4-indexing"),
+    lesson!("b5-optimizing"),
 ];
 
 /// Parses every built-in lesson.

@@ -3,6 +3,7 @@
 
 mod admin;
 mod aggregate;
+mod aggregate_write;
 mod coll_mod;
 mod convert_to_capped;
 mod count;
@@ -50,7 +51,7 @@ pub fn dispatch(
         }
         "count" => count::count(engine, db, command, ctx),
         "distinct" => distinct::distinct(engine, db, command, ctx),
-        "explain" => explain::explain(engine, db, command),
+        "explain" => explain::explain(engine, db, command, ctx),
         "createIndexes" => indexes::create_indexes(engine, db, command),
         "dropIndexes" | "deleteIndexes" => indexes::drop_indexes(engine, db, command),
         "listIndexes" => indexes::list_indexes(engine, db, command),

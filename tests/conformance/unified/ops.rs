@@ -71,10 +71,20 @@ pub const SUPPORTED: &[&str] = &[
 pub struct Target<'a> {
     pub db: &'a str,
     pub collection: Option<&'a str>,
+    /// The collection entity's `readConcern` option, sent with the commands that read.
+    pub read_concern: Option<&'a Document>,
+}
+
+/// The runner's one client's implicit session, which a driver names in every command's `lsid`.
+fn implicit_session() -> Document {
+    doc! {"id": bson::Binary { subtype: bson::spec::BinarySubtype::Uuid, bytes: vec![0x5a; 16] }}
 }
 
 /// Runs one command, turning an error reply into [`OpError::Server`].
-pub fn command(engine: &mut Engine, db: &str, cmd: Document) -> Result<Document, OpError> {
+pub fn command(engine: &mut Engine, db: &str, mut cmd: Document) -> Result<Document, OpError> {
+    if !cmd.contains_key("lsid") {
+        cmd.insert("lsid", implicit_session());
+    }
     let reply = catch_panic(|| engine.run_command(db, &cmd)).map_err(OpError::Panic)?;
     if engine::reply_ok(&reply) {
         Ok(reply)
@@ -293,6 +303,9 @@ pub fn run(
                 cursor.insert("batchSize", b.clone());
             }
             let mut cmd = doc! {"aggregate": aggregate, "pipeline": pipeline, "cursor": cursor};
+            if let Some(rc) = target.read_concern {
+                cmd.insert("readConcern", rc.clone());
+            }
             copy_options(
                 &mut cmd,
                 args,
