@@ -3,9 +3,11 @@
 //! - `cargo xtask serve [--port N] [--dev]`: build the web app and serve it on 127.0.0.1.
 //! - `cargo xtask test`: every test the project has (native, lint, wasm in Chromium, end-to-end).
 //! - `cargo xtask web-build [--dev]`: build the web app into `dist/`.
+//! - `cargo xtask bench-node`: the wasm engine beside mingo, LokiJS and NeDB in Node.js.
 //!
 //! Both README commands first run `scripts/ensure-tools.sh`, which installs what is missing.
 
+mod bench_node;
 mod serve;
 mod test;
 mod toolchain;
@@ -21,9 +23,10 @@ fn main() -> ExitCode {
         Some("test") => test::run(&args[1..]),
         Some("web-build") => web_build::run(&args[1..]).map(|_| ()),
         Some("ensure-tools") => toolchain::ensure_tools(),
+        Some("bench-node") => bench_node::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <serve [--port N] [--dev] | test [--skip-browser] | web-build [--dev] | ensure-tools>"
+                "usage: cargo xtask <serve [--port N] [--dev] | test [--skip-browser] | web-build [--dev] | bench-node | ensure-tools>"
             );
             return ExitCode::from(2);
         }

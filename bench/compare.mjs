@@ -1,0 +1,244 @@
+// Sprout's engine (wasm, Node.js glue) beside mingo, LokiJS and NeDB in one process, on the same
+// generated data: first every library must return the same answer to each query, then each
+// workload is timed and the ratios to Sprout are printed (above 1: Sprout is faster).
+//
+// Run: `cargo xtask bench-node` (builds the wasm module, installs the npm packages, runs this).
+// Direct: `node bench/compare.mjs <path to sprout_node.js>`.
+
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import { Aggregator, find as mingoFind } from 'mingo';
+import Loki from 'lokijs';
+import Datastore from '@seald-io/nedb';
+
+const require = createRequire(import.meta.url);
+const glue = process.argv[2];
+if (!glue) {
+  console.error('usage: node bench/compare.mjs <path to sprout_node.js>');
+  process.exit(2);
+}
+const { NodeEngine } = require(glue);
+
+// ---- data: a deterministic generator (64-bit LCG, as engine/benches use) ----------------------
+function lcg(seed) {
+  let s = BigInt(seed);
+  return (n) => {
+    s = (s * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
+    return Number((s >> 33n) % BigInt(n));
+  };
+}
+const CATEGORIES = ['books', 'games', 'music', 'garden', 'tools', 'toys'];
+function products(n) {
+  const below = lcg(7);
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    out.push({
+      _id: i,
+      sku: 'sku' + String(i).padStart(7, '0'),
+      price: below(100000) / 100,
+      category: CATEGORIES[below(6)],
+      stock: below(500),
+    });
+  }
+  return out;
+}
+function events(n) {
+  const below = lcg(11);
+  const start = Date.UTC(2015, 0, 1);
+  const paths = ['/', '/cart', '/search', '/product', '/checkout'];
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    out.push({ _id: i, ts: start + below(31 * 86400) * 1000, bytes: below(5000), path: paths[below(5)] });
+  }
+  return out;
+}
+function customersAndOrders(nc, no) {
+  const below = lcg(13);
+  const customers = [];
+  for (let i = 0; i < nc; i++) customers.push({ _id: i, name: 'customer ' + i });
+  const orders = [];
+  for (let i = 0; i < no; i++) orders.push({ _id: i, cust: below(nc + 50), total: below(1000) });
+  return { customers, orders };
+}
+
+// ---- Sprout through its command interface ------------------------------------------------------
+class Sprout {
+  constructor() { this.e = new NodeEngine(); }
+  cmd(command) {
+    const reply = JSON.parse(this.e.runCommand('bench', JSON.stringify(command)));
+    if (reply.ok !== 1) throw new Error('sprout: ' + JSON.stringify(reply).slice(0, 300));
+    return reply;
+  }
+  insert(coll, docs) {
+    for (let i = 0; i < docs.length; i += 1000) this.cmd({ insert: coll, documents: docs.slice(i, i + 1000) });
+  }
+  find(coll, filter, opts = {}) {
+    return this.cmd({ find: coll, filter, ...opts, batchSize: 1e9 }).cursor.firstBatch;
+  }
+  aggregate(coll, pipeline) {
+    return this.cmd({ aggregate: coll, pipeline, cursor: { batchSize: 1e9 } }).cursor.firstBatch;
+  }
+}
+const asEjsonDates = (docs) => docs.map((d) => ({ ...d, ts: { $date: new Date(d.ts).toISOString() } }));
+const asJsDates = (docs) => docs.map((d) => ({ ...d, ts: new Date(d.ts) }));
+
+// ---- timing ------------------------------------------------------------------------------------
+function time(fn, reps) {
+  fn(); // warm-up (also the answer that was checked)
+  const t0 = performance.now();
+  for (let i = 0; i < reps; i++) fn(i);
+  return (performance.now() - t0) / reps;
+}
+async function timeAsync(fn, reps) {
+  await fn();
+  const t0 = performance.now();
+  for (let i = 0; i < reps; i++) await fn(i);
+  return (performance.now() - t0) / reps;
+}
+
+const ids = (docs) => docs.map((d) => d._id);
+const sortedIds = (docs) => ids(docs).sort((a, b) => a - b);
+function same(label, answers) {
+  const [first, ...rest] = Object.entries(answers);
+  for (const [name, a] of rest) {
+    if (JSON.stringify(a) !== JSON.stringify(first[1])) {
+      throw new Error(`${label}: ${name} answers ${JSON.stringify(a).slice(0, 200)}, ` +
+        `${first[0]} answers ${JSON.stringify(first[1]).slice(0, 200)}`);
+    }
+  }
+}
+
+const results = [];
+function report(workload, timings) {
+  results.push({ workload, ...timings });
+}
+
+// ---- workloads ---------------------------------------------------------------------------------
+const N = 20000;
+const docs = products(N);
+
+// Insert 20k (no secondary indexes yet).
+const sprout = new Sprout();
+let tSprout = performance.now(); sprout.insert('products', docs); tSprout = performance.now() - tSprout;
+const mingoArray = [];
+let tMingo = performance.now(); for (const d of docs) mingoArray.push({ ...d }); tMingo = performance.now() - tMingo;
+const loki = new Loki('bench.db');
+const lokiColl = loki.addCollection('products', { unique: ['sku'] });
+let tLoki = performance.now(); lokiColl.insert(docs.map((d) => ({ ...d }))); tLoki = performance.now() - tLoki;
+const nedb = new Datastore({ inMemoryOnly: true });
+let tNedb = performance.now(); await nedb.insertAsync(docs.map((d) => ({ ...d }))); tNedb = performance.now() - tNedb;
+report('insert 20k documents', { sprout: tSprout, mingo: tMingo, lokijs: tLoki, nedb: tNedb });
+
+// Indexes on sku and price where the library has indexes (mingo has none).
+sprout.cmd({ createIndexes: 'products', indexes: [{ key: { sku: 1 }, name: 'sku_1' }, { key: { price: 1 }, name: 'price_1' }] });
+lokiColl.ensureIndex('price');
+await nedb.ensureIndexAsync({ fieldName: 'sku' });
+await nedb.ensureIndexAsync({ fieldName: 'price' });
+
+// Indexed equality: 500 point lookups by sku.
+const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
+{
+  const q = (i) => ({ sku: skuOf(i) });
+  same('point lookup', {
+    sprout: ids(sprout.find('products', q(3))),
+    mingo: ids(mingoFind(mingoArray, q(3)).all()),
+    lokijs: ids(lokiColl.find(q(3))),
+    nedb: ids(await nedb.findAsync(q(3))),
+  });
+  report('indexed equality (sku), per lookup', {
+    sprout: time((i = 1) => sprout.find('products', q(i)), 500),
+    mingo: time((i = 1) => mingoFind(mingoArray, q(i)).all(), 50),
+    lokijs: time((i = 1) => lokiColl.find(q(i)), 500),
+    nedb: await timeAsync((i = 1) => nedb.findAsync(q(i)), 500),
+  });
+}
+
+// Range + sort + limit: the ten dearest books between 100 and 200.
+{
+  const q = { price: { $gte: 100, $lt: 200 }, category: 'books' };
+  same('range sort limit', {
+    sprout: ids(sprout.find('products', q, { sort: { price: -1 }, limit: 10 })),
+    mingo: ids(mingoFind(mingoArray, q).sort({ price: -1 }).limit(10).all()),
+    lokijs: ids(lokiColl.chain().find(q).simplesort('price', { desc: true }).limit(10).data()),
+    nedb: ids(await nedb.findAsync(q).sort({ price: -1 }).limit(10)),
+  });
+  report('range + sort + limit, per query', {
+    sprout: time(() => sprout.find('products', q, { sort: { price: -1 }, limit: 10 }), 200),
+    mingo: time(() => mingoFind(mingoArray, q).sort({ price: -1 }).limit(10).all(), 50),
+    lokijs: time(() => lokiColl.chain().find(q).simplesort('price', { desc: true }).limit(10).data(), 200),
+    nedb: await timeAsync(() => nedb.findAsync(q).sort({ price: -1 }).limit(10), 200),
+  });
+}
+
+// Collection scan with a compound filter on unindexed fields.
+{
+  const q = { category: 'games', stock: { $gt: 250 } };
+  same('compound scan', {
+    sprout: sortedIds(sprout.find('products', q)),
+    mingo: sortedIds(mingoFind(mingoArray, q).all()),
+    lokijs: sortedIds(lokiColl.find(q)),
+    nedb: sortedIds(await nedb.findAsync(q)),
+  });
+  report('collection scan, compound filter, per query', {
+    sprout: time(() => sprout.find('products', q), 20),
+    mingo: time(() => mingoFind(mingoArray, q).all(), 20),
+    lokijs: time(() => lokiColl.find(q), 20),
+    nedb: await timeAsync(() => nedb.findAsync(q), 20),
+  });
+}
+
+// Aggregation (Sprout and mingo; LokiJS and NeDB have no pipeline): $group by a date part.
+{
+  const ev = events(100000);
+  const s = new Sprout();
+  s.insert('events', asEjsonDates(ev));
+  const mingoEvents = asJsDates(ev);
+  const pipeline = [
+    { $group: { _id: { $dayOfMonth: '$ts' }, bytes: { $sum: '$bytes' }, hits: { $sum: 1 } } },
+    { $sort: { _id: 1 } },
+  ];
+  same('$group by day', {
+    sprout: s.aggregate('events', pipeline),
+    mingo: new Aggregator(pipeline).run(mingoEvents),
+  });
+  report('$group by $dayOfMonth + $sum, 100k events', {
+    sprout: time(() => s.aggregate('events', pipeline), 3),
+    mingo: time(() => new Aggregator(pipeline).run(mingoEvents), 3),
+  });
+}
+
+// $lookup: 10k orders joined to 1k customers on _id.
+{
+  const { customers, orders } = customersAndOrders(1000, 10000);
+  const s = new Sprout();
+  s.insert('customers', customers);
+  s.insert('orders', orders);
+  const pipeline = [
+    { $lookup: { from: 'customers', localField: 'cust', foreignField: '_id', as: 'c' } },
+    { $project: { _id: 1, name: { $first: '$c.name' } } },
+  ];
+  const options = { collectionResolver: (name) => (name === 'customers' ? customers : []) };
+  same('$lookup', {
+    sprout: s.aggregate('orders', pipeline),
+    mingo: new Aggregator(pipeline, options).run(orders),
+  });
+  report('$lookup 10k orders x 1k customers', {
+    sprout: time(() => s.aggregate('orders', pipeline), 3),
+    mingo: time(() => new Aggregator(pipeline, options).run(orders), 3),
+  });
+}
+
+// ---- report ------------------------------------------------------------------------------------
+const libs = ['sprout', 'mingo', 'lokijs', 'nedb'];
+const fmt = (ms) => (ms === undefined ? '—' : ms < 1 ? ms.toFixed(3) : ms.toFixed(1));
+const ratio = (r, lib) => (r[lib] === undefined ? '—' : (r[lib] / r.sprout).toFixed(2) + '×');
+console.log('All libraries returned the same answers.');
+console.log('\n| workload | ' + libs.map((l) => l + ' ms').join(' | ') + ' | ' +
+  libs.slice(1).map((l) => l + ' / sprout').join(' | ') + ' |');
+console.log('|---|' + libs.map(() => '---:').join('|') + '|' + libs.slice(1).map(() => '---:').join('|') + '|');
+for (const r of results) {
+  console.log('| ' + r.workload + ' | ' + libs.map((l) => fmt(r[l])).join(' | ') + ' | ' +
+    libs.slice(1).map((l) => ratio(r, l)).join(' | ') + ' |');
+}
+console.log(`\nnode ${process.version}; mingo ${require('mingo/package.json').version}, ` +
+  `lokijs ${require('lokijs/package.json').version}, @seald-io/nedb ${require('@seald-io/nedb/package.json').version}`);

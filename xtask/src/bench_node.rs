@@ -1,0 +1,39 @@
+//! `cargo xtask bench-node`: the engine compiled to wasm for Node.js (`bench/node-engine`)
+//! beside mingo, LokiJS and NeDB in one process (`bench/compare.mjs`): checks that all answer
+//! alike, then prints timings and ratios. Installs the harness's npm packages when missing.
+
+use std::process::Command;
+
+use crate::toolchain::{tool, wasm_cargo, wasm_target_dir};
+use crate::{root, run_cmd};
+
+pub fn run(_args: &[String]) -> Result<(), String> {
+    let mut cargo = wasm_cargo("build")?;
+    cargo.args(["-p", "sprout-node", "--release"]);
+    run_cmd(&mut cargo)?;
+    let wasm = wasm_target_dir()
+        .join("wasm32-unknown-unknown/release")
+        .join("sprout_node.wasm");
+    let pkg = root().join("target/bench-node");
+    std::fs::create_dir_all(&pkg).map_err(|e| format!("creating {}: {e}", pkg.display()))?;
+    run_cmd(
+        Command::new(tool("wasm-bindgen"))
+            .args(["--target", "nodejs", "--no-typescript", "--out-dir"])
+            .arg(&pkg)
+            .arg(&wasm),
+    )?;
+    let bench = root().join("bench");
+    if !bench.join("node_modules/mingo").is_dir() {
+        run_cmd(
+            Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund", "--silent"])
+                .current_dir(&bench),
+        )?;
+    }
+    run_cmd(
+        Command::new("node")
+            .arg(bench.join("compare.mjs"))
+            .arg(pkg.join("sprout_node.js"))
+            .current_dir(&bench),
+    )
+}
