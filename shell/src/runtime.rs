@@ -24,6 +24,7 @@ const LIMITS_JS: &str = include_str!("js/limits.js");
 const BULK_JS: &str = include_str!("js/bulk.js");
 const INDEXES_JS: &str = include_str!("js/indexes.js");
 const AGGREGATE_JS: &str = include_str!("js/aggregate.js");
+const PLAN_CACHE_JS: &str = include_str!("js/plan_cache.js");
 const GLOBALS_JS: &str = include_str!("js/globals.js");
 const NODE_SHIM_JS: &str = include_str!("js/node_shim.js");
 
@@ -71,6 +72,7 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
     ctx.eval(Source::from_bytes(BULK_JS))?;
     ctx.eval(Source::from_bytes(INDEXES_JS))?;
     ctx.eval(Source::from_bytes(AGGREGATE_JS))?;
+    ctx.eval(Source::from_bytes(PLAN_CACHE_JS))?;
     ctx.eval(Source::from_bytes(GLOBALS_JS))?;
     ctx.eval(Source::from_bytes(NODE_SHIM_JS))?;
     Ok(())

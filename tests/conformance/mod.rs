@@ -8,6 +8,7 @@
 pub mod bson_corpus;
 pub mod documentdb;
 pub mod ejson;
+pub mod index_shadow;
 pub mod report;
 pub mod unified;
 

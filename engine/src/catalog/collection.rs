@@ -6,12 +6,14 @@
 //! is what a durable store keeps (the options plus an `$indexes` list), and
 //! [`Collection::with_options`] rebuilds the indexes from it.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use bson::{Bson, Document};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::{DocKeys, Index, IndexSpec};
+use crate::planner::plan_cache::PlanCache;
 use crate::value::OrderedValue;
 
 /// The catalog-entry field that carries the secondary index specs (never a user option: `create`
@@ -25,6 +27,9 @@ pub struct Collection {
     id_index: BTreeMap<OrderedValue, u64>,
     indexes: Vec<Index>,
     next_record_id: u64,
+    /// Cached winning plans by query shape. Planning reads the collection through `&self`, and
+    /// choosing a plan is what fills the cache, hence the cell (the engine is single-threaded).
+    plan_cache: RefCell<PlanCache>,
 }
 
 impl Default for Collection {
@@ -41,6 +46,7 @@ impl Collection {
             id_index: BTreeMap::new(),
             indexes: vec![Index::new(IndexSpec::id_index())],
             next_record_id: 1,
+            plan_cache: RefCell::new(PlanCache::default()),
         }
     }
 
@@ -101,7 +107,13 @@ impl Collection {
             }
         }
         self.indexes.push(index);
+        self.plan_cache.get_mut().clear();
         Ok(())
+    }
+
+    /// The collection's plan cache (see [`crate::planner::plan_cache`]).
+    pub fn plan_cache(&self) -> &RefCell<PlanCache> {
+        &self.plan_cache
     }
 
     /// Drops a secondary index by name; `None` when there is none of that name.
@@ -110,6 +122,7 @@ impl Collection {
             .indexes
             .iter()
             .position(|i| i.name() == name && !i.spec.is_id())?;
+        self.plan_cache.get_mut().clear();
         Some(self.indexes.remove(pos).spec)
     }
 
@@ -118,6 +131,7 @@ impl Collection {
         let ix = self.indexes.iter_mut().find(|i| i.name() == name)?;
         let old = ix.spec.hidden;
         ix.spec.hidden = hidden;
+        self.plan_cache.get_mut().clear();
         if hidden {
             ix.spec.document.insert("hidden", true);
         } else {

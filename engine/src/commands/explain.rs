@@ -66,7 +66,7 @@ fn explain_find(
     let run = verbosity != Verbosity::QueryPlanner;
     let execution = execute(coll, &query, &ctx, run)?;
     let elapsed = engine.now_millis() - start;
-    Ok(reply(
+    let mut out = reply(
         db,
         &ns,
         inner,
@@ -74,7 +74,14 @@ fn explain_find(
         verbosity,
         elapsed,
         &execution,
-    ))
+    );
+    if coll.is_some() {
+        let mut planned = vec![execution.winner.clone()];
+        planned.extend(execution.rejected.iter().map(|(s, _)| s.clone()));
+        let key = crate::planner::plan_cache::CacheKey::of(&query, &planned);
+        crate::explain::insert_cache_key(&mut out, &key);
+    }
+    Ok(out)
 }
 
 /// `{explain: {delete: "c", deletes: [{q, limit}]}}`: the first delete statement's plan.

@@ -32,7 +32,9 @@ pub fn find(
         || matches!(command.get("limit"), Some(l) if crate::query::as_i64_signed(l) < 0);
     let empty = Document::new();
     let query = crate::exec::find_query_from_command(command, &spec, &empty);
-    let docs = crate::exec::find(engine.catalog().collection(&ns), &query, ctx)?;
+    let now = engine.now_millis();
+    let docs =
+        crate::exec::cached_plan::find_cached(engine.catalog().collection(&ns), &query, ctx, now)?;
     Ok(first_batch_reply(
         engine,
         ns,

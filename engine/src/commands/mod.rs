@@ -12,6 +12,7 @@ mod find;
 mod find_and_modify;
 mod indexes;
 mod insert;
+mod plan_cache;
 mod update;
 
 use bson::{Bson, Document};
@@ -55,6 +56,7 @@ pub fn dispatch(
         "dbStats" | "dbstats" => admin::db_stats(engine, db, command),
         "collStats" | "collstats" => admin::coll_stats(engine, db, command),
         "renameCollection" => admin::rename_collection(engine, db, command),
+        "planCacheClear" => plan_cache::plan_cache_clear(engine, db, command),
         "ping" => Ok(bson::doc! {"ok": 1.0}),
         "buildInfo" | "buildinfo" => Ok(admin::build_info()),
         other => Err(Error::new(

@@ -7,6 +7,7 @@
 //! [`find`] is the entry point for the find command: plan, race the candidates
 //! ([`multi_plan`]), run the winner to the end.
 
+pub mod cached_plan;
 pub mod collection_scan;
 pub mod count;
 pub mod count_scan;

@@ -76,6 +76,37 @@ pub fn stage_document(s: &StageStats, with_exec: bool) -> Document {
     d
 }
 
+/// One candidate's trial as `allPlansExecution` and `$planCacheStats`' `creationExecStats` show
+/// it (MongoDB's `generateSinglePlanExecutionInfo`).
+pub fn plan_execution_info(t: &StageStats) -> Document {
+    doc! {
+        "nReturned": t.common.advanced as i64,
+        "executionTimeMillisEstimate": 0_i64,
+        "totalKeysExamined": t.total_keys_examined() as i64,
+        "totalDocsExamined": t.total_docs_examined() as i64,
+        "executionStages": stage_document(t, true),
+    }
+}
+
+/// Adds the plan cache's hashes to an explain reply's `queryPlanner`, after `indexFilterSet`
+/// where MongoDB 8.0 prints them.
+pub fn insert_cache_key(reply: &mut Document, key: &crate::planner::plan_cache::CacheKey) {
+    let Ok(qp) = reply.get_document_mut("queryPlanner") else {
+        return;
+    };
+    let mut out = Document::new();
+    for (k, v) in std::mem::take(qp) {
+        let after = k == "indexFilterSet";
+        out.insert(k, v);
+        if after {
+            out.insert("queryHash", key.query_hash_hex());
+            out.insert("planCacheShapeHash", key.query_hash_hex());
+            out.insert("planCacheKey", key.plan_cache_key_hex());
+        }
+    }
+    *qp = out;
+}
+
 /// The facts about the query that explain repeats.
 pub struct ExplainInput<'a> {
     pub namespace: String,
@@ -123,15 +154,7 @@ pub fn explain_document(input: &ExplainInput<'_>) -> Document {
             let all: Vec<Bson> = if ex.trials.len() > 1 {
                 ex.trials
                     .iter()
-                    .map(|t| {
-                        Bson::Document(doc! {
-                            "nReturned": t.common.advanced as i64,
-                            "executionTimeMillisEstimate": 0_i64,
-                            "totalKeysExamined": t.total_keys_examined() as i64,
-                            "totalDocsExamined": t.total_docs_examined() as i64,
-                            "executionStages": stage_document(t, true),
-                        })
-                    })
+                    .map(|t| Bson::Document(plan_execution_info(t)))
                     .collect()
             } else {
                 Vec::new()

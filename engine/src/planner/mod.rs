@@ -21,6 +21,7 @@
 pub mod bounds;
 pub mod count;
 pub mod or;
+pub mod plan_cache;
 pub mod predicates;
 pub mod text;
 

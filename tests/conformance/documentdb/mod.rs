@@ -63,6 +63,16 @@ const SETUP_FROM: &[(&str, &str)] = &[(
 
 /// Runs every transcript and returns the report.
 pub fn run() -> Result<Report, String> {
+    run_mode(false)
+}
+
+/// Replays every transcript with the index check of [`super::index_shadow`] on every find;
+/// the report's cases are those checks (the transcripts' own expectations are not compared).
+pub fn run_index_shadow() -> Result<Report, String> {
+    run_mode(true)
+}
+
+fn run_mode(shadow: bool) -> Result<Report, String> {
     let dir = super::data_dir()?
         .join("documentdb-regress/internal/pg_documentdb_distributed/src/test/regress/expected");
     let mut files: Vec<(String, PathBuf)> = super::list_files(&dir, ".out")?
@@ -84,15 +94,28 @@ pub fn run() -> Result<Report, String> {
                 .map(|p| (format!("extra/{}", super::file_name(&p)), p)),
         );
     }
-    let mut report = Report::new(
-        "documentdb",
-        "DocumentDB transcripts",
-        "Data: `documentdb-regress/…/expected/*.out` (53 transcripts; more from \
-         `SPROUT_DOCUMENTDB_DIR`), one case per statement with an expected result; areas by \
-         the README's file groups. Plain `insert_one` setup statements are counted only when \
-         the engine rejects them.",
-        AREAS,
-    );
+    let mut report = if shadow {
+        Report::new(
+            "index_correctness",
+            "Index correctness (DocumentDB finds re-run with indexes)",
+            "Every `find` the DocumentDB replay runs is run again with single-field and \
+             compound indexes on the paths it filters and sorts on, hinted onto each index and \
+             once left to the planner; the documents must be the same (a sorted find must stay \
+             in sort order). One case per find statement; areas as for the transcripts \
+             (`tests/conformance/index_shadow.rs`).",
+            AREAS,
+        )
+    } else {
+        Report::new(
+            "documentdb",
+            "DocumentDB transcripts",
+            "Data: `documentdb-regress/…/expected/*.out` (53 transcripts; more from \
+             `SPROUT_DOCUMENTDB_DIR`), one case per statement with an expected result; areas \
+             by the README's file groups. Plain `insert_one` setup statements are counted only \
+             when the engine rejects them.",
+            AREAS,
+        )
+    };
     report.set_untracked_prefix("extra/");
     let _quiet = quiet_panics();
     let mut per_file: Vec<(String, [usize; 3])> = Vec::new();
@@ -108,6 +131,7 @@ pub fn run() -> Result<Report, String> {
             }
         };
         let mut replay = Replay::new();
+        replay.shadow = shadow.then(Vec::new);
         if let Some((_, setup)) = SETUP_FROM.iter().find(|(f, _)| f == name)
             && let Ok(setup_statements) = read_statements(&dir.join(setup))
         {
@@ -120,12 +144,22 @@ pub fn run() -> Result<Report, String> {
                 Ok(o) => o,
                 Err(p) => Some(Outcome::Fail(format!("runner {p}"))),
             };
-            if let Some(outcome) = outcome {
-                let snippet = clip(
-                    &st.text.split_whitespace().collect::<Vec<_>>().join(" "),
-                    70,
-                );
-                report.push(&format!("{name}:{} {snippet}", st.line), area, outcome);
+            let snippet = clip(
+                &st.text.split_whitespace().collect::<Vec<_>>().join(" "),
+                70,
+            );
+            let id = format!("{name}:{} {snippet}", st.line);
+            if let Some(checks) = replay.shadow.as_mut() {
+                for (i, check) in std::mem::take(checks).into_iter().enumerate() {
+                    let id = if i == 0 {
+                        id.clone()
+                    } else {
+                        format!("{id} #{}", i + 1)
+                    };
+                    report.push(&id, area, check);
+                }
+            } else if let Some(outcome) = outcome {
+                report.push(&id, area, outcome);
             }
         }
         per_file.push((name.clone(), count(&report, before)));
@@ -211,6 +245,8 @@ struct Replay {
     tainted: Vec<(String, String)>,
     in_transaction: bool,
     snapshot: Option<Snapshot>,
+    /// In the index-correctness run, the outcomes of the current statement's finds.
+    shadow: Option<Vec<Outcome>>,
 }
 
 /// What a translated statement produced.
@@ -231,53 +267,30 @@ impl Replay {
             tainted: Vec::new(),
             in_transaction: false,
             snapshot: None,
+            shadow: None,
         }
     }
 
     fn command(&mut self, db: &str, cmd: &Document) -> Document {
-        match catch_panic(|| self.engine.run_command(db, cmd)) {
-            Ok(reply) => reply,
-            Err(p) => doc! {"ok": 0.0, "errmsg": format!("engine {p}"), "code": 1},
-        }
+        command_on(&mut self.engine, db, cmd)
     }
 
-    /// Runs a command and reads its cursor to the end.
+    /// Runs a command and reads its cursor to the end (in the index-correctness run, a find
+    /// is then checked again with indexes).
     fn cursor(&mut self, db: &str, cmd: &Document) -> Result<Vec<Bson>, String> {
-        let reply = self.command(db, cmd);
-        if !engine::reply_ok(&reply) {
-            return Err(error_text(&reply));
-        }
-        let mut docs = Vec::new();
-        let mut cursor = reply
-            .get_document("cursor")
-            .map_err(|_| "reply without a cursor".to_string())?
-            .clone();
-        let ns = cursor.get_str("ns").unwrap_or("").to_string();
-        let coll = ns
-            .split_once('.')
-            .map(|(_, c)| c.to_string())
-            .unwrap_or_default();
-        for _ in 0..100_000 {
-            let batch = cursor
-                .get_array("firstBatch")
-                .or_else(|_| cursor.get_array("nextBatch"))
-                .cloned()
-                .unwrap_or_default();
-            docs.extend(batch);
-            let id = cursor.get("id").and_then(super::ejson::as_i64).unwrap_or(0);
-            if id == 0 {
-                return Ok(docs);
+        let docs = read_cursor(&mut self.engine, db, cmd)?;
+        if self.shadow.is_some() && cmd.keys().next().map(String::as_str) == Some("find") {
+            let checked = catch_panic(|| {
+                super::index_shadow::check(&mut self.engine, db, cmd, &docs, &mut |e, c| {
+                    read_cursor(e, db, c)
+                })
+            })
+            .unwrap_or_else(|p| Some(Outcome::Fail(format!("runner {p}"))));
+            if let (Some(outcome), Some(checks)) = (checked, self.shadow.as_mut()) {
+                checks.push(outcome);
             }
-            let reply = self.command(db, &doc! {"getMore": id, "collection": coll.clone()});
-            if !engine::reply_ok(&reply) {
-                return Err(error_text(&reply));
-            }
-            cursor = reply
-                .get_document("cursor")
-                .map_err(|_| "getMore reply without a cursor".to_string())?
-                .clone();
         }
-        Err("cursor did not end".into())
+        Ok(docs)
     }
 
     /// Replays only the statements that build data (for a dependent file).
@@ -1139,6 +1152,57 @@ impl Replay {
         };
         Translated::Ran(Actual::Docs { docs, ordered }, false)
     }
+}
+
+/// Runs a command, turning an engine panic into an error reply.
+fn command_on(engine: &mut Engine, db: &str, cmd: &Document) -> Document {
+    match catch_panic(|| engine.run_command(db, cmd)) {
+        Ok(reply) => reply,
+        Err(p) => doc! {"ok": 0.0, "errmsg": format!("engine {p}"), "code": 1},
+    }
+}
+
+/// Runs a command and reads its cursor to the end.
+fn read_cursor(engine: &mut Engine, db: &str, cmd: &Document) -> Result<Vec<Bson>, String> {
+    let reply = command_on(engine, db, cmd);
+    if !engine::reply_ok(&reply) {
+        return Err(error_text(&reply));
+    }
+    let mut docs = Vec::new();
+    let mut cursor = reply
+        .get_document("cursor")
+        .map_err(|_| "reply without a cursor".to_string())?
+        .clone();
+    let ns = cursor.get_str("ns").unwrap_or("").to_string();
+    let coll = ns
+        .split_once('.')
+        .map(|(_, c)| c.to_string())
+        .unwrap_or_default();
+    for _ in 0..100_000 {
+        let batch = cursor
+            .get_array("firstBatch")
+            .or_else(|_| cursor.get_array("nextBatch"))
+            .cloned()
+            .unwrap_or_default();
+        docs.extend(batch);
+        let id = cursor.get("id").and_then(super::ejson::as_i64).unwrap_or(0);
+        if id == 0 {
+            return Ok(docs);
+        }
+        let reply = command_on(
+            engine,
+            db,
+            &doc! {"getMore": id, "collection": coll.clone()},
+        );
+        if !engine::reply_ok(&reply) {
+            return Err(error_text(&reply));
+        }
+        cursor = reply
+            .get_document("cursor")
+            .map_err(|_| "getMore reply without a cursor".to_string())?
+            .clone();
+    }
+    Err("cursor did not end".into())
 }
 
 /// What a statement asks of `bson_update_document(…)`'s new document after the call:
