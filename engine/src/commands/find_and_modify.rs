@@ -295,7 +295,7 @@ mod tests {
         let r = fam(
             &mut e,
             doc! {"query": {"_id": 1}, "update": [{"$set": {"n": {"$multiply": ["$n", "$$f"]}}}],
-                  "let": {"f": 2}, "new": true},
+            "let": {"f": 2}, "new": true},
         );
         assert_eq!(
             r.get_document("value").unwrap(),

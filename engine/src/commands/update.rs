@@ -821,10 +821,19 @@ mod tests {
             &mut e,
             vec![doc! {"q": {}, "u": [{"$set": {"a": 1}}], "arrayFilters": [{"i": 1}]}],
         );
-        let w = r.get_array("writeErrors").unwrap()[0].as_document().unwrap().clone();
+        let w = r.get_array("writeErrors").unwrap()[0]
+            .as_document()
+            .unwrap()
+            .clone();
         assert_eq!(w.get_i32("code").unwrap(), 9);
-        let r = update(&mut e, vec![doc! {"q": {"_id": 1}, "u": [{"$group": {"_id": 1}}]}]);
-        let w = r.get_array("writeErrors").unwrap()[0].as_document().unwrap().clone();
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {"_id": 1}, "u": [{"$group": {"_id": 1}}]}],
+        );
+        let w = r.get_array("writeErrors").unwrap()[0]
+            .as_document()
+            .unwrap()
+            .clone();
         assert_eq!(
             w.get_str("errmsg").unwrap(),
             "$group is not allowed to be used within an update"

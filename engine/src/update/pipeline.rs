@@ -2,7 +2,7 @@
 //! aggregation pipeline and the result replaces it, as MongoDB's PipelineExecutor does (a
 //! replacement that keeps the `_id` when the result has none and may hold `$`-prefixed fields).
 
-use std::sync::Arc;
+use std::rc::Rc;
 
 use bson::{Bson, Document};
 
@@ -27,7 +27,7 @@ const ALLOWED_STAGES: [&str; 6] = [
 /// A parsed update pipeline (shared: a parsed stage is not cloneable).
 #[derive(Debug, Clone)]
 pub struct PipelineUpdate {
-    pipeline: Arc<Pipeline>,
+    pipeline: Rc<Pipeline>,
 }
 
 impl PipelineUpdate {
@@ -49,7 +49,7 @@ impl PipelineUpdate {
             ));
         }
         Ok(PipelineUpdate {
-            pipeline: Arc::new(pipeline),
+            pipeline: Rc::new(pipeline),
         })
     }
 
@@ -113,7 +113,10 @@ mod tests {
     #[test]
     fn stages_transform_the_document_and_keep_its_id() {
         let d = doc! {"_id": 1, "a": 1, "b": 2};
-        let out = apply(d.clone(), bson!([{"$set": {"c": {"$add": ["$a", "$b"]}}}, {"$unset": "a"}]));
+        let out = apply(
+            d.clone(),
+            bson!([{"$set": {"c": {"$add": ["$a", "$b"]}}}, {"$unset": "a"}]),
+        );
         assert_eq!(out.unwrap(), Some(doc! {"_id": 1, "b": 2, "c": 3}));
         let out = apply(d.clone(), bson!([{"$project": {"_id": 0, "b": 1}}]));
         assert_eq!(out.unwrap(), Some(doc! {"_id": 1, "b": 2}));
