@@ -2,6 +2,7 @@
 //!
 //! [`conformance`] holds the conformance runners (BSON corpus, spec CRUD unified tests,
 //! DocumentDB transcripts) and the index-correctness re-run of the transcripts' finds. Each is
-//! driven by one `#[test]` in `tests/tests/`, which prints a per-area table and compares its failures with a checked-in baseline in `tests/baselines/`.
+//! driven by one `#[test]` in `tests/tests/`, which prints a per-area table and compares its
+//! failures with a checked-in baseline in `tests/baselines/`.
 
 pub mod conformance;

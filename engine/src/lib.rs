@@ -30,6 +30,7 @@ pub mod planner;
 pub mod projection;
 pub mod query;
 pub mod storage;
+pub mod ttl;
 pub mod update;
 pub mod value;
 pub mod write;
@@ -54,6 +55,9 @@ pub struct Engine {
     object_ids: ObjectIdGenerator,
     /// Seeds the `$rand` generator of each command's evaluation context.
     rand_seeds: u64,
+    /// Milliseconds added to the clock (`sprout.advanceClock`), so lessons can move time on.
+    clock_offset_millis: i64,
+    ttl_monitor: ttl::TtlMonitor,
 }
 
 impl std::fmt::Debug for Engine {
@@ -79,6 +83,7 @@ impl Engine {
 
     /// An engine on the given clock; `seed` makes its generated ObjectIds reproducible.
     pub fn with_clock(clock: Box<dyn Clock>, seed: u64) -> Self {
+        let now = clock.now_millis();
         Engine {
             catalog: Catalog::default(),
             cursors: CursorTable::default(),
@@ -86,16 +91,27 @@ impl Engine {
             clock,
             object_ids: ObjectIdGenerator::from_seed(seed),
             rand_seeds: seed,
+            clock_offset_millis: 0,
+            ttl_monitor: ttl::TtlMonitor::new(now),
         }
     }
 
+    /// The engine's time: its clock plus what [`Engine::advance_clock`] added.
     pub fn now_millis(&self) -> i64 {
-        self.clock.now_millis()
+        self.clock
+            .now_millis()
+            .saturating_add(self.clock_offset_millis)
+    }
+
+    /// Moves the engine's time forward (Sprout's `sprout.advanceClock`); background work that
+    /// falls due, such as the TTL monitor's passes, runs before the next command.
+    pub fn advance_clock(&mut self, millis: i64) {
+        self.clock_offset_millis = self.clock_offset_millis.saturating_add(millis.max(0));
     }
 
     /// A fresh ObjectId from this engine's clock and generator.
     pub fn new_object_id(&mut self) -> bson::oid::ObjectId {
-        let now = self.clock.now_millis();
+        let now = self.now_millis();
         self.object_ids.next(now)
     }
 
@@ -105,7 +121,7 @@ impl Engine {
     pub fn eval_context(&mut self) -> expression::EvalContext {
         // Weyl step: successive commands get well-separated SplitMix64 streams.
         self.rand_seeds = self.rand_seeds.wrapping_add(0xD1B5_4A32_D192_ED03);
-        expression::EvalContext::new(self.clock.now_millis(), self.rand_seeds)
+        expression::EvalContext::new(self.now_millis(), self.rand_seeds)
     }
 
     /// Fills a new engine with a durable store's snapshot.
@@ -146,9 +162,74 @@ impl Engine {
         command: &Document,
         ctx: &matcher::MatchContext<'_>,
     ) -> Document {
-        match commands::dispatch(self, db, command, ctx) {
+        self.run_due_ttl_pass();
+        let first_change = self.pending.changes.len();
+        let reply = match commands::dispatch(self, db, command, ctx) {
             Ok(reply) => reply,
             Err(e) => error_reply(&e),
+        };
+        self.evict_from_capped(first_change);
+        reply
+    }
+
+    /// Runs the TTL monitor's pass when one is due, recording its deletes.
+    fn run_due_ttl_pass(&mut self) {
+        let Some(pass_millis) = self.ttl_monitor.due_pass(self.now_millis()) else {
+            return;
+        };
+        let mut deletes = Vec::new();
+        for db in self
+            .catalog
+            .database_names()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+        {
+            for (name, coll) in self.catalog.collections(&db) {
+                let expired = ttl::expired_records(coll, pass_millis);
+                if !expired.is_empty() {
+                    deletes.push((catalog::Namespace::new(&db, name), expired));
+                }
+            }
+        }
+        for (ns, record_ids) in deletes {
+            if let Some(coll) = self.catalog.collection_mut(&ns) {
+                for rid in &record_ids {
+                    coll.remove(*rid);
+                }
+            }
+            for record_id in record_ids {
+                self.record(Change::DeleteDocument {
+                    ns: ns.clone(),
+                    record_id,
+                });
+            }
+        }
+    }
+
+    /// After a command: capped collections it inserted into drop their oldest documents until
+    /// they are within their limits (recorded as deletes in the same batch).
+    fn evict_from_capped(&mut self, first_change: usize) {
+        let mut written: Vec<catalog::Namespace> = Vec::new();
+        for change in &self.pending.changes[first_change..] {
+            if let Change::PutDocument { ns, .. } = change
+                && !written.contains(ns)
+            {
+                written.push(ns.clone());
+            }
+        }
+        for ns in written {
+            let Some(coll) = self.catalog.collection_mut(&ns) else {
+                continue;
+            };
+            if !coll.take_inserted() {
+                continue;
+            }
+            for record_id in coll.evict_over_cap() {
+                self.record(Change::DeleteDocument {
+                    ns: ns.clone(),
+                    record_id,
+                });
+            }
         }
     }
 

@@ -19,6 +19,8 @@
 //!
 //! Clock: `new Date()`, `Date.now()`, `ISODate()` and generated ObjectIds read the engine's clock,
 //! and `Math.random()`/`UUID()` the session's seed, so a session on a simulated clock reproduces.
+//! `sprout.advanceClock(seconds)` moves the engine's clock on (TTL indexes expire documents on
+//! it) and `sprout.clock()` reads it; see `docs/sprout-shell.md`.
 
 pub mod convert;
 pub mod dates;

@@ -56,6 +56,7 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
         ("scriptNames", 0, script_names),
         ("setStyle", 1, set_style),
         ("getStyle", 0, get_style),
+        ("advanceClock", 1, advance_clock),
     ];
     let mut init = ObjectInitializer::new(ctx);
     for (name, len, f) in natives {
@@ -333,6 +334,22 @@ fn set_style(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
         .map_err(|_| busy(NOT_IN_WHERE))?
         .style = style;
     Ok(js_string_value(&format!("printing in the {name} style")))
+}
+
+/// `sprout.advanceClock(seconds)`: moves the engine's clock forward (whole milliseconds).
+fn advance_clock(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let seconds = arg(args, 0).to_number(ctx)?;
+    if !seconds.is_finite() || seconds < 0.0 {
+        return Err(type_error(
+            "sprout.advanceClock(seconds) needs a number of seconds >= 0",
+        ));
+    }
+    session(ctx)?
+        .try_borrow_mut()
+        .map_err(|_| busy(NOT_IN_WHERE))?
+        .engine
+        .advance_clock((seconds * 1000.0).round() as i64);
+    Ok(JsValue::undefined())
 }
 
 fn get_style(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {

@@ -1,9 +1,10 @@
 //! Book B, chapter 3 ("Querying Documents"), snippet by snippet through `Shell::eval` (legacy
 //! style, as the book prints), checked against MongoDB's results: which documents a query
 //! returns, in order, and what a write leaves behind. Snippet ids are the catalogue's (B3-Cn);
-//! templates (C2, C23, C25) are not runnable and are left out, and so are C32 (the `writeConcert`
-//! typo, errata), C34 and C35 (`w: 3` needs a three-member replica set). 31 snippets run: 16
-//! queries, 5 with the book's shown output, 10 writes.
+//! templates (C2, C23, C25) are not runnable and are left out. C32 runs with its `writeConcert`
+//! typo corrected (E15). C34 and C35 (`w: 3`) need a three-member replica set: here they get the
+//! answer a standalone MongoDB 8.0 gives. 34 snippets run: 16 queries, 5 with the book's shown
+//! output, 13 writes.
 
 mod common;
 
@@ -252,6 +253,12 @@ const WRITES: &[(&str, &str, &str)] = &[
         "db.customers.insert(\n{username: \"customer1\", email: \"customer1@customer.com\", password: hex_md5(\"customer1paswd\")}, \n{writeConcern: {w: 0}}\n)",
         "WriteResult({ \"nInserted\" : 1 })",
     ),
+    // E15: the book's `writeConcert` is run as `writeConcern`.
+    (
+        "B3-C32",
+        "db.customers.insert(\n{username: \"customer1\", email: \"customer1@customer.com\", password: hex_md5(\"customer1paswd\")}, \n{writeConcern: {w: 1}}\n)",
+        "WriteResult({ \"nInserted\" : 1 })",
+    ),
     (
         "B3-C33",
         "db.customers.insert(\n{username: \"customer1\", email: \"customer1@customer.com\", password: hex_md5(\"customer1paswd\")}, \n{writeConcern: {w: 1, j: true}}\n\n)",
@@ -292,4 +299,41 @@ fn chapter_3_writes() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// B3-C34 and C35 ask three members to acknowledge; a standalone server refuses any `w` above 1.
+#[test]
+fn chapter_3_replica_write_concerns_on_a_standalone() {
+    let mut sh = common::shell(Style::Mongosh);
+    common::assert_rows(
+        &mut sh,
+        &[
+            (
+                "B3-C34",
+                "db.customers.insert(\n{username: \"customer1\", email: \"customer1@customer.com\", password: hex_md5(\"customer1paswd\")}, \n{writeConcern: {w: 3}}\n)",
+                "MongoServerError[BadValue]: cannot use 'w' > 1 when a host is not replicated",
+            ),
+            (
+                "B3-C35",
+                "db.customers.insert(\n{username: \"customer1\", email: \"customer1@customer.com\", password: hex_md5(\"customer1paswd\")}, \n{writeConcern: {w: 3, wtimeout: 3000}}\n)",
+                "MongoServerError[BadValue]: cannot use 'w' > 1 when a host is not replicated",
+            ),
+            ("B3-C35", "db.customers.countDocuments()", "0"),
+        ],
+    );
+}
+
+/// The chapter through the real binary: B3-C24 and the B3-C21 projection in `sprout --eval`.
+#[test]
+fn chapter_3_runs_in_sprout_eval() {
+    let script = format!(
+        "{PRODUCTS};\ndb.customers.insert({{\n username: \"customer1\", \n email: \"customer1@customer.com\", \n password: hex_md5(\"customer1paswd\")\n}});\nprint(db.customers.findOne().password);\ndb.products.find({{price: {{$not: {{$gt: 10}}}}}}, {{_id: 0, name: 1, \"supplier.name\": 1}})"
+    );
+    let (out, err, code) = common::sprout(&["--quiet", "--legacy", "--eval", &script]);
+    assert_eq!(err, "");
+    assert_eq!(
+        out,
+        "b1c5098d0c6074db325b0b9dddb068e1\n{ \"name\" : \"Product 1\", \"supplier\" : { \"name\" : \"Supplier 1\" } }\n"
+    );
+    assert_eq!(code, Some(0));
 }

@@ -25,12 +25,14 @@ fn c21_to_c23_one_text_index_per_collection() {
     let mut sh = session();
     assert_eq!(
         sh.eval(r#"db.products.createIndex({name: "text"})"#).text(),
-        "name_text"
+        "name_text",
+        "B4-C21"
     );
     let second = sh.eval(r#"db.products.createIndex({description: "text"})"#);
     assert_eq!(
         second.text(),
-        "MongoServerError[CannotCreateIndex]: only one text index per collection allowed, found existing text index \"name_text\""
+        "MongoServerError[CannotCreateIndex]: only one text index per collection allowed, found existing text index \"name_text\"",
+        "B4-C22"
     );
     let third = sh.eval(r#"db.products.createIndex({keywords: "text"})"#);
     assert!(
@@ -50,7 +52,8 @@ fn c23_array_of_strings_is_searchable() {
     assert_eq!(
         sh.eval(r#"db.products.createIndex({keywords: "text"})"#)
             .text(),
-        "keywords_text"
+        "keywords_text",
+        "B4-C23"
     );
     assert_eq!(
         sh.eval(r#"db.products.find({$text: {$search: "blue"}}, {_id: 1}).sort({_id: 1})"#)
@@ -65,7 +68,8 @@ fn c24_compound_and_c25_wildcard() {
     assert_eq!(
         sh.eval(r#"db.products.createIndex({name: "text", description: "text"})"#)
             .text(),
-        "name_text_description_text"
+        "name_text_description_text",
+        "B4-C24"
     );
     assert_eq!(
         sh.eval("db.products.getIndexes()[1].weights").text(),
@@ -81,7 +85,8 @@ fn c24_compound_and_c25_wildcard() {
     assert_eq!(
         sh.eval(r#"db.products.createIndex({"$**": "text"})"#)
             .text(),
-        "$**_text"
+        "$**_text",
+        "B4-C25"
     );
     assert_eq!(
         sh.eval(r#"db.products.find({$text: {$search: "expensive"}}, {_id: 1})"#)
@@ -96,7 +101,8 @@ fn c26_portuguese_and_c27_none() {
     assert_eq!(
         sh.eval(r#"db.products.createIndex({name: "text"}, {default_language: "pt"})"#)
             .text(),
-        "name_text"
+        "name_text",
+        "B4-C26"
     );
     assert_eq!(
         sh.eval("db.products.getIndexes()[1].default_language")
@@ -107,7 +113,8 @@ fn c26_portuguese_and_c27_none() {
     assert_eq!(
         sh.eval(r#"db.products.createIndex({description: "text"}, {default_language: "none"})"#)
             .text(),
-        "description_text"
+        "description_text",
+        "B4-C27"
     );
     // No stemming with "none": "descriptions" is not "description".
     assert_eq!(

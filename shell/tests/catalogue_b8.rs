@@ -146,7 +146,7 @@ mongo.connect(url, function(err, db) {
 fn app_js_v1_logs_a_hit() {
     let mut sh = common::shell(Style::Mongosh);
     let ev = sh.eval(&format!("{PRELUDE}{C11}"));
-    assert_eq!(ev.error, None);
+    assert_eq!(ev.error, None, "B8-C11");
     assert_eq!(
         ev.printed,
         [
@@ -168,7 +168,7 @@ fn app_js_v1_logs_a_hit() {
 fn app_js_v2_preallocates_and_v3_reads() {
     let mut sh = common::shell(Style::Mongosh);
     let ev = sh.eval(&format!("{PRELUDE}{C14}"));
-    assert_eq!(ev.error, None);
+    assert_eq!(ev.error, None, "B8-C14");
     assert_eq!(
         ev.printed,
         [
@@ -189,7 +189,7 @@ fn app_js_v2_preallocates_and_v3_reads() {
             .is_none()
     );
     let ev = sh.eval(&format!("{PRELUDE}{C20}"));
-    assert_eq!(ev.error, None);
+    assert_eq!(ev.error, None, "B8-C20");
     let id = sh.eval("db.events.findOne()._id.str").text();
     assert_eq!(
         ev.printed,
@@ -202,4 +202,84 @@ fn app_js_v2_preallocates_and_v3_reads() {
             "Disconnected from server".to_string(),
         ]
     );
+}
+
+/// The rest of the 2.0 driver's callback API a chapter 8 reader reaches for: count, the
+/// throughput pipeline of B8-C9 through `aggregate(pipeline, cb)` and
+/// `aggregate(pipeline).toArray(cb)`, createIndex/ensureIndex (B8-C19's and B8-C17's keys on
+/// `events`, errata E40) and remove, each with a callback. Events: the book's 5,201 / 1,332 /
+/// 3,512 hits per resource, so the throughputs are the book's (B8-C9's output).
+#[test]
+fn driver_count_aggregate_indexes_and_remove_with_callbacks() {
+    let mut sh = common::shell(Style::Mongosh);
+    let listing = r#"
+var url = 'mongodb://127.0.0.1:27017/monitoring';
+var throughput = [
+  {$group: {_id: "$resource", hits: {$sum: 1}}},
+  {$project: {_id: 0, resource: "$_id", throughput: {$divide: ["$hits", 1440]}}},
+  {$sort: {throughput: -1}}
+];
+mongo.connect(url, function(err, db) {
+  assert.equal(null, err);
+  var collection = db.collection('events');
+  var events = [];
+  [['/', 5201], ['/legal/faq', 1332], ['/legal/terms', 3512]].forEach(function (r) {
+    for (var i = 0; i < r[1]; i++) events.push({resource: r[0]});
+  });
+  collection.insert(events, function(err, result) {
+    assert.equal(err, null);
+    console.log("Inserted " + result.result.n);
+    collection.count(function(err, n) {
+      console.log("Events: " + n);
+      collection.count({resource: "/"}, function(err, n) {
+        console.log("Hits on /: " + n);
+        collection.aggregate(throughput, function(err, docs) {
+          assert.equal(err, null);
+          docs.forEach(function (d) { console.log(d.resource + " " + d.throughput); });
+          collection.aggregate(throughput).toArray(function(err, docs) {
+            console.log("toArray: " + docs.length);
+            collection.createIndex({resource: 1, date: 1}, function(err, name) {
+              console.log("Index " + name);
+              collection.ensureIndex({date: 1}, {expireAfterSeconds: 31556926}, function(err, name) {
+                console.log("Index " + name);
+                collection.remove({resource: "/legal/faq"}, function(err, result) {
+                  console.log("Removed " + result.result.n);
+                  db.close();
+                });
+              });
+            });
+          });
+        });
+      });
+    });
+  });
+});
+"#;
+    let ev = sh.eval(&format!("{PRELUDE}{listing}"));
+    assert_eq!(ev.error, None);
+    assert_eq!(
+        ev.printed,
+        [
+            "Inserted 10045",
+            "Events: 10045",
+            "Hits on /: 5201",
+            "/ 3.6118055555555557",
+            "/legal/terms 2.438888888888889",
+            "/legal/faq 0.925",
+            "toArray: 3",
+            "Index resource_1_date_1",
+            "Index date_1",
+            "Removed 1332",
+        ]
+    );
+    sh.eval("use monitoring");
+    assert_eq!(
+        sh.eval("db.events.getIndexes().map(function (i) { return i.name + (i.expireAfterSeconds ? ':' + i.expireAfterSeconds : '') }).join()").text(),
+        "_id_,resource_1_date_1,date_1:31556926"
+    );
+    // Without a callback the driver answers with promises; an error reaches the callback.
+    let ev = sh.eval(&format!(
+        "{PRELUDE}require('mongodb').MongoClient.connect('mongodb://h/monitoring', function (e, db) {{ db.collection('events').aggregate([{{$bogus: 1}}], function (err, docs) {{ console.log(err.codeName + ' ' + (docs === undefined)); }}); }});"
+    ));
+    assert_eq!(ev.printed, ["Location40324 true"]);
 }

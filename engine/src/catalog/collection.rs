@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use bson::{Bson, Document};
 
+use super::capped::CappedLimits;
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::{DocKeys, Index, IndexSpec};
 use crate::planner::plan_cache::PlanCache;
@@ -27,6 +28,8 @@ pub struct Collection {
     id_index: BTreeMap<OrderedValue, u64>,
     indexes: Vec<Index>,
     next_record_id: u64,
+    /// Set by an insert (not by an update's re-insert): a capped collection evicts only then.
+    inserted: bool,
     /// Cached winning plans by query shape. Planning reads the collection through `&self`, and
     /// choosing a plan is what fills the cache, hence the cell (the engine is single-threaded).
     plan_cache: RefCell<PlanCache>,
@@ -46,6 +49,7 @@ impl Collection {
             id_index: BTreeMap::new(),
             indexes: vec![Index::new(IndexSpec::id_index())],
             next_record_id: 1,
+            inserted: false,
             plan_cache: RefCell::new(PlanCache::default()),
         }
     }
@@ -144,6 +148,78 @@ impl Collection {
         self.records.len()
     }
 
+    /// The limits of a capped collection; `None` for an ordinary one.
+    pub fn capped_limits(&self) -> Option<CappedLimits> {
+        CappedLimits::from_options(&self.options)
+    }
+
+    pub fn is_capped(&self) -> bool {
+        self.capped_limits().is_some()
+    }
+
+    /// Bytes of BSON all documents take together (what collStats calls `size`).
+    pub fn data_size(&self) -> u64 {
+        self.records.values().map(|d| bson_size(d) as u64).sum()
+    }
+
+    /// Removes the oldest documents (natural order) until a capped collection is within its
+    /// size and count limits, as a capped insert does; returns the removed record ids.
+    pub fn evict_over_cap(&mut self) -> Vec<u64> {
+        let Some(limits) = self.capped_limits() else {
+            return Vec::new();
+        };
+        let mut bytes = self.data_size() as i64;
+        let mut count = self.records.len();
+        let mut victims = Vec::new();
+        for (rid, doc) in &self.records {
+            if !limits.exceeded(count, bytes) {
+                break;
+            }
+            bytes -= bson_size(doc) as i64;
+            count -= 1;
+            victims.push(*rid);
+        }
+        for rid in &victims {
+            self.remove(*rid);
+        }
+        victims
+    }
+
+    /// Rebuilds every index from the documents (`reIndex`).
+    pub fn rebuild_indexes(&mut self) -> Result<()> {
+        let specs: Vec<IndexSpec> = self.indexes.iter().map(|i| i.spec.clone()).collect();
+        let mut rebuilt = Vec::with_capacity(specs.len());
+        for spec in specs {
+            let mut index = Index::new(spec);
+            for (rid, doc) in &self.records {
+                if let Some(keys) = index.keys_for(doc)? {
+                    index.insert(&keys, *rid);
+                }
+            }
+            rebuilt.push(index);
+        }
+        self.indexes = rebuilt;
+        self.plan_cache.get_mut().clear();
+        Ok(())
+    }
+
+    /// Drops every secondary index (what `convertToCapped` leaves behind: only `_id_`).
+    pub fn drop_secondary_indexes(&mut self) {
+        self.indexes.retain(|i| i.spec.is_id());
+        self.plan_cache.get_mut().clear();
+    }
+
+    /// Sets an index's `expireAfterSeconds` (collMod; stored as a long); returns the old value
+    /// as it was stored, if the index had one.
+    pub fn set_index_expire_after(&mut self, name: &str, seconds: i64) -> Option<Option<Bson>> {
+        let ix = self.indexes.iter_mut().find(|i| i.name() == name)?;
+        let old = ix.spec.document.get("expireAfterSeconds").cloned();
+        ix.spec.expire_after_seconds = Some(seconds);
+        ix.spec.document.insert("expireAfterSeconds", seconds);
+        self.plan_cache.get_mut().clear();
+        Some(old)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()
     }
@@ -177,7 +253,13 @@ impl Collection {
     pub fn insert(&mut self, ns: &str, doc: Document) -> Result<u64> {
         let record_id = self.next_record_id;
         self.insert_with_record_id(ns, record_id, doc)?;
+        self.inserted = true;
         Ok(record_id)
+    }
+
+    /// Whether documents were inserted since the last call (then clears the mark).
+    pub fn take_inserted(&mut self) -> bool {
+        std::mem::take(&mut self.inserted)
     }
 
     /// Inserts under a known record id (used when loading from a store).
@@ -226,6 +308,11 @@ impl Collection {
         }
         Some(doc)
     }
+}
+
+/// The BSON size of a document.
+pub fn bson_size(doc: &Document) -> usize {
+    doc.to_vec().map(|v| v.len()).unwrap_or(0)
 }
 
 /// E11000 as MongoDB words it for the `_id` index.

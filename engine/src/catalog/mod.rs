@@ -1,10 +1,12 @@
 //! The catalog: databases, their collections, and each collection's documents in record-id
 //! (insertion, `$natural`) order with a unique `_id` lookup.
 
+pub mod capped;
 mod collection;
 mod namespace;
 
-pub use collection::Collection;
+pub use capped::CappedLimits;
+pub use collection::{Collection, bson_size};
 pub use namespace::{Namespace, validate_collection_name, validate_db_name};
 
 use std::collections::BTreeMap;

@@ -17,11 +17,12 @@ pub fn create(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
             format!("Collection {ns} already exists."),
         ));
     }
-    let mut options = Document::new();
+    // capped, size and max are checked together and stored first, as mongod lists them.
+    let mut options = crate::catalog::capped::create_options(command)?;
     for (k, v) in command.iter().skip(1) {
         match k.as_str() {
-            "writeConcern" | "comment" | "lsid" | "$db" => {}
-            "capped" | "size" | "max" | "validator" | "validationLevel" | "validationAction" => {
+            "writeConcern" | "comment" | "lsid" | "$db" | "capped" | "size" | "max" => {}
+            "validator" | "validationLevel" | "validationAction" => {
                 options.insert(k.clone(), v.clone());
             }
             other => {
@@ -100,8 +101,7 @@ pub fn list_databases(engine: &mut Engine) -> Result<Document> {
         let size: i64 = engine
             .catalog()
             .collections(db)
-            .flat_map(|(_, c)| c.iter())
-            .map(|(_, d)| d.to_vec().map(|v| v.len() as i64).unwrap_or(0))
+            .map(|(_, c)| c.data_size() as i64)
             .sum();
         total += size;
         dbs.push(doc! {"name": db, "sizeOnDisk": size, "empty": size == 0});
@@ -119,7 +119,7 @@ fn number(n: f64) -> Bson {
 }
 
 /// The `scale` option of dbStats/collStats (sizes are divided by it).
-fn scale_option(command: &Document) -> Result<f64> {
+pub(crate) fn scale_option(command: &Document) -> Result<f64> {
     match command.get("scale") {
         None => Ok(1.0),
         Some(v) => match crate::query::as_i64(v) {
@@ -134,10 +134,7 @@ fn scale_option(command: &Document) -> Result<f64> {
 
 /// Sizes of one collection computed from BSON: (count, data bytes, per-index bytes).
 fn collection_sizes(coll: &Collection) -> (u64, u64, Vec<(String, u64)>) {
-    let data: u64 = coll
-        .iter()
-        .map(|(_, d)| d.to_vec().map(|v| v.len() as u64).unwrap_or(0))
-        .sum();
+    let data = coll.data_size();
     let indexes = coll
         .indexes()
         .iter()
@@ -191,6 +188,16 @@ pub fn coll_stats(engine: &mut Engine, db: &str, command: &Document) -> Result<D
             format!("Collection [{ns}] not found."),
         ));
     };
+    let mut reply = doc! {"ns": ns.to_string()};
+    reply.extend(storage_stats(coll, scale));
+    reply.insert("ok", 1.0);
+    Ok(reply)
+}
+
+/// A collection's sizes computed from BSON, as collStats and `$collStats: {storageStats}` show
+/// them (sizes divided by `scale`). Sprout keeps documents uncompressed, so storageSize is the
+/// data size.
+pub fn storage_stats(coll: &Collection, scale: f64) -> Document {
     let (count, data, indexes) = collection_sizes(coll);
     let total_index: u64 = indexes.iter().map(|(_, b)| b).sum();
     let mut index_sizes = Document::new();
@@ -198,24 +205,33 @@ pub fn coll_stats(engine: &mut Engine, db: &str, command: &Document) -> Result<D
         index_sizes.insert(name.clone(), number(*bytes as f64 / scale));
     }
     let avg = data.checked_div(count).unwrap_or(0);
-    let capped = matches!(coll.options.get("capped"), Some(Bson::Boolean(true)));
-    Ok(doc! {
-        "ns": ns.to_string(),
+    let mut stats = doc! {
         "size": number(data as f64 / scale),
         "count": number(count as f64),
         "avgObjSize": number(avg as f64),
         "numOrphanDocs": 0,
         "storageSize": number(data as f64 / scale),
         "freeStorageSize": 0,
-        "capped": capped,
+    };
+    match coll.capped_limits() {
+        Some(limits) => {
+            stats.insert("capped", true);
+            stats.insert("max", number(limits.max_docs.unwrap_or(0) as f64));
+            stats.insert("maxSize", number((limits.max_size as f64 / scale).trunc()));
+        }
+        None => {
+            stats.insert("capped", false);
+        }
+    }
+    stats.extend(doc! {
         "nindexes": number(indexes.len() as f64),
         "indexBuilds": [],
         "totalIndexSize": number(total_index as f64 / scale),
         "totalSize": number((data + total_index) as f64 / scale),
         "indexSizes": index_sizes,
         "scaleFactor": number(scale),
-        "ok": 1.0,
-    })
+    });
+    stats
 }
 
 /// `renameCollection` (an admin command): `{renameCollection: "db.a", to: "db.b", dropTarget}`.
@@ -405,5 +421,66 @@ mod tests {
                 .unwrap(),
             13
         );
+    }
+
+    #[test]
+    fn capped_collections_evict_the_oldest_by_size_and_count() {
+        let mut e = Engine::new();
+        let r = e.run_command(
+            "t",
+            &doc! {"create": "log", "capped": true, "size": 10000, "max": 3},
+        );
+        assert_eq!(r, doc! {"ok": 1.0});
+        for i in 0..5 {
+            e.run_command("t", &doc! {"insert": "log", "documents": [{"_id": i}]});
+        }
+        let ids = |e: &mut Engine, sort: i32| -> Vec<i32> {
+            let r = e.run_command("t", &doc! {"find": "log", "sort": {"$natural": sort}});
+            super::super::first_batch(&r)
+                .iter()
+                .map(|d| d.get_i32("_id").unwrap())
+                .collect()
+        };
+        assert_eq!(ids(&mut e, 1), [2, 3, 4]);
+        assert_eq!(ids(&mut e, -1), [4, 3, 2]);
+        let s = e.run_command("t", &doc! {"collStats": "log"});
+        assert_eq!(
+            (
+                s.get_bool("capped").unwrap(),
+                s.get_i32("max").unwrap(),
+                s.get_i32("maxSize").unwrap()
+            ),
+            (true, 3, 10000)
+        );
+        let l = e.run_command("t", &doc! {"listCollections": 1});
+        let first = super::super::first_batch(&l).remove(0);
+        assert_eq!(
+            first.get_document("options").unwrap(),
+            &doc! {"capped": true, "size": 10000, "max": 3}
+        );
+        // By size: 14-byte documents in a 40-byte collection keep the last two; a multi-document
+        // insert ends in the same state as one insert at a time.
+        e.run_command("t", &doc! {"create": "small", "capped": true, "size": 40});
+        e.take_changes();
+        let docs: Vec<_> = (0..4).map(|i| doc! {"_id": i}).collect();
+        let r = e.run_command("t", &doc! {"insert": "small", "documents": docs});
+        assert_eq!(r.get_i32("n").unwrap(), 4);
+        let coll = e
+            .catalog()
+            .collection(&Namespace::new("t", "small"))
+            .unwrap();
+        let kept: Vec<i32> = coll
+            .iter()
+            .map(|(_, d)| d.get_i32("_id").unwrap())
+            .collect();
+        assert_eq!(kept, [2, 3]);
+        // 4 puts, then 2 deletes of the evicted documents.
+        assert_eq!(e.take_changes().changes.len(), 6);
+        // MongoDB 8.0 allows deletes and size-changing updates on capped collections.
+        let r = e.run_command(
+            "t",
+            &doc! {"delete": "small", "deletes": [{"q": {"_id": 2}, "limit": 1}]},
+        );
+        assert_eq!(r.get_i32("n").unwrap(), 1);
     }
 }

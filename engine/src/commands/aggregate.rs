@@ -136,6 +136,7 @@ fn execute(
     let cx = RunContext {
         catalog: engine.catalog(),
         db,
+        collection: Some(a.ns.coll.as_str()),
         match_ctx: ctx,
         eval: &a.eval,
     };

@@ -3,6 +3,8 @@
 
 mod admin;
 mod aggregate;
+mod coll_mod;
+mod convert_to_capped;
 mod count;
 mod delete;
 mod distinct;
@@ -13,9 +15,13 @@ mod find_and_modify;
 mod indexes;
 mod insert;
 mod plan_cache;
+mod reindex;
 mod update;
 
 use bson::{Bson, Document};
+
+pub(crate) use admin::scale_option;
+pub use admin::storage_stats;
 
 use crate::Engine;
 use crate::catalog::{Namespace, validate_collection_name, validate_db_name};
@@ -57,6 +63,9 @@ pub fn dispatch(
         "collStats" | "collstats" => admin::coll_stats(engine, db, command),
         "renameCollection" => admin::rename_collection(engine, db, command),
         "planCacheClear" => plan_cache::plan_cache_clear(engine, db, command),
+        "collMod" => coll_mod::coll_mod(engine, db, command),
+        "convertToCapped" => convert_to_capped::convert_to_capped(engine, db, command),
+        "reIndex" => reindex::reindex(engine, db, command),
         "ping" => Ok(bson::doc! {"ok": 1.0}),
         "buildInfo" | "buildinfo" => Ok(admin::build_info()),
         other => Err(Error::new(
@@ -139,4 +148,14 @@ fn document_option<'a>(
             crate::value::display::type_name(other)
         ))),
     }
+}
+
+/// The documents of a reply's `cursor.firstBatch` (for tests).
+#[cfg(test)]
+pub(crate) fn first_batch(reply: &Document) -> Vec<Document> {
+    reply
+        .get_document("cursor")
+        .and_then(|c| c.get_array("firstBatch"))
+        .map(|b| b.iter().filter_map(|d| d.as_document().cloned()).collect())
+        .unwrap_or_default()
 }

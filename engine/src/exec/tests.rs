@@ -374,6 +374,51 @@ fn book_chapter_5_collscan_then_index_then_covered() {
 }
 
 #[test]
+fn embedded_field_projection_is_covered() {
+    let mut e = Engine::new();
+    let docs: Vec<Document> = (1..=3)
+        .map(|i| doc! {"_id": i, "name": format!("Product {i}"), "supplier": {"name": format!("Supplier {i}"), "phone": "1"}})
+        .collect();
+    run(
+        &mut e,
+        "ecommerce",
+        doc! {"insert": "products", "documents": docs},
+    );
+    run(
+        &mut e,
+        "ecommerce",
+        doc! {"createIndexes": "products", "indexes": [{"key": {"supplier.name": 1}, "name": "supplier.name_1"}]},
+    );
+    let find = doc! {"find": "products", "filter": {"supplier.name": "Supplier 1"}, "projection": {"supplier.name": 1, "_id": 0}};
+    assert_eq!(
+        planned_find(&e, "ecommerce", &find),
+        vec![doc! {"supplier": {"name": "Supplier 1"}}]
+    );
+    let r = explain(&mut e, "ecommerce", find, "executionStats");
+    let wp = winning_plan(&r);
+    assert_eq!(wp.get_str("stage").unwrap(), "PROJECTION_COVERED");
+    assert_eq!(
+        wp.get_document("inputStage")
+            .unwrap()
+            .get_str("stage")
+            .unwrap(),
+        "IXSCAN"
+    );
+    assert_eq!(execution_stats(&r).get_i32("totalDocsExamined").unwrap(), 0);
+    // A field of the sub-document outside the index needs the document.
+    let wider = doc! {"find": "products", "filter": {"supplier.name": "Supplier 1"}, "projection": {"supplier": 1, "_id": 0}};
+    let r = explain(&mut e, "ecommerce", wider, "queryPlanner");
+    assert_eq!(
+        winning_plan(&r)
+            .get_document("inputStage")
+            .unwrap()
+            .get_str("stage")
+            .unwrap(),
+        "FETCH"
+    );
+}
+
+#[test]
 fn multikey_in_query_fetches_and_dedups() {
     let mut e = Engine::new();
     let sellers = [

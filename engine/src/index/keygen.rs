@@ -77,14 +77,21 @@ pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
     }
     let distinct: BTreeSet<&String> = array_fields.iter().map(|(_, p)| p).collect();
     if distinct.len() > 1 {
-        let names: Vec<String> = array_fields
+        // MongoDB names the first array that differs from the first one met, then that one.
+        let name = |p: &str| p.rsplit('.').next().unwrap_or(p).to_string();
+        let first = &array_fields[0].1;
+        let second = array_fields
             .iter()
-            .take(2)
-            .map(|(_, p)| format!("[{}]", p.rsplit('.').next().unwrap_or(p)))
-            .collect();
+            .map(|(_, p)| p)
+            .find(|p| *p != first)
+            .unwrap_or(first);
         return Err(Error::new(
             ErrorCode::CannotIndexParallelArrays,
-            format!("cannot index parallel arrays {}", names.join(" ")),
+            format!(
+                "cannot index parallel arrays [{}] [{}]",
+                name(second),
+                name(first)
+            ),
         ));
     }
     let mut keys: Vec<Vec<Bson>> = vec![Vec::new()];
@@ -335,7 +342,7 @@ mod tests {
         let s = spec(doc! {"a": 1, "b": 1});
         let e = doc_keys(&s, &doc! {"a": [1], "b": [2]}).unwrap_err();
         assert_eq!(e.code(), 171);
-        assert_eq!(e.message, "cannot index parallel arrays [a] [b]");
+        assert_eq!(e.message, "cannot index parallel arrays [b] [a]");
         let k = doc_keys(&s, &doc! {"a": [1, 2], "b": 5}).unwrap().unwrap();
         assert_eq!(k.keys.len(), 2);
     }

@@ -101,6 +101,8 @@ pub struct ParseContext<'a> {
 pub struct RunContext<'a> {
     pub catalog: &'a Catalog,
     pub db: &'a str,
+    /// The collection the pipeline runs on (`None` for `aggregate: 1`).
+    pub collection: Option<&'a str>,
     pub match_ctx: &'a MatchContext<'a>,
     /// The command's `$$NOW` and `$rand` generator.
     pub eval: &'a EvalContext,

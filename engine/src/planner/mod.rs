@@ -20,6 +20,7 @@
 
 pub mod bounds;
 pub mod count;
+pub mod explode;
 pub mod or;
 pub mod plan_cache;
 pub mod predicates;
@@ -299,6 +300,11 @@ fn index_solution(
     if index.spec.sparse && !access.leading_usable && !forced {
         return Ok(None);
     }
+    if access.sort_dir.is_none()
+        && let Some(merged) = explode::explode_for_sort(index, &access.solution, q)
+    {
+        return Ok(Some(finish_with(q, merged, true, access.covered)?));
+    }
     Ok(Some(finish_with(
         q,
         access.solution,
@@ -438,7 +444,11 @@ fn implies(query: &[Conjunct], partial: &[Conjunct]) -> bool {
 }
 
 /// The scan direction that yields the requested sort, if this index can provide it.
-fn provided_sort(index: &Index, bounds: &[Vec<Interval>], q: &FindQuery<'_>) -> Option<bool> {
+pub(crate) fn provided_sort(
+    index: &Index,
+    bounds: &[Vec<Interval>],
+    q: &FindQuery<'_>,
+) -> Option<bool> {
     let sort = q.spec.sort.as_ref()?;
     let keys = sort.keys();
     let mut wanted: Vec<(String, bool)> = Vec::with_capacity(keys.len());
@@ -504,7 +514,9 @@ fn covers_projection(index: &Index, q: &FindQuery<'_>) -> bool {
             }
             _ => return false,
         };
-        if k.contains('.') || k.starts_with('$') {
+        // An embedded field (`supplier.name`) is covered too, since MongoDB 3.6: the
+        // document is rebuilt from the key (the index is not multikey, checked above).
+        if k.starts_with('$') {
             return false;
         }
         if k == "_id" && !truthy {

@@ -1,5 +1,6 @@
 // Shell globals beyond the database API: the engine clock behind Date, seeded Math.random,
-// the legacy shell's assert family, load() of registered scripts, and sprout.setStyle().
+// the legacy shell's assert family, load() of registered scripts, sprout.setStyle() and the
+// simulated clock (sprout.advanceClock(seconds), sprout.clock()).
 (function (g, native) {
   'use strict';
   function define(name, value) {
@@ -125,5 +126,8 @@
     setStyle: function (style) { return native.setStyle(String(style)); },
     getStyle: function () { return native.getStyle(); },
     scripts: function () { return native.scriptNames(); },
+    // Sprout-only: move the engine's clock on (TTL indexes expire, new Date() moves) and read it.
+    advanceClock: function (seconds) { native.advanceClock(seconds); return new Date(native.now()); },
+    clock: function () { return new Date(native.now()); },
   }));
 })(globalThis, __sproutNative);

@@ -39,6 +39,16 @@
   C.dropIndexes = function (indexes) {
     return this._command({ dropIndexes: this._name, index: indexes === undefined ? '*' : indexes });
   };
+  // hideIndex / unhideIndex run collMod, as mongosh does; the reply shows hidden_old/hidden_new.
+  function setHidden(coll, index, hidden) {
+    var target = {};
+    target[typeof index === 'string' ? 'name' : 'keyPattern'] = index;
+    target.hidden = hidden;
+    return coll._command({ collMod: coll._name, index: target });
+  }
+  C.hideIndex = function (index) { return setHidden(this, index, true); };
+  C.unhideIndex = function (index) { return setHidden(this, index, false); };
+  C.reIndex = function () { return this._command({ reIndex: this._name }); };
 
   // ---- explain ----------------------------------------------------------------------------------
   var VERBOSITIES = ['queryPlanner', 'executionStats', 'allPlansExecution'];
@@ -146,6 +156,7 @@
     return this._run(cmd);
   };
   X.toString = function () { return 'Explainable(' + this._coll.getFullName() + ')'; };
+  X._asPrintable = X.toString;
 
   C.explain = function (verbosity) { return new Explainable(this, verbosityOf(verbosity)); };
 })(globalThis);

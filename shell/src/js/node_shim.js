@@ -1,5 +1,6 @@
 // require() for the Node.js listings the books run (chapter 8's app.js): the 2.0-era driver's
-// callback API (MongoClient.connect, db.collection, insert/update/remove/findOne/find().toArray),
+// callback API (MongoClient.connect, db.collection, insert/update/remove/findOne/find().toArray,
+// count, aggregate(pipeline, cb) and aggregate(pipeline).toArray(cb), createIndex/ensureIndex),
 // and the 'assert' and 'util' modules. Everything runs on this shell's engine; there is no
 // network and no file system ('fs' loads, and each of its functions throws).
 (function (g, native) {
@@ -208,9 +209,48 @@
   };
   N.count = function (filter) {
     var cb = lastFn(arguments);
+    var rest = argsBefore(arguments, cb);
     var self = this;
-    return finish(cb, function () { return self._shell.count(typeof filter === 'function' ? {} : filter); });
+    return finish(cb, function () { return self._shell.count(rest[0], rest[1]); });
   };
+  // aggregate(pipeline[, options], cb) hands the callback the documents (the 2.0 driver's
+  // array result); without a callback it returns a cursor with toArray/each/forEach.
+  function NodeAggregationCursor(coll, pipeline, options) {
+    this._coll = coll;
+    this._pipeline = pipeline;
+    this._options = options || {};
+    this._docs = null;
+  }
+  NodeAggregationCursor.prototype._all = function () {
+    if (this._docs === null) this._docs = this._coll._shell.aggregate(this._pipeline, this._options).toArray();
+    return this._docs;
+  };
+  NodeAggregationCursor.prototype.toArray = function (cb) { var self = this; return finish(cb, function () { return self._all().slice(); }); };
+  NodeAggregationCursor.prototype.forEach = function (each, done) {
+    var self = this;
+    return finish(done, function () { self._all().forEach(function (d) { each(d); }); });
+  };
+  NodeAggregationCursor.prototype.each = function (cb) {
+    var docs;
+    try { docs = this._all(); } catch (e) { cb(e, null); return; }
+    docs.forEach(function (d) { cb(null, d); });
+    cb(null, null);
+  };
+  N.aggregate = function (pipeline) {
+    var cb = lastFn(arguments);
+    var rest = argsBefore(arguments, cb);
+    var cursor = new NodeAggregationCursor(this, pipeline, rest[1]);
+    if (cb) return cursor.toArray(cb);
+    return cursor;
+  };
+  // createIndex/ensureIndex(keys[, options], cb): the callback gets the index name.
+  N.createIndex = N.ensureIndex = function (keys) {
+    var cb = lastFn(arguments);
+    var rest = argsBefore(arguments, cb);
+    var self = this;
+    return finish(cb, function () { return self._shell.createIndex(keys, rest[1]); });
+  };
+  N.indexes = function (cb) { var self = this; return finish(cb, function () { return self._shell.getIndexes(); }); };
   N.drop = function (cb) { var self = this; return finish(cb, function () { return self._shell.drop(); }); };
 
   function NodeDb(name) { this.databaseName = name; }

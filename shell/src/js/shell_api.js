@@ -106,6 +106,25 @@
   modifier('comment', 'comment'); modifier('collation', 'collation'); modifier('min', 'min');
   modifier('max', 'max'); modifier('maxTimeMS', 'maxTimeMS');
   Cursor.prototype.pretty = function () { this._pretty = true; return this; };
+  // One server answers every read here, so a read preference is checked as the Node driver
+  // checks it and kept; it changes no result.
+  var READ_MODES = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'];
+  function MongoInvalidArgumentError(message) {
+    var e = new Error(message);
+    e.name = 'MongoInvalidArgumentError';
+    return e;
+  }
+  Cursor.prototype.readPref = function (mode, tagSet) {
+    if (this._buffer !== null) throw MongoshInvalidInputError('Cursor already executed; cannot call readPref()');
+    if (typeof mode !== 'string') throw MongoInvalidArgumentError('Invalid read preference: ' + String(mode));
+    if (READ_MODES.indexOf(mode) < 0) throw MongoInvalidArgumentError('Invalid read preference mode ' + JSON.stringify(mode));
+    if (mode === 'primary' && Array.isArray(tagSet) && tagSet.length) {
+      throw MongoInvalidArgumentError('Primary read preference cannot be combined with tags');
+    }
+    this._readPref = { mode: mode };
+    if (tagSet !== undefined) this._readPref.tags = tagSet;
+    return this;
+  };
   Cursor.prototype._exec = function () {
     if (this._buffer !== null) return;
     var cmd = { find: this._coll._name };
@@ -328,6 +347,18 @@
     if (typeof scale === 'number') cmd.scale = scale;
     else if (scale && scale.scale !== undefined) cmd.scale = scale.scale;
     return this._command(cmd);
+  };
+  // The size helpers read collStats, so they agree with stats() and with each other.
+  C.dataSize = function () { return this.stats().size; };
+  C.storageSize = function () { return this.stats().storageSize; };
+  C.totalIndexSize = function () { return this.stats().totalIndexSize; };
+  C.totalSize = function () { var s = this.stats(); return s.storageSize + s.totalIndexSize; };
+  C.isCapped = function () {
+    var info = this.exists();
+    return !!(info && info.options && info.options.capped);
+  };
+  C.convertToCapped = function (size) {
+    return this._command({ convertToCapped: this._name, size: size });
   };
   C.renameCollection = function (newName, dropTarget) {
     if (typeof newName !== 'string') throw MongoshInvalidInputError('The "newName" argument must be a string');

@@ -34,3 +34,63 @@ pub fn last_text(style: Style, inputs: &[&str]) -> String {
         .map(Evaluation::text)
         .unwrap_or_default()
 }
+
+/// Runs `(catalogue id, input, expected text)` rows in one session, in order; returns a
+/// description of each row whose shown text differs.
+pub fn check_rows(shell: &mut Shell, rows: &[(&str, &str, &str)]) -> Vec<String> {
+    let mut failures = Vec::new();
+    for (id, input, expected) in rows {
+        let got = shell.eval(input).text();
+        if got != *expected {
+            failures.push(format!(
+                "{id}: {input}\n  expected {expected:?}\n  got      {got:?}"
+            ));
+        }
+    }
+    failures
+}
+
+/// [`check_rows`], failing the test with every differing row.
+pub fn assert_rows(shell: &mut Shell, rows: &[(&str, &str, &str)]) {
+    let failures = check_rows(shell, rows);
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows differ:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
+}
+
+/// Shell functions the catalogue suites use to read plans: `plan(cursor)` is the winning
+/// plan's stages from the root (`FETCH > IXSCAN price_1`), `candidates(cursor)` the sorted
+/// leaf of every candidate plan (index name or COLLSCAN), `counters(explain)` the
+/// `nReturned,totalKeysExamined,totalDocsExamined` of an executionStats explain, and
+/// `field(cursor, name)` the named field of each document returned.
+pub const PLAN_HELPERS: &str = r#"
+function stagesOf(p) { var s = []; while (p) { s.push(p.indexName ? p.stage + ' ' + p.indexName : p.stage); p = p.inputStage; } return s.join(' > '); }
+function plan(q) { return stagesOf(q.explain().queryPlanner.winningPlan); }
+function candidates(q) {
+  var qp = q.explain().queryPlanner;
+  return [qp.winningPlan].concat(qp.rejectedPlans).map(function (p) {
+    while (p.inputStage) p = p.inputStage;
+    return p.indexName || p.stage;
+  }).sort().join(' ');
+}
+function counters(e) { var x = e.executionStats; return [x.nReturned, x.totalKeysExamined, x.totalDocsExamined].join(); }
+function field(q, name) { return q.toArray().map(function (d) { return d[name]; }).join(); }
+"#;
+
+/// Runs the real `sprout` binary with `args`; returns stdout, stderr and the exit code.
+pub fn sprout(args: &[&str]) -> (String, String, Option<i32>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sprout"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("sprout runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}

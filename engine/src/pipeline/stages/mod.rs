@@ -3,6 +3,7 @@
 mod add_fields;
 mod bucket;
 mod bucket_auto;
+mod coll_stats;
 mod count;
 mod densify;
 mod documents;
@@ -58,6 +59,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$setWindowFields", set_window_fields::parse),
     ("$fill", fill::parse),
     ("$densify", densify::parse),
+    ("$collStats", coll_stats::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number
