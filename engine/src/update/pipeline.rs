@@ -79,6 +79,7 @@ impl PipelineUpdate {
         let cx = RunContext {
             catalog: &catalog,
             db: "",
+            collection: None,
             match_ctx: &match_ctx,
             eval,
         };
