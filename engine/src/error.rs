@@ -43,6 +43,8 @@ pub enum ErrorCode {
     QueryExceededMemoryLimitNoDiskUseAllowed,
     JSInterpreterFailure,
     ExceededMemoryLimit,
+    /// `$merge` with `whenNotMatched: "fail"` met a result with no match.
+    MergeStageNoMatchingDocument,
     Location(i32),
 }
 
@@ -83,6 +85,7 @@ impl ErrorCode {
         ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed,
         ErrorCode::JSInterpreterFailure,
         ErrorCode::ExceededMemoryLimit,
+        ErrorCode::MergeStageNoMatchingDocument,
     ];
 
     /// The code with this number: a named one where MongoDB names it, else `Location(n)`.
@@ -130,6 +133,7 @@ impl ErrorCode {
             ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed => 292,
             ErrorCode::JSInterpreterFailure => 139,
             ErrorCode::ExceededMemoryLimit => 146,
+            ErrorCode::MergeStageNoMatchingDocument => 13113,
             ErrorCode::Location(n) => n,
         }
     }
@@ -173,6 +177,7 @@ impl ErrorCode {
             }
             ErrorCode::JSInterpreterFailure => "JSInterpreterFailure",
             ErrorCode::ExceededMemoryLimit => "ExceededMemoryLimit",
+            ErrorCode::MergeStageNoMatchingDocument => "MergeStageNoMatchingDocument",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()

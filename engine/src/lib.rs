@@ -145,6 +145,7 @@ impl Engine {
             let (coll, _) = engine.catalog.collection_or_create(&ns);
             coll.insert_with_record_id(&ns_text, record_id, doc)?;
         }
+        self.catalog.stamp_index_usage(self.clock.now_millis());
         Ok(self)
     }
 
@@ -169,6 +170,8 @@ impl Engine {
             Err(e) => error_reply(&e),
         };
         self.evict_from_capped(first_change);
+        // Indexes this command created start their `$indexStats` count now.
+        self.catalog.stamp_index_usage(self.clock.now_millis());
         reply
     }
 

@@ -33,7 +33,16 @@ fn plan_cache_object_prints_and_clears() {
         text(&mut s, "db.c.find({a: 3, b: {$gte: 150}}).itcount()"),
         "5"
     );
+    assert_eq!(text(&mut s, "db.c.getPlanCache().list().length"), "1");
+    assert_eq!(
+        text(
+            &mut s,
+            "db.c.getPlanCache().list([{$project: {_id: 0, isActive: 1, q: '$createdFromQuery.query'}}])"
+        ),
+        "[\n  { isActive: false, q: { a: 3, b: { '$gte': 150 } } }\n]"
+    );
     assert_eq!(text(&mut s, "db.c.getPlanCache().clear()"), "{ ok: 1 }");
+    assert_eq!(text(&mut s, "db.c.getPlanCache().list()"), "[]");
     assert_eq!(
         text(&mut s, "db.c.getPlanCache().clearPlansByQuery({a: 1})"),
         "{ ok: 1 }"

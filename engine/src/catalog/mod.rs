@@ -52,6 +52,16 @@ impl Catalog {
         dropped
     }
 
+    /// Starts the `$indexStats` clock of every index that has none yet (new indexes), at
+    /// `now_millis`.
+    pub fn stamp_index_usage(&self, now_millis: i64) {
+        for coll in self.databases.values().flat_map(BTreeMap::values) {
+            for index in coll.indexes() {
+                index.usage.stamp(now_millis);
+            }
+        }
+    }
+
     pub fn database_names(&self) -> impl Iterator<Item = &str> {
         self.databases.keys().map(String::as_str)
     }

@@ -293,23 +293,33 @@ pub fn rename_collection(engine: &mut Engine, db: &str, command: &Document) -> R
         return Ok(doc! {"ok": 1.0});
     };
     engine.record(Change::DropCollection { ns: from });
+    install_collection(engine, &to, coll);
+    Ok(doc! {"ok": 1.0})
+}
+
+/// Puts a whole collection in the catalog under `ns`, replacing any collection there, and
+/// records it as changes: the drop of the old one, the catalog entry, every document (used by
+/// `renameCollection` and `$out`).
+pub(super) fn install_collection(engine: &mut Engine, ns: &Namespace, coll: Collection) {
+    if engine.catalog_mut().drop_collection(ns).is_some() {
+        engine.record(Change::DropCollection { ns: ns.clone() });
+    }
     engine.record(Change::PutCollection {
-        ns: to.clone(),
+        ns: ns.clone(),
         options: coll.catalog_options(),
     });
     let docs: Vec<(u64, Vec<u8>)> = coll
         .iter()
         .map(|(rid, d)| (rid, d.to_vec().unwrap_or_default()))
         .collect();
-    engine.catalog_mut().insert_collection(&to, coll);
+    engine.catalog_mut().insert_collection(ns, coll);
     for (record_id, bson) in docs {
         engine.record(Change::PutDocument {
-            ns: to.clone(),
+            ns: ns.clone(),
             record_id,
             bson,
         });
     }
-    Ok(doc! {"ok": 1.0})
 }
 
 pub fn build_info() -> Document {

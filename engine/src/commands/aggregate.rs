@@ -3,6 +3,7 @@
 
 use bson::{Bson, Document};
 
+use super::aggregate_write::{self, WriteRun};
 use super::{bool_option, document_option, find::first_batch_reply, target_namespace};
 use crate::Engine;
 use crate::catalog::Namespace;
@@ -69,6 +70,10 @@ fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Par
         None => Scope::default(),
     };
     let pipeline = Pipeline::parse(pipeline, &scope, collectionless)?;
+    if let Some(writer) = pipeline.writer() {
+        aggregate_write::check_read_concern(command, writer)?;
+        aggregate_write::check_target(engine, db, writer.target())?;
+    }
     Ok(Parsed {
         ns,
         pipeline,
@@ -92,10 +97,22 @@ pub fn aggregate(
             .map(crate::explain::narrow_counters);
     }
     let run = execute(engine, db, &parsed, ctx, true)?;
+    let mut docs = run.docs;
+    if let Some(writer) = parsed.pipeline.writer() {
+        // `$out`/`$merge` consume the results: the cursor comes back empty.
+        let write_run = WriteRun {
+            scope: &parsed.scope,
+            eval: &parsed.eval,
+            match_ctx: ctx,
+        };
+        aggregate_write::write(engine, db, writer.target(), docs, &write_run)
+            .map_err(executor_error)?;
+        docs = Vec::new();
+    }
     Ok(first_batch_reply(
         engine,
         parsed.ns,
-        run.docs,
+        docs,
         parsed.batch_size,
         false,
     ))
@@ -136,7 +153,7 @@ fn execute(
     let cx = RunContext {
         catalog: engine.catalog(),
         db,
-        collection: Some(a.ns.coll.as_str()),
+        collection: (a.ns.coll != "$cmd.aggregate").then_some(a.ns.coll.as_str()),
         match_ctx: ctx,
         eval: &a.eval,
     };
@@ -170,7 +187,9 @@ fn execute(
     let mut docs = input;
     let mut counts = Vec::new();
     if run_to_end {
-        for stage in a.pipeline.stages().iter().skip(pushed) {
+        // A writing stage (always last) runs in `aggregate`, with write access.
+        let readers = a.pipeline.stages().len() - usize::from(a.pipeline.writer().is_some());
+        for stage in a.pipeline.stages()[..readers].iter().skip(pushed) {
             docs = stage.apply(docs, &cx).map_err(executor_error)?;
             counts.push(docs.len());
         }

@@ -3,6 +3,7 @@
 
 mod admin;
 mod aggregate;
+mod aggregate_write;
 mod coll_mod;
 mod convert_to_capped;
 mod count;

@@ -192,6 +192,7 @@ pub fn execute_count(
     let mut root = Count::new(skip, limit, stage, buffered);
     if run_to_end {
         while !matches!(root.work()?, State::IsEof) {}
+        super::record_index_use(coll, &winner);
     }
     Ok((
         root.n(),

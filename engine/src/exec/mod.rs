@@ -326,6 +326,7 @@ pub fn execute(
     }
     if run_to_end {
         run_into(stage.as_mut(), &mut members)?;
+        record_index_use(coll, &winner);
     }
     Ok(Execution {
         docs: members.iter().map(Member::document).collect(),
@@ -335,6 +336,39 @@ pub fn execute(
         rejected,
         trials,
     })
+}
+
+/// Counts one access (for `$indexStats`) on each index the plan that ran to the end used.
+pub(crate) fn record_index_use(coll: Option<&Collection>, plan: &Solution) {
+    let Some(coll) = coll else {
+        return;
+    };
+    let mut names: Vec<&str> = Vec::new();
+    collect_index_names(plan, &mut names);
+    for name in names {
+        if let Some(index) = coll.index(name) {
+            index.usage.record();
+        }
+    }
+}
+
+fn collect_index_names<'a>(plan: &'a Solution, names: &mut Vec<&'a str>) {
+    let name = match plan {
+        Solution::IxScan(p) | Solution::CountScan(p) | Solution::DistinctScan(p) => {
+            Some(p.index_name.as_str())
+        }
+        Solution::Text(t) => Some(t.index_name.as_str()),
+        Solution::IdHack { .. } => Some(crate::index::ID_INDEX_NAME),
+        _ => None,
+    };
+    if let Some(n) = name
+        && !names.contains(&n)
+    {
+        names.push(n);
+    }
+    for child in plan.children() {
+        collect_index_names(child, names);
+    }
 }
 
 /// Works a stage to EOF, collecting what it returns.
@@ -386,6 +420,7 @@ pub fn execute_distinct(
     let mut members = Vec::new();
     if run_to_end {
         run_into(stage.as_mut(), &mut members)?;
+        record_index_use(coll, &solution);
     }
     Ok(Execution {
         docs: members.iter().map(Member::document).collect(),

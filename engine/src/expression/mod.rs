@@ -38,6 +38,7 @@ use bson::{Bson, Document};
 use crate::error::{Error, Result};
 pub use context::EvalContext;
 pub use field_path::FieldPathExpr;
+pub use field_path::check_variable_name_for_write;
 use operators::OperatorDef;
 
 /// Operators that give a new value on every evaluation, never folded into constants.

@@ -9,6 +9,7 @@ pub mod encode;
 pub mod keygen;
 pub mod spec;
 pub mod text;
+pub mod usage;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
@@ -31,6 +32,8 @@ pub struct Index {
     entries: BTreeMap<EntryKey, Vec<Bson>>,
     /// Per key part, the path positions where some document had an array.
     multikey_paths: Vec<BTreeSet<usize>>,
+    /// What `$indexStats` reports as `accesses`.
+    pub usage: usage::IndexUsage,
 }
 
 impl Index {
@@ -40,6 +43,7 @@ impl Index {
             spec,
             entries: BTreeMap::new(),
             multikey_paths: vec![BTreeSet::new(); n],
+            usage: usage::IndexUsage::new(),
         }
     }
 

@@ -23,6 +23,8 @@ mod projection;
 pub mod stages;
 
 #[cfg(test)]
+mod error_table_tests;
+#[cfg(test)]
 mod tests;
 
 use bson::{Bson, Document};
@@ -60,6 +62,35 @@ pub trait Stage: std::fmt::Debug {
     fn query_part(&self) -> Option<QueryPart<'_>> {
         None
     }
+
+    /// The stage as a writer (`$out`, `$merge`): it must come last, and the aggregate command
+    /// runs it with write access instead of calling [`Stage::apply`].
+    fn as_writer(&self) -> Option<&dyn WriteStage> {
+        None
+    }
+}
+
+/// A stage that writes the pipeline's results to a collection (`$out`, `$merge`). The
+/// aggregate command executes it through the engine's write path (`commands/aggregate_write.rs`).
+pub trait WriteStage: std::fmt::Debug {
+    /// Which write this is, with its parsed options.
+    fn target(&self) -> WriteTarget<'_>;
+}
+
+/// What a writing stage asks the aggregate command to do.
+#[derive(Debug, Clone, Copy)]
+pub enum WriteTarget<'a> {
+    Out(&'a stages::OutSpec),
+    Merge(&'a stages::MergeSpec),
+}
+
+/// The stage whose sub-pipeline is being parsed: each refuses some stages with its own error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubPipelineOwner {
+    Lookup,
+    UnionWith,
+    /// `$facet` (it names the stages it refuses itself), `$merge`'s `whenMatched`.
+    Other,
 }
 
 /// A stage as part of the collection query (see [`Pipeline::pushdown`]).
@@ -116,7 +147,7 @@ enum Input {
     /// `aggregate: 1`: a leading `$documents`.
     Collectionless,
     /// A sub-pipeline: the documents its stage hands it, or its own `$documents`.
-    Sub,
+    Sub(SubPipelineOwner),
 }
 
 impl RunContext<'_> {
@@ -160,7 +191,17 @@ impl Pipeline {
     /// Parses a sub-pipeline (`$lookup`, `$unionWith`, `$facet`): it reads the documents it is
     /// given, or produces its own with a leading `$documents`.
     pub fn parse_sub(items: &[Bson], scope: &Scope) -> Result<Pipeline> {
-        Pipeline::parse_with(items, scope, Input::Sub)
+        Pipeline::parse_with(items, scope, Input::Sub(SubPipelineOwner::Other))
+    }
+
+    /// [`Pipeline::parse_sub`] for a `$lookup` or `$unionWith`, which refuse writing stages
+    /// with their own errors.
+    pub fn parse_sub_of(
+        items: &[Bson],
+        scope: &Scope,
+        owner: SubPipelineOwner,
+    ) -> Result<Pipeline> {
+        Pipeline::parse_with(items, scope, Input::Sub(owner))
     }
 
     fn parse_with(items: &[Bson], scope: &Scope, input: Input) -> Result<Pipeline> {
@@ -183,14 +224,49 @@ impl Pipeline {
         Ok(pipeline)
     }
 
-    /// Position rules that need the whole pipeline.
+    /// Position rules that need the whole pipeline, in MongoDB's order: the owner of a
+    /// sub-pipeline checks its stages first, then every stage's position.
     fn validate(&self, input: Input) -> Result<()> {
+        if let Input::Sub(owner) = input
+            && let Some(writer) = self.stages.iter().find(|s| s.as_writer().is_some())
+        {
+            match owner {
+                SubPipelineOwner::Lookup => {
+                    return Err(Error::location(
+                        51047,
+                        format!(
+                            "{} is not allowed within a $lookup's sub-pipeline",
+                            writer.name()
+                        ),
+                    ));
+                }
+                SubPipelineOwner::UnionWith => {
+                    return Err(Error::location(
+                        31441,
+                        format!(
+                            "{} is not allowed within a $unionWith's sub-pipeline",
+                            writer.name()
+                        ),
+                    ));
+                }
+                SubPipelineOwner::Other => {}
+            }
+        }
         for (i, stage) in self.stages.iter().enumerate() {
             if stage.is_source() && i > 0 {
                 return Err(Error::location(
                     40602,
                     format!(
                         "{} is only valid as the first stage in a pipeline",
+                        stage.name()
+                    ),
+                ));
+            }
+            if stage.as_writer().is_some() && i + 1 != self.stages.len() {
+                return Err(Error::location(
+                    40601,
+                    format!(
+                        "{} can only be the final stage in the pipeline",
                         stage.name()
                     ),
                 ));
@@ -206,7 +282,22 @@ impl Pipeline {
                     return Err(collection_required(first.name()));
                 }
             }
-            Input::Collection if first_is_source => {
+            // A source that reads the collection itself (`$indexStats`) needs one.
+            Input::Collectionless
+                if self
+                    .stages
+                    .first()
+                    .is_some_and(|first| !first.runs_without_collection()) =>
+            {
+                return Err(collection_required(self.stages[0].name()));
+            }
+            Input::Collection
+                if first_is_source
+                    && self
+                        .stages
+                        .first()
+                        .is_some_and(|s| s.runs_without_collection()) =>
+            {
                 return Err(Error::new(
                     ErrorCode::InvalidNamespace,
                     "$documents' is not allowed in user requests",
@@ -219,6 +310,11 @@ impl Pipeline {
 
     pub fn stages(&self) -> &[Box<dyn Stage>] {
         &self.stages
+    }
+
+    /// The final stage when it writes to a collection (`$out`, `$merge`).
+    pub fn writer(&self) -> Option<&dyn WriteStage> {
+        self.stages.last().and_then(|s| s.as_writer())
     }
 
     /// Whether the first stage produces the documents (so the collection is not read).

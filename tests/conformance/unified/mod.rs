@@ -157,6 +157,7 @@ enum Entity {
         db: String,
         name: String,
         unacknowledged: bool,
+        read_concern: Option<Document>,
     },
 }
 
@@ -359,8 +360,14 @@ fn create_entities(suite: &Document) -> Result<HashMap<String, Entity>, String> 
                     .and_then(|w| w.get("w"))
                     .and_then(super::ejson::as_i64)
                     == Some(0);
+                let read_concern = spec
+                    .get_document("collectionOptions")
+                    .ok()
+                    .and_then(|o| o.get_document("readConcern").ok())
+                    .cloned();
                 Entity::Collection {
                     db,
+                    read_concern,
                     name: spec
                         .get_str("collectionName")
                         .map_err(|_| "collection without collectionName")?
@@ -415,9 +422,14 @@ fn run_operation(
     let name = op.get_str("name").unwrap_or("");
     let object = op.get_str("object").unwrap_or("");
     let args = op.get_document("arguments").cloned().unwrap_or_default();
-    let (db, collection) = match entities.get(object) {
-        Some(Entity::Database { name }) => (name.clone(), None),
-        Some(Entity::Collection { db, name, .. }) => (db.clone(), Some(name.clone())),
+    let (db, collection, read_concern) = match entities.get(object) {
+        Some(Entity::Database { name }) => (name.clone(), None, None),
+        Some(Entity::Collection {
+            db,
+            name,
+            read_concern,
+            ..
+        }) => (db.clone(), Some(name.clone()), read_concern.clone()),
         Some(Entity::Client) | None => {
             return Err(format!("operation on unsupported entity {object:?}"));
         }
@@ -425,6 +437,7 @@ fn run_operation(
     let target = Target {
         db: &db,
         collection: collection.as_deref(),
+        read_concern: read_concern.as_ref(),
     };
     let result = ops::run(engine, &target, name, &args);
     if matches!(op.get("ignoreResultAndError"), Some(Bson::Boolean(true))) {
@@ -557,6 +570,7 @@ fn check_outcome(engine: &mut engine::Engine, outcome: &[Bson]) -> Result<(), St
         let target = Target {
             db,
             collection: Some(coll),
+            read_concern: None,
         };
         // Fetch without a server-side sort and order by _id here, so the outcome check does
         // not depend on the engine's sort.

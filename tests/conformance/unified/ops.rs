@@ -71,6 +71,8 @@ pub const SUPPORTED: &[&str] = &[
 pub struct Target<'a> {
     pub db: &'a str,
     pub collection: Option<&'a str>,
+    /// The collection entity's `readConcern` option, sent with the commands that read.
+    pub read_concern: Option<&'a Document>,
 }
 
 /// Runs one command, turning an error reply into [`OpError::Server`].
@@ -293,6 +295,9 @@ pub fn run(
                 cursor.insert("batchSize", b.clone());
             }
             let mut cmd = doc! {"aggregate": aggregate, "pipeline": pipeline, "cursor": cursor};
+            if let Some(rc) = target.read_concern {
+                cmd.insert("readConcern", rc.clone());
+            }
             copy_options(
                 &mut cmd,
                 args,

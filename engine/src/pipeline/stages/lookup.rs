@@ -13,7 +13,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{Expression, Scope};
 use crate::matcher::Filter;
 use crate::path::{FieldPath, LeafArrays};
-use crate::pipeline::{ParseContext, Pipeline, RunContext, Stage};
+use crate::pipeline::{ParseContext, Pipeline, RunContext, Stage, SubPipelineOwner};
 use crate::value::display::{key_value, type_name};
 
 #[derive(Debug)]
@@ -156,7 +156,11 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
         inner_scope.constants.push((name.clone(), Bson::Null));
     }
     let pipeline = match &pipeline_spec {
-        Some(items) => Some(Pipeline::parse_sub(items, &inner_scope)?),
+        Some(items) => Some(Pipeline::parse_sub_of(
+            items,
+            &inner_scope,
+            SubPipelineOwner::Lookup,
+        )?),
         None => None,
     };
     check_path(&as_field)?;
@@ -171,7 +175,7 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
     }))
 }
 
-fn check_path(path: &str) -> Result<()> {
+pub(super) fn check_path(path: &str) -> Result<()> {
     if path.is_empty() || path.split('.').any(str::is_empty) {
         return Err(Error::location(
             40352,
@@ -233,7 +237,7 @@ impl Lookup {
                         let v = e.evaluate_in(doc, cx.eval)?.unwrap_or(Bson::Null);
                         scope.constants.push((name.clone(), v));
                     }
-                    per_doc = Pipeline::parse_sub(items, &scope)?;
+                    per_doc = Pipeline::parse_sub_of(items, &scope, SubPipelineOwner::Lookup)?;
                     &per_doc
                 }
             };

@@ -10,11 +10,17 @@ mod documents;
 mod facet;
 mod fill;
 mod granularity;
+mod graph_lookup;
 mod group;
+mod index_stats;
 mod limit;
 mod lookup;
 mod match_stage;
+mod merge;
+mod out;
+mod plan_cache_stats;
 mod project;
+mod redact;
 mod replace_root;
 mod sample;
 mod set_window_fields;
@@ -32,6 +38,9 @@ mod grouping_tests;
 use bson::Bson;
 
 use super::ParseStage;
+
+pub use merge::{MergeSpec, WhenMatched, WhenNotMatched};
+pub use out::OutSpec;
 
 /// Every stage by name. Add a stage here with one line.
 pub const REGISTRY: &[(&str, ParseStage)] = &[
@@ -59,7 +68,13 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$setWindowFields", set_window_fields::parse),
     ("$fill", fill::parse),
     ("$densify", densify::parse),
+    ("$out", out::parse),
+    ("$merge", merge::parse),
+    ("$redact", redact::parse),
+    ("$graphLookup", graph_lookup::parse),
+    ("$indexStats", index_stats::parse),
     ("$collStats", coll_stats::parse),
+    ("$planCacheStats", plan_cache_stats::parse),
 ];
 
 /// MongoDB's `parseIntegerElementToNonNegativeLong` for `$limit`/`$skip`: an integral number

@@ -4,7 +4,7 @@
 use bson::{Bson, Document};
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::pipeline::{ParseContext, Pipeline, RunContext, Stage};
+use crate::pipeline::{ParseContext, Pipeline, RunContext, Stage, SubPipelineOwner};
 use crate::value::display::type_name;
 
 #[derive(Debug)]
@@ -53,7 +53,11 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
         }
     };
     let pipeline = match &pipeline_spec {
-        Some(items) => Some(Pipeline::parse_sub(items, cx.scope)?),
+        Some(items) => Some(Pipeline::parse_sub_of(
+            items,
+            cx.scope,
+            SubPipelineOwner::UnionWith,
+        )?),
         None => None,
     };
     if coll.is_none() && !pipeline.as_ref().is_some_and(Pipeline::starts_with_source) {

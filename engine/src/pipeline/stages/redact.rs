@@ -1,0 +1,181 @@
+//! `$redact`: an expression decides, level by level, what of each document remains:
+//! `$$KEEP` keeps the (sub)document whole, `$$PRUNE` drops it, `$$DESCEND` keeps its scalar
+//! fields and asks again for each embedded document (inside arrays too).
+//!
+//! As in MongoDB, the expression is evaluated with `$$ROOT` and `$$CURRENT` both bound to the
+//! (sub)document being decided.
+
+use bson::{Bson, Document, doc};
+
+use crate::error::{Error, Result};
+use crate::expression::Expression;
+use crate::pipeline::{ParseContext, RunContext, Stage};
+use crate::value::display::key_value;
+
+const KEEP: &str = "keep";
+const PRUNE: &str = "prune";
+const DESCEND: &str = "descend";
+
+#[derive(Debug)]
+pub struct Redact {
+    expr: Expression,
+}
+
+pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
+    let mut scope = cx.scope.clone();
+    for (name, value) in [("KEEP", KEEP), ("PRUNE", PRUNE), ("DESCEND", DESCEND)] {
+        scope
+            .constants
+            .push((name.to_string(), Bson::String(value.to_string())));
+    }
+    Ok(Box::new(Redact {
+        expr: Expression::parse_in(arg, &scope)?,
+    }))
+}
+
+/// What the expression decided for one (sub)document.
+enum Decision {
+    Keep,
+    Prune,
+    Descend,
+}
+
+impl Redact {
+    fn decide(&self, doc: &Document, cx: &RunContext<'_>) -> Result<Decision> {
+        let result = self.expr.evaluate_in(doc, cx.eval)?;
+        match result.as_ref().and_then(Bson::as_str) {
+            Some(KEEP) => Ok(Decision::Keep),
+            Some(PRUNE) => Ok(Decision::Prune),
+            Some(DESCEND) => Ok(Decision::Descend),
+            _ => Err(Error::location(
+                17053,
+                format!(
+                    "$redact's expression should not return anything aside from the variables \
+                     $$KEEP, $$DESCEND, and $$PRUNE, but returned {}",
+                    result
+                        .as_ref()
+                        .map_or_else(|| "MISSING".to_string(), key_value)
+                ),
+            )),
+        }
+    }
+
+    /// The redacted document, or `None` when it is pruned.
+    fn redact_document(&self, doc: Document, cx: &RunContext<'_>) -> Result<Option<Document>> {
+        match self.decide(&doc, cx)? {
+            Decision::Keep => Ok(Some(doc)),
+            Decision::Prune => Ok(None),
+            Decision::Descend => {
+                let mut out = Document::new();
+                for (k, v) in doc {
+                    if let Some(v) = self.redact_value(v, cx)? {
+                        out.insert(k, v);
+                    }
+                }
+                Ok(Some(out))
+            }
+        }
+    }
+
+    fn redact_value(&self, value: Bson, cx: &RunContext<'_>) -> Result<Option<Bson>> {
+        match value {
+            Bson::Document(d) => Ok(self.redact_document(d, cx)?.map(Bson::Document)),
+            Bson::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    if let Some(v) = self.redact_value(item, cx)? {
+                        out.push(v);
+                    }
+                }
+                Ok(Some(Bson::Array(out)))
+            }
+            other => Ok(Some(other)),
+        }
+    }
+}
+
+impl Stage for Redact {
+    fn name(&self) -> &'static str {
+        "$redact"
+    }
+
+    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        let mut out = Vec::with_capacity(input.len());
+        for doc in input {
+            if let Some(d) = self.redact_document(doc, cx)? {
+                out.push(d);
+            }
+        }
+        Ok(out)
+    }
+
+    fn serialize(&self) -> Document {
+        doc! {"$redact": self.expr.serialize()}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bson::{Document, doc};
+
+    use crate::Engine;
+
+    fn redact(docs: Vec<Document>, expr: bson::Bson) -> Document {
+        let mut e = Engine::new();
+        e.run_command("t", &doc! {"insert": "c", "documents": docs});
+        e.run_command(
+            "t",
+            &doc! {"aggregate": "c", "pipeline": [{"$redact": expr}], "cursor": {}},
+        )
+    }
+
+    fn batch(reply: &Document) -> Vec<Document> {
+        reply
+            .get_document("cursor")
+            .unwrap()
+            .get_array("firstBatch")
+            .unwrap()
+            .iter()
+            .map(|d| d.as_document().unwrap().clone())
+            .collect()
+    }
+
+    #[test]
+    fn descends_into_documents_and_arrays() {
+        let level = bson::Bson::Document(doc! {"$cond": {
+            "if": {"$lte": [{"$ifNull": ["$level", 0]}, 1]},
+            "then": "$$DESCEND",
+            "else": "$$PRUNE",
+        }});
+        let r = redact(
+            vec![doc! {
+                "_id": 1, "level": 1, "a": {"level": 2, "x": 1},
+                "b": [{"level": 1, "y": 1}, {"level": 5}, 3, [{"level": 9}]],
+                "c": {"z": 1},
+            }],
+            level,
+        );
+        assert_eq!(
+            batch(&r),
+            [doc! {"_id": 1, "level": 1, "b": [{"level": 1, "y": 1}, 3, []], "c": {"z": 1}}]
+        );
+    }
+
+    #[test]
+    fn keep_prune_and_bad_results() {
+        let docs = vec![doc! {"_id": 1, "k": true}, doc! {"_id": 2, "k": false}];
+        let r = redact(
+            docs.clone(),
+            bson::Bson::Document(doc! {"$cond": ["$k", "$$KEEP", "$$PRUNE"]}),
+        );
+        assert_eq!(batch(&r), [doc! {"_id": 1, "k": true}]);
+        let r = redact(docs, bson::Bson::String("x".into()));
+        assert_eq!(r.get_i32("code").unwrap(), 17053);
+        assert_eq!(
+            r.get_str("errmsg").unwrap(),
+            "PlanExecutor error during aggregation :: caused by :: $redact's expression should \
+             not return anything aside from the variables $$KEEP, $$DESCEND, and $$PRUNE, but \
+             returned \"x\""
+        );
+    }
+}
