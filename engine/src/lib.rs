@@ -29,6 +29,7 @@ pub mod pipeline;
 pub mod planner;
 pub mod projection;
 pub mod query;
+pub mod sessions;
 pub mod storage;
 pub mod ttl;
 pub mod update;
@@ -58,6 +59,8 @@ pub struct Engine {
     /// Milliseconds added to the clock (`sprout.advanceClock`), so lessons can move time on.
     clock_offset_millis: i64,
     ttl_monitor: ttl::TtlMonitor,
+    /// The logical sessions commands named (`lsid`), for `$listLocalSessions`.
+    sessions: sessions::SessionCache,
 }
 
 impl std::fmt::Debug for Engine {
@@ -93,6 +96,7 @@ impl Engine {
             rand_seeds: seed,
             clock_offset_millis: 0,
             ttl_monitor: ttl::TtlMonitor::new(now),
+            sessions: sessions::SessionCache::default(),
         }
     }
 
@@ -164,6 +168,8 @@ impl Engine {
         ctx: &matcher::MatchContext<'_>,
     ) -> Document {
         self.run_due_ttl_pass();
+        let now = self.now_millis();
+        self.sessions.touch(command, now);
         let first_change = self.pending.changes.len();
         let reply = match commands::dispatch(self, db, command, ctx) {
             Ok(reply) => reply,
@@ -239,6 +245,11 @@ impl Engine {
     /// The changes made since the last call, to be committed as one batch.
     pub fn take_changes(&mut self) -> ChangeBatch {
         std::mem::take(&mut self.pending)
+    }
+
+    /// The logical session cache.
+    pub fn sessions(&self) -> &sessions::SessionCache {
+        &self.sessions
     }
 
     pub fn catalog(&self) -> &Catalog {

@@ -9,8 +9,25 @@ use shell::Shell;
 
 /// The datasets shipped with Sprout, as (name, JSON source).
 pub const DATASETS: &[(&str, &str)] = &[
+    // Book A tip 9: Fred with items keyed by name (A-D9) and as an array (A-D10, with A-D11's
+    // abilities), plus two more heroes of our own so that searches have something to tell apart.
+    ("a9-game", include_str!("../datasets/a9-game.json")),
+    // Book A tip 10: the food document before the update (A-D13), basket 124 counting fruit types
+    // (A-D14, with the lock flag the tip's findAndModify needs), and five baskets of our own.
+    ("a10-market", include_str!("../datasets/a10-market.json")),
+    // Book B chapter 2: heterogeneous users (B2-D2), embedded and referenced products/suppliers
+    // (B2-D7, B2-D9), customer and addresses (B2-D12), users and groups (B2-D17).
+    ("b2-modeling", include_str!("../datasets/b2-modeling.json")),
     // Book B chapter 3: the johnclay customer (B3-D1) and the three products with reviews (B3-D3).
     ("b3-shop", include_str!("../datasets/b3-shop.json")),
+    // Book B chapter 4: the book's customer1 (B4-D3) and 39 generated customers of the same shape
+    // (fixed seed), plus eight sessions for the TTL step.
+    ("b4-indexing", include_str!("../datasets/b4-indexing.json")),
+    // Book B chapter 5: the ten products (B5-D1) and five customers with followed sellers (B5-D2).
+    (
+        "b5-optimizing",
+        include_str!("../datasets/b5-optimizing.json"),
+    ),
 ];
 
 /// A parsed dataset.

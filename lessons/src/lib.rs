@@ -10,11 +10,13 @@
 mod dataset;
 mod model;
 mod parse;
+mod plan_view;
 mod runner;
 
 pub use dataset::{DATASETS, Dataset, dataset, parse_dataset};
 pub use model::{Check, Exercise, Lesson, PlanRequirement, Prose, Step};
 pub use parse::{ParseError, parse_lesson};
+pub use plan_view::PlanSummary;
 pub use runner::{
     CheckOutcome, StepFailure, Verified, check_exercise, lesson_shell, new_lesson_shell,
     verify_lesson,
@@ -22,8 +24,19 @@ pub use runner::{
 
 /// The lessons shipped with Sprout, as (file name, Markdown source).
 pub const BUILT_IN: &[(&str, &str)] = &[
+    ("a9-arrays.md", include_str!("../content/a9-arrays.md")),
+    (
+        "a10-self-sufficient.md",
+        include_str!("../content/a10-self-sufficient.md"),
+    ),
     ("b1-tour.md", include_str!("../content/b1-tour.md")),
+    ("b2-modeling.md", include_str!("../content/b2-modeling.md")),
     ("b3-queries.md", include_str!("../content/b3-queries.md")),
+    ("b4-indexing.md", include_str!("../content/b4-indexing.md")),
+    (
+        "b5-optimizing.md",
+        include_str!("../content/b5-optimizing.md"),
+    ),
 ];
 
 /// Parses every built-in lesson.

@@ -35,6 +35,9 @@ pub struct Step {
     pub command: String,
     /// The exact text the shell shows, when the step is verified.
     pub expect: Option<String>,
+    /// For an `explain()` step: what to look at in the plan (`stages`, `index`, the counters),
+    /// as `(fact, value)` pairs that the lesson test checks and the page shows.
+    pub look: Vec<(String, String)>,
 }
 
 /// An exercise: the learner writes code; the engine checks it.

@@ -26,6 +26,7 @@ struct Section {
     zh: Option<String>,
     js: Option<String>,
     expect: Option<String>,
+    look: Option<Vec<(String, String)>>,
     hints: Vec<String>,
     solution: Option<String>,
     wrong: Vec<String>,
@@ -101,6 +102,7 @@ pub fn parse_lesson(file: &str, src: &str) -> Result<Lesson, ParseError> {
                 zh: None,
                 js: None,
                 expect: None,
+                look: None,
                 hints: Vec::new(),
                 solution: None,
                 wrong: Vec::new(),
@@ -175,6 +177,11 @@ fn add_block(
             step_only(s)?;
             s.expect = Some(body);
         }
+        "plan" => {
+            step_only(s)?;
+            let facts = crate::plan_view::parse_facts(&body).map_err(|m| err(line, &m))?;
+            s.look = Some(facts);
+        }
         "hint" => {
             exercise_only(s)?;
             s.hints.push(body.trim().to_string());
@@ -231,6 +238,7 @@ fn finish(
             prose_zh,
             command,
             expect: s.expect,
+            look: s.look.unwrap_or_default(),
         });
         return Ok(());
     }

@@ -96,12 +96,26 @@ pub fn verify_lesson(lesson: &Lesson) -> Result<Verified, Vec<StepFailure>> {
     for (i, step) in lesson.steps.iter().enumerate() {
         let ev = shell.eval(&step.command);
         let actual = ev.text();
-        if let Some(expected) = &step.expect {
-            if actual.trim_end() == expected.trim_end() {
-                verified.steps += 1;
-            } else {
-                failures.push(failure(i + 1, &step.title, expected.clone(), actual));
-            }
+        let mut ok = step.expect.is_some() || !step.look.is_empty();
+        if let Some(expected) = &step.expect
+            && actual.trim_end() != expected.trim_end()
+        {
+            ok = false;
+            failures.push(failure(
+                i + 1,
+                &step.title,
+                expected.clone(),
+                actual.clone(),
+            ));
+        }
+        if !step.look.is_empty()
+            && let Err((expected, got)) = check_look(&step.look, ev.value.as_ref())
+        {
+            ok = false;
+            failures.push(failure(i + 1, &step.title, expected, got));
+        }
+        if ok {
+            verified.steps += 1;
         }
     }
     for (i, exercise) in lesson.exercises.iter().enumerate() {
@@ -269,6 +283,33 @@ fn collection_contents(shell: &mut Shell, db: &str, collection: &str) -> Vec<Doc
             })
             .unwrap_or_default()
     })
+}
+
+/// Compares a step's `plan` facts with the explain document it produced: `Err((expected,
+/// actual))` naming the facts that differ.
+fn check_look(look: &[(String, String)], value: Option<&Bson>) -> Result<(), (String, String)> {
+    let Some(summary) = value
+        .and_then(Bson::as_document)
+        .and_then(crate::PlanSummary::of)
+    else {
+        return Err((
+            "an explain() result".into(),
+            "the step did not produce an explain document".into(),
+        ));
+    };
+    let wrong: Vec<(String, String)> = look
+        .iter()
+        .filter_map(|(k, want)| {
+            let got = summary.fact(k).unwrap_or_else(|| "(not reported)".into());
+            (&got != want).then(|| (format!("{k}: {want}"), format!("{k}: {got}")))
+        })
+        .collect();
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        let (e, g): (Vec<String>, Vec<String>) = wrong.into_iter().unzip();
+        Err((e.join("\n"), g.join("\n")))
+    }
 }
 
 /// Stage names in a plan tree (`inputStage`, `inputStages`).

@@ -154,6 +154,7 @@ fn execute(
         catalog: engine.catalog(),
         db,
         collection: (a.ns.coll != "$cmd.aggregate").then_some(a.ns.coll.as_str()),
+        sessions: engine.sessions(),
         match_ctx: ctx,
         eval: &a.eval,
     };
@@ -260,7 +261,11 @@ fn explain_parsed(
         stages.push(Bson::Document(stage));
     }
     for (i, stage) in a.pipeline.stages().iter().skip(ex.pushed).enumerate() {
-        let mut d = stage.serialize();
+        let mut d = match stage.as_writer() {
+            // Explain names the target with its database resolved.
+            Some(writer) => writer.serialize_in(db),
+            None => stage.serialize(),
+        };
         if let Some(n) = ex.counts.get(i) {
             d.insert("nReturned", *n as i64);
             d.insert("executionTimeMillisEstimate", 0_i64);

@@ -160,6 +160,7 @@ fn supporting_index_is_sparse(engine: &Engine, ns: &Namespace, spec: &MergeSpec)
     let on = spec.on_fields();
     let mut seen: Vec<&str> = Vec::with_capacity(on.len());
     for field in &on {
+        crate::pipeline::stages::check_field_path(field)?;
         if seen.contains(&field.as_str()) {
             return Err(Error::location(
                 31465,
@@ -421,6 +422,7 @@ impl Merger<'_> {
             catalog: engine.catalog(),
             db: self.db,
             collection: Some(self.ns.coll.as_str()),
+            sessions: engine.sessions(),
             match_ctx: self.run.match_ctx,
             eval: self.run.eval,
         };
@@ -506,14 +508,9 @@ mod tests {
             "src",
             vec![doc! {"$match": {"_id": {"$gt": 0}}}, doc! {"$out": "dst"}],
         );
-        assert_eq!(
-            r.get_document("cursor")
-                .unwrap()
-                .get_array("firstBatch")
-                .unwrap()
-                .len(),
-            0
-        );
+        let cursor = r.get_document("cursor").unwrap();
+        assert_eq!(cursor.get_array("firstBatch").unwrap().len(), 0);
+        assert_eq!(cursor.get_i64("id").unwrap(), 0);
         assert_eq!(
             contents(&e, "dst"),
             [doc! {"_id": 1, "x": 11}, doc! {"_id": 2, "x": 22}]
@@ -647,6 +644,102 @@ mod tests {
         assert_eq!(code(&r), 72);
         let r = run(&mut e, doc! {"into": "dst", "let": {"x": 1}});
         assert_eq!(code(&r), 51199);
+    }
+
+    #[test]
+    fn writing_into_the_aggregated_collection_sees_each_document_once() {
+        let mut e = engine_with("c", vec![doc! {"_id": 1, "n": 1}, doc! {"_id": 2, "n": 2}]);
+        let r = aggregate(
+            &mut e,
+            "c",
+            vec![
+                doc! {"$set": {"n": {"$multiply": ["$n", 10]}}},
+                doc! {"$merge": {"into": "c", "whenMatched": "replace"}},
+            ],
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert_eq!(
+            contents(&e, "c"),
+            [doc! {"_id": 1, "n": 10}, doc! {"_id": 2, "n": 20}]
+        );
+        let r = aggregate(
+            &mut e,
+            "c",
+            vec![doc! {"$match": {"n": 20}}, doc! {"$out": "c"}],
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert_eq!(contents(&e, "c"), [doc! {"_id": 2, "n": 20}]);
+        // Explaining a writing pipeline writes nothing.
+        e.take_changes();
+        let r = e.run_command(
+            "t",
+            &doc! {"explain": {"aggregate": "c", "pipeline": [{"$out": "other"}], "cursor": {}}},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        let stages = r.get_array("stages").unwrap();
+        assert_eq!(
+            stages.last().unwrap().as_document().unwrap(),
+            &doc! {"$out": {"db": "t", "coll": "other"}}
+        );
+        assert!(e.take_changes().is_empty());
+        let r = aggregate(
+            &mut e,
+            "c",
+            vec![doc! {"$merge": {"into": "x", "on": "$a"}}],
+        );
+        assert_eq!(code(&r), 16410);
+        let r = aggregate(
+            &mut e,
+            "c",
+            vec![doc! {"$merge": {"into": "x", "on": ["_id", "_id"]}}],
+        );
+        assert_eq!(code(&r), 31465);
+    }
+
+    #[test]
+    fn merge_keep_existing_and_pipeline_with_let() {
+        let mut e = engine_with("dst", vec![doc! {"_id": 1, "total": 5}]);
+        let merge = |e: &mut Engine, docs: Vec<Document>, spec: Document| {
+            e.run_command(
+                "t",
+                &doc! {"aggregate": 1, "pipeline": [{"$documents": docs}, {"$merge": spec}], "cursor": {}},
+            )
+        };
+        let r = merge(
+            &mut e,
+            vec![doc! {"_id": 1, "total": 99}, doc! {"_id": 2, "total": 1}],
+            doc! {"into": "dst", "whenMatched": "keepExisting"},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert_eq!(
+            contents(&e, "dst"),
+            [doc! {"_id": 1, "total": 5}, doc! {"_id": 2, "total": 1}]
+        );
+        // A pipeline with its own variable; an unmatched result is inserted as it is.
+        let r = merge(
+            &mut e,
+            vec![doc! {"_id": 1, "add": 3}, doc! {"_id": 3, "add": 7}],
+            doc! {
+                "into": "dst",
+                "let": {"inc": "$add"},
+                "whenMatched": [{"$set": {"total": {"$add": ["$total", "$$inc"]}}}],
+            },
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert_eq!(
+            contents(&e, "dst"),
+            [
+                doc! {"_id": 1, "total": 8},
+                doc! {"_id": 2, "total": 1},
+                doc! {"_id": 3, "add": 7},
+            ]
+        );
+        let r = merge(
+            &mut e,
+            vec![doc! {"_id": 1}],
+            doc! {"into": "dst", "let": {"new": 1}, "whenMatched": [{"$set": {"x": 1}}]},
+        );
+        assert_eq!(code(&r), 51273);
     }
 
     #[test]

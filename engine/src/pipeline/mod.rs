@@ -25,6 +25,24 @@ pub mod stages;
 #[cfg(test)]
 mod error_table_tests;
 #[cfg(test)]
+pub(crate) mod test_support {
+    use bson::Document;
+
+    /// The documents of a cursor reply's first batch.
+    pub fn first_batch(reply: &Document) -> Vec<Document> {
+        reply
+            .get_document("cursor")
+            .and_then(|c| c.get_array("firstBatch"))
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(|d| d.as_document().cloned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+#[cfg(test)]
 mod tests;
 
 use bson::{Bson, Document};
@@ -75,6 +93,9 @@ pub trait Stage: std::fmt::Debug {
 pub trait WriteStage: std::fmt::Debug {
     /// Which write this is, with its parsed options.
     fn target(&self) -> WriteTarget<'_>;
+
+    /// The stage as explain shows it, its target database resolved against the command's.
+    fn serialize_in(&self, db: &str) -> Document;
 }
 
 /// What a writing stage asks the aggregate command to do.
@@ -134,6 +155,8 @@ pub struct RunContext<'a> {
     pub db: &'a str,
     /// The collection the pipeline runs on (`None` for `aggregate: 1`).
     pub collection: Option<&'a str>,
+    /// The server's logical sessions (`$listLocalSessions`).
+    pub sessions: &'a crate::sessions::SessionCache,
     pub match_ctx: &'a MatchContext<'a>,
     /// The command's `$$NOW` and `$rand` generator.
     pub eval: &'a EvalContext,

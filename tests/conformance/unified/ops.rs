@@ -75,8 +75,16 @@ pub struct Target<'a> {
     pub read_concern: Option<&'a Document>,
 }
 
+/// The runner's one client's implicit session, which a driver names in every command's `lsid`.
+fn implicit_session() -> Document {
+    doc! {"id": bson::Binary { subtype: bson::spec::BinarySubtype::Uuid, bytes: vec![0x5a; 16] }}
+}
+
 /// Runs one command, turning an error reply into [`OpError::Server`].
-pub fn command(engine: &mut Engine, db: &str, cmd: Document) -> Result<Document, OpError> {
+pub fn command(engine: &mut Engine, db: &str, mut cmd: Document) -> Result<Document, OpError> {
+    if !cmd.contains_key("lsid") {
+        cmd.insert("lsid", implicit_session());
+    }
     let reply = catch_panic(|| engine.run_command(db, &cmd)).map_err(OpError::Panic)?;
     if engine::reply_ok(&reply) {
         Ok(reply)

@@ -81,13 +81,7 @@ mod tests {
             "t",
             &doc! {"aggregate": "c", "pipeline": [{"$indexStats": {}}], "cursor": {}},
         );
-        r.get_document("cursor")
-            .unwrap()
-            .get_array("firstBatch")
-            .unwrap()
-            .iter()
-            .map(|d| d.as_document().unwrap().clone())
-            .collect()
+        crate::pipeline::test_support::first_batch(&r)
     }
 
     fn ops(doc: &Document) -> i64 {

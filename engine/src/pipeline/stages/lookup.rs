@@ -175,7 +175,7 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
     }))
 }
 
-pub(super) fn check_path(path: &str) -> Result<()> {
+pub fn check_path(path: &str) -> Result<()> {
     if path.is_empty() || path.split('.').any(str::is_empty) {
         return Err(Error::location(
             40352,

@@ -356,6 +356,19 @@ impl WriteStage for Merge {
     fn target(&self) -> WriteTarget<'_> {
         WriteTarget::Merge(&self.spec)
     }
+
+    fn serialize_in(&self, db: &str) -> Document {
+        let mut d = self.serialize();
+        if let Ok(spec) = d.get_document_mut("$merge")
+            && let Ok(into) = spec.get_document_mut("into")
+            && !into.contains_key("db")
+        {
+            let coll = into.remove("coll").unwrap_or(Bson::Null);
+            into.insert("db", db);
+            into.insert("coll", coll);
+        }
+        d
+    }
 }
 
 impl Stage for Merge {

@@ -14,6 +14,7 @@ mod graph_lookup;
 mod group;
 mod index_stats;
 mod limit;
+mod list_local_sessions;
 mod lookup;
 mod match_stage;
 mod merge;
@@ -39,6 +40,7 @@ use bson::Bson;
 
 use super::ParseStage;
 
+pub use lookup::check_path as check_field_path;
 pub use merge::{MergeSpec, WhenMatched, WhenNotMatched};
 pub use out::OutSpec;
 
@@ -73,6 +75,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$redact", redact::parse),
     ("$graphLookup", graph_lookup::parse),
     ("$indexStats", index_stats::parse),
+    ("$listLocalSessions", list_local_sessions::parse),
     ("$collStats", coll_stats::parse),
     ("$planCacheStats", plan_cache_stats::parse),
 ];

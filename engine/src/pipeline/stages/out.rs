@@ -93,6 +93,11 @@ impl WriteStage for Out {
     fn target(&self) -> WriteTarget<'_> {
         WriteTarget::Out(&self.spec)
     }
+
+    fn serialize_in(&self, db: &str) -> Document {
+        let db = self.spec.db.as_deref().unwrap_or(db);
+        doc! {"$out": {"db": db, "coll": self.spec.coll.clone()}}
+    }
 }
 
 impl Stage for Out {

@@ -119,6 +119,7 @@ mod tests {
     use bson::{Document, doc};
 
     use crate::Engine;
+    use crate::pipeline::test_support::first_batch;
 
     fn redact(docs: Vec<Document>, expr: bson::Bson) -> Document {
         let mut e = Engine::new();
@@ -127,17 +128,6 @@ mod tests {
             "t",
             &doc! {"aggregate": "c", "pipeline": [{"$redact": expr}], "cursor": {}},
         )
-    }
-
-    fn batch(reply: &Document) -> Vec<Document> {
-        reply
-            .get_document("cursor")
-            .unwrap()
-            .get_array("firstBatch")
-            .unwrap()
-            .iter()
-            .map(|d| d.as_document().unwrap().clone())
-            .collect()
     }
 
     #[test]
@@ -156,7 +146,7 @@ mod tests {
             level,
         );
         assert_eq!(
-            batch(&r),
+            first_batch(&r),
             [doc! {"_id": 1, "level": 1, "b": [{"level": 1, "y": 1}, 3, []], "c": {"z": 1}}]
         );
     }
@@ -168,7 +158,7 @@ mod tests {
             docs.clone(),
             bson::Bson::Document(doc! {"$cond": ["$k", "$$KEEP", "$$PRUNE"]}),
         );
-        assert_eq!(batch(&r), [doc! {"_id": 1, "k": true}]);
+        assert_eq!(first_batch(&r), [doc! {"_id": 1, "k": true}]);
         let r = redact(docs, bson::Bson::String("x".into()));
         assert_eq!(r.get_i32("code").unwrap(), 17053);
         assert_eq!(
