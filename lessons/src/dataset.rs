@@ -15,6 +15,9 @@ pub const DATASETS: &[(&str, &str)] = &[
     // Book A tip 10: the food document before the update (A-D13), basket 124 counting fruit types
     // (A-D14, with the lock flag the tip's findAndModify needs), and five baskets of our own.
     ("a10-market", include_str!("../datasets/a10-market.json")),
+    // Book A tip 11: the tip implies a members collection with member arrays and a type (A-D15)
+    // but shows none; twelve memberships of ours.
+    ("a11-club", include_str!("../datasets/a11-club.json")),
     // Book B chapter 2: heterogeneous users (B2-D2), embedded and referenced products/suppliers
     // (B2-D7, B2-D9), customer and addresses (B2-D12), users and groups (B2-D17).
     ("b2-modeling", include_str!("../datasets/b2-modeling.json")),

@@ -22,21 +22,27 @@ pub use runner::{
     verify_lesson,
 };
 
-/// The lessons shipped with Sprout, as (file name, Markdown source).
+/// A built-in lesson by its file stem: `(file name, Markdown source)`.
+macro_rules! lesson {
+    ($stem:literal) => {
+        (
+            concat!($stem, ".md"),
+            include_str!(concat!("../content/", $stem, ".md")),
+        )
+    };
+}
+
+/// The lessons shipped with Sprout, as (file name, Markdown source), book A's tips first, then
+/// book B's chapters.
 pub const BUILT_IN: &[(&str, &str)] = &[
-    ("a9-arrays.md", include_str!("../content/a9-arrays.md")),
-    (
-        "a10-self-sufficient.md",
-        include_str!("../content/a10-self-sufficient.md"),
-    ),
-    ("b1-tour.md", include_str!("../content/b1-tour.md")),
-    ("b2-modeling.md", include_str!("../content/b2-modeling.md")),
-    ("b3-queries.md", include_str!("../content/b3-queries.md")),
-    ("b4-indexing.md", include_str!("../content/b4-indexing.md")),
-    (
-        "b5-optimizing.md",
-        include_str!("../content/b5-optimizing.md"),
-    ),
+    lesson!("a9-arrays"),
+    lesson!("a10-self-sufficient"),
+    lesson!("a11-operators"),
+    lesson!("b1-tour"),
+    lesson!("b2-modeling"),
+    lesson!("b3-queries"),
+    lesson!("b4-indexing"),
+    lesson!("b5-optimizing"),
 ];
 
 /// Parses every built-in lesson.

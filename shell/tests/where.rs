@@ -72,3 +72,22 @@ fn failures_are_server_errors_and_the_session_survives() {
     assert!(ev.error.is_some(), "a runaway $where is stopped");
     assert_eq!(text(&mut s, "db.c.countDocuments({})"), "3");
 }
+
+#[test]
+fn explain_runs_the_where_predicate_too() {
+    let mut s = shell();
+    assert_eq!(
+        text(
+            &mut s,
+            "db.c.find({$where: 'this.a > this.b'}).explain('executionStats').executionStats.nReturned"
+        ),
+        "1"
+    );
+    assert_eq!(
+        text(
+            &mut s,
+            "db.c.explain('executionStats').count({$where: function() { return this.a == this.b }}).executionStats.executionStages.nCounted"
+        ),
+        "1"
+    );
+}

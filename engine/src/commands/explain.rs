@@ -12,7 +12,14 @@ use crate::explain::{ExplainInput, Verbosity, explain_document, unsupported};
 use crate::matcher::MatchContext;
 use crate::query::FindSpec;
 
-pub fn explain(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+/// `ctx` carries the shell's `$where` evaluator, so an explained `$where` query runs as the
+/// query itself would.
+pub fn explain(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    ctx: &MatchContext<'_>,
+) -> Result<Document> {
     let inner = match command.get("explain") {
         Some(Bson::Document(d)) => d,
         Some(other) => {
@@ -36,14 +43,14 @@ pub fn explain(engine: &mut Engine, db: &str, command: &Document) -> Result<Docu
         ));
     };
     let explained = match name.as_str() {
-        "find" => explain_find(engine, db, inner, verbosity),
-        "delete" => explain_delete(engine, db, inner, verbosity),
-        "count" => explain_count(engine, db, inner, verbosity),
+        "find" => explain_find(engine, db, inner, verbosity, ctx),
+        "delete" => explain_delete(engine, db, inner, verbosity, ctx),
+        "count" => explain_count(engine, db, inner, verbosity, ctx),
         "aggregate" => super::aggregate::explain_aggregate(engine, db, inner, verbosity),
-        "distinct" => explain_distinct(engine, db, inner, verbosity),
-        "update" => super::explain_write::explain_update(engine, db, inner, verbosity),
+        "distinct" => explain_distinct(engine, db, inner, verbosity, ctx),
+        "update" => super::explain_write::explain_update(engine, db, inner, verbosity, ctx),
         "findAndModify" | "findandmodify" => {
-            super::explain_write::explain_find_and_modify(engine, db, inner, verbosity)
+            super::explain_write::explain_find_and_modify(engine, db, inner, verbosity, ctx)
         }
         other => Err(unsupported(other)),
     };
@@ -55,6 +62,7 @@ fn explain_find(
     db: &str,
     inner: &Document,
     verbosity: Verbosity,
+    ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let ns = target_namespace(db, inner)?;
     let spec = parse_find_spec(inner)?;
@@ -62,9 +70,8 @@ fn explain_find(
     let query = find_query_from_command(inner, &spec, &empty);
     let start = engine.now_millis();
     let coll = engine.catalog().collection(&ns);
-    let ctx = MatchContext::default();
     let run = verbosity != Verbosity::QueryPlanner;
-    let execution = execute(coll, &query, &ctx, run)?;
+    let execution = execute(coll, &query, ctx, run)?;
     let elapsed = engine.now_millis() - start;
     let mut out = reply(
         db,
@@ -90,6 +97,7 @@ fn explain_delete(
     db: &str,
     inner: &Document,
     verbosity: Verbosity,
+    ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let ns = target_namespace(db, inner)?;
     let statement = match inner.get("deletes") {
@@ -128,12 +136,11 @@ fn explain_delete(
     };
     let start = engine.now_millis();
     let coll = engine.catalog().collection(&ns);
-    let ctx = MatchContext::default();
     let execution = crate::exec::explain_delete(
         coll,
         &query,
         multi,
-        &ctx,
+        ctx,
         verbosity != Verbosity::QueryPlanner,
     )?;
     let elapsed = engine.now_millis() - start;
@@ -150,6 +157,7 @@ fn explain_count(
     db: &str,
     inner: &Document,
     verbosity: Verbosity,
+    ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let skip = count_option(inner, "count", "skip")?.unwrap_or(0) as u64;
     let limit = inner
@@ -161,6 +169,7 @@ fn explain_count(
         db,
         inner,
         verbosity,
+        ctx,
         "count",
         |coll, query, ctx, run| {
             Ok(crate::exec::count::execute_count(coll, query, skip, limit, ctx, run)?.1)
@@ -175,6 +184,7 @@ fn explain_distinct(
     db: &str,
     inner: &Document,
     verbosity: Verbosity,
+    ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let Some(Bson::String(key)) = inner.get("key") else {
         return Err(Error::location(
@@ -187,6 +197,7 @@ fn explain_distinct(
         db,
         inner,
         verbosity,
+        ctx,
         "distinct",
         |coll, query, ctx, run| crate::exec::execute_distinct(coll, key, query, ctx, run),
     )
@@ -199,6 +210,7 @@ fn explain_query_command(
     db: &str,
     inner: &Document,
     verbosity: Verbosity,
+    ctx: &MatchContext<'_>,
     name: &str,
     plan: impl FnOnce(
         Option<&crate::catalog::Collection>,
@@ -222,8 +234,7 @@ fn explain_query_command(
     };
     let start = engine.now_millis();
     let coll = engine.catalog().collection(&ns);
-    let ctx = MatchContext::default();
-    let execution = plan(coll, &query, &ctx, verbosity != Verbosity::QueryPlanner)?;
+    let execution = plan(coll, &query, ctx, verbosity != Verbosity::QueryPlanner)?;
     let elapsed = engine.now_millis() - start;
     let parsed = spec.filter.parsed_query();
     Ok(reply(

@@ -35,6 +35,7 @@ pub fn explain_update(
     db: &str,
     inner: &Document,
     verbosity: Verbosity,
+    ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let statement = match inner.get("updates") {
         Some(Bson::Array(items)) => match items.first() {
@@ -62,7 +63,7 @@ pub fn explain_update(
         multi: bool_option(statement, "multi", false)?,
         upsert: bool_option(statement, "upsert", false)?,
     };
-    explain_statement(engine, db, inner, verbosity, &write)
+    explain_statement(engine, db, inner, verbosity, &write, ctx)
 }
 
 /// `{explain: {findAndModify: "c", query, sort, update | remove, upsert, hint}}`.
@@ -71,6 +72,7 @@ pub fn explain_find_and_modify(
     db: &str,
     inner: &Document,
     verbosity: Verbosity,
+    ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let empty = Document::new();
     let remove = bool_option(inner, "remove", false)?;
@@ -89,7 +91,7 @@ pub fn explain_find_and_modify(
             "Either an update or remove=true must be specified",
         ));
     }
-    explain_statement(engine, db, inner, verbosity, &write)
+    explain_statement(engine, db, inner, verbosity, &write, ctx)
 }
 
 fn explain_statement(
@@ -98,6 +100,7 @@ fn explain_statement(
     inner: &Document,
     verbosity: Verbosity,
     write: &WriteStatement<'_>,
+    ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let ns = target_namespace(db, inner)?;
     let spec = FindSpec::parse(Some(write.filter), write.sort, None, None, None)?;
@@ -117,10 +120,9 @@ fn explain_statement(
     let now_millis = engine.now_millis();
     let eval = engine.eval_context();
     let coll = engine.catalog().collection(&ns);
-    let ctx = MatchContext::default();
     let run = verbosity != Verbosity::QueryPlanner;
     let execution = match &update {
-        Some(update_spec) => explain_write(coll, &query, &ctx, run, |input| {
+        Some(update_spec) => explain_write(coll, &query, ctx, run, |input| {
             let plan = UpdatePlan {
                 spec: update_spec,
                 filter: &spec.filter,
@@ -132,7 +134,7 @@ fn explain_statement(
             };
             Box::new(Update::new(plan, input)) as Box<dyn Stage + '_>
         })?,
-        None => crate::exec::explain_delete(coll, &query, false, &ctx, run)?,
+        None => crate::exec::explain_delete(coll, &query, false, ctx, run)?,
     };
     let elapsed = engine.now_millis() - start;
     let parsed = spec.filter.parsed_query();

@@ -51,7 +51,7 @@ pub fn dispatch(
         }
         "count" => count::count(engine, db, command, ctx),
         "distinct" => distinct::distinct(engine, db, command, ctx),
-        "explain" => explain::explain(engine, db, command),
+        "explain" => explain::explain(engine, db, command, ctx),
         "createIndexes" => indexes::create_indexes(engine, db, command),
         "dropIndexes" | "deleteIndexes" => indexes::drop_indexes(engine, db, command),
         "listIndexes" => indexes::list_indexes(engine, db, command),
