@@ -75,11 +75,13 @@ impl PipelineUpdate {
     fn transform(&self, doc: &Document, eval: &EvalContext) -> Result<Document> {
         // The allowed stages never read a collection: they run against an empty catalog.
         let catalog = Catalog::default();
+        let sessions = crate::sessions::SessionCache::default();
         let match_ctx = MatchContext::default();
         let cx = RunContext {
             catalog: &catalog,
             db: "",
             collection: None,
+            sessions: &sessions,
             match_ctx: &match_ctx,
             eval,
         };
