@@ -242,6 +242,26 @@ impl Engine {
         }
     }
 
+    /// What each stage of `pipeline` returns over collection `coll` of `db` (`None` for a
+    /// pipeline that starts with `$documents`): its name, its document count and the first
+    /// documents, in one pass (see `pipeline::preview`).
+    pub fn preview_pipeline(
+        &mut self,
+        db: &str,
+        coll: Option<&str>,
+        pipeline: &[bson::Bson],
+        options: &commands::aggregate_preview::PreviewOptions,
+    ) -> Result<Vec<pipeline::StagePreview>> {
+        commands::aggregate_preview::preview_pipeline(
+            self,
+            db,
+            coll,
+            pipeline,
+            options,
+            &matcher::MatchContext::default(),
+        )
+    }
+
     /// The changes made since the last call, to be committed as one batch.
     pub fn take_changes(&mut self) -> ChangeBatch {
         std::mem::take(&mut self.pending)

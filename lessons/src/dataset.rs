@@ -9,6 +9,11 @@ use shell::Shell;
 
 /// The datasets shipped with Sprout, as (name, JSON source).
 pub const DATASETS: &[(&str, &str)] = &[
+    // Book A tip 3: the tip names posts, authors and an image board's messages (A-D4..D6) but
+    // shows none; 24 posts, 3 authors and two threads of ours.
+    ("a3-blog", include_str!("../datasets/a3-blog.json")),
+    // Book A tip 7: zeroed per-page templates (A-D8) for one six-hour slice, two with visits.
+    ("a7-analytics", include_str!("../datasets/a7-analytics.json")),
     // Book A tip 9: Fred with items keyed by name (A-D9) and as an array (A-D10, with A-D11's
     // abilities), plus two more heroes of our own so that searches have something to tell apart.
     ("a9-game", include_str!("../datasets/a9-game.json")),

@@ -35,6 +35,8 @@ macro_rules! lesson {
 /// The lessons shipped with Sprout, as (file name, Markdown source), book A's tips first, then
 /// book B's chapters.
 pub const BUILT_IN: &[(&str, &str)] = &[
+    lesson!("a3-single-query"),
+    lesson!("a7-prepopulate"),
     lesson!("a9-arrays"),
     lesson!("a10-self-sufficient"),
     lesson!("a11-operators"),

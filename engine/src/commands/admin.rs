@@ -493,4 +493,34 @@ mod tests {
         );
         assert_eq!(r.get_i32("n").unwrap(), 1);
     }
+
+    #[test]
+    fn capped_options_survive_a_reload_and_keep_evicting() {
+        use crate::storage::{DurableStore, MemoryStore};
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"create": "log", "capped": true, "size": 4096, "max": 2},
+        );
+        e.run_command(
+            "t",
+            &doc! {"insert": "log", "documents": [{"_id": 1}, {"_id": 2}]},
+        );
+        let mut store = MemoryStore::default();
+        store.commit(&e.take_changes()).unwrap();
+        let mut back = Engine::new().load(store.snapshot().unwrap()).unwrap();
+        back.run_command("t", &doc! {"insert": "log", "documents": [{"_id": 3}]});
+        store.commit(&back.take_changes()).unwrap();
+        let again = Engine::new().load(store.snapshot().unwrap()).unwrap();
+        let coll = again
+            .catalog()
+            .collection(&Namespace::new("t", "log"))
+            .unwrap();
+        assert!(coll.is_capped());
+        let ids: Vec<i32> = coll
+            .iter()
+            .map(|(_, d)| d.get_i32("_id").unwrap())
+            .collect();
+        assert_eq!(ids, [2, 3]);
+    }
 }

@@ -69,7 +69,7 @@ fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Par
         Some(vars) => Scope::from_let_in(vars, &eval)?,
         None => Scope::default(),
     };
-    let pipeline = Pipeline::parse(pipeline, &scope, collectionless)?;
+    let pipeline = Pipeline::parse(pipeline, &scope, collectionless)?.optimize(&scope)?;
     if let Some(writer) = pipeline.writer() {
         aggregate_write::check_read_concern(command, writer)?;
         aggregate_write::check_target(engine, db, writer.target())?;

@@ -19,13 +19,15 @@ pub fn find(
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let ns = target_namespace(db, command)?;
-    let spec = FindSpec::parse_with_let(
+    let eval = engine.eval_context();
+    let spec = FindSpec::parse_with_let_in(
         document_option(command, "find", "filter")?,
         document_option(command, "find", "sort")?,
         document_option(command, "find", "projection")?,
         count_option(command, "find", "skip")?,
         limit_option(command)?,
         document_option(command, "find", "let")?,
+        &eval,
     )?;
     let batch_size = count_option(command, "find", "batchSize")?.map(|b| b as usize);
     let single_batch = bool_option(command, "singleBatch", false)?

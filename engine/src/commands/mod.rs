@@ -3,6 +3,7 @@
 
 mod admin;
 mod aggregate;
+pub mod aggregate_preview;
 mod aggregate_write;
 mod coll_mod;
 mod convert_to_capped;
@@ -42,6 +43,7 @@ pub fn dispatch(
         "insert" => insert::insert(engine, db, command),
         "find" => find::find(engine, db, command, ctx),
         "aggregate" => aggregate::aggregate(engine, db, command, ctx),
+        "sproutPreviewPipeline" => aggregate_preview::preview_command(engine, db, command, ctx),
         "getMore" => find::get_more(engine, db, command),
         "killCursors" => find::kill_cursors(engine, db, command),
         "delete" => delete::delete(engine, db, command, ctx),

@@ -49,8 +49,14 @@ impl FieldPathExpr {
                 "ROOT" => PathRoot::Root,
                 "CURRENT" => PathRoot::Current,
                 "REMOVE" => PathRoot::Remove,
-                "NOW" => PathRoot::Now,
-                "CLUSTER_TIME" => PathRoot::ClusterTime,
+                "NOW" => match &scope.clock {
+                    Some((now, _)) => PathRoot::Value(Box::new(now.clone())),
+                    None => PathRoot::Now,
+                },
+                "CLUSTER_TIME" => match &scope.clock {
+                    Some((_, time)) => PathRoot::Value(Box::new(time.clone())),
+                    None => PathRoot::ClusterTime,
+                },
                 "" => {
                     return Err(Error::location(
                         16869,

@@ -13,6 +13,7 @@ mod accumulators;
 mod arithmetic;
 mod array;
 mod bin_data;
+mod bitwise;
 mod comparison;
 mod conditional;
 mod context;
@@ -113,6 +114,9 @@ impl<'a> Vars<'a> {
 pub struct Scope {
     pub constants: Vec<(String, Bson)>,
     pub bound: Vec<String>,
+    /// `$$NOW` and `$$CLUSTER_TIME` fixed at parse time, for commands whose evaluation has no
+    /// context of its own (`find` projections and filters).
+    pub clock: Option<(Bson, Bson)>,
 }
 
 impl Scope {
@@ -134,6 +138,20 @@ impl Scope {
             scope.constants.push((name.clone(), v));
         }
         Ok(scope)
+    }
+
+    /// Fixes `$$NOW` and `$$CLUSTER_TIME` to the context's values for everything parsed in
+    /// this scope.
+    pub fn with_clock(mut self, context: &EvalContext) -> Result<Scope> {
+        self.clock = Some((context.now()?, context.cluster_time()?));
+        Ok(self)
+    }
+
+    /// Binds `name` for an inner expression (`$let`, `$map`'s `as`): it shadows a command
+    /// `let` constant of the same name.
+    pub fn bind(&mut self, name: &str) {
+        self.constants.retain(|(n, _)| n != name);
+        self.bound.push(name.to_string());
     }
 }
 

@@ -47,6 +47,7 @@ pub const FAMILIES: &[&[OperatorDef]] = &[
     super::set::OPERATORS,
     super::accumulators::OPERATORS,
     super::type_ops::OPERATORS,
+    super::bitwise::OPERATORS,
     super::convert::OPERATORS,
     super::string::OPERATORS,
     super::date::OPERATORS,

@@ -504,3 +504,33 @@ fn convert_with_on_error_and_on_null() {
         Some(Bson::DateTime(bson::DateTime::from_millis(1000)))
     );
 }
+
+#[test]
+fn inner_bindings_shadow_command_let_constants() {
+    let scope = super::Scope::from_let(&doc! {"v": 3}).unwrap();
+    let e = Expression::parse_in(
+        &bson!({"$let": {"vars": {"v": 2}, "in": {"$add": ["$$v", 1]}}}),
+        &scope,
+    )
+    .unwrap();
+    assert_eq!(e.evaluate(&doc! {}).unwrap(), Some(Bson::Int32(3)));
+    let e = Expression::parse_in(
+        &bson!({"$map": {"input": [1], "as": "v", "in": "$$v"}}),
+        &scope,
+    )
+    .unwrap();
+    assert_eq!(e.evaluate(&doc! {}).unwrap(), Some(bson!([1])));
+}
+
+#[test]
+fn a_scope_with_a_clock_fixes_now() {
+    let context = super::EvalContext::new(86_400_000, 1);
+    let scope = super::Scope::default().with_clock(&context).unwrap();
+    let e = Expression::parse_in(&bson!("$$NOW"), &scope).unwrap();
+    assert_eq!(
+        e.evaluate(&doc! {}).unwrap(),
+        Some(Bson::DateTime(bson::DateTime::from_millis(86_400_000)))
+    );
+    let e = Expression::parse_in(&bson!("$$NOW.foo"), &scope).unwrap();
+    assert_eq!(e.evaluate(&doc! {}).unwrap(), None);
+}

@@ -54,7 +54,7 @@ fn parse_let(_def: &'static OperatorDef, arg: &Bson, scope: &Scope) -> Result<Ve
         args.push(Expression::Constant(Bson::String(name.clone())));
         args.push(Expression::parse_in(value, scope)?);
         if name != "CURRENT" {
-            inner.bound.push(name.clone());
+            inner.bind(name);
         }
     }
     args.push(Expression::parse_in(body, &inner)?);

@@ -9,6 +9,7 @@ pub mod encode;
 pub mod keygen;
 pub mod spec;
 pub mod text;
+mod ttl_option;
 pub mod usage;
 
 use std::collections::{BTreeMap, BTreeSet};

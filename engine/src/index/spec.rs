@@ -209,38 +209,7 @@ impl IndexSpec {
         if hidden && name == ID_INDEX_NAME {
             return Err(Error::bad_value("can't hide _id index"));
         }
-        let expire_after_seconds = match spec.get("expireAfterSeconds") {
-            None => None,
-            Some(v @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
-                let n = crate::query::as_i64_signed(v);
-                if n < 0 {
-                    return Err(Error::new(
-                        ErrorCode::CannotCreateIndex,
-                        format!(
-                            "TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number. Index spec: {}",
-                            key_value(&Bson::Document(spec.clone()))
-                        ),
-                    ));
-                }
-                if parts.len() > 1 {
-                    return Err(Error::new(
-                        ErrorCode::CannotCreateIndex,
-                        format!(
-                            "TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: {}",
-                            key_value(&Bson::Document(spec.clone()))
-                        ),
-                    ));
-                }
-                Some(n)
-            }
-            Some(other) => {
-                return Err(Error::type_mismatch(format!(
-                    "TTL index 'expireAfterSeconds' option must be numeric, but received a type of '{}'. Index spec: {}",
-                    crate::value::display::type_name(other),
-                    key_value(&Bson::Document(spec.clone()))
-                )));
-            }
-        };
+        let expire_after_seconds = super::ttl_option::parse(spec, parts.len())?;
         let partial = match spec.get("partialFilterExpression") {
             None => None,
             Some(Bson::Document(f)) => {

@@ -125,6 +125,17 @@ fn parse_top_level_operator(
                 value, scope,
             )?))
         }
+        "sampleRate" => {
+            if level == Level::SubDocument {
+                return Err(Error::bad_value(
+                    "$sampleRate can only be applied to the top-level document",
+                ));
+            }
+            Expr::Expression(Box::new(crate::expression::Expression::parse_in(
+                &sample_rate_expression(value)?,
+                scope,
+            )?))
+        }
         "jsonSchema" => {
             let Bson::Document(schema) = value else {
                 return Err(Error::type_mismatch("$jsonSchema must be an object"));
@@ -142,6 +153,35 @@ fn parse_top_level_operator(
             )));
         }
     }))
+}
+
+/// MongoDB's desugaring of `{$sampleRate: x}`: `$expr` false for 0, true for 1, otherwise
+/// `{$lt: [{$rand: {}}, x]}`.
+fn sample_rate_expression(value: &Bson) -> Result<Bson> {
+    let x = match value {
+        Bson::Int32(i) => f64::from(*i),
+        Bson::Int64(i) => *i as f64,
+        Bson::Double(d) => *d,
+        Bson::Decimal128(d) => crate::value::Decimal::from_bson(d).to_f64(),
+        _ => {
+            return Err(Error::bad_value(
+                "argument to $sampleRate must be a numeric type",
+            ));
+        }
+    };
+    // Written this way round so NaN is refused.
+    if !((0.0..=1.0).contains(&x)) {
+        return Err(Error::bad_value(
+            "numeric argument to $sampleRate must be in [0, 1]",
+        ));
+    }
+    Ok(if x == 0.0 {
+        bson::bson!({"$literal": false})
+    } else if x == 1.0 {
+        bson::bson!({"$literal": true})
+    } else {
+        bson::bson!({"$lt": [{"$rand": {}}, x]})
+    })
 }
 
 /// MongoDB's rewrite of an `$or` whose clauses are all equalities (or `$in`s, or regexes) on

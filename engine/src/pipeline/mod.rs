@@ -19,8 +19,12 @@
 //! Documents are materialised between stages (`Vec<Document>`): Sprout's collections live in
 //! memory, and a vector keeps the interface simple for stage authors.
 
+mod optimize;
+mod preview;
 mod projection;
 pub mod stages;
+
+pub use preview::StagePreview;
 
 #[cfg(test)]
 mod error_table_tests;
@@ -81,11 +85,49 @@ pub trait Stage: std::fmt::Debug {
         None
     }
 
+    /// The paths whose values the stage may change, so the optimizer knows which `$match`
+    /// conditions can move ahead of it. By default every path (nothing moves).
+    fn modified_paths(&self) -> ModifiedPaths {
+        ModifiedPaths::All
+    }
+
     /// The stage as a writer (`$out`, `$merge`): it must come last, and the aggregate command
     /// runs it with write access instead of calling [`Stage::apply`].
     fn as_writer(&self) -> Option<&dyn WriteStage> {
         None
     }
+}
+
+/// The paths a stage may change (MongoDB's `DocumentSource::GetModPathsReturn`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModifiedPaths {
+    /// Any path.
+    All,
+    /// Only these dotted paths (and what lies under or above them).
+    Only(Vec<String>),
+    /// Every path except these ones and what lies under them.
+    AllExcept(Vec<String>),
+}
+
+impl ModifiedPaths {
+    /// Whether reading `path` after the stage may give another value than before it.
+    pub fn touches(&self, path: &str) -> bool {
+        match self {
+            ModifiedPaths::All => true,
+            ModifiedPaths::Only(paths) => paths
+                .iter()
+                .any(|m| path_prefix(m, path) || path_prefix(path, m)),
+            ModifiedPaths::AllExcept(kept) => !kept.iter().any(|k| path_prefix(k, path)),
+        }
+    }
+}
+
+/// Whether dotted path `prefix` is `path` or one of its ancestors.
+fn path_prefix(prefix: &str, path: &str) -> bool {
+    path == prefix
+        || path
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with('.'))
 }
 
 /// A stage that writes the pipeline's results to a collection (`$out`, `$merge`). The
@@ -119,6 +161,8 @@ pub enum SubPipelineOwner {
 pub enum QueryPart<'a> {
     Filter(&'a Document),
     Sort(&'a Document),
+    /// A `$sort` that absorbed a following `$limit`.
+    SortLimit(&'a Document, i64),
     Skip(i64),
     Limit(i64),
 }
@@ -358,8 +402,20 @@ impl Pipeline {
                 {
                     p.sort = Some(s)
                 }
+                Some(QueryPart::SortLimit(s, n))
+                    if p.sort.is_none() && p.skip.is_none() && p.limit.is_none() =>
+                {
+                    p.sort = Some(s);
+                    p.limit = Some(n);
+                }
                 Some(QueryPart::Skip(n)) if p.skip.is_none() && p.limit.is_none() => {
                     p.skip = Some(n)
+                }
+                // `$limit: l` then `$skip: n` (the optimizer's order for a skip then a limit)
+                // is the find's skip n, limit l - n.
+                Some(QueryPart::Skip(n)) if p.skip.is_none() && p.limit.is_some_and(|l| l > n) => {
+                    p.skip = Some(n);
+                    p.limit = p.limit.map(|l| l - n);
                 }
                 Some(QueryPart::Limit(n)) if p.limit.is_none() => p.limit = Some(n),
                 _ => break,

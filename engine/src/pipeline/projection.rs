@@ -106,9 +106,38 @@ impl AggProjection {
         }
     }
 
+    /// The paths the projection may change, for moving a `$match` ahead of it.
+    pub fn modified_paths(&self) -> crate::pipeline::ModifiedPaths {
+        use crate::pipeline::ModifiedPaths;
+        let mut included = Vec::new();
+        let mut changed = Vec::new();
+        collect_paths(&self.root, "", &mut included, &mut changed);
+        match self.kind {
+            // Everything but the plainly included paths changes (other fields are dropped).
+            Kind::Inclusion => ModifiedPaths::AllExcept(included),
+            Kind::Exclusion | Kind::AddFields => ModifiedPaths::Only(changed),
+        }
+    }
+
     /// The specification as explain shows it (`{_id: true, a: true, b: {$add: …}}`).
     pub fn serialize(&self) -> Document {
         serialize_node(&self.root)
+    }
+}
+
+/// The dotted paths of a node's leaves: included ones, and excluded or computed ones.
+fn collect_paths(node: &Node, prefix: &str, included: &mut Vec<String>, changed: &mut Vec<String>) {
+    for (k, f) in &node.fields {
+        let path = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        match f {
+            Field::Include => included.push(path),
+            Field::Exclude | Field::Computed(_) => changed.push(path),
+            Field::Child(child) => collect_paths(child, &path, included, changed),
+        }
     }
 }
 

@@ -346,6 +346,41 @@ fn lookup_equality_matches_arrays_and_null() {
 }
 
 #[test]
+fn lookup_equality_table_keeps_mongodb_equality_and_natural_order() {
+    let mut e = engine_with(vec![
+        doc! {"_id": 1, "k": 2},
+        doc! {"_id": 2, "k": [1, "x"]},
+        doc! {"_id": 3, "k": {"a": 1}},
+    ]);
+    let r = e.run_command(
+        "t",
+        &doc! {"insert": "f", "documents": [
+            {"_id": "a", "v": {"w": 2.0}},
+            {"_id": "b", "v": [{"w": 1_i64}, {"w": 9}]},
+            {"_id": "c", "v": {"w": "x"}},
+            {"_id": "d", "v": {"w": [2]}},
+            {"_id": "e", "v": {"w": {"a": 1}}},
+        ]},
+    );
+    assert!(crate::reply_ok(&r), "{r:?}");
+    let out = run(
+        &mut e,
+        vec![
+            doc! {"$lookup": {"from": "f", "localField": "k", "foreignField": "v.w", "as": "j"}},
+            doc! {"$project": {"ids": "$j._id"}},
+        ],
+    );
+    assert_eq!(
+        out,
+        vec![
+            doc! {"_id": 1, "ids": ["a", "d"]},
+            doc! {"_id": 2, "ids": ["b", "c"]},
+            doc! {"_id": 3, "ids": ["e"]},
+        ]
+    );
+}
+
+#[test]
 fn lookup_let_and_pipeline() {
     let mut e = engine_with_orders();
     let out = run(
@@ -482,4 +517,199 @@ fn leading_match_and_sort_use_indexes_and_explain_shows_the_cursor_stage() {
     );
     assert!(r.contains_key("queryPlanner"), "{r:?}");
     assert!(!r.contains_key("stages"));
+}
+
+#[test]
+fn preview_counts_and_samples_each_stage_in_order() {
+    let mut e = engine_with((1..=6).map(|i| doc! {"_id": i, "k": i % 2}).collect());
+    let pipeline = vec![
+        Bson::Document(doc! {"$match": {"_id": {"$gt": 1}}}),
+        Bson::Document(doc! {"$sort": {"_id": -1}}),
+        Bson::Document(doc! {"$group": {"_id": "$k", "n": {"$sum": 1}}}),
+        Bson::Document(doc! {"$match": {"n": {"$gt": 5}}}),
+    ];
+    let options = crate::commands::aggregate_preview::PreviewOptions {
+        sample: 2,
+        let_vars: None,
+    };
+    let previews = e
+        .preview_pipeline("t", Some("c"), &pipeline, &options)
+        .unwrap();
+    let shape: Vec<(&str, usize, usize)> = previews
+        .iter()
+        .map(|p| (p.stage, p.count, p.sample.len()))
+        .collect();
+    assert_eq!(
+        shape,
+        vec![
+            ("$match", 5, 2),
+            ("$sort", 5, 2),
+            ("$group", 2, 2),
+            ("$match", 0, 0)
+        ]
+    );
+    assert_eq!(
+        previews[1].sample,
+        vec![doc! {"_id": 6, "k": 0}, doc! {"_id": 5, "k": 1}]
+    );
+}
+
+#[test]
+fn preview_command_reply_and_errors() {
+    let mut e = engine_with(vec![doc! {"_id": 1}, doc! {"_id": 2}]);
+    let r = e.run_command(
+        "t",
+        &doc! {"sproutPreviewPipeline": "c", "pipeline": [{"$limit": 1}], "sample": 5},
+    );
+    assert_eq!(
+        r,
+        doc! {"stages": [{"stage": "$limit", "nReturned": 1, "sample": [{"_id": 1}]}], "ok": 1.0}
+    );
+    let r = e.run_command(
+        "t",
+        &doc! {"sproutPreviewPipeline": 1, "pipeline": [{"$documents": [{"x": 1}]}, {"$count": "n"}]},
+    );
+    assert_eq!(
+        r.get_array("stages").unwrap()[1],
+        Bson::Document(doc! {"stage": "$count", "nReturned": 1, "sample": [{"n": 1}]})
+    );
+    let (code, _) = error(
+        &mut e,
+        doc! {"sproutPreviewPipeline": "c", "pipeline": [{"$nope": 1}]},
+    );
+    assert_eq!(code, 40324);
+}
+
+/// The stages of an aggregate's queryPlanner explain, the `$cursor` stage shown by its
+/// parsed query.
+fn explained_stages(e: &mut Engine, pipeline: Vec<Document>) -> Vec<Document> {
+    let r = e.run_command(
+        "t",
+        &doc! {"explain": {"aggregate": "c", "pipeline": pipeline, "cursor": {}}, "verbosity": "queryPlanner"},
+    );
+    assert!(crate::reply_ok(&r), "{r:?}");
+    r.get_array("stages")
+        .unwrap_or_else(|_| panic!("no stages in {r:?}"))
+        .iter()
+        .map(|s| {
+            let s = s.as_document().unwrap();
+            match s.get_document("$cursor") {
+                Ok(cursor) => doc! {"$cursor": cursor
+                .get_document("queryPlanner")
+                .unwrap()
+                .get_document("parsedQuery")
+                .unwrap()
+                .clone()},
+                Err(_) => s.clone(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn optimizer_moves_and_splits_match_ahead_of_computed_fields() {
+    let docs: Vec<Document> = (0..6).map(|i| doc! {"_id": i, "a": i % 3}).collect();
+    let mut e = engine_with(docs);
+    let pipeline = vec![
+        doc! {"$addFields": {"x": {"$multiply": ["$a", 10]}}},
+        doc! {"$match": {"a": 1, "x": 10}},
+    ];
+    assert_eq!(
+        run(&mut e, pipeline.clone()),
+        vec![
+            doc! {"_id": 1, "a": 1, "x": 10},
+            doc! {"_id": 4, "a": 1, "x": 10}
+        ]
+    );
+    assert_eq!(
+        explained_stages(&mut e, pipeline),
+        vec![
+            doc! {"$cursor": {"a": {"$eq": 1}}},
+            doc! {"$addFields": {"x": {"$multiply": ["$a", {"$const": 10}]}}},
+            doc! {"$match": {"x": {"$eq": 10}}},
+        ]
+    );
+    // An inclusion projection keeps `a` as is but drops `b`: only the match on `a` moves.
+    let stages = explained_stages(
+        &mut e,
+        vec![
+            doc! {"$project": {"a": 1}},
+            doc! {"$match": {"a": 1, "b": null}},
+        ],
+    );
+    assert_eq!(stages[0], doc! {"$cursor": {"a": {"$eq": 1}}});
+    assert_eq!(stages[2], doc! {"$match": {"b": {"$eq": null}}});
+}
+
+#[test]
+fn optimizer_merges_matches_and_coalesces_sort_limit_skip() {
+    let docs: Vec<Document> = (0..10).map(|i| doc! {"_id": i, "g": i % 5}).collect();
+    let mut e = engine_with(docs);
+    let group = doc! {"$group": {"_id": "$g", "n": {"$sum": 1}}};
+    let stages = explained_stages(
+        &mut e,
+        vec![
+            group.clone(),
+            doc! {"$match": {"n": 2}},
+            doc! {"$match": {"_id": {"$gt": 1}}},
+            doc! {"$sort": {"_id": -1}},
+            doc! {"$skip": 1},
+            doc! {"$limit": 2},
+        ],
+    );
+    assert_eq!(
+        stages[stages.len() - 3..],
+        [
+            doc! {"$match": {"$and": [{"n": {"$eq": 2}}, {"_id": {"$gt": 1}}]}},
+            doc! {"$sort": {"sortKey": {"_id": -1}, "limit": 3_i64}},
+            doc! {"$skip": 1_i64},
+        ]
+    );
+    let out = run(
+        &mut e,
+        vec![
+            group,
+            doc! {"$match": {"n": 2}},
+            doc! {"$match": {"_id": {"$gt": 1}}},
+            doc! {"$sort": {"_id": -1}},
+            doc! {"$skip": 1},
+            doc! {"$limit": 2},
+        ],
+    );
+    assert_eq!(out, vec![doc! {"_id": 3, "n": 2}, doc! {"_id": 2, "n": 2}]);
+    // A leading $skip + $limit runs entirely as the find (skip 2, limit 3).
+    let r = e.run_command(
+        "t",
+        &doc! {"aggregate": "c", "pipeline": [{"$skip": 2}, {"$limit": 3}], "explain": true},
+    );
+    assert!(r.contains_key("queryPlanner"), "{r:?}");
+    let ids: Vec<Bson> = run(&mut e, vec![doc! {"$skip": 2}, doc! {"$limit": 3}])
+        .iter()
+        .map(|d| d.get("_id").cloned().unwrap())
+        .collect();
+    assert_eq!(ids, vec![Bson::Int32(2), Bson::Int32(3), Bson::Int32(4)]);
+}
+
+#[test]
+fn optimizer_leaves_a_match_after_a_top_k_sort_or_an_inhibitor() {
+    let mut e = engine_with(vec![doc! {"_id": 1, "a": 1}, doc! {"_id": 2, "a": 2}]);
+    let out = run(
+        &mut e,
+        vec![
+            doc! {"$sort": {"a": -1}},
+            doc! {"$limit": 1},
+            doc! {"$match": {"a": 1}},
+        ],
+    );
+    assert!(out.is_empty());
+    let stages = explained_stages(
+        &mut e,
+        vec![
+            doc! {"$addFields": {"b": 1}},
+            doc! {"$_internalInhibitOptimization": {}},
+            doc! {"$match": {"a": 1}},
+        ],
+    );
+    assert_eq!(stages[2], doc! {"$_internalInhibitOptimization": {}});
+    assert_eq!(stages[3], doc! {"$match": {"a": {"$eq": 1}}});
 }

@@ -47,6 +47,37 @@ impl FindSpec {
             Some(l) => Scope::from_let(l)?,
             None => Scope::default(),
         };
+        FindSpec::parse_in(filter, sort, projection, skip, limit, &scope)
+    }
+
+    /// [`FindSpec::parse_with_let`] in a command's evaluation context: the `let` values and
+    /// `$$NOW`/`$$CLUSTER_TIME` are the command's.
+    pub fn parse_with_let_in(
+        filter: Option<&Document>,
+        sort: Option<&Document>,
+        projection: Option<&Document>,
+        skip: Option<i64>,
+        limit: Option<i64>,
+        let_vars: Option<&Document>,
+        context: &crate::expression::EvalContext,
+    ) -> Result<Self> {
+        let scope = match let_vars {
+            Some(l) => Scope::from_let_in(l, context)?,
+            None => Scope::default(),
+        };
+        let scope = scope.with_clock(context)?;
+        FindSpec::parse_in(filter, sort, projection, skip, limit, &scope)
+    }
+
+    fn parse_in(
+        filter: Option<&Document>,
+        sort: Option<&Document>,
+        projection: Option<&Document>,
+        skip: Option<i64>,
+        limit: Option<i64>,
+        scope: &Scope,
+    ) -> Result<Self> {
+        let scope = scope.clone();
         let filter = match filter {
             Some(f) => Filter::parse_in(f, &scope)?,
             None => Filter::all(),

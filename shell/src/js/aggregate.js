@@ -61,6 +61,16 @@
   g.DBCollection.prototype.aggregate = function () {
     return run(this, this._name, arguments);
   };
+  // db.c.aggregatePreview(pipeline, {sample: n}) (Sprout's, for lessons): what each stage
+  // returns, as [{stage, nReturned, sample}], from the sproutPreviewPipeline command.
+  g.DBCollection.prototype.aggregatePreview = function (pipeline, options) {
+    if (!Array.isArray(pipeline)) throw api.MongoshInvalidInputError('pipeline must be an array');
+    var cmd = { sproutPreviewPipeline: this._name, pipeline: pipeline };
+    var opts = options || {};
+    if (opts.sample !== undefined) cmd.sample = opts.sample;
+    if (opts.let !== undefined) cmd.let = opts.let;
+    return api.command(this._db._name, cmd).stages;
+  };
   // db.aggregate: the cursor's getMore names the collectionless namespace.
   g.DB.prototype.aggregate = function () {
     var db = this;

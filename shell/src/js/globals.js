@@ -129,5 +129,13 @@
     // Sprout-only: move the engine's clock on (TTL indexes expire, new Date() moves) and read it.
     advanceClock: function (seconds) { native.advanceClock(seconds); return new Date(native.now()); },
     clock: function () { return new Date(native.now()); },
+    help: function () {
+      return 'Sprout shell helpers\n' +
+        '  sprout.setStyle(style)        print as \'mongosh\' (default) or \'legacy\' (the 3.0 shell of the books)\n' +
+        '  sprout.getStyle()             the current printing style\n' +
+        '  sprout.scripts()              scripts load(name) can run\n' +
+        '  sprout.clock()                the engine\'s time (what new Date() and $$NOW read)\n' +
+        '  sprout.advanceClock(seconds)  move the engine\'s time forward; TTL indexes expire documents on it';
+    },
   }));
 })(globalThis, __sproutNative);

@@ -864,7 +864,9 @@ impl Replay {
                         return Translated::Skip(input_not_parseable(&e));
                     }
                 };
-                let mut pipeline = vec![Bson::Document(doc! {"$documents": [source]})];
+                // `$literal`: the source is data (a `"$a"` in it is a string, not a path).
+                let mut pipeline =
+                    vec![Bson::Document(doc! {"$documents": {"$literal": [source]}})];
                 pipeline.extend(stages);
                 (
                     SCRATCH_DB.to_string(),

@@ -78,7 +78,7 @@ fn bind_as(as_field: Option<&Bson>, scope: &Scope) -> Result<(String, Scope)> {
     };
     check_variable_name_for_write(&name)?;
     let mut inner = scope.clone();
-    inner.bound.push(name.clone());
+    inner.bind(&name);
     Ok((name, inner))
 }
 
@@ -154,8 +154,8 @@ fn parse_reduce(_: &'static OperatorDef, arg: &Bson, scope: &Scope) -> Result<Ve
         ));
     };
     let mut inner = scope.clone();
-    inner.bound.push("this".into());
-    inner.bound.push("value".into());
+    inner.bind("this");
+    inner.bind("value");
     let (mut input, mut initial, mut each) = (None, None, None);
     for (k, v) in d {
         match k.as_str() {

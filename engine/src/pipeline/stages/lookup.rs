@@ -2,9 +2,17 @@
 //! field. Forms: equality (`localField`/`foreignField`), sub-pipeline (`let` + `pipeline`),
 //! and both combined (the equality match runs first, then the pipeline).
 //!
+//! The equality form joins through a table built once per execution: the foreign documents by
+//! each value at `foreignField` (array elements and the array itself, compared in MongoDB's
+//! order, so `1` finds `1.0`), which answers `{foreignField: {$in: <local values>}}` exactly.
+//! Local values the table cannot answer (null, which also matches a missing field, and
+//! regexes) fall back to that filter over the whole foreign side.
+//!
 //! A sub-pipeline with `let` variables is parsed again for each input document with the
 //! variables' values as constants: the values differ per document, and parsing is cheap next to
 //! running the pipeline.
+
+use std::collections::BTreeMap;
 
 use bson::{Bson, Document};
 
@@ -14,6 +22,7 @@ use crate::expression::{Expression, Scope};
 use crate::matcher::Filter;
 use crate::path::{FieldPath, LeafArrays};
 use crate::pipeline::{ParseContext, Pipeline, RunContext, Stage, SubPipelineOwner};
+use crate::value::OrderedValue;
 use crate::value::display::{key_value, type_name};
 
 #[derive(Debug)]
@@ -211,19 +220,25 @@ impl Lookup {
         &self,
         doc: &Document,
         foreign: &[Document],
+        table: Option<&ForeignTable>,
         cx: &RunContext<'_>,
     ) -> Result<Vec<Document>> {
         let mut matched: Vec<Document> = match &self.equality {
             Some((local, foreign_field)) => {
                 let values = Lookup::local_values(doc, local);
-                let mut filter = Document::new();
-                filter.insert(foreign_field.clone(), bson::doc! {"$in": values});
-                let filter = Filter::parse(&filter)?;
-                foreign
-                    .iter()
-                    .filter(|d| filter.matches(d))
-                    .cloned()
-                    .collect()
+                match table.and_then(|t| t.matches(&values)) {
+                    Some(positions) => positions.into_iter().map(|i| foreign[i].clone()).collect(),
+                    None => {
+                        let mut filter = Document::new();
+                        filter.insert(foreign_field.clone(), bson::doc! {"$in": values});
+                        let filter = Filter::parse(&filter)?;
+                        foreign
+                            .iter()
+                            .filter(|d| filter.matches(d))
+                            .cloned()
+                            .collect()
+                    }
+                }
             }
             None => foreign.to_vec(),
         };
@@ -250,6 +265,49 @@ impl Lookup {
     }
 }
 
+/// The foreign documents' positions by each value at `foreignField` (array elements and the
+/// array itself, as equality sees them).
+#[derive(Debug, Default)]
+struct ForeignTable {
+    by_value: BTreeMap<OrderedValue, Vec<usize>>,
+}
+
+impl ForeignTable {
+    fn build(foreign: &[Document], foreign_field: &str) -> ForeignTable {
+        let path = FieldPath::parse(foreign_field);
+        let mut by_value: BTreeMap<OrderedValue, Vec<usize>> = BTreeMap::new();
+        for (i, d) in foreign.iter().enumerate() {
+            for item in crate::path::items(d, &path, LeafArrays::Expand) {
+                if let Some(v) = item.value {
+                    let positions = by_value.entry(OrderedValue(v.clone())).or_default();
+                    if positions.last() != Some(&i) {
+                        positions.push(i);
+                    }
+                }
+            }
+        }
+        ForeignTable { by_value }
+    }
+
+    /// The positions (in natural order) of the foreign documents equal at `foreignField` to
+    /// one of `values` (what `{foreignField: {$in: values}}` matches), or `None` when a value
+    /// needs the full scan (null also matches a missing field, a regex matches by pattern).
+    fn matches(&self, values: &[Bson]) -> Option<Vec<usize>> {
+        let mut positions = Vec::new();
+        for v in values {
+            if matches!(v, Bson::Null | Bson::Undefined | Bson::RegularExpression(_)) {
+                return None;
+            }
+            if let Some(found) = self.by_value.get(&OrderedValue(v.clone())) {
+                positions.extend_from_slice(found);
+            }
+        }
+        positions.sort_unstable();
+        positions.dedup();
+        Some(positions)
+    }
+}
+
 impl Stage for Lookup {
     fn name(&self) -> &'static str {
         "$lookup"
@@ -260,9 +318,13 @@ impl Stage for Lookup {
             Some(from) => cx.collection_documents(from),
             None => Vec::new(),
         };
+        let table = self
+            .equality
+            .as_ref()
+            .map(|(_, foreign_field)| ForeignTable::build(&foreign, foreign_field));
         let mut out = Vec::with_capacity(input.len());
         for mut doc in input {
-            let joined = self.joined(&doc, &foreign, cx)?;
+            let joined = self.joined(&doc, &foreign, table.as_ref(), cx)?;
             let array = Bson::Array(joined.into_iter().map(Bson::Document).collect());
             set_nested(&mut doc, &self.as_path, array);
             out.push(doc);

@@ -3,6 +3,7 @@
 use bson::{Bson, Document, doc};
 
 use crate::error::{Error, Result};
+use crate::expression::Scope;
 use crate::matcher::Filter;
 use crate::pipeline::{ParseContext, QueryPart, RunContext, Stage};
 
@@ -19,11 +20,17 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
             "the match filter must be an expression in an object",
         ));
     };
-    let filter = Filter::parse_in(spec, cx.scope)?;
-    Ok(Box::new(Match {
-        spec: spec.clone(),
-        filter,
-    }))
+    Ok(Box::new(Match::new(spec, cx.scope)?))
+}
+
+impl Match {
+    /// A `$match` of `spec` (the optimizer's merged and split filters).
+    pub fn new(spec: &Document, scope: &Scope) -> Result<Match> {
+        Ok(Match {
+            spec: spec.clone(),
+            filter: Filter::parse_in(spec, scope)?,
+        })
+    }
 }
 
 impl Stage for Match {

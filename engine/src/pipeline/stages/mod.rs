@@ -13,10 +13,11 @@ mod granularity;
 mod graph_lookup;
 mod group;
 mod index_stats;
-mod limit;
+mod inhibit_optimization;
+pub(crate) mod limit;
 mod list_local_sessions;
 mod lookup;
-mod match_stage;
+pub(crate) mod match_stage;
 mod merge;
 mod out;
 mod plan_cache_stats;
@@ -25,8 +26,8 @@ mod redact;
 mod replace_root;
 mod sample;
 mod set_window_fields;
-mod skip;
-mod sort;
+pub(crate) mod skip;
+pub(crate) mod sort;
 mod sort_by_count;
 mod union_with;
 mod unset;
@@ -70,6 +71,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$setWindowFields", set_window_fields::parse),
     ("$fill", fill::parse),
     ("$densify", densify::parse),
+    ("$_internalInhibitOptimization", inhibit_optimization::parse),
     ("$out", out::parse),
     ("$merge", merge::parse),
     ("$redact", redact::parse),

@@ -4,7 +4,7 @@ use bson::{Bson, Document, doc};
 
 use crate::error::Result;
 use crate::pipeline::projection::AggProjection;
-use crate::pipeline::{ParseContext, RunContext, Stage};
+use crate::pipeline::{ModifiedPaths, ParseContext, RunContext, Stage};
 
 #[derive(Debug)]
 pub struct Project {
@@ -27,6 +27,10 @@ impl Stage for Project {
             .iter()
             .map(|d| self.projection.apply(d, cx.eval))
             .collect()
+    }
+
+    fn modified_paths(&self) -> ModifiedPaths {
+        self.projection.modified_paths()
     }
 
     fn serialize(&self) -> Document {

@@ -3,13 +3,15 @@
 use bson::{Bson, Document, doc};
 
 use crate::error::{Error, Result};
-use crate::pipeline::{ParseContext, QueryPart, RunContext, Stage};
+use crate::pipeline::{ModifiedPaths, ParseContext, QueryPart, RunContext, Stage};
 use crate::query::sort::SortSpec;
 
 #[derive(Debug)]
 pub struct Sort {
     pub spec: Document,
     sort: SortSpec,
+    /// A following `$limit` absorbed by the optimizer (a top-k sort).
+    pub limit: Option<i64>,
 }
 
 pub fn parse(arg: &Bson, _cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
@@ -28,7 +30,19 @@ pub fn parse(arg: &Bson, _cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
     Ok(Box::new(Sort {
         spec: spec.clone(),
         sort: SortSpec::parse(spec)?,
+        limit: None,
     }))
+}
+
+impl Sort {
+    /// The same sort keeping only its first `limit` documents.
+    pub fn with_limit(spec: &Document, limit: i64) -> Result<Sort> {
+        Ok(Sort {
+            spec: spec.clone(),
+            sort: SortSpec::parse(spec)?,
+            limit: Some(limit),
+        })
+    }
 }
 
 impl Stage for Sort {
@@ -40,14 +54,33 @@ impl Stage for Sort {
         // The sort is stable: equal keys keep their incoming order.
         let mut refs: Vec<&Document> = input.iter().collect();
         self.sort.sort(&mut refs);
-        Ok(refs.into_iter().cloned().collect())
+        let keep = self
+            .limit
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        Ok(refs.into_iter().take(keep).cloned().collect())
     }
 
     fn query_part(&self) -> Option<QueryPart<'_>> {
-        Some(QueryPart::Sort(&self.spec))
+        Some(match self.limit {
+            Some(n) => QueryPart::SortLimit(&self.spec, n),
+            None => QueryPart::Sort(&self.spec),
+        })
+    }
+
+    /// A sort changes no value, but one that keeps only its top documents decides which
+    /// documents a later `$match` sees.
+    fn modified_paths(&self) -> ModifiedPaths {
+        match self.limit {
+            Some(_) => ModifiedPaths::All,
+            None => ModifiedPaths::Only(Vec::new()),
+        }
     }
 
     fn serialize(&self) -> Document {
-        doc! {"$sort": {"sortKey": self.spec.clone()}}
+        let mut spec = doc! {"sortKey": self.spec.clone()};
+        if let Some(n) = self.limit {
+            spec.insert("limit", n);
+        }
+        doc! {"$sort": spec}
     }
 }

@@ -4,7 +4,7 @@ use bson::{Bson, Document, doc};
 
 use crate::error::{Error, Result};
 use crate::pipeline::projection::AggProjection;
-use crate::pipeline::{ParseContext, RunContext, Stage};
+use crate::pipeline::{ModifiedPaths, ParseContext, RunContext, Stage};
 
 #[derive(Debug)]
 pub struct Unset {
@@ -53,6 +53,10 @@ impl Stage for Unset {
             .iter()
             .map(|d| self.projection.apply(d, cx.eval))
             .collect()
+    }
+
+    fn modified_paths(&self) -> ModifiedPaths {
+        self.projection.modified_paths()
     }
 
     /// MongoDB shows `$unset` as the exclusion `$project` it stands for.

@@ -1,0 +1,154 @@
+//! The pipeline rewrites MongoDB's optimizer makes (and explain shows), applied until none
+//! applies any more:
+//!
+//! - `$match` moves ahead of `$sort`, `$project`, `$addFields`/`$set` and `$unset` when the
+//!   paths it reads are not ones the stage changes; a `$match` whose top-level conditions
+//!   partly depend on such paths is split, the independent part moving ahead.
+//! - adjacent `$match` stages merge into one (`{$and: [first, second]}`).
+//! - `$sort` followed by `$limit` becomes a top-k `$sort` (`{$sort: {sortKey, limit}}`).
+//! - `$skip: n` followed by `$limit: l` becomes `$limit: n + l`, `$skip: n`; adjacent `$limit`s
+//!   keep the smaller, adjacent `$skip`s add up.
+//!
+//! `$_internalInhibitOptimization` takes part in no rule, so nothing moves across it.
+
+use bson::{Bson, Document};
+
+use super::stages::{limit::Limit, match_stage::Match, skip::Skip, sort::Sort};
+use super::{ModifiedPaths, Pipeline, QueryPart, Stage};
+use crate::error::Result;
+use crate::expression::Scope;
+
+/// A bound on rewrites, far above what any real pipeline needs (each rule shortens the
+/// pipeline or moves a `$match` towards the front).
+const MAX_REWRITES: usize = 10_000;
+
+impl Pipeline {
+    /// The pipeline rewritten as MongoDB's optimizer does (`scope`: the command's `let`
+    /// variables, to re-parse merged and split filters).
+    pub fn optimize(self, scope: &Scope) -> Result<Pipeline> {
+        let mut stages = self.stages;
+        let mut rewrites = 0;
+        let mut i = 0;
+        while i + 1 < stages.len() && rewrites < MAX_REWRITES {
+            match rewrite_pair(stages[i].as_ref(), stages[i + 1].as_ref(), scope)? {
+                Some(Rewrite::Replace(replacement)) => {
+                    stages.splice(i..i + 2, replacement);
+                }
+                Some(Rewrite::MatchAhead { ahead, behind }) => {
+                    match behind {
+                        Some(rest) => stages[i + 1] = rest,
+                        None => {
+                            stages.remove(i + 1);
+                        }
+                    }
+                    stages.insert(i, ahead);
+                }
+                None => {
+                    i += 1;
+                    continue;
+                }
+            }
+            rewrites += 1;
+            // A rewrite may enable one with the stage before.
+            i = i.saturating_sub(1);
+        }
+        Ok(Pipeline { stages })
+    }
+}
+
+/// What replaces a pair of adjacent stages.
+enum Rewrite {
+    /// Both stages, by these.
+    Replace(Vec<Box<dyn Stage>>),
+    /// `first, $match` → `ahead, first[, behind]`.
+    MatchAhead {
+        ahead: Box<dyn Stage>,
+        behind: Option<Box<dyn Stage>>,
+    },
+}
+
+/// The rewrite of `first, second`, when a rule applies.
+fn rewrite_pair(first: &dyn Stage, second: &dyn Stage, scope: &Scope) -> Result<Option<Rewrite>> {
+    let boxed = |s: Box<dyn Stage>| Some(Rewrite::Replace(vec![s]));
+    Ok(match (first.query_part(), second.query_part()) {
+        (Some(QueryPart::Filter(a)), Some(QueryPart::Filter(b))) => {
+            let merged = bson::doc! {"$and": [a.clone(), b.clone()]};
+            boxed(Box::new(Match::new(&merged, scope)?))
+        }
+        (Some(QueryPart::Sort(spec)), Some(QueryPart::Limit(n))) => {
+            boxed(Box::new(Sort::with_limit(spec, n)?))
+        }
+        (Some(QueryPart::SortLimit(spec, m)), Some(QueryPart::Limit(n))) => {
+            boxed(Box::new(Sort::with_limit(spec, m.min(n))?))
+        }
+        (Some(QueryPart::Limit(m)), Some(QueryPart::Limit(n))) => {
+            boxed(Box::new(Limit { limit: m.min(n) }))
+        }
+        (Some(QueryPart::Skip(m)), Some(QueryPart::Skip(n))) => boxed(Box::new(Skip {
+            skip: m.saturating_add(n),
+        })),
+        (Some(QueryPart::Skip(m)), Some(QueryPart::Limit(n))) => Some(Rewrite::Replace(vec![
+            Box::new(Limit {
+                limit: m.saturating_add(n),
+            }),
+            Box::new(Skip { skip: m }),
+        ])),
+        (_, Some(QueryPart::Filter(spec))) => split_match(first, spec, scope)?,
+        _ => None,
+    })
+}
+
+/// For `first, $match`: the part of the match that reads no path `first` changes (to go
+/// ahead of `first`) and the rest (to stay behind it, if any). `None` when nothing can move.
+fn split_match(first: &dyn Stage, spec: &Document, scope: &Scope) -> Result<Option<Rewrite>> {
+    let modified = first.modified_paths();
+    if modified == ModifiedPaths::All {
+        return Ok(None);
+    }
+    let (mut ahead, mut behind) = (Document::new(), Document::new());
+    for (key, value) in spec {
+        let condition = bson::doc! {key.clone(): value.clone()};
+        let independent =
+            read_paths(&condition).is_some_and(|paths| !paths.iter().any(|p| modified.touches(p)));
+        if independent {
+            ahead.insert(key.clone(), value.clone());
+        } else {
+            behind.insert(key.clone(), value.clone());
+        }
+    }
+    if ahead.is_empty() {
+        return Ok(None);
+    }
+    let behind: Option<Box<dyn Stage>> = if behind.is_empty() {
+        None
+    } else {
+        Some(Box::new(Match::new(&behind, scope)?))
+    };
+    Ok(Some(Rewrite::MatchAhead {
+        ahead: Box::new(Match::new(&ahead, scope)?),
+        behind,
+    }))
+}
+
+/// The paths a filter reads, or `None` when it reads the whole document or cannot be
+/// analysed (`$expr`, `$where`, `$text`, `$jsonSchema`, `$sampleRate`, ...).
+fn read_paths(filter: &Document) -> Option<Vec<String>> {
+    let mut paths = Vec::new();
+    for (key, value) in filter {
+        match key.as_str() {
+            "$and" | "$or" | "$nor" => {
+                let Bson::Array(items) = value else {
+                    return None;
+                };
+                for item in items {
+                    let Bson::Document(d) = item else { return None };
+                    paths.extend(read_paths(d)?);
+                }
+            }
+            "$comment" => {}
+            k if k.starts_with('$') => return None,
+            k => paths.push(k.to_string()),
+        }
+    }
+    Some(paths)
+}
