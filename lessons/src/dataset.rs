@@ -9,9 +9,15 @@ use shell::Shell;
 
 /// The datasets shipped with Sprout, as (name, JSON source).
 pub const DATASETS: &[(&str, &str)] = &[
+    // Book A tips 1 and 5: products and orders, referenced (A-D2) and with embedded item
+    // snapshots (A-D3); the tip shows only placeholders, so the values are ours.
+    ("a1-orders", include_str!("../datasets/a1-orders.json")),
     // Book A tip 3: the tip names posts, authors and an image board's messages (A-D4..D6) but
     // shows none; 24 posts, 3 authors and two threads of ours.
     ("a3-blog", include_str!("../datasets/a3-blog.json")),
+    // Book A tips 4 and 6: posts with embedded tags and comments, and a board thread whose
+    // replies are documents of their own (the tips describe them; the documents are ours).
+    ("a4-community", include_str!("../datasets/a4-community.json")),
     // Book A tip 7: zeroed per-page templates (A-D8) for one six-hour slice, two with visits.
     ("a7-analytics", include_str!("../datasets/a7-analytics.json")),
     // Book A tip 9: Fred with items keyed by name (A-D9) and as an array (A-D10, with A-D11's

@@ -35,11 +35,16 @@ macro_rules! lesson {
 /// The lessons shipped with Sprout, as (file name, Markdown source), book A's tips first, then
 /// book B's chapters.
 pub const BUILT_IN: &[(&str, &str)] = &[
+    lesson!("a1-duplicate-or-reference"),
     lesson!("a3-single-query"),
+    lesson!("a4-embed-dependent"),
+    lesson!("a5-point-in-time"),
+    lesson!("a6-unbounded-growth"),
     lesson!("a7-prepopulate"),
     lesson!("a9-arrays"),
     lesson!("a10-self-sufficient"),
     lesson!("a11-operators"),
+    lesson!("a12-aggregate-as-you-go"),
     lesson!("b1-tour"),
     lesson!("b2-modeling"),
     lesson!("b3-queries"),

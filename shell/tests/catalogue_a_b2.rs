@@ -166,10 +166,6 @@ fn book_a_queries_updates_and_where() {
         ("A-C6", "db.posts.createIndex({threadId : 1, date : 1})".into(), "threadId_1_date_1".into()),
         ("A-C6", "plan(db.posts.find({\"threadId\" : id, \"date\" : {\"$gt\" : latestDateSeen}}).sort(\n{\"date\" : 1}).limit(20))".into(), "LIMIT > FETCH > IXSCAN threadId_1_date_1".into()),
     ];
-    let rows: Vec<(&str, &str, &str)> = rows
-        .iter()
-        .map(|(a, b, c)| (*a, b.as_str(), c.as_str()))
-        .collect();
     common::assert_rows(&mut sh, &rows);
 
     // Tip 7: a pre-allocated 6-hour page document (A-D8) and A-C7.

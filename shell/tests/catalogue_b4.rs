@@ -95,7 +95,6 @@ fn single_field_and_sub_document_indexes() {
         ("B4-C10", c10_found, ""),
         ("B4-C10", wrap("plan", C10), "FETCH > IXSCAN address_1"),
     ];
-    let rows: Vec<(&str, &str, &str)> = rows.iter().map(|(a, b, c)| (*a, b.as_str(), *c)).collect();
     common::assert_rows(&mut sh, &rows);
 }
 
@@ -132,7 +131,6 @@ fn compound_indexes_and_prefixes() {
         ("B4-C15", "db.customers.find({\"address.state\": \"RJ\", \"address.street\": \"Street 1\"}).hint({\"address.state\": 1, \"address.street\": 1}).explain().queryPlanner.winningPlan.inputStage.indexBounds".into(), "{\n  'address.state': [ '[\"RJ\", \"RJ\"]' ],\n  'address.street': [ '[\"Street 1\", \"Street 1\"]' ]\n}"),
         ("B4-C15", "db.customers.find({\"address.state\": \"RJ\", \"address.street\": \"Street 1\"}).hint(\"address.state_1_address.zipcode_1_address.street_1\").explain().queryPlanner.winningPlan.inputStage.indexBounds['address.zipcode']".into(), "[ '[MinKey, MaxKey]' ]"),
     ];
-    let rows: Vec<(&str, &str, &str)> = rows.iter().map(|(a, b, c)| (*a, b.as_str(), *c)).collect();
     common::assert_rows(&mut sh, &rows);
 }
 

@@ -89,7 +89,6 @@ fn collection_scan_index_scan_and_covered_query() {
         ("B5-C5", "stagesOf(c5.queryPlanner.winningPlan)".into(), "PROJECTION_COVERED > IXSCAN price_1"),
         ("B5-C5", "counters(c5)".into(), "3,3,0"),
     ];
-    let rows: Vec<(&str, &str, &str)> = rows.iter().map(|(a, b, c)| (*a, b.as_str(), *c)).collect();
     common::assert_rows(&mut sh, &rows);
     // The book's two-line form is one input; it shows the explain document.
     assert!(
@@ -134,7 +133,6 @@ fn multikey_index_is_not_covering() {
         ("B5-C8", "counters(c8)".into(), "2,5,2"),
         ("B5-C8", "c8.queryPlanner.rejectedPlans.length".into(), "0"),
     ];
-    let rows: Vec<(&str, &str, &str)> = rows.iter().map(|(a, b, c)| (*a, b.as_str(), *c)).collect();
     common::assert_rows(&mut sh, &rows);
 }
 
@@ -172,7 +170,6 @@ fn embedded_field_index() {
             "1,1,0",
         ),
     ];
-    let rows: Vec<(&str, &str, &str)> = rows.iter().map(|(a, b, c)| (*a, b.as_str(), *c)).collect();
     common::assert_rows(&mut sh, &rows);
 }
 
@@ -201,7 +198,6 @@ fn sort_plans_and_hint() {
         ("B5-C16", "counters(c16)".into(), "10,10,10"),
         ("B5-C16", "c16.queryPlanner.rejectedPlans.length".into(), "0"),
     ];
-    let rows: Vec<(&str, &str, &str)> = rows.iter().map(|(a, b, c)| (*a, b.as_str(), *c)).collect();
     common::assert_rows(&mut sh, &rows);
 }
 

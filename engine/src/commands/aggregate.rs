@@ -69,6 +69,9 @@ fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Par
         Some(vars) => Scope::from_let_in(vars, &eval)?,
         None => Scope::default(),
     };
+    // `$$NOW` in a filter (`$match` with `$expr`, in `$lookup` sub-pipelines too) is evaluated
+    // by the matcher, which has no evaluation context: fix it to the command's time when parsed.
+    let scope = scope.with_clock(&eval)?;
     let pipeline = Pipeline::parse(pipeline, &scope, collectionless)?.optimize(&scope)?;
     if let Some(writer) = pipeline.writer() {
         aggregate_write::check_read_concern(command, writer)?;

@@ -713,3 +713,19 @@ fn optimizer_leaves_a_match_after_a_top_k_sort_or_an_inhibitor() {
     assert_eq!(stages[2], doc! {"$_internalInhibitOptimization": {}});
     assert_eq!(stages[3], doc! {"$match": {"a": {"$eq": 1}}});
 }
+
+#[test]
+fn now_is_available_in_match_expressions_and_lookup_sub_pipelines() {
+    let mut e = engine_with(vec![doc! {"_id": 1, "a": 1}]);
+    let out = run(
+        &mut e,
+        vec![
+            doc! {"$match": {"$expr": {"$lte": ["$$NOW", "$$NOW"]}}},
+            doc! {"$lookup": {"from": "c", "as": "j", "pipeline": [
+                {"$match": {"$expr": {"$eq": [{"$type": "$$NOW"}, "date"]}}},
+                {"$project": {"_id": 1}},
+            ]}},
+        ],
+    );
+    assert_eq!(out, vec![doc! {"_id": 1, "a": 1, "j": [{"_id": 1}]}]);
+}

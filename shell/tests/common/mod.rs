@@ -37,11 +37,15 @@ pub fn last_text(style: Style, inputs: &[&str]) -> String {
 
 /// Runs `(catalogue id, input, expected text)` rows in one session, in order; returns a
 /// description of each row whose shown text differs.
-pub fn check_rows(shell: &mut Shell, rows: &[(&str, &str, &str)]) -> Vec<String> {
+pub fn check_rows<I: AsRef<str>, E: AsRef<str>>(
+    shell: &mut Shell,
+    rows: &[(&str, I, E)],
+) -> Vec<String> {
     let mut failures = Vec::new();
     for (id, input, expected) in rows {
+        let (input, expected) = (input.as_ref(), expected.as_ref());
         let got = shell.eval(input).text();
-        if got != *expected {
+        if got != expected {
             failures.push(format!(
                 "{id}: {input}\n  expected {expected:?}\n  got      {got:?}"
             ));
@@ -51,7 +55,7 @@ pub fn check_rows(shell: &mut Shell, rows: &[(&str, &str, &str)]) -> Vec<String>
 }
 
 /// [`check_rows`], failing the test with every differing row.
-pub fn assert_rows(shell: &mut Shell, rows: &[(&str, &str, &str)]) {
+pub fn assert_rows<I: AsRef<str>, E: AsRef<str>>(shell: &mut Shell, rows: &[(&str, I, E)]) {
     let failures = check_rows(shell, rows);
     assert!(
         failures.is_empty(),
