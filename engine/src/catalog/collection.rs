@@ -30,6 +30,9 @@ pub struct Collection {
     next_record_id: u64,
     /// Set by an insert (not by an update's re-insert): a capped collection evicts only then.
     inserted: bool,
+    /// The documents' total BSON size, kept up to date once a capped collection has needed it
+    /// (so an insert into a capped collection does not re-measure every document).
+    capped_bytes: Option<u64>,
     /// Cached winning plans by query shape. Planning reads the collection through `&self`, and
     /// choosing a plan is what fills the cache, hence the cell (the engine is single-threaded).
     plan_cache: RefCell<PlanCache>,
@@ -50,6 +53,7 @@ impl Collection {
             indexes: vec![Index::new(IndexSpec::id_index())],
             next_record_id: 1,
             inserted: false,
+            capped_bytes: None,
             plan_cache: RefCell::new(PlanCache::default()),
         }
     }
@@ -159,7 +163,8 @@ impl Collection {
 
     /// Bytes of BSON all documents take together (what collStats calls `size`).
     pub fn data_size(&self) -> u64 {
-        self.records.values().map(|d| bson_size(d) as u64).sum()
+        self.capped_bytes
+            .unwrap_or_else(|| self.records.values().map(|d| bson_size(d) as u64).sum())
     }
 
     /// Removes the oldest documents (natural order) until a capped collection is within its
@@ -168,7 +173,15 @@ impl Collection {
         let Some(limits) = self.capped_limits() else {
             return Vec::new();
         };
-        let mut bytes = self.data_size() as i64;
+        let total = match self.capped_bytes {
+            Some(b) => b,
+            None => {
+                let b = self.data_size();
+                self.capped_bytes = Some(b);
+                b
+            }
+        };
+        let mut bytes = total as i64;
         let mut count = self.records.len();
         let mut victims = Vec::new();
         for (rid, doc) in &self.records {
@@ -291,6 +304,9 @@ impl Collection {
             }
         }
         self.id_index.insert(key, record_id);
+        if let Some(total) = &mut self.capped_bytes {
+            *total += bson_size(&doc) as u64;
+        }
         self.records.insert(record_id, doc);
         self.next_record_id = self.next_record_id.max(record_id + 1);
         Ok(())
@@ -298,6 +314,9 @@ impl Collection {
 
     pub fn remove(&mut self, record_id: u64) -> Option<Document> {
         let doc = self.records.remove(&record_id)?;
+        if let Some(total) = &mut self.capped_bytes {
+            *total = total.saturating_sub(bson_size(&doc) as u64);
+        }
         for index in &mut self.indexes {
             if let Ok(Some(keys)) = index.keys_for(&doc) {
                 index.remove(&keys, record_id);
@@ -400,6 +419,22 @@ mod tests {
             "E11000 duplicate key error collection: t.c index: _id_ dup key: { _id: 1.0 }"
         );
         assert_eq!(c.len(), 1);
+    }
+
+    #[test]
+    fn the_kept_capped_size_follows_every_change() {
+        let mut c = Collection::with_options(doc! {"capped": true, "size": 1000});
+        for i in 0..3 {
+            c.insert("t.c", doc! {"_id": i}).unwrap();
+        }
+        assert!(c.evict_over_cap().is_empty());
+        let rid = c.find_by_id(&Bson::Int32(1)).unwrap();
+        c.remove(rid);
+        c.insert_with_record_id("t.c", rid, doc! {"_id": 1, "grown": "x".repeat(50)})
+            .unwrap();
+        c.insert("t.c", doc! {"_id": 9}).unwrap();
+        let measured: u64 = c.iter().map(|(_, d)| bson_size(d) as u64).sum();
+        assert_eq!(c.data_size(), measured);
     }
 
     #[test]
