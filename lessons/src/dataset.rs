@@ -12,14 +12,23 @@ pub const DATASETS: &[(&str, &str)] = &[
     // Book A tips 1 and 5: products and orders, referenced (A-D2) and with embedded item
     // snapshots (A-D3); the tip shows only placeholders, so the values are ours.
     ("a1-orders", include_str!("../datasets/a1-orders.json")),
+    // Book A tip 2: six customers and their addresses in separate collections (ours; the tip
+    // shows no data).
+    ("a2-crm", include_str!("../datasets/a2-crm.json")),
     // Book A tip 3: the tip names posts, authors and an image board's messages (A-D4..D6) but
     // shows none; 24 posts, 3 authors and two threads of ours.
     ("a3-blog", include_str!("../datasets/a3-blog.json")),
     // Book A tips 4 and 6: posts with embedded tags and comments, and a board thread whose
     // replies are documents of their own (the tips describe them; the documents are ours).
-    ("a4-community", include_str!("../datasets/a4-community.json")),
+    (
+        "a4-community",
+        include_str!("../datasets/a4-community.json"),
+    ),
     // Book A tip 7: zeroed per-page templates (A-D8) for one six-hour slice, two with visits.
-    ("a7-analytics", include_str!("../datasets/a7-analytics.json")),
+    (
+        "a7-analytics",
+        include_str!("../datasets/a7-analytics.json"),
+    ),
     // Book A tip 9: Fred with items keyed by name (A-D9) and as an array (A-D10, with A-D11's
     // abilities), plus two more heroes of our own so that searches have something to tell apart.
     ("a9-game", include_str!("../datasets/a9-game.json")),
@@ -29,6 +38,8 @@ pub const DATASETS: &[(&str, &str)] = &[
     // Book A tip 11: the tip implies a members collection with member arrays and a type (A-D15)
     // but shows none; twelve memberships of ours.
     ("a11-club", include_str!("../datasets/a11-club.json")),
+    // Book A tips 8 and 13: users with missing and mistyped fields, and tip 8's profile (ours).
+    ("a13-app", include_str!("../datasets/a13-app.json")),
     // Book B chapter 2: heterogeneous users (B2-D2), embedded and referenced products/suppliers
     // (B2-D7, B2-D9), customer and addresses (B2-D12), users and groups (B2-D17).
     ("b2-modeling", include_str!("../datasets/b2-modeling.json")),

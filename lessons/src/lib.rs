@@ -36,11 +36,13 @@ macro_rules! lesson {
 /// book B's chapters.
 pub const BUILT_IN: &[(&str, &str)] = &[
     lesson!("a1-duplicate-or-reference"),
+    lesson!("a2-future-proof"),
     lesson!("a3-single-query"),
     lesson!("a4-embed-dependent"),
     lesson!("a5-point-in-time"),
     lesson!("a6-unbounded-growth"),
     lesson!("a7-prepopulate"),
+    lesson!("a8-preallocate"),
     lesson!("a9-arrays"),
     lesson!("a10-self-sufficient"),
     lesson!("a11-operators"),

@@ -50,6 +50,7 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
         ("print", 1, print),
         ("format", 2, format),
         ("hexMd5", 1, hex_md5),
+        ("bsonSize", 1, bson_size),
         ("sleep", 1, sleep),
         ("random", 0, random),
         ("loadScript", 1, load_script),
@@ -279,6 +280,22 @@ fn hex_md5(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue
             .map(|b| format!("{b:02x}"))
             .collect::<String>(),
     ))
+}
+
+/// `bsonsize(doc)` (mongosh) and `Object.bsonsize(doc)` (legacy shell): the document's size
+/// in bytes as BSON, what the 16 MB limit counts.
+fn bson_size(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    match convert::to_bson(&arg(args, 0), ctx)? {
+        bson::Bson::Document(d) => {
+            let bytes = d
+                .to_vec()
+                .map_err(|e| JsNativeError::typ().with_message(e.to_string()))?;
+            Ok(JsValue::from(bytes.len() as f64))
+        }
+        _ => Err(JsNativeError::typ()
+            .with_message("bsonsize requires a document")
+            .into()),
+    }
 }
 
 fn sleep(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {

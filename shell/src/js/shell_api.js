@@ -460,6 +460,8 @@
   define('tojsononeline', function (v) { return native.format(v, 'legacy-oneline'); });
   define('console', { log: g.print, dir: g.printjson, error: g.print, warn: g.print, info: g.print });
   define('hex_md5', function (s) { return native.hexMd5(String(s)); });
+  define('bsonsize', function (doc) { return native.bsonSize(doc); });
+  Object.defineProperty(Object, 'bsonsize', { value: g.bsonsize, writable: true, configurable: true });
   define('sleep', function (ms) { native.sleep(Number(ms) || 0); });
   define('MongoServerError', MongoServerError);
   define('MongoBulkWriteError', MongoBulkWriteError);

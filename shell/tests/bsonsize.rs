@@ -1,0 +1,14 @@
+//! `bsonsize(doc)` (mongosh) and `Object.bsonsize(doc)` (legacy shell): BSON byte sizes.
+
+use engine::Engine;
+use shell::{Shell, ShellConfig};
+
+#[test]
+fn sizes_are_bson_bytes() {
+    let mut s = Shell::new(Engine::new(), ShellConfig::default());
+    // 4 (length) + 1 (end) + int32 "_id" (1 + 4 + 4) + string "a" = "xy" (1 + 2 + 4 + 3) = 24.
+    assert_eq!(s.eval("bsonsize({_id: 1, a: 'xy'})").text(), "24");
+    assert_eq!(s.eval("Object.bsonsize({})").text(), "5");
+    let ev = s.eval("bsonsize(42)");
+    assert!(ev.error.is_some(), "{ev:?}");
+}
