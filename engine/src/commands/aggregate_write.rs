@@ -288,6 +288,7 @@ impl Merger<'_> {
                 &UpdateSpec::Replacement(doc),
                 &Document::new(),
                 &no_filters,
+                self.run.eval,
             )?;
             return Ok(Outcome::Written);
         }
@@ -304,8 +305,16 @@ impl Merger<'_> {
                     }
                     WhenMatched::Fail => return Ok(Outcome::Written),
                 };
-                update_record(engine, self.ns, record_id, &update, &filter, &no_filters)
-                    .map_err(update_context)?;
+                update_record(
+                    engine,
+                    self.ns,
+                    record_id,
+                    &update,
+                    &filter,
+                    &no_filters,
+                    self.run.eval,
+                )
+                .map_err(update_context)?;
                 Ok(Outcome::Written)
             }
             None => match self.spec.when_not_matched {
@@ -319,7 +328,7 @@ impl Merger<'_> {
                         WhenMatched::Pipeline(_) => (UpdateSpec::Replacement(doc), Document::new()),
                         _ => (UpdateSpec::Replacement(doc), query),
                     };
-                    insert_upsert(engine, self.ns, &update, &seed, &no_filters)?;
+                    insert_upsert(engine, self.ns, &update, &seed, &no_filters, self.run.eval)?;
                     Ok(Outcome::Written)
                 }
             },

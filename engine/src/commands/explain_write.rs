@@ -118,6 +118,7 @@ fn explain_statement(
     };
     let start = engine.now_millis();
     let now_millis = engine.now_millis();
+    let eval = engine.eval_context();
     let coll = engine.catalog().collection(&ns);
     let run = verbosity != Verbosity::QueryPlanner;
     let execution = match &update {
@@ -127,6 +128,7 @@ fn explain_statement(
                 filter: &spec.filter,
                 array_filters: &array_filters,
                 now_millis,
+                eval: &eval,
                 multi: write.multi,
                 upsert: write.upsert,
             };

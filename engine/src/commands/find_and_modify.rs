@@ -8,6 +8,7 @@ use super::{bool_option, document_option, target_namespace};
 use crate::Engine;
 use crate::catalog::Namespace;
 use crate::error::{Error, ErrorCode, Result};
+use crate::expression::{EvalContext, Scope};
 use crate::matcher::{Filter, MatchContext};
 use crate::query::FindSpec;
 use crate::query::sort::SortSpec;
@@ -109,10 +110,15 @@ pub fn find_and_modify(
     if upsert {
         check_upsert_query(&query)?;
     }
+    let eval = engine.eval_context();
     let spec = match update {
         Some(u) => {
             let filters = ArrayFilters::parse(&raw_filters)?;
-            let spec = UpdateSpec::parse(u, &filters)?;
+            let scope = match let_vars {
+                Some(vars) => Scope::from_let_in(vars, &eval)?,
+                None => Scope::default(),
+            };
+            let spec = UpdateSpec::parse_in(u, &filters, &scope)?;
             Some((spec, filters))
         }
         None => None,
@@ -131,6 +137,7 @@ pub fn find_and_modify(
             &query,
             upsert,
             return_new,
+            &eval,
         )?,
     };
     let value = match value {
@@ -186,10 +193,11 @@ fn update_one(
     query: &Document,
     upsert: bool,
     return_new: bool,
+    eval: &EvalContext,
 ) -> Result<(Document, Bson)> {
     match target {
         Some((record_id, before)) => {
-            let after = update_record(engine, ns, record_id, spec, filter, filters)?;
+            let after = update_record(engine, ns, record_id, spec, filter, filters, eval)?;
             let value = if return_new {
                 after.unwrap_or_else(|| before.clone())
             } else {
@@ -201,7 +209,7 @@ fn update_one(
             ))
         }
         None if upsert => {
-            let (id, inserted) = insert_upsert(engine, ns, spec, query, filters)?;
+            let (id, inserted) = insert_upsert(engine, ns, spec, query, filters, eval)?;
             let value = if return_new {
                 Bson::Document(inserted)
             } else {
@@ -279,6 +287,25 @@ mod tests {
             doc! {"query": {"_id": 3}, "update": {"z": 1}, "new": true},
         );
         assert_eq!(r.get_document("value").unwrap(), &doc! {"_id": 3, "z": 1});
+    }
+
+    #[test]
+    fn pipelines_and_let_reach_the_update() {
+        let mut e = engine();
+        let r = fam(
+            &mut e,
+            doc! {"query": {"_id": 1}, "update": [{"$set": {"n": {"$multiply": ["$n", "$$f"]}}}],
+            "let": {"f": 2}, "new": true},
+        );
+        assert_eq!(
+            r.get_document("value").unwrap(),
+            &doc! {"_id": 1, "k": "a", "n": 6}
+        );
+        let r = fam(
+            &mut e,
+            doc! {"query": {"_id": 1}, "update": [{"$sort": {"n": 1}}]},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 72);
     }
 
     #[test]

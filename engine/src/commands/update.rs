@@ -8,7 +8,7 @@ use super::target_namespace;
 use crate::Engine;
 use crate::catalog::Namespace;
 use crate::error::{Error, ErrorCode, Result};
-use crate::expression::Scope;
+use crate::expression::{EvalContext, Scope};
 use crate::matcher::{Filter, MatchContext};
 use crate::query::FindSpec;
 use crate::query::sort::SortSpec;
@@ -60,7 +60,9 @@ pub fn update(
     )?;
     check_write_concern(command)?;
     let ordered = strict_bool(command, "update.ordered", "ordered", true)?;
-    let scope = let_scope(command, "update.let")?;
+    // One evaluation context for the whole command: `$$NOW` is one instant, as in MongoDB.
+    let eval = engine.eval_context();
+    let scope = let_scope(command, "update.let", &eval)?;
     let statements = parse_statements(command)?;
 
     let mut n = 0;
@@ -68,7 +70,7 @@ pub fn update(
     let mut upserted = Vec::new();
     let mut write_errors = Vec::new();
     for (index, statement) in statements.iter().enumerate() {
-        match run_statement(engine, &ns, statement, &scope, ctx) {
+        match run_statement(engine, &ns, statement, &scope, &eval, ctx) {
             Ok(r) => {
                 n += r.n;
                 modified += r.modified;
@@ -96,11 +98,12 @@ pub fn update(
     Ok(reply)
 }
 
-/// The variables of a command's `let` document (`$$name` in `$expr`), evaluated once.
-pub(super) fn let_scope(command: &Document, qualified: &str) -> Result<Scope> {
+/// The variables of a command's `let` document (`$$name` in `$expr` and update pipelines),
+/// evaluated once in the command's context (`let: {t: "$$NOW"}`).
+pub(super) fn let_scope(command: &Document, qualified: &str, eval: &EvalContext) -> Result<Scope> {
     match command.get("let") {
         None | Some(Bson::Null) => Ok(Scope::default()),
-        Some(Bson::Document(vars)) => Scope::from_let(vars),
+        Some(Bson::Document(vars)) => Scope::from_let_in(vars, eval),
         Some(other) => Err(Error::type_mismatch(format!(
             "BSON field '{qualified}' is the wrong type '{}', expected type 'object'",
             type_name(other)
@@ -290,11 +293,12 @@ fn run_statement(
     ns: &Namespace,
     statement: &Statement,
     scope: &Scope,
+    eval: &EvalContext,
     ctx: &MatchContext<'_>,
 ) -> Result<StatementResult> {
     check_collation(statement.collation.as_ref(), "update.updates.collation")?;
     let filters = ArrayFilters::parse(&statement.array_filters)?;
-    let spec = UpdateSpec::parse(&statement.u, &filters)?;
+    let spec = UpdateSpec::parse_in(&statement.u, &filters, scope)?;
     if statement.multi && spec.is_replacement() {
         return Err(Error::new(
             ErrorCode::FailedToParse,
@@ -316,12 +320,12 @@ fn run_statement(
     let mut result = StatementResult::default();
     for record_id in targets {
         result.n += 1;
-        if update_record(engine, ns, record_id, &spec, &filter, &filters)?.is_some() {
+        if update_record(engine, ns, record_id, &spec, &filter, &filters, eval)?.is_some() {
             result.modified += 1;
         }
     }
     if result.n == 0 && statement.upsert {
-        let (id, _) = insert_upsert(engine, ns, &spec, &statement.q, &filters)?;
+        let (id, _) = insert_upsert(engine, ns, &spec, &statement.q, &filters, eval)?;
         result.n = 1;
         result.upserted_id = Some(id);
     }
@@ -369,6 +373,7 @@ pub(super) fn update_record(
     spec: &UpdateSpec,
     filter: &Filter,
     filters: &ArrayFilters,
+    eval: &EvalContext,
 ) -> Result<Option<Document>> {
     let Some(current) = engine
         .catalog()
@@ -388,6 +393,7 @@ pub(super) fn update_record(
         array_filters: filters,
         now_millis: engine.now_millis(),
         matched_position,
+        eval,
     };
     let Some(updated) = spec.apply(&current, &env)? else {
         return Ok(None);
@@ -427,11 +433,13 @@ pub(super) fn insert_upsert(
     spec: &UpdateSpec,
     query: &Document,
     filters: &ArrayFilters,
+    eval: &EvalContext,
 ) -> Result<(Bson, Document)> {
     let env = UpdateEnv {
         array_filters: filters,
         now_millis: engine.now_millis(),
         matched_position: None,
+        eval,
     };
     let built = spec.upsert_document(query, &env)?;
     let doc = prepare_for_insert(engine, &built)?;
@@ -783,6 +791,53 @@ mod tests {
             ],
         );
         assert_eq!(r, doc! {"n": 1, "nModified": 1, "ok": 1.0});
+    }
+
+    #[test]
+    fn pipeline_updates_with_let_upsert_and_counts() {
+        let mut e = engine_with(vec![doc! {"_id": 1, "a": 1}, doc! {"_id": 2, "a": 2}]);
+        let r = e.run_command(
+            "t",
+            &doc! {"update": "c", "let": {"v": 10}, "updates": [
+                {"q": {"$expr": {"$eq": ["$a", {"$subtract": ["$$v", 9]}]}},
+                 "u": [{"$set": {"b": {"$add": ["$a", "$$v"]}}}]},
+                {"q": {"_id": 2}, "u": [{"$set": {"a": 2}}]},
+                {"q": {"_id": 7, "k": "x"}, "u": [{"$set": {"n": "$$v"}}], "upsert": true},
+            ]},
+        );
+        assert_eq!(
+            r,
+            doc! {"n": 3, "upserted": [{"index": 2, "_id": 7}], "nModified": 1, "ok": 1.0}
+        );
+        assert_eq!(
+            stored(&e),
+            vec![
+                doc! {"_id": 1, "a": 1, "b": 11},
+                doc! {"_id": 2, "a": 2},
+                doc! {"_id": 7, "k": "x", "n": 10}
+            ]
+        );
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {}, "u": [{"$set": {"a": 1}}], "arrayFilters": [{"i": 1}]}],
+        );
+        let w = r.get_array("writeErrors").unwrap()[0]
+            .as_document()
+            .unwrap()
+            .clone();
+        assert_eq!(w.get_i32("code").unwrap(), 9);
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {"_id": 1}, "u": [{"$group": {"_id": 1}}]}],
+        );
+        let w = r.get_array("writeErrors").unwrap()[0]
+            .as_document()
+            .unwrap()
+            .clone();
+        assert_eq!(
+            w.get_str("errmsg").unwrap(),
+            "$group is not allowed to be used within an update"
+        );
     }
 
     #[test]

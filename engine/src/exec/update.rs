@@ -7,6 +7,7 @@ use bson::doc;
 
 use super::{CommonStats, Stage, StageStats, State};
 use crate::error::Result;
+use crate::expression::EvalContext;
 use crate::matcher::Filter;
 use crate::update::{ArrayFilters, UpdateEnv, UpdateSpec};
 
@@ -24,6 +25,8 @@ pub struct UpdatePlan<'a> {
     pub filter: &'a Filter,
     pub array_filters: &'a ArrayFilters,
     pub now_millis: i64,
+    /// The command's `$$NOW` for pipeline-style updates.
+    pub eval: &'a EvalContext,
     pub multi: bool,
     pub upsert: bool,
 }
@@ -64,6 +67,7 @@ impl<'a> Update<'a> {
                     array_filters: self.plan.array_filters,
                     now_millis: self.plan.now_millis,
                     matched_position,
+                    eval: self.plan.eval,
                 };
                 if self.plan.spec.apply(&doc, &env)?.is_some() {
                     self.specific.n_would_modify += 1;

@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! u document ──► parse.rs ──► UpdateSpec::Operators(tree of node.rs)  ──► apply.rs ──► one file per operator
-//!                        └──► UpdateSpec::Replacement(document)        ──► replacement.rs
+//!                        ├──► UpdateSpec::Replacement(document)        ──► replacement.rs
+//!                        └──► UpdateSpec::Pipeline(stages)             ──► pipeline.rs (then replacement.rs)
 //! query ──► upsert.rs (equality fields) ──► the same apply, with $setOnInsert active
 //! ```
 //!
@@ -21,6 +22,7 @@ mod inc_mul;
 mod min_max;
 mod node;
 mod parse;
+mod pipeline;
 mod pop;
 mod positional;
 mod pull;
@@ -39,10 +41,12 @@ use bson::{Bson, Document};
 
 pub use identical::{identical, identical_documents};
 pub use parse::{OperatorUpdate, UpdateSpec};
+pub use pipeline::PipelineUpdate;
 pub use positional::ArrayFilters;
 pub use upsert::{SeedScope, check_upsert_query, seed_from_query};
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::expression::EvalContext;
 
 /// What applying an update may depend on besides the document.
 #[derive(Debug, Clone, Copy)]
@@ -52,6 +56,8 @@ pub struct UpdateEnv<'a> {
     pub now_millis: i64,
     /// The array position the query matched (its elemMatchKey), for `$`.
     pub matched_position: Option<usize>,
+    /// The command's evaluation context (`$$NOW`, `$rand`) for pipeline-style updates.
+    pub eval: &'a EvalContext,
 }
 
 impl UpdateSpec {
@@ -65,30 +71,31 @@ impl UpdateSpec {
         match self {
             UpdateSpec::Replacement(r) => replacement::replace(doc, r),
             UpdateSpec::Operators(op) => op.apply(doc, env, false),
+            UpdateSpec::Pipeline(p) => p.apply(doc, env.eval),
         }
     }
 
     /// The document an upsert inserts when nothing matched `query` (without a generated `_id`: the
     /// insert path adds one).
     pub fn upsert_document(&self, query: &Document, env: &UpdateEnv) -> Result<Document> {
-        match self {
+        let doc = match self {
             UpdateSpec::Replacement(r) => {
                 let seed = seed_from_query(query, SeedScope::IdOnly)?;
-                let doc = replacement::replacement_for_insert(&seed, r)?;
-                if let Some(Bson::Document(id)) = doc.get("_id") {
-                    check_id_names(id)?;
-                }
-                Ok(doc)
+                replacement::replacement_for_insert(&seed, r)?
             }
             UpdateSpec::Operators(op) => {
                 let seed = seed_from_query(query, SeedScope::AllFields)?;
-                let doc = op.apply(&seed, env, true)?.unwrap_or(seed);
-                if let Some(Bson::Document(id)) = doc.get("_id") {
-                    check_id_names(id)?;
-                }
-                Ok(doc)
+                op.apply(&seed, env, true)?.unwrap_or(seed)
             }
+            UpdateSpec::Pipeline(p) => {
+                let seed = seed_from_query(query, SeedScope::AllFields)?;
+                p.upsert_document(&seed, env.eval)?
+            }
+        };
+        if let Some(Bson::Document(id)) = doc.get("_id") {
+            check_id_names(id)?;
         }
+        Ok(doc)
     }
 }
 

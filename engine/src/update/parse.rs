@@ -6,9 +6,11 @@ use std::collections::BTreeSet;
 use bson::{Bson, Document};
 
 use super::node::{ArraySelector, Component, LeafOp, ObjectNode, classify};
+use super::pipeline::PipelineUpdate;
 use super::positional::ArrayFilters;
 use super::{add_to_set, bit, current_date, inc_mul, pop, pull, push, rename};
 use crate::error::{Error, ErrorCode, Result};
+use crate::expression::Scope;
 use crate::path::FieldPath;
 use crate::value::display::{key_value, type_name};
 
@@ -19,6 +21,8 @@ pub enum UpdateSpec {
     Replacement(Document),
     /// `{$set: {...}, $inc: {...}}`.
     Operators(OperatorUpdate),
+    /// `[{$set: {...}}, {$unset: ...}]`: an aggregation pipeline whose result replaces the document.
+    Pipeline(PipelineUpdate),
 }
 
 /// An operator update: the tree to apply, and the paths it names in the order written.
@@ -48,8 +52,18 @@ const MODIFIERS: [&str; 15] = [
 ];
 
 impl UpdateSpec {
-    /// Parses the `u` of an update statement (or findAndModify's `update`).
+    /// Parses the `u` of an update statement (or findAndModify's `update`) of a command
+    /// without `let` variables.
     pub fn parse(update: &Bson, array_filters: &ArrayFilters) -> Result<UpdateSpec> {
+        UpdateSpec::parse_in(update, array_filters, &Scope::default())
+    }
+
+    /// [`UpdateSpec::parse`] with the command's `let` constants (`$$name` in a pipeline).
+    pub fn parse_in(
+        update: &Bson,
+        array_filters: &ArrayFilters,
+        scope: &Scope,
+    ) -> Result<UpdateSpec> {
         match update {
             Bson::Document(d) => {
                 let operator_style = d.keys().next().is_some_and(|k| k.starts_with('$'));
@@ -64,10 +78,7 @@ impl UpdateSpec {
                 ErrorCode::FailedToParse,
                 "arrayFilters may not be specified for pipeline-style updates",
             )),
-            Bson::Array(_) => Err(Error::new(
-                ErrorCode::NotImplemented,
-                "Pipeline-style updates (an array of aggregation stages) are not supported by Sprout yet",
-            )),
+            Bson::Array(stages) => PipelineUpdate::parse(stages, scope).map(UpdateSpec::Pipeline),
             _ => Err(Error::new(
                 ErrorCode::FailedToParse,
                 "Update argument must be either an object or an array",

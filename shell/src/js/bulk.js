@@ -193,7 +193,7 @@
       api.requireOperators(u);
     }
     var stmt = { q: spec.filter === undefined ? {} : spec.filter, u: u, upsert: !!spec.upsert, multi: multi };
-    ['collation', 'arrayFilters', 'hint'].forEach(function (k) { if (spec[k] !== undefined) stmt[k] = spec[k]; });
+    ['collation', 'arrayFilters', 'hint', 'sort'].forEach(function (k) { if (spec[k] !== undefined) stmt[k] = spec[k]; });
     return stmt;
   }
   C.bulkWrite = function (requests, options) {

@@ -265,6 +265,8 @@
     if (options.arrayFilters) stmt.arrayFilters = options.arrayFilters;
     if (options.hint) stmt.hint = options.hint;
     if (options.collation) stmt.collation = options.collation;
+    // MongoDB 8.0: updateOne may choose its document by sort (the server refuses it with multi).
+    if (options.sort) stmt.sort = options.sort;
     return coll._command(Object.assign({ update: coll._name, updates: [stmt] }, writeOptions(options)));
   }
   function updateResult(reply) {
@@ -321,7 +323,7 @@
   C.findAndModify = function (spec) {
     spec = spec || {};
     var cmd = { findAndModify: this._name };
-    ['query', 'sort', 'remove', 'update', 'new', 'fields', 'upsert', 'arrayFilters', 'bypassDocumentValidation', 'writeConcern', 'collation', 'hint']
+    ['query', 'sort', 'remove', 'update', 'new', 'fields', 'upsert', 'arrayFilters', 'bypassDocumentValidation', 'writeConcern', 'collation', 'hint', 'let']
       .forEach(function (k) { if (spec[k] !== undefined) cmd[k] = spec[k]; });
     return this._command(cmd).value;
   };
@@ -332,6 +334,7 @@
     if (options.projection) cmd.fields = options.projection;
     if (options.upsert) cmd.upsert = true;
     if (options.arrayFilters) cmd.arrayFilters = options.arrayFilters;
+    if (options.let) cmd.let = options.let;
     if (options.returnDocument === 'after' || options.returnNewDocument) cmd['new'] = true;
     return coll._command(cmd).value;
   }
@@ -380,7 +383,7 @@
       if (options.wtimeout !== undefined) out.writeConcern.wtimeout = options.wtimeout;
     }
     if (options.comment !== undefined) out.comment = options.comment;
-    var known = ['ordered', 'writeConcern', 'w', 'j', 'wtimeout', 'comment', 'upsert', 'multi', 'arrayFilters', 'hint', 'collation', 'justOne'];
+    var known = ['ordered', 'writeConcern', 'w', 'j', 'wtimeout', 'comment', 'upsert', 'multi', 'arrayFilters', 'hint', 'collation', 'justOne', 'sort'];
     Object.keys(options).forEach(function (k) {
       if (known.indexOf(k) < 0) out[k] = options[k];
     });
