@@ -47,6 +47,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     lesson!("a10-self-sufficient"),
     lesson!("a11-operators"),
     lesson!("a12-aggregate-as-you-go"),
+    lesson!("a13-integrity"),
     lesson!("b1-tour"),
     lesson!("b2-modeling"),
     lesson!("b3-queries"),
