@@ -7,13 +7,11 @@
 //! ```` ```expect ```` block) and `## Exercise: ` sections (prose, hints, a solution, wrong answers
 //! and a check).
 
-mod dataset;
 mod model;
 mod parse;
 mod plan_view;
 mod runner;
 
-pub use dataset::{DATASETS, Dataset, dataset, parse_dataset};
 pub use model::{Check, Exercise, Lesson, PlanRequirement, Prose, Step};
 pub use parse::{ParseError, parse_lesson};
 pub use plan_view::PlanSummary;
@@ -21,6 +19,7 @@ pub use runner::{
     CheckOutcome, StepFailure, Verified, check_exercise, lesson_shell, new_lesson_shell,
     verify_lesson,
 };
+pub use shell::dataset::{DATASETS, Dataset, dataset, parse_dataset};
 
 /// A built-in lesson by its file stem: `(file name, Markdown source)`.
 macro_rules! lesson {

@@ -6,8 +6,8 @@ use engine::Engine;
 use engine::clock::SimulatedClock;
 use shell::{Shell, ShellConfig};
 
-use crate::dataset::dataset;
 use crate::model::{Check, Exercise, Lesson, PlanRequirement};
+use shell::dataset::dataset;
 
 /// Lessons run on a simulated clock that starts here (2025-01-01T00:00:00Z), with a fixed seed,
 /// so generated ObjectIds and dates are the same on every run.

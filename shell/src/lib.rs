@@ -23,6 +23,7 @@
 //! it) and `sprout.clock()` reads it; see `docs/sprout-shell.md`.
 
 pub mod convert;
+pub mod dataset;
 pub mod dates;
 pub mod preprocess;
 pub mod printer;

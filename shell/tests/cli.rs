@@ -101,3 +101,20 @@ fn piped_repl_continues_lines_and_fails_with_1() {
     assert_eq!(stdout(&o), "2\n");
     assert_eq!(o.status.code(), Some(0));
 }
+
+#[test]
+fn dataset_flag_preloads_a_lesson_dataset() {
+    let o = sprout(
+        &[
+            "--dataset",
+            "b5-optimizing",
+            "--eval",
+            "db.getName() + ' ' + db.products.countDocuments() + ' ' + db.customers.countDocuments()",
+        ],
+        "",
+    );
+    assert_eq!(stdout(&o), "ecommerce 10 5\n", "{o:?}");
+    let o = sprout(&["--dataset", "nope", "--eval", "1"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("b5-optimizing"));
+}

@@ -7,6 +7,7 @@
 //! sprout --json=relaxed|canonical --eval 'CODE'   print the result as Extended JSON
 //! sprout --quiet                 no banner
 //! sprout --legacy                print like the legacy 3.0 `mongo` shell
+//! sprout --dataset NAME          start with a lesson dataset loaded (and its database in use)
 //! ```
 //! Exit status: 0 on success, 1 when evaluation failed (as mongosh), 2 for bad arguments.
 //! `load(path)` reads real files here (in the browser it only finds registered scripts).
@@ -23,6 +24,8 @@ struct Args {
     json: Option<JsonMode>,
     quiet: bool,
     legacy: bool,
+    /// A lesson dataset to load before anything runs (`--dataset NAME`).
+    dataset: Option<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -32,18 +35,23 @@ fn parse_args() -> Result<Args, String> {
         json: None,
         quiet: false,
         legacy: false,
+        dataset: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         match a.as_str() {
             "--eval" | "-e" => args.eval.push(it.next().ok_or("--eval needs code")?),
+            "--dataset" => args.dataset = Some(it.next().ok_or("--dataset needs a name")?),
+            a if a.starts_with("--dataset=") => {
+                args.dataset = Some(a.trim_start_matches("--dataset=").to_string())
+            }
             "--json" | "--json=relaxed" => args.json = Some(JsonMode::Relaxed),
             "--json=canonical" => args.json = Some(JsonMode::Canonical),
             "--quiet" | "-q" => args.quiet = true,
             "--legacy" => args.legacy = true,
             "--help" | "-h" => {
                 println!(
-                    "usage: sprout [--eval CODE] [--json[=relaxed|canonical]] [--quiet] [--legacy] [file.js ...]"
+                    "usage: sprout [--eval CODE] [--json[=relaxed|canonical]] [--quiet] [--legacy] [--dataset NAME] [file.js ...]"
                 );
                 std::process::exit(0);
             }
@@ -76,6 +84,14 @@ fn main() -> ExitCode {
         },
     );
     shell.allow_file_loading(true);
+    if let Some(name) = &args.dataset {
+        let loaded = shell::dataset::dataset(name).and_then(|d| d.load_into(&mut shell));
+        if let Err(e) = loaded {
+            let names: Vec<&str> = shell::dataset::DATASETS.iter().map(|(n, _)| *n).collect();
+            eprintln!("sprout: {e} (datasets: {})", names.join(", "));
+            return ExitCode::from(2);
+        }
+    }
 
     if !args.eval.is_empty() || !args.files.is_empty() {
         let mut sources: Vec<String> = Vec::new();

@@ -1,57 +1,86 @@
 //! Lesson datasets: the books' example documents as Extended JSON files in `lessons/datasets/`,
-//! loaded into a fresh engine before a lesson's first step and again on "reset".
+//! loaded into a fresh engine before a lesson's first step and again on "reset", and by
+//! `sprout --dataset NAME`. They live in the shell crate because both the lessons and the CLI
+//! load them into a `Shell` (the lessons crate depends on the shell, not the other way).
 //!
 //! File shape: `{"db": "<database>", "collections": {"<name>": [<document>, …], …}}`, documents in
 //! relaxed or canonical Extended JSON (dates as `{"$date": "…"}`, ids as `{"$oid": "…"}`).
 
+use crate::Shell;
 use bson::{Bson, Document, doc};
-use shell::Shell;
 
 /// The datasets shipped with Sprout, as (name, JSON source).
 pub const DATASETS: &[(&str, &str)] = &[
     // Book A tips 1 and 5: products and orders, referenced (A-D2) and with embedded item
     // snapshots (A-D3); the tip shows only placeholders, so the values are ours.
-    ("a1-orders", include_str!("../datasets/a1-orders.json")),
+    (
+        "a1-orders",
+        include_str!("../../lessons/datasets/a1-orders.json"),
+    ),
     // Book A tip 2: six customers and their addresses in separate collections (ours; the tip
     // shows no data).
-    ("a2-crm", include_str!("../datasets/a2-crm.json")),
+    ("a2-crm", include_str!("../../lessons/datasets/a2-crm.json")),
     // Book A tip 3: the tip names posts, authors and an image board's messages (A-D4..D6) but
     // shows none; 24 posts, 3 authors and two threads of ours.
-    ("a3-blog", include_str!("../datasets/a3-blog.json")),
+    (
+        "a3-blog",
+        include_str!("../../lessons/datasets/a3-blog.json"),
+    ),
     // Book A tips 4 and 6: posts with embedded tags and comments, and a board thread whose
     // replies are documents of their own (the tips describe them; the documents are ours).
     (
         "a4-community",
-        include_str!("../datasets/a4-community.json"),
+        include_str!("../../lessons/datasets/a4-community.json"),
     ),
     // Book A tip 7: zeroed per-page templates (A-D8) for one six-hour slice, two with visits.
     (
         "a7-analytics",
-        include_str!("../datasets/a7-analytics.json"),
+        include_str!("../../lessons/datasets/a7-analytics.json"),
     ),
     // Book A tip 9: Fred with items keyed by name (A-D9) and as an array (A-D10, with A-D11's
     // abilities), plus two more heroes of our own so that searches have something to tell apart.
-    ("a9-game", include_str!("../datasets/a9-game.json")),
+    (
+        "a9-game",
+        include_str!("../../lessons/datasets/a9-game.json"),
+    ),
     // Book A tip 10: the food document before the update (A-D13), basket 124 counting fruit types
     // (A-D14, with the lock flag the tip's findAndModify needs), and five baskets of our own.
-    ("a10-market", include_str!("../datasets/a10-market.json")),
+    (
+        "a10-market",
+        include_str!("../../lessons/datasets/a10-market.json"),
+    ),
     // Book A tip 11: the tip implies a members collection with member arrays and a type (A-D15)
     // but shows none; twelve memberships of ours.
-    ("a11-club", include_str!("../datasets/a11-club.json")),
+    (
+        "a11-club",
+        include_str!("../../lessons/datasets/a11-club.json"),
+    ),
     // Book A tips 8 and 13: users with missing and mistyped fields, and tip 8's profile (ours).
-    ("a13-app", include_str!("../datasets/a13-app.json")),
+    (
+        "a13-app",
+        include_str!("../../lessons/datasets/a13-app.json"),
+    ),
     // Book B chapter 2: heterogeneous users (B2-D2), embedded and referenced products/suppliers
     // (B2-D7, B2-D9), customer and addresses (B2-D12), users and groups (B2-D17).
-    ("b2-modeling", include_str!("../datasets/b2-modeling.json")),
+    (
+        "b2-modeling",
+        include_str!("../../lessons/datasets/b2-modeling.json"),
+    ),
     // Book B chapter 3: the johnclay customer (B3-D1) and the three products with reviews (B3-D3).
-    ("b3-shop", include_str!("../datasets/b3-shop.json")),
+    (
+        "b3-shop",
+        include_str!("../../lessons/datasets/b3-shop.json"),
+    ),
     // Book B chapter 4: the book's customer1 (B4-D3) and 39 generated customers of the same shape
     // (fixed seed), plus eight sessions for the TTL step.
-    ("b4-indexing", include_str!("../datasets/b4-indexing.json")),
+    (
+        "b4-indexing",
+        include_str!("../../lessons/datasets/b4-indexing.json"),
+    ),
     // Book B chapter 5: the ten products (B5-D1) and five customers with followed sellers (B5-D2).
     (
         "b5-optimizing",
-        include_str!("../datasets/b5-optimizing.json"),
+        include_str!("../../lessons/datasets/b5-optimizing.json"),
     ),
 ];
 
