@@ -283,3 +283,81 @@ mongo.connect(url, function(err, db) {
     ));
     assert_eq!(ev.printed, ["Location40324 true"]);
 }
+
+/// The chapter's shell commands on events that reproduce the book's figures: 5,201 / 1,332 /
+/// 3,512 hits per resource (B8-C7), and per-minute counts of 50, 13 and 26 at 04:48, 04:38 and
+/// 04:17 on 2015-03-30 (B8-C5's three groups shown). `$group` output order is unspecified, so
+/// the rows sort or pick groups. Errata: B8-C8/C9 query `db.documents` (E38) — run as printed
+/// (an empty collection, so no result) and on `events`; B8-C17/C19 use `db.monitoring` (E40),
+/// which names a collection called `monitoring`, not the database: run as printed and on
+/// `events`.
+#[test]
+fn shell_pipelines_and_indexes_of_chapter_8() {
+    let mut sh = common::shell(Style::Mongosh);
+    sh.eval("use monitoring");
+    let setup = r#"
+var docs = [];
+var minutes = [[48, 50], [38, 13], [17, 26]];
+minutes.forEach(function (m) {
+  for (var i = 0; i < m[1]; i++) docs.push({resource: '/', date_created: new Date(Date.UTC(2015, 2, 30, 4, m[0], i % 60))});
+});
+[['/', 5201 - 89], ['/legal/faq', 1332], ['/legal/terms', 3512]].forEach(function (r) {
+  for (var i = 0; i < r[1]; i++) docs.push({resource: r[0], date_created: new Date(Date.UTC(2015, 2, 30, 5, i % 60, 0))});
+});
+db.events.insertMany(docs).acknowledged
+"#;
+    assert_eq!(sh.eval(setup).text(), "true");
+    let per_minute = "db.events.aggregate(\n{\n $group: {\n _id: {\n request_time: {\n month: {\n $month: \"$date_created\"\n },\n day: {\n $dayOfMonth: \"$date_created\"\n },\n year: {\n $year: \"$date_created\"\n },\n hour: {\n $hour: \"$date_created\"\n },\n min: {\n $minute: \"$date_created\"\n }\n }\n },\n count: {\n $sum: 1\n }\n }\n})";
+    let throughput = "[\n {\n $group: {\n _id: \"$resource\",\n hits: {\n $sum: 1\n }\n }\n },\n {\n $project: {\n _id: 0,\n resource: \"$_id\",\n throughput: {\n $divide: [\n \"$hits\",\n 1440\n ]\n }\n }\n },\n {\n $sort: {\n throughput: -1\n }\n }\n]";
+    let rows: Vec<(&str, String, &str)> = vec![
+        ("B8-C4", "db.events.find({}).count()".into(), "10045"),
+        (
+            "B8-C5",
+            format!("var g = ({per_minute}).toArray(); [48, 38, 17].map(function (m) {{ var x = g.filter(function (d) {{ return d._id.request_time.hour == 4 && d._id.request_time.min == m }})[0]; return JSON.stringify(x._id.request_time) + ' ' + x.count }}).join(' | ')"),
+            "{\"month\":3,\"day\":30,\"year\":2015,\"hour\":4,\"min\":48} 50 | {\"month\":3,\"day\":30,\"year\":2015,\"hour\":4,\"min\":38} 13 | {\"month\":3,\"day\":30,\"year\":2015,\"hour\":4,\"min\":17} 26",
+        ),
+        (
+            "B8-C7",
+            "db.events.aggregate([{$group: {_id: \"$resource\", hits: {$sum: 1}}}]).toArray().sort(function (a, b) { return a._id < b._id ? -1 : 1 }).map(function (d) { return d._id + ' ' + d.hits }).join()".into(),
+            "/ 5201,/legal/faq 1332,/legal/terms 3512",
+        ),
+        ("B8-C8", "db.documents.aggregate([{$group: {_id: \"$resource\", hits: {$sum: 1}}}, {$project: {_id: 0, resource: \"$_id\", throughput: {$divide: [\"$hits\", 1440]}}}])".into(), ""),
+        (
+            "B8-C8",
+            "db.events.aggregate([{$group: {_id: \"$resource\", hits: {$sum: 1}}}, {$project: {_id: 0, resource: \"$_id\", throughput: {$divide: [\"$hits\", 1440]}}}]).toArray().length".into(),
+            "3",
+        ),
+        (
+            "B8-C6",
+            format!("db.events.aggregate({throughput})"),
+            "[\n  { resource: '/', throughput: 3.6118055555555557 },\n  { resource: '/legal/terms', throughput: 2.438888888888889 },\n  { resource: '/legal/faq', throughput: 0.925 }\n]",
+        ),
+        (
+            "B8-C9",
+            format!("db.documents.aggregate({throughput}).toArray().length + ' ' + db.events.aggregate({throughput}).toArray().length"),
+            "0 3",
+        ),
+        (
+            "B8-C17",
+            "db.monitoring.createIndex({date: 1}, {expireAfterSeconds: 31556926})".into(),
+            "date_1",
+        ),
+        (
+            "B8-C17",
+            "db.events.createIndex({date_created: 1}, {expireAfterSeconds: 31556926})".into(),
+            "date_created_1",
+        ),
+        (
+            "B8-C19",
+            "db.monitoring.createIndex({resource: 1, date: 1})".into(),
+            "resource_1_date_1",
+        ),
+        (
+            "B8-C19",
+            "db.getCollectionNames().join()".into(),
+            "events,monitoring",
+        ),
+    ];
+    let rows: Vec<(&str, &str, &str)> = rows.iter().map(|(a, b, c)| (*a, b.as_str(), *c)).collect();
+    common::assert_rows(&mut sh, &rows);
+}
