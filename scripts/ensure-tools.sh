@@ -31,6 +31,10 @@ fi
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
   apt_packages+=(chromium chromium-driver)
 fi
+# A Chinese font, so that the lesson screenshots in 中文 show characters rather than boxes.
+if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh 2>/dev/null)" ]; then
+  apt_packages+=(fonts-wqy-microhei)
+fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     echo "ensure-tools: please install: ${apt_packages[*]} (needs root and apt-get)" >&2

@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 pub use crate::protocol::CollectionSummary;
-use crate::protocol::{Catalog, Request, Response};
+use crate::protocol::{Catalog, Request, RequestBody, Response};
 
 /// The script that boots the same wasm module inside the worker (in `static/`).
 const WORKER_SCRIPT: &str = "./worker.js";
@@ -41,6 +41,7 @@ struct Proxy {
 
 thread_local! {
     static PROXY: RefCell<Option<Proxy>> = const { RefCell::new(None) };
+    static SESSION_SETUP: RefCell<Option<RequestBody>> = const { RefCell::new(None) };
 }
 
 /// Starts the shell worker and waits until it has loaded the stored data. `Err` carries why
@@ -136,16 +137,20 @@ fn on_response(text: &str) {
 /// Runs one input in the worker and waits for its answer (which comes after its changes are
 /// committed to IndexedDB).
 pub async fn run(input: &str) -> Outcome {
+    request(RequestBody::Run {
+        input: input.to_string(),
+    })
+    .await
+}
+
+/// Sends one request to the worker and waits for its answer.
+pub async fn request(body: RequestBody) -> Outcome {
     let receiver = PROXY.with(|p| {
         let mut p = p.borrow_mut();
         let proxy = p.as_mut()?;
         let id = proxy.next_id;
         proxy.next_id += 1;
-        let text = serde_json::to_string(&Request {
-            id,
-            input: input.to_string(),
-        })
-        .ok()?;
+        let text = serde_json::to_string(&Request { id, body }).ok()?;
         let (tx, rx) = oneshot::channel();
         proxy.pending.insert(id, tx);
         proxy.worker.post_message(&JsValue::from_str(&text)).ok()?;
@@ -163,6 +168,13 @@ pub async fn run(input: &str) -> Outcome {
         is_error: true,
         restarted: true,
     })
+}
+
+/// What a fresh worker must do before it takes commands: open the lesson the page shows
+/// (`None`: the free playground, which a fresh worker loads by itself). Sent again to every
+/// worker started after Stop or a crash, so the console keeps the lesson's data.
+pub fn set_session(setup: Option<RequestBody>) {
+    SESSION_SETUP.with(|s| *s.borrow_mut() = setup);
 }
 
 /// Stops the running command: the worker is terminated and a fresh one started.
@@ -196,6 +208,14 @@ fn restart(message: &str) {
                     }
                 }
                 Err(e) => message.push_str(&format!("\n{e}")),
+            }
+            if let Some(setup) = SESSION_SETUP.with(|s| s.borrow().clone()) {
+                let reopened = request(setup).await;
+                message.push_str(if reopened.is_error {
+                    "\nThe lesson's data could not be reloaded."
+                } else {
+                    "\nThe lesson's data was reloaded."
+                });
             }
             for (_, tx) in pending.into_iter().flatten() {
                 let _ = tx.send(Outcome {

@@ -30,7 +30,7 @@ pub struct IdbStore {
     db: IdbDatabase,
 }
 
-fn js_err(context: &str, e: JsValue) -> String {
+pub(crate) fn js_err(context: &str, e: JsValue) -> String {
     let detail = e
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
@@ -41,7 +41,7 @@ fn js_err(context: &str, e: JsValue) -> String {
 }
 
 /// Resolves when an IDBRequest succeeds, with its result.
-async fn request(req: &IdbRequest) -> Result<JsValue, JsValue> {
+pub(crate) async fn request(req: &IdbRequest) -> Result<JsValue, JsValue> {
     let req_ok = req.clone();
     let req_err = req.clone();
     let promise = Promise::new(&mut |resolve, reject| {
@@ -69,7 +69,7 @@ async fn request(req: &IdbRequest) -> Result<JsValue, JsValue> {
 }
 
 /// Resolves when a transaction completes (commits); rejects when it aborts or fails.
-async fn completion(tx: &IdbTransaction) -> Result<(), JsValue> {
+pub(crate) async fn completion(tx: &IdbTransaction) -> Result<(), JsValue> {
     let tx = tx.clone();
     let promise = Promise::new(&mut |resolve, reject| {
         let on_complete = Closure::once_into_js(move |_: web_sys::Event| {
@@ -97,37 +97,46 @@ async fn completion(tx: &IdbTransaction) -> Result<(), JsValue> {
     JsFuture::from(promise).await.map(|_| ())
 }
 
+/// Opens (creating on first use) the IndexedDB database `name` with the object stores `stores`
+/// (created by the upgrade from an older `version`).
+pub(crate) async fn open_database(
+    name: &str,
+    version: u32,
+    stores: &'static [&'static str],
+) -> Result<IdbDatabase, String> {
+    // `indexedDB` of the global scope: the page's window or the shell worker's scope.
+    let factory = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("indexedDB"))
+        .map_err(|e| js_err("unavailable", e))?;
+    if factory.is_undefined() || factory.is_null() {
+        return Err("IndexedDB is not available in this browser".into());
+    }
+    let factory: web_sys::IdbFactory = factory.unchecked_into();
+    let open: IdbOpenDbRequest = factory
+        .open_with_u32(name, version)
+        .map_err(|e| js_err("open", e))?;
+    let upgrading = open.clone();
+    let on_upgrade = Closure::<dyn FnMut(web_sys::IdbVersionChangeEvent)>::new(move |_| {
+        if let Ok(result) = upgrading.result() {
+            let db: IdbDatabase = result.unchecked_into();
+            let names = db.object_store_names();
+            for store in stores {
+                if !names.contains(store) {
+                    let _ = db.create_object_store(store);
+                }
+            }
+        }
+    });
+    open.set_onupgradeneeded(Some(on_upgrade.as_ref().unchecked_ref()));
+    let db = request(&open).await.map_err(|e| js_err("open", e))?;
+    drop(on_upgrade);
+    Ok(db.unchecked_into())
+}
+
 impl IdbStore {
     /// Opens (creating on first use) the IndexedDB database `name`.
     pub async fn open(name: &str) -> Result<IdbStore, String> {
-        // `indexedDB` of the global scope: the page's window or the shell worker's scope.
-        let factory = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("indexedDB"))
-            .map_err(|e| js_err("unavailable", e))?;
-        if factory.is_undefined() || factory.is_null() {
-            return Err("IndexedDB is not available in this browser".into());
-        }
-        let factory: web_sys::IdbFactory = factory.unchecked_into();
-        let open: IdbOpenDbRequest = factory
-            .open_with_u32(name, VERSION)
-            .map_err(|e| js_err("open", e))?;
-        let upgrading = open.clone();
-        let on_upgrade = Closure::<dyn FnMut(web_sys::IdbVersionChangeEvent)>::new(move |_| {
-            if let Ok(result) = upgrading.result() {
-                let db: IdbDatabase = result.unchecked_into();
-                let names = db.object_store_names();
-                for store in [DOCUMENTS, COLLECTIONS] {
-                    if !names.contains(store) {
-                        let _ = db.create_object_store(store);
-                    }
-                }
-            }
-        });
-        open.set_onupgradeneeded(Some(on_upgrade.as_ref().unchecked_ref()));
-        let db = request(&open).await.map_err(|e| js_err("open", e))?;
-        drop(on_upgrade);
-        Ok(IdbStore {
-            db: db.unchecked_into(),
-        })
+        let db = open_database(name, VERSION, &[DOCUMENTS, COLLECTIONS]).await?;
+        Ok(IdbStore { db })
     }
 
     fn transaction(&self, mode: IdbTransactionMode) -> Result<IdbTransaction, String> {

@@ -4,13 +4,17 @@
 
 pub mod components;
 pub mod engine_client;
+pub mod i18n;
 pub mod idb_store;
+pub mod lessons;
 pub mod protocol;
 pub mod shell_worker;
 
 use leptos::prelude::*;
 
-use components::{Editor, OutputPane, Sidebar};
+use crate::lessons::session::LessonState;
+use components::{Editor, LanguageSwitch, LessonPanel, OutputPane, Sidebar};
+use i18n::{Lang, tr};
 
 /// One command and what the shell showed for it.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,6 +34,10 @@ pub struct AppState {
     pub status: RwSignal<String>,
     pub ready: RwSignal<bool>,
     pub busy: RwSignal<bool>,
+    /// The editor's text (the lesson pane's "Run this step" puts its command here).
+    pub editor_text: RwSignal<String>,
+    /// The language of the UI strings and lesson prose.
+    pub lang: RwSignal<Lang>,
 }
 
 /// Entry point called by the `web` binary's `main`: the page mounts the app; the same module
@@ -52,8 +60,13 @@ fn App() -> impl IntoView {
         status: RwSignal::new("starting the engine…".into()),
         ready: RwSignal::new(false),
         busy: RwSignal::new(false),
+        editor_text: RwSignal::new(String::new()),
+        lang: RwSignal::new(Lang::En),
     };
     provide_context(state);
+    let lesson_state = LessonState::new();
+    provide_context(lesson_state);
+    crate::lessons::session::save_on_change(state, lesson_state);
     leptos::task::spawn_local(async move {
         let t0 = js_sys::Date::now();
         let result = engine_client::start().await;
@@ -66,6 +79,8 @@ fn App() -> impl IntoView {
         });
         refresh(state);
         state.ready.set(true);
+        // Reopens the lesson the learner was on, once the shell worker can load its data.
+        crate::lessons::session::restore(state, lesson_state);
     });
     view! {
         <div class="app">
@@ -78,10 +93,12 @@ fn App() -> impl IntoView {
                     </svg>
                     "Sprout"
                 </span>
-                <span class="tagline">"MongoDB playground in your browser"</span>
+                <span class="tagline">{move || tr(state.lang.get(), "MongoDB playground in your browser")}</span>
                 <span class="status" data-testid="status">{move || state.status.get()}</span>
+                <LanguageSwitch/>
             </header>
             <div class="main">
+                <LessonPanel/>
                 <Sidebar/>
                 <section class="console">
                     <OutputPane/>
@@ -90,6 +107,44 @@ fn App() -> impl IntoView {
             </div>
         </div>
     }
+}
+
+/// Runs `input` as if typed in the editor: it is placed in the editor, runs in the shell worker,
+/// and its entry appears in the output (the editor is cleared when it succeeds). The editor's Run
+/// and the lesson pane's "Run this step" both come here.
+pub async fn run_in_console(state: AppState, input: String) -> engine_client::Outcome {
+    state.editor_text.set(input.clone());
+    state.busy.set(true);
+    let outcome = engine_client::run(&input).await;
+    state.entries.update(|entries| {
+        let id = entries.len();
+        entries.push(Entry {
+            id,
+            input,
+            output: outcome.output.clone(),
+            is_error: outcome.is_error,
+        });
+    });
+    if !outcome.is_error {
+        state.editor_text.set(String::new());
+    }
+    refresh(state);
+    state.busy.set(false);
+    scroll_output_to_end();
+    outcome
+}
+
+/// Keeps the newest result in view.
+fn scroll_output_to_end() {
+    // Run after Leptos has rendered the new entry.
+    leptos::task::spawn_local(async {
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("[data-testid=output]").ok().flatten())
+        {
+            el.set_scroll_top(el.scroll_height());
+        }
+    });
 }
 
 /// Re-reads what the sidebar shows from the engine.

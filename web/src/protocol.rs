@@ -13,11 +13,33 @@ pub struct CollectionSummary {
     pub count: usize,
 }
 
-/// Page → worker: run one shell input.
+/// Page → worker: request `id`; the answer carries the same `id`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Request {
     pub id: u64,
-    pub input: String,
+    pub body: RequestBody,
+}
+
+/// What the page asks the worker to do. Add a variant per new kind of request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RequestBody {
+    /// Run one shell input (a line or a multi-line block).
+    Run { input: String },
+    /// Replace the engine with a fresh lesson shell: lesson `lesson`'s dataset on the lessons'
+    /// simulated clock and seed, then its first `replay` steps run silently. Its data is not
+    /// written to IndexedDB. Answered with a line naming the collections loaded.
+    OpenLesson { lesson: String, replay: usize },
+    /// Back to the free playground: the engine reloaded from IndexedDB.
+    CloseLesson,
+    /// Check `answer` to exercise `exercise` (from 0) of lesson `lesson` in a fresh lesson shell
+    /// (`lessons::check_exercise`). Answered with the verdict's message as `output` and
+    /// `is_error` true unless the answer passed.
+    CheckExercise {
+        lesson: String,
+        exercise: usize,
+        answer: String,
+    },
 }
 
 /// What the sidebar and prompt show after a command.
@@ -49,6 +71,32 @@ pub enum Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lesson_requests_round_trip_through_json() {
+        let r = Request {
+            id: 4,
+            body: RequestBody::CheckExercise {
+                lesson: "b5-optimizing".into(),
+                exercise: 0,
+                answer: "db.c.createIndex({a: 1})".into(),
+            },
+        };
+        let text = serde_json::to_string(&r).unwrap();
+        assert!(text.contains(r#""kind":"check_exercise""#), "{text}");
+        let back: Request = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.body, r.body);
+        let open: RequestBody =
+            serde_json::from_str(r#"{"kind":"open_lesson","lesson":"b4-indexing","replay":2}"#)
+                .unwrap();
+        assert_eq!(
+            open,
+            RequestBody::OpenLesson {
+                lesson: "b4-indexing".into(),
+                replay: 2
+            }
+        );
+    }
 
     #[test]
     fn responses_round_trip_through_json() {

@@ -21,7 +21,8 @@ use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::idb_store::IdbStore;
-use crate::protocol::{Catalog, CollectionSummary, Request, Response};
+use crate::lessons::in_worker;
+use crate::protocol::{Catalog, CollectionSummary, Request, RequestBody, Response};
 
 /// The browser's clock (std's SystemTime is not available in wasm32-unknown-unknown).
 pub struct BrowserClock;
@@ -105,7 +106,7 @@ async fn drain() {
         return;
     }
     while let Some(request) = QUEUE.with(|q| q.borrow_mut().pop_front()) {
-        let (output, is_error) = run_input(&request.input).await;
+        let (output, is_error) = answer(request.body).await;
         post(&Response::Done {
             id: request.id,
             output,
@@ -114,6 +115,42 @@ async fn drain() {
         });
     }
     DRAINING.with(|d| *d.borrow_mut() = false);
+}
+
+/// Does what one request asks: the text to show and whether it is an error.
+async fn answer(body: RequestBody) -> (String, bool) {
+    match body {
+        RequestBody::Run { input } => run_input(&input).await,
+        RequestBody::OpenLesson { lesson, replay } => match in_worker::open(&lesson, replay) {
+            Ok((shell, note)) => {
+                // The lesson's data lives in memory only: the playground's stored data stays
+                // as it was, and comes back on CloseLesson.
+                replace_session(Session { shell, store: None });
+                (note, false)
+            }
+            Err(e) => (e, true),
+        },
+        RequestBody::CloseLesson => match start().await {
+            Ok(()) => ("the playground's data is back".into(), false),
+            Err(warning) => (warning, true),
+        },
+        RequestBody::CheckExercise {
+            lesson,
+            exercise,
+            answer,
+        } => {
+            let outcome = in_worker::check(&lesson, exercise, &answer);
+            (outcome.message, !outcome.passed)
+        }
+    }
+}
+
+/// Makes `session` the one requests run in, closing the previous one's IndexedDB connection.
+fn replace_session(session: Session) {
+    let previous = SESSION.with(|c| c.borrow_mut().replace(session));
+    if let Some(store) = previous.and_then(|p| p.store) {
+        store.close();
+    }
 }
 
 /// Opens IndexedDB, loads what it holds into a fresh engine, and starts the shell. On storage
@@ -136,7 +173,7 @@ async fn start() -> Result<(), String> {
             ..ShellConfig::default()
         },
     );
-    SESSION.with(|c| *c.borrow_mut() = Some(Session { shell, store }));
+    replace_session(Session { shell, store });
     match warning {
         Some(w) => Err(format!("{w} — data will not survive a reload")),
         None => Ok(()),

@@ -3,36 +3,19 @@
 
 use leptos::prelude::*;
 
-use crate::{AppState, Entry, engine_client, refresh};
+use crate::{AppState, engine_client, run_in_console};
 
 #[component]
 pub fn Editor() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let text = RwSignal::new(String::new());
+    let text = state.editor_text;
     let run = move || {
         let input = text.get_untracked();
         if input.trim().is_empty() || state.busy.get_untracked() || !state.ready.get_untracked() {
             return;
         }
-        state.busy.set(true);
         leptos::task::spawn_local(async move {
-            let outcome = engine_client::run(&input).await;
-            let is_error = outcome.is_error;
-            state.entries.update(|entries| {
-                let id = entries.len();
-                entries.push(Entry {
-                    id,
-                    input,
-                    output: outcome.output,
-                    is_error,
-                });
-            });
-            if !is_error {
-                text.set(String::new());
-            }
-            refresh(state);
-            state.busy.set(false);
-            scroll_output_to_end();
+            run_in_console(state, input).await;
         });
     };
     // A command that runs too long (a catastrophic regular expression, a huge sort) is stopped
@@ -74,17 +57,4 @@ pub fn Editor() -> impl IntoView {
             </Show>
         </div>
     }
-}
-
-/// Keeps the newest result in view.
-fn scroll_output_to_end() {
-    // Run after Leptos has rendered the new entry.
-    leptos::task::spawn_local(async {
-        if let Some(el) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.query_selector("[data-testid=output]").ok().flatten())
-        {
-            el.set_scroll_top(el.scroll_height());
-        }
-    });
 }

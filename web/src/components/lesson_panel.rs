@@ -1,0 +1,24 @@
+//! The lesson column beside the console: the navigator when no lesson is open (the console is
+//! then the free playground), the open lesson otherwise.
+
+use leptos::prelude::*;
+
+use super::lesson_navigator::LessonNavigator;
+use super::lesson_view::LessonView;
+use crate::lessons::session::LessonState;
+
+#[component]
+pub fn LessonPanel() -> impl IntoView {
+    let ls = expect_context::<LessonState>();
+    view! {
+        <aside class="lesson-panel" data-testid="lesson-panel">
+            {move || {
+                if ls.open.get().is_some() {
+                    view! { <LessonView/> }.into_any()
+                } else {
+                    view! { <LessonNavigator/> }.into_any()
+                }
+            }}
+        </aside>
+    }
+}

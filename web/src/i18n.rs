@@ -1,0 +1,113 @@
+//! The page's two languages: English and simplified Chinese. UI strings are written in English in
+//! the components and looked up here with [`tr`]; lesson prose brings its own Chinese (the lesson
+//! files' `zh` blocks).
+
+use serde::{Deserialize, Serialize};
+
+/// The language the page is shown in (saved with the lesson progress).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    /// The value of the page's `lang` attribute.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+}
+
+/// English UI strings and their Chinese versions.
+const ZH: &[(&str, &str)] = &[
+    (
+        "MongoDB playground in your browser",
+        "在浏览器里运行的 MongoDB 练习场",
+    ),
+    ("Lessons", "课程"),
+    ("All lessons", "全部课程"),
+    ("Free playground", "自由练习"),
+    (
+        "Book A: 50 Tips and Tricks for MongoDB Developers",
+        "A 书：《50 Tips and Tricks for MongoDB Developers》",
+    ),
+    (
+        "Book B: MongoDB Data Modeling",
+        "B 书：《MongoDB Data Modeling》",
+    ),
+    ("Introduction", "简介"),
+    ("Step", "步骤"),
+    ("Exercise", "练习"),
+    ("Run this step", "运行这一步"),
+    ("Previous", "上一步"),
+    ("Next", "下一步"),
+    ("Matches the expected output", "与预期输出一致"),
+    (
+        "Differs from the expected output:",
+        "与预期输出不同，预期是：",
+    ),
+    ("Not what the lesson expects", "与课程预期不符"),
+    ("What to look at in the plan", "执行计划里要看的"),
+    ("expected", "预期"),
+    ("got", "实际"),
+    ("Show a hint", "显示提示"),
+    ("Hint", "提示"),
+    ("Your answer", "你的答案"),
+    ("Check", "检查"),
+    ("Checking…", "检查中…"),
+    ("Show solution", "显示答案"),
+    ("Reset data", "重置数据"),
+    ("Passed", "通过"),
+    ("Not yet", "还没通过"),
+    ("Solved", "已解决"),
+    ("completed", "已完成"),
+    ("steps", "步"),
+    ("exercises", "练习"),
+    ("Loading the lesson's data…", "正在载入课程数据…"),
+    (
+        "The lesson's data is loaded into a fresh database.",
+        "课程数据已载入一个全新的数据库。",
+    ),
+    (
+        "Your answer runs in a fresh copy of the lesson's data.",
+        "你的答案会在一份全新的课程数据上运行。",
+    ),
+    ("Language", "语言"),
+];
+
+/// `en` in the page's language (the English text itself when there is no translation).
+pub fn tr(lang: Lang, en: &'static str) -> &'static str {
+    match lang {
+        Lang::En => en,
+        Lang::Zh => ZH.iter().find(|(k, _)| *k == en).map_or(en, |(_, zh)| zh),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_translate_and_unknown_ones_stay_english() {
+        assert_eq!(tr(Lang::Zh, "Check"), "检查");
+        assert_eq!(tr(Lang::En, "Check"), "Check");
+        assert_eq!(tr(Lang::Zh, "no such string"), "no such string");
+    }
+
+    #[test]
+    fn every_string_is_listed_once() {
+        for (i, (k, _)) in ZH.iter().enumerate() {
+            assert!(!ZH[i + 1..].iter().any(|(k2, _)| k2 == k), "{k} twice");
+        }
+    }
+
+    #[test]
+    fn the_language_is_saved_as_a_short_name() {
+        assert_eq!(serde_json::to_string(&Lang::Zh).unwrap(), r#""zh""#);
+    }
+}

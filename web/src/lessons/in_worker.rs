@@ -1,0 +1,102 @@
+//! The lesson requests the shell worker answers: a lesson's data in a fresh engine (its dataset,
+//! then the steps before the learner's page, replayed), and the check of an exercise answer. Both
+//! use the lessons crate as its tests do, so the page sees what `cargo test -p lessons` verifies.
+
+use std::cell::OnceCell;
+
+use lessons::{CheckOutcome, Lesson, check_exercise, lesson_shell};
+use shell::Shell;
+
+use super::library;
+
+thread_local! {
+    static LESSONS: OnceCell<Vec<Lesson>> = const { OnceCell::new() };
+}
+
+fn with_lesson<T>(id: &str, f: impl FnOnce(&Lesson) -> T) -> Result<T, String> {
+    LESSONS.with(|cell| {
+        let lessons = cell.get_or_init(library::built_in);
+        lessons
+            .iter()
+            .find(|l| l.id == id)
+            .map(f)
+            .ok_or_else(|| format!("no lesson called `{id}`"))
+    })
+}
+
+/// A fresh lesson shell (simulated clock, fixed seed) with the lesson's dataset, after running
+/// its first `replay` steps; and a line saying what data it holds.
+pub fn open(id: &str, replay: usize) -> Result<(Shell, String), String> {
+    with_lesson(id, |lesson| {
+        let mut shell = lesson_shell(lesson)?;
+        for step in lesson.steps.iter().take(replay) {
+            // A replayed step that fails leaves the data as the learner would have it.
+            let _ = shell.eval(&step.command);
+        }
+        let note = describe(&mut shell);
+        Ok((shell, note))
+    })?
+}
+
+/// "db.coll (n), …": what a lesson shell holds.
+fn describe(shell: &mut Shell) -> String {
+    let parts: Vec<String> = shell.with_engine(|e| {
+        let cat = e.catalog();
+        cat.database_names()
+            .flat_map(|db| {
+                cat.collections(db)
+                    .map(move |(name, coll)| format!("{db}.{name} ({})", coll.len()))
+            })
+            .collect()
+    });
+    if parts.is_empty() {
+        "(empty)".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Checks an answer to exercise `exercise` (from 0) of lesson `id` in a fresh lesson shell.
+pub fn check(id: &str, exercise: usize, answer: &str) -> CheckOutcome {
+    with_lesson(id, |lesson| match lesson.exercises.get(exercise) {
+        Some(ex) => check_exercise(lesson, ex, answer),
+        None => CheckOutcome {
+            passed: false,
+            message: format!("lesson `{id}` has no exercise {}", exercise + 1),
+        },
+    })
+    .unwrap_or_else(|message| CheckOutcome {
+        passed: false,
+        message,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lesson_opens_with_its_dataset_and_replays_steps() {
+        let (mut shell, note) = open("b5-optimizing", 0).unwrap();
+        assert_eq!(note, "ecommerce.customers (5), ecommerce.products (10)");
+        assert_eq!(shell.eval("db.products.getIndexes().length").text(), "1");
+        // Step 3 creates the price index.
+        let (mut shell, _) = open("b5-optimizing", 3).unwrap();
+        assert_eq!(shell.eval("db.products.getIndexes().length").text(), "2");
+        assert!(open("no-such-lesson", 0).is_err());
+    }
+
+    #[test]
+    fn answers_are_checked_like_the_lesson_tests_do() {
+        let right = check(
+            "b5-optimizing",
+            0,
+            "db.customers.createIndex({username: 1})",
+        );
+        assert!(right.passed, "{right:?}");
+        let wrong = check("b5-optimizing", 0, "db.customers.createIndex({email: 1})");
+        assert!(!wrong.passed);
+        assert!(wrong.message.contains("scans the collection"), "{wrong:?}");
+        assert!(!check("b5-optimizing", 99, "1").passed);
+    }
+}
