@@ -131,6 +131,10 @@ try {
     const verdict = await checkAnswer(page, solution);
     check(`exercise ${e}: the solution passes`, verdict.startsWith('✓'), verdict);
   }
+  await page.click('[data-testid=reset]');
+  await page.waitForSelector('[data-testid=data-note]', { timeout: 30000 });
+  const resetNote = await text(page, '[data-testid=data-note]');
+  check('Reset data reloads the dataset', resetNote.includes('ecommerce.products (10)'), resetNote);
   await page.screenshot({ path: join(outDir, 'lesson-en-exercise.png') });
 
   // 中文: UI strings and the lesson's prose.
@@ -164,6 +168,7 @@ try {
   await page.waitForSelector('[data-testid=lesson-nav]');
   const link = await text(page, `[data-lesson=${LESSON}]`);
   check('the navigator marks the lesson complete', link.startsWith('✓') && /(\d+)\/\1/.test(link), link);
+  await page.locator(`[data-lesson=${LESSON}]`).scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(outDir, 'lesson-navigator.png') });
   check('no uncaught page errors', pageErrors.length === 0, pageErrors.join('; '));
   writeFileSync(join(outDir, 'lesson-timings.json'), JSON.stringify({ firstStepMs }, null, 2));

@@ -105,7 +105,7 @@ pub fn LessonExercise(exercise: usize) -> impl IntoView {
             {shown_hints}
             <Show when=move || { hints_shown.get() < hint_count }>
                 <button class="link" data-testid="show-hint" on:click=move |_| hints_shown.update(|n| *n += 1)>
-                    {move || format!("💡 {}", tr(app.lang.get(), "Show a hint"))}
+                    {move || format!("{} ({}/{hint_count})", tr(app.lang.get(), "Show a hint"), hints_shown.get() + 1)}
                 </button>
             </Show>
             <label class="answer-label" for="exercise-answer">{move || tr(app.lang.get(), "Your answer")}</label>
@@ -141,7 +141,9 @@ pub fn LessonExercise(exercise: usize) -> impl IntoView {
                 </button>
             </div>
             {result}
-            <DataNote/>
+            <Show when=move || ls.data_reset.get()>
+                <DataNote/>
+            </Show>
         </div>
     }
     .into_any()

@@ -43,6 +43,8 @@ pub struct LessonState {
     pub checks: RwSignal<HashMap<usize, Checked>>,
     /// What the worker said when it loaded the lesson's data (or why it could not).
     pub data_note: RwSignal<Option<(String, bool)>>,
+    /// The data was reset ("Reset data") since the lesson was opened.
+    pub data_reset: RwSignal<bool>,
     /// The lesson's data is being loaded or an answer checked.
     pub working: RwSignal<bool>,
     store: StoredValue<Option<ProgressStore>, LocalStorage>,
@@ -61,6 +63,7 @@ impl LessonState {
             checks: RwSignal::new(HashMap::new()),
             data_note: RwSignal::new(None),
             working: RwSignal::new(false),
+            data_reset: RwSignal::new(false),
             store: StoredValue::new_local(None),
             restored: RwSignal::new(false),
         }
@@ -155,6 +158,7 @@ pub async fn open_lesson(app: AppState, ls: LessonState, index: usize, page: usi
     ls.page.set(page);
     ls.runs.set(HashMap::new());
     ls.checks.set(HashMap::new());
+    ls.data_reset.set(false);
     ls.progress.update(|p| {
         p.current = Some(lesson.id.clone());
         p.page = page;
@@ -189,6 +193,7 @@ pub async fn reset_data(app: AppState, ls: LessonState) {
     if let Some(lesson) = ls.current() {
         load_data(app, ls, &lesson, 0).await;
         ls.runs.set(HashMap::new());
+        ls.data_reset.set(true);
     }
 }
 
