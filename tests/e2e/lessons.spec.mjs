@@ -131,10 +131,6 @@ try {
     const verdict = await checkAnswer(page, solution);
     check(`exercise ${e}: the solution passes`, verdict.startsWith('✓'), verdict);
   }
-  await page.click('[data-testid=reset]');
-  await page.waitForSelector('[data-testid=data-note]', { timeout: 30000 });
-  const resetNote = await text(page, '[data-testid=data-note]');
-  check('Reset data reloads the dataset', resetNote.includes('ecommerce.products (10)'), resetNote);
   await page.screenshot({ path: join(outDir, 'lesson-en-exercise.png') });
 
   // 中文: UI strings and the lesson's prose.
@@ -163,6 +159,16 @@ try {
   // The steps before the page were replayed: the price index exists.
   const verdict = await runStep(page);
   check('after a reload the data is as the earlier steps left it', verdict.startsWith('✓'), verdict);
+  // Reset data on an exercise: the dataset again, without the steps' indexes.
+  await page.click('[data-testid=page-strip] button >> text=E1');
+  const indexesBefore = await text(page, '[data-testid=sidebar]');
+  check('before Reset the sidebar lists the index the steps made', indexesBefore.includes('price_1'), indexesBefore);
+  await page.click('[data-testid=reset]');
+  await page.waitForSelector('[data-testid=data-note]', { timeout: 30000 });
+  const resetNote = await text(page, '[data-testid=data-note]');
+  check('Reset data reloads the dataset', resetNote.includes('ecommerce.products (10)'), resetNote);
+  const indexes = await page.evaluate(() => document.querySelector('[data-testid=sidebar]')?.textContent ?? '');
+  check('after Reset the steps\' indexes are gone', !indexes.includes('price_1'), indexes);
   await page.click('[data-testid=lang-en]');
   await page.click('[data-testid=all-lessons]');
   await page.waitForSelector('[data-testid=lesson-nav]');

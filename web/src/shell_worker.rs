@@ -22,7 +22,10 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::idb_store::IdbStore;
 use crate::lessons::in_worker;
-use crate::protocol::{Catalog, CollectionSummary, Request, RequestBody, Response};
+use crate::protocol::{
+    Catalog, CollectionSummary, ErrorInfo, IndexSummary, Request, RequestBody, Response,
+    StructuredResult,
+};
 
 /// The browser's clock (std's SystemTime is not available in wasm32-unknown-unknown).
 pub struct BrowserClock;
@@ -106,43 +109,10 @@ async fn drain() {
         return;
     }
     while let Some(request) = QUEUE.with(|q| q.borrow_mut().pop_front()) {
-        let (output, is_error) = answer(request.body).await;
-        post(&Response::Done {
-            id: request.id,
-            output,
-            is_error,
-            catalog: catalog(),
-        });
+        let response = answer(request).await;
+        post(&response);
     }
     DRAINING.with(|d| *d.borrow_mut() = false);
-}
-
-/// Does what one request asks: the text to show and whether it is an error.
-async fn answer(body: RequestBody) -> (String, bool) {
-    match body {
-        RequestBody::Run { input } => run_input(&input).await,
-        RequestBody::OpenLesson { lesson, replay } => match in_worker::open(&lesson, replay) {
-            Ok((shell, note)) => {
-                // The lesson's data lives in memory only: the playground's stored data stays
-                // as it was, and comes back on CloseLesson.
-                replace_session(Session { shell, store: None });
-                (note, false)
-            }
-            Err(e) => (e, true),
-        },
-        RequestBody::CloseLesson => match start().await {
-            Ok(()) => ("the playground's data is back".into(), false),
-            Err(warning) => (warning, true),
-        },
-        RequestBody::CheckExercise {
-            lesson,
-            exercise,
-            answer,
-        } => {
-            let outcome = in_worker::check(&lesson, exercise, &answer);
-            (outcome.message, !outcome.passed)
-        }
-    }
 }
 
 /// Makes `session` the one requests run in, closing the previous one's IndexedDB connection.
@@ -180,9 +150,66 @@ async fn start() -> Result<(), String> {
     }
 }
 
-/// Runs one input in the shell, then commits its changes to IndexedDB. Returns the text to show
-/// and whether it is an error.
-async fn run_input(input: &str) -> (String, bool) {
+/// Does what one request asks and says how it went.
+async fn answer(request: Request) -> Response {
+    match request.body {
+        RequestBody::Run { input } => {
+            let ran = run_input(&input).await;
+            Response::Done {
+                id: request.id,
+                output: ran.output,
+                is_error: ran.is_error,
+                catalog: catalog(),
+                result: ran.result,
+                error: ran.error,
+            }
+        }
+        RequestBody::OpenLesson { lesson, replay } => match in_worker::open(&lesson, replay) {
+            Ok((shell, note)) => {
+                // The lesson's data lives in memory only: the playground's stored data stays
+                // as it was, and comes back on CloseLesson.
+                replace_session(Session { shell, store: None });
+                text_answer(request.id, note, false)
+            }
+            Err(e) => text_answer(request.id, e, true),
+        },
+        RequestBody::CloseLesson => match start().await {
+            Ok(()) => text_answer(request.id, "the playground's data is back".into(), false),
+            Err(warning) => text_answer(request.id, warning, true),
+        },
+        RequestBody::CheckExercise {
+            lesson,
+            exercise,
+            answer,
+        } => {
+            let outcome = in_worker::check(&lesson, exercise, &answer);
+            text_answer(request.id, outcome.message, !outcome.passed)
+        }
+    }
+}
+
+/// An answer that is only text (no result documents, no shell error).
+fn text_answer(id: u64, output: String, is_error: bool) -> Response {
+    Response::Done {
+        id,
+        output,
+        is_error,
+        catalog: catalog(),
+        result: None,
+        error: None,
+    }
+}
+
+/// What one shell input produced.
+struct Ran {
+    output: String,
+    is_error: bool,
+    result: Option<StructuredResult>,
+    error: Option<ErrorInfo>,
+}
+
+/// Runs one input in the shell, then commits its changes to IndexedDB.
+async fn run_input(input: &str) -> Ran {
     let (evaluation, batch, store) = SESSION.with(|c| {
         let mut c = c.borrow_mut();
         match c.as_mut() {
@@ -195,7 +222,12 @@ async fn run_input(input: &str) -> (String, bool) {
         }
     });
     let Some(ev) = evaluation else {
-        return ("the shell could not start".into(), true);
+        return Ran {
+            output: "the shell could not start".into(),
+            is_error: true,
+            result: None,
+            error: None,
+        };
     };
     let is_error = ev.error.is_some() || ev.incomplete;
     let mut output = if ev.incomplete {
@@ -208,7 +240,26 @@ async fn run_input(input: &str) -> (String, bool) {
     {
         output.push_str(&format!("\nwarning: {e}"));
     }
-    (output, is_error)
+    let more = ev
+        .result
+        .as_deref()
+        .is_some_and(|r| r.ends_with("Type \"it\" for more"));
+    Ran {
+        output,
+        is_error,
+        result: ev
+            .value
+            .as_ref()
+            .filter(|_| ev.error.is_none())
+            .and_then(|v| StructuredResult::of(v, more)),
+        error: ev.error.as_ref().map(|e| ErrorInfo {
+            name: e.name.clone(),
+            code: e.code,
+            code_name: e
+                .code
+                .map(|c| engine::error::ErrorCode::from_code(c).name()),
+        }),
+    }
 }
 
 /// Databases and collections with document counts, and the current database.
@@ -230,6 +281,15 @@ fn catalog() -> Catalog {
                             db: db.to_string(),
                             name: name.to_string(),
                             count: coll.len(),
+                            indexes: coll
+                                .indexes()
+                                .iter()
+                                .map(|i| IndexSummary {
+                                    name: i.name().to_string(),
+                                    key: bson::Bson::Document(i.spec.key.clone())
+                                        .into_relaxed_extjson(),
+                                })
+                                .collect(),
                         })
                 })
                 .collect()

@@ -54,9 +54,14 @@ pub fn LessonStep(step: usize) -> impl IntoView {
 fn verdict_view(lang: Lang, run: &StepRun, expected: Option<String>) -> AnyView {
     let v = &run.verdict;
     let headline = if v.matched() {
+        let what = if v.text_matches.is_none() && !v.facts.is_empty() {
+            "The plan is what the lesson describes"
+        } else {
+            "Matches the expected output"
+        };
         view! {
             <p class="verdict ok" data-testid="step-verdict">
-                {format!("✓ {}", tr(lang, "Matches the expected output"))}
+                {format!("✓ {}", tr(lang, what))}
             </p>
         }
         .into_any()

@@ -1,6 +1,7 @@
 //! The page's panes, one per file.
 
 mod editor;
+mod explain_view;
 mod lesson_exercise;
 mod lesson_language;
 mod lesson_navigator;
@@ -9,6 +10,7 @@ mod lesson_prose;
 mod lesson_step;
 mod lesson_view;
 mod output;
+mod result_views;
 mod sidebar;
 
 pub use editor::Editor;

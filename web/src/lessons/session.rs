@@ -13,7 +13,7 @@ use super::progress::Progress;
 use super::progress_store::ProgressStore;
 use super::verdict::{StepVerdict, judge};
 use crate::engine_client;
-use crate::protocol::RequestBody;
+use crate::protocol::{RequestBody, StructuredResult};
 use crate::{AppState, refresh, run_in_console};
 
 /// The last run of a step in this visit: the verdict against the lesson.
@@ -270,7 +270,9 @@ pub async fn check_answer(ls: LessonState, exercise: usize, answer: String) {
 }
 
 /// The run's result when it is an explain reply (relaxed Extended JSON).
-fn explain_of(_outcome: &engine_client::Outcome) -> Option<&serde_json::Value> {
-    // TEMPORARY until the structured result lands from the console side.
-    None
+fn explain_of(outcome: &engine_client::Outcome) -> Option<&serde_json::Value> {
+    match &outcome.result {
+        Some(StructuredResult::Explain { doc }) => Some(doc),
+        _ => None,
+    }
 }
