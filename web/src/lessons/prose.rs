@@ -21,7 +21,7 @@ pub fn paragraphs(text: &str) -> Vec<Vec<Inline>> {
             }
             continue;
         }
-        if !current.is_empty() && !(ends_wide(&current) || starts_wide(line)) {
+        if !(current.is_empty() || ends_wide(&current) || starts_wide(line)) {
             current.push(' ');
         }
         current.push_str(line);
