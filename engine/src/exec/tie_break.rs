@@ -145,6 +145,7 @@ mod tests {
                 index_name: name.into(),
                 bounds,
                 forward: true,
+                key_range: None,
             })),
         }
     }
@@ -179,12 +180,21 @@ mod tests {
     #[test]
     fn equality_beats_a_range_and_shorter_keys_win() {
         let plans = [
-            scan("a_1_b_1", vec![range(Bson::Int32(0), Bson::Double(f64::INFINITY)), point(1)]),
-            scan("b_1_a_1", vec![point(1), range(Bson::Int32(0), Bson::Double(f64::INFINITY))]),
+            scan(
+                "a_1_b_1",
+                vec![range(Bson::Int32(0), Bson::Double(f64::INFINITY)), point(1)],
+            ),
+            scan(
+                "b_1_a_1",
+                vec![point(1), range(Bson::Int32(0), Bson::Double(f64::INFINITY))],
+            ),
         ];
         assert_eq!(winners(&plans), [1]);
         let plans = [
-            scan("a_1_b_1_c_1", vec![point(1), point(2), vec![Interval::all()]]),
+            scan(
+                "a_1_b_1_c_1",
+                vec![point(1), point(2), vec![Interval::all()]],
+            ),
             scan("b_1_a_1", vec![point(2), point(1)]),
         ];
         assert_eq!(winners(&plans), [1]);
@@ -199,8 +209,12 @@ mod tests {
     #[test]
     fn closed_intervals_and_shapes() {
         assert!(is_closed(&range(Bson::Int32(1), Bson::Int32(5))[0]));
-        assert!(!is_closed(&range(Bson::Int32(65), Bson::Double(f64::INFINITY))[0]));
-        assert!(!is_closed(&range(Bson::String("a".into()), Bson::Document(Default::default()))[0]));
+        assert!(!is_closed(
+            &range(Bson::Int32(65), Bson::Double(f64::INFINITY))[0]
+        ));
+        assert!(!is_closed(
+            &range(Bson::String("a".into()), Bson::Document(Default::default()))[0]
+        ));
         // A plan with a blocking SORT is another shape: no index-prefix winner.
         let sorted = Solution::Sort {
             pattern: Default::default(),
