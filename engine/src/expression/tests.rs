@@ -328,6 +328,17 @@ fn dates_in_arithmetic_round_and_overflow() {
         eval_err(bson!({"$add": ["$dt", 1e300]}), &d),
         (15, "date overflow".into())
     );
+    // The overflow is found when the sum becomes a date again, after every argument: a later
+    // null still gives null.
+    let max = doc! {"dt": bson::DateTime::from_millis(i64::MAX)};
+    assert_eq!(
+        eval(bson!({"$add": ["$dt", 100, 100, null]}), &max),
+        Some(Bson::Null)
+    );
+    assert_eq!(
+        eval_err(bson!({"$add": ["$dt", 100]}), &max),
+        (15, "date overflow".into())
+    );
     assert_eq!(
         eval_err(bson!({"$subtract": ["$dt", "x"]}), &d),
         (14, "can't $subtract string from Date".into())

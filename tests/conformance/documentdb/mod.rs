@@ -26,6 +26,7 @@
 //! one missing validation does not change every later result.
 //! Extra transcripts in the same format are read from `SPROUT_DOCUMENTDB_DIR`.
 
+pub mod sql_text;
 pub mod transcript;
 
 use std::collections::BTreeMap;
@@ -387,6 +388,10 @@ impl Replay {
                 return None;
             }
             "select" | "with" => {}
+            "do" => {
+                self.do_block(text);
+                return None;
+            }
             "set" | "reset" if lower.contains("enableletandcollationforquerymatch") => {
                 self.let_in_query_match =
                     first == "set" && lower.trim_end_matches(';').trim_end().ends_with(" on");
@@ -459,7 +464,7 @@ impl Replay {
         if let Some((args, _)) =
             call_args(text, "insert_one").or_else(|| call_args(text, "documentdb_api.insert_one"))
         {
-            return self.insert_one(&args, expected);
+            return self.insert_one(&args, expected, &[]);
         }
         if let Some((args, _)) = call_args(text, "drop_collection") {
             if let (Some(Arg::Str(db)), Some(Arg::Str(coll))) = (args.first(), args.get(1)) {
@@ -573,9 +578,35 @@ impl Replay {
         Translated::Ran(reply_outcome(reply), false)
     }
 
-    fn insert_one(&mut self, args: &[Arg], expected: &Expected) -> Translated {
-        let (Some(Arg::Str(db)), Some(Arg::Str(coll)), Some(Arg::Str(doc_text))) =
-            (args.first(), args.get(1), args.get(2))
+    /// A `DO $$ … FOR i IN a..b LOOP PERFORM insert_one(…); END LOOP … $$` block: the
+    /// inserts, once for each value of the loop variable (other blocks are not replayed).
+    fn do_block(&mut self, text: &str) {
+        let Some((var, from, to, body)) = sql_text::for_loop(text) else {
+            return;
+        };
+        let Some((args, _)) = call_args(&body, "insert_one") else {
+            return;
+        };
+        for i in from..=to {
+            let _ = self.insert_one(&args, &Expected::Nothing, &[(var.as_str(), i)]);
+        }
+    }
+
+    /// `insert_one('db', 'c', <document text>)`; the document may be a string expression
+    /// (`FORMAT(…)`, `REPEAT(…)`, `||`) over the loop variables `vars`.
+    fn insert_one(
+        &mut self,
+        args: &[Arg],
+        expected: &Expected,
+        vars: &[(&str, i64)],
+    ) -> Translated {
+        let doc_text = match args.get(2) {
+            Some(Arg::Str(s)) => Some(s.clone()),
+            Some(Arg::Other(expr)) => sql_text::string_expr(expr, vars),
+            _ => None,
+        };
+        let (Some(Arg::Str(db)), Some(Arg::Str(coll)), Some(doc_text)) =
+            (args.first(), args.get(1), doc_text.as_ref())
         else {
             return Translated::Skip("insert_one with non-literal arguments".into());
         };
