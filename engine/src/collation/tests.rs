@@ -94,3 +94,51 @@ fn the_scope_puts_a_collation_in_force_and_restores_the_previous() {
     }
     assert!(active_is_simple());
 }
+
+#[test]
+fn collated_queries_do_not_read_binary_index_keys() {
+    let mut e = crate::Engine::new();
+    e.run_command(
+        "t",
+        &doc! {"insert": "c", "documents": [{"_id": 1, "n": "bob"}, {"_id": 2, "n": "Bob"}, {"_id": 3, "n": "al"}]},
+    );
+    e.run_command(
+        "t",
+        &doc! {"createIndexes": "c", "indexes": [{"key": {"n": 1}, "name": "n_1"}, {"key": {"n": -1}, "name": "n_ci", "collation": {"locale": "en", "strength": 2}}]},
+    );
+    let ids = |r: bson::Document| -> Vec<Bson> {
+        r.get_document("cursor")
+            .unwrap()
+            .get_array("firstBatch")
+            .unwrap()
+            .iter()
+            .map(|d| d.as_document().unwrap().get("_id").unwrap().clone())
+            .collect()
+    };
+    let r = e.run_command(
+        "t",
+        &doc! {"find": "c", "filter": {"n": "BOB"}, "sort": {"_id": 1}, "collation": {"locale": "en", "strength": 2}},
+    );
+    assert_eq!(ids(r), vec![Bson::Int32(1), Bson::Int32(2)]);
+    // The simple-collation query may use n_1 but not the collated index.
+    let r = e.run_command(
+        "t",
+        &doc! {"find": "c", "filter": {"n": "Bob"}, "hint": "n_1"},
+    );
+    assert_eq!(ids(r), vec![Bson::Int32(2)]);
+    let listed = e.run_command("t", &doc! {"listIndexes": "c"});
+    let specs = listed
+        .get_document("cursor")
+        .unwrap()
+        .get_array("firstBatch")
+        .unwrap();
+    let collated = specs[2].as_document().unwrap();
+    assert_eq!(
+        collated
+            .get_document("collation")
+            .unwrap()
+            .get_i32("strength")
+            .unwrap(),
+        2
+    );
+}
