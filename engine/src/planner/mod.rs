@@ -21,6 +21,7 @@
 pub mod bounds;
 pub mod count;
 pub mod explode;
+pub mod min_max;
 pub mod or;
 pub mod plan_cache;
 pub mod predicates;
@@ -135,6 +136,16 @@ pub struct IxScanPlan {
     pub index_name: String,
     pub bounds: Vec<Vec<Interval>>,
     pub forward: bool,
+    /// A `min()`/`max()` scan: whole index keys from `start` (inclusive) to `end` (exclusive)
+    /// in key-pattern order, instead of per-field `bounds` (MongoDB's "simple range").
+    pub key_range: Option<KeyRange>,
+}
+
+/// Index keys (one value per key part) bounding a `min()`/`max()` scan.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyRange {
+    pub start: Vec<Bson>,
+    pub end: Vec<Bson>,
 }
 
 impl Solution {
@@ -184,6 +195,17 @@ pub fn plan_find(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Vec<Sol
         Some(h) => Some(resolve_hint(coll, h)?),
         None => None,
     };
+    if q.spec.min.is_some() || q.spec.max.is_some() {
+        min_max::check_field_names(q.spec.min.as_ref(), q.spec.max.as_ref())?;
+        let index = match &hinted {
+            None => return Err(min_max::hint_required()),
+            Some(Hint::Natural(_)) => return Err(min_max::natural_hint()),
+            Some(Hint::Index(name)) => coll.index(name).ok_or_else(|| {
+                Error::bad_value("hint provided does not correspond to an existing index")
+            })?,
+        };
+        return Ok(vec![min_max::plan(index, &parts, q)?]);
+    }
     if let Some(Hint::Natural(forward)) = hinted {
         return Ok(vec![finish(q, collscan(&parts, q, forward)?, false)?]);
     }
@@ -252,8 +274,19 @@ fn resolve_hint(coll: &Collection, hint: &Bson) -> Result<Hint> {
     }
 }
 
-/// `{_id: <scalar>}` alone is answered by an `_id` lookup.
+/// MongoDB uses an index for string comparisons only when its collation is the query's. Sprout's
+/// index keys are binary (no ICU sort keys), so an index serves only simple-collation queries
+/// and a collated index serves none: such queries scan the collection, which keeps their
+/// answers and orders right at the cost of speed.
+fn collation_allows(index: &Index) -> bool {
+    index.spec.collation.is_none() && crate::collation::active_is_simple()
+}
+
+/// `{_id: <scalar>}` alone is answered by an `_id` lookup (binary, so not under a collation).
 fn id_hack_key(parts: &[Conjunct]) -> Option<Bson> {
+    if !crate::collation::active_is_simple() {
+        return None;
+    }
     match parts {
         [c] if c.path.as_deref() == Some("_id") => match &c.pred {
             Pred::Eq(v)
@@ -326,13 +359,14 @@ pub struct IndexAccess {
 }
 
 /// The access path through `index`, or `None` when the index cannot be used at all (a partial
-/// index the filter does not imply, a sparse index that would miss matching documents).
+/// index the filter does not imply, a sparse index that would miss matching documents, an index
+/// whose collation is not the query's).
 pub fn index_access(
     index: &Index,
     parts: &[Conjunct],
     q: &FindQuery<'_>,
 ) -> Result<Option<IndexAccess>> {
-    if index.spec.parts.is_empty() {
+    if index.spec.parts.is_empty() || !collation_allows(index) {
         return Ok(None);
     }
     // Partial indexes serve only queries whose filter implies the partial filter.
@@ -412,6 +446,7 @@ pub fn index_access(
         index_name: index.name().to_string(),
         bounds,
         forward,
+        key_range: None,
     });
     let covered = residual.is_none() && covers_projection(index, q);
     let solution = if covered {
