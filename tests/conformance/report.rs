@@ -80,6 +80,8 @@ pub struct Report {
     started: Instant,
     extra_output: Vec<String>,
     untracked_prefix: Option<String>,
+    /// The cargo package whose test target is the runner (for the re-bless hints).
+    package: String,
 }
 
 impl Report {
@@ -96,6 +98,7 @@ impl Report {
             started: Instant::now(),
             extra_output: Vec::new(),
             untracked_prefix: None,
+            package: "sprout-tests".to_string(),
         }
     }
 
@@ -118,6 +121,12 @@ impl Report {
             area: area.to_string(),
             outcome,
         });
+    }
+
+    /// Names the cargo package of a runner that lives outside `sprout-tests` (the book's index
+    /// check is a `shell` test), so the re-bless hints name the right command.
+    pub fn set_package(&mut self, package: &str) {
+        self.package = package.to_string();
     }
 
     /// A line printed after the table (for example machine-readable totals).
@@ -254,8 +263,8 @@ impl Report {
             }
             let _ = writeln!(
                 problems,
-                "improvement: run SPROUT_BLESS=1 cargo test -p sprout-tests --test {} to shrink the baseline",
-                self.runner
+                "improvement: run SPROUT_BLESS=1 cargo test -p {} --test {} to shrink the baseline",
+                self.package, self.runner
             );
         }
         if problems.is_empty()
@@ -264,8 +273,8 @@ impl Report {
             let _ = writeln!(
                 problems,
                 "docs/conformance.md does not show the current figures of {}: run \
-                 SPROUT_BLESS=1 cargo test -p sprout-tests --test {} to refresh it",
-                self.runner, self.runner
+                 SPROUT_BLESS=1 cargo test -p {} --test {} to refresh it",
+                self.runner, self.package, self.runner
             );
         }
         if problems.is_empty() {
@@ -280,7 +289,8 @@ impl Report {
         }
     }
 
-    fn total(&self) -> Tally {
+    /// The counts over every case.
+    pub fn total(&self) -> Tally {
         let mut total = Tally::default();
         for case in &self.cases {
             total.add(&case.outcome);
