@@ -1,4 +1,17 @@
 // The shell worker: the same wasm module as the page; its entry point sees no `document` and
 // runs the engine, the shell and IndexedDB here instead of mounting the UI (web/src/shell_worker.rs).
 import init from './pkg/web.js';
-init();
+
+// When the wasm instance traps (memory exhausted, an abort), the error surfaces here — often as
+// an unhandled promise rejection, which the page's `onerror` never sees — and no Rust code can
+// answer any more. Tell the page (protocol.rs `Response::Crashed`), which starts a fresh worker.
+let crashed = false;
+function reportCrash(what) {
+  if (crashed) return;
+  crashed = true;
+  const message = String((what && what.message) || what || 'the worker failed');
+  self.postMessage(JSON.stringify({ kind: 'crashed', message }));
+}
+self.addEventListener('error', (e) => { e.preventDefault(); reportCrash(e.error || e.message); });
+self.addEventListener('unhandledrejection', (e) => { e.preventDefault(); reportCrash(e.reason); });
+init().catch(reportCrash);

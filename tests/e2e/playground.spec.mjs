@@ -1,7 +1,10 @@
 // End-to-end: the served playground in Debian's Chromium, driven by Playwright.
 // Inserts a product, finds it, reloads the page (IndexedDB) and finds it again; bad input shows
-// errors and the page keeps working; a hanging command is stopped by replacing the shell worker
-// without losing data. Saves screenshots and the time to first result.
+// errors (with MongoDB's code) and the page keeps working; a hanging command is stopped and a
+// command that exhausts memory is survived by replacing the shell worker without losing data.
+// Result sets show as a tree and a table; an indexed query's explain as a plan tree; the editor
+// completes, runs on Enter and walks its history (kept over a reload); the theme switch is kept.
+// Saves screenshots (playground, explain, dark theme…) and the time to first result.
 // Usage: node playground.spec.mjs <url> <output-dir>
 import { chromium } from 'playwright-core';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -31,7 +34,11 @@ async function run(page, command) {
   await page.fill('[data-testid=editor]', command);
   await page.press('[data-testid=editor]', 'Control+Enter');
   await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before, { timeout: 60000 });
-  return (await page.locator('.entry .result').last().textContent()) ?? '';
+  return (await page.locator('.entry').last().locator('.result').first().textContent()) ?? '';
+}
+const last = (page) => page.locator('.entry').last();
+async function editorValue(page) {
+  return page.$eval('[data-testid=editor]', (t) => t.value);
 }
 async function ready(page) {
   await page.waitForFunction(() => {
@@ -64,6 +71,90 @@ try {
   check('an unknown method is a TypeError', /TypeError/.test(unknown), unknown);
   const badFilter = await run(page, 'db.products.find({price: {$frob: 1}})');
   check('a bad filter is a MongoServerError', /MongoServerError\[BadValue\]: unknown operator: \$frob/.test(badFilter), badFilter);
+  const badge = (await last(page).locator('[data-testid=error-code]').textContent()) ?? '';
+  check('an engine error shows its code and codeName', badge === 'code 2 · BadValue', badge);
+  const errorColour = await last(page).locator('.result.error').evaluate((e) => getComputedStyle(e).color);
+  check('an error is red', /^rgb\((1[5-9]\d|2\d\d), \d{1,2}, \d{1,2}\)$/.test(errorColour), errorColour);
+
+  // Result sets: Text, Tree and Table.
+  await run(page, 'db.products.insertMany([{name: "Product 2", price: 20, tags: ["a", "b"]}, ' +
+    '{name: "Product 3", price: 30, dims: {w: 2, h: 3}}, {name: "Product 4", price: 40}])');
+  const all = await run(page, 'db.products.find().sort({price: 1})');
+  check('find shows mongosh text by default', all.includes("name: 'Product 4'"), all);
+  await last(page).locator('[data-view=table]').click();
+  const headers = await last(page).locator('[data-testid=table] th').allTextContents();
+  check('the table has the union of the top-level fields as columns',
+    JSON.stringify(headers) === JSON.stringify(['_id', 'name', 'price', 'tags', 'dims']), JSON.stringify(headers));
+  const rows = await last(page).locator('[data-testid=table] tbody tr').count();
+  const nested = await last(page).locator('[data-testid=table] tbody tr').nth(2).locator('td').nth(4).textContent();
+  check('the table has a row per document, nested values compact', rows === 4 && nested === '{ w: 2, h: 3 }', `${rows} rows, ${nested}`);
+  await page.screenshot({ path: join(outDir, 'playground-table.png') });
+  await last(page).locator('[data-view=tree]').click();
+  const treeDocs = await last(page).locator('[data-testid=tree] > details').count();
+  const firstLeaf = await last(page).locator('[data-testid=tree] > details').first().locator('.tree-leaf').first().textContent();
+  check('the tree has a node per document, ObjectId as a leaf', treeDocs === 4 && /^_id: ObjectId\('[0-9a-f]{24}'\)$/.test(firstLeaf), `${treeDocs} ${firstLeaf}`);
+  const dims = last(page).locator('[data-testid=tree] > details').nth(2).locator('details').first();
+  const openBefore = await dims.evaluate((d) => d.open);
+  await dims.locator('summary').first().click();
+  const openAfter = await dims.evaluate((d) => d.open);
+  check('a tree node collapses', openBefore === true && openAfter === false, `${openBefore} → ${openAfter}`);
+
+  // Explain: an indexed query renders as a plan tree with a summary; the sidebar lists indexes.
+  await run(page, 'db.products.createIndex({price: 1})');
+  await run(page, 'db.products.createIndex({price: 1, name: 1})');
+  const sidebarIndexes = await page.textContent('[data-testid=sidebar]');
+  check('the sidebar lists the indexes with their keys', sidebarIndexes.includes('price_1_name_1') && sidebarIndexes.includes('{ price: 1 }'), sidebarIndexes);
+  await run(page, 'db.products.find({price: {$gte: 20}}).explain("executionStats")');
+  const summary = (await last(page).locator('[data-testid=plan-summary]').textContent()) ?? '';
+  check('the explain summary counts keys and documents',
+    /^examined 3 index keys and 3 documents to return 3: index price_1(_name_1)?$/.test(summary), summary);
+  const stages = await last(page).locator('[data-testid=winning-plan] .stage-name').allTextContents();
+  check('the winning plan is a tree of stage boxes', JSON.stringify(stages) === '["FETCH","IXSCAN"]', JSON.stringify(stages));
+  const ixscan = (await last(page).locator('[data-testid=winning-plan] [data-stage=IXSCAN]').textContent()) ?? '';
+  check('the index scan shows its index, key pattern and counters', /price_1.*\{ price: 1.*\}.*3 keys examined.*3 returned/.test(ixscan), ixscan);
+  const rejected = (await last(page).locator('[data-testid=rejected-plans] > summary').textContent()) ?? '';
+  check('the rejected plan is listed', rejected === '1 rejected plan', rejected);
+  await last(page).locator('[data-testid=rejected-plans] > summary').click();
+  await last(page).locator('[data-testid=explain]').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(outDir, 'explain.png') });
+  const aggregateSummary = await (async () => {
+    await run(page, 'db.products.explain("executionStats").aggregate([{$match: {price: 10}}, {$group: {_id: "$name"}}])');
+    return (await last(page).locator('[data-testid=plan-summary]').textContent()) ?? '';
+  })();
+  check('an aggregation explain is a plan too', /^examined \d+ index keys? and 1 document to return 1: index price_1/.test(aggregateSummary), aggregateSummary);
+
+  // Editor: Enter runs a complete one-line statement; completion; history.
+  await page.fill('[data-testid=editor]', '');
+  await page.click('[data-testid=editor]');
+  await page.keyboard.type('db.prod');
+  await page.waitForSelector('[data-testid=completion]', { timeout: 5000 });
+  const offered = await page.locator('[data-testid=completion] li').allTextContents();
+  await page.keyboard.press('Tab');
+  const completed = await editorValue(page);
+  check('completion offers the collection and Tab accepts it', offered.includes('products') && completed === 'db.products', `${offered} → ${completed}`);
+  await page.keyboard.type('.countDocuments()');
+  const bracketPair = await page.locator('.highlight .bracket-match').count();
+  check('the brackets at the cursor are highlighted', bracketPair === 2, String(bracketPair));
+  const coloured = await page.locator('.highlight .tok-shell').count();
+  check('the input is syntax-coloured', coloured >= 1, String(coloured));
+  const entriesBefore = await page.locator('.entry').count();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, entriesBefore, { timeout: 30000 });
+  const counted = (await last(page).locator('.result').textContent()) ?? '';
+  check('Enter runs a complete statement', counted.trim() === '4', counted);
+  await page.keyboard.type('db.products.find({');
+  await page.keyboard.press('Enter');
+  check('Enter in an unfinished statement starts a new line', (await editorValue(page)) === 'db.products.find({\n', JSON.stringify(await editorValue(page)));
+  await page.fill('[data-testid=editor]', '');
+  await page.keyboard.press('ArrowUp');
+  const recalled = await editorValue(page);
+  await page.keyboard.press('ArrowUp');
+  const older = await editorValue(page);
+  check('↑ recalls the previous commands', recalled === 'db.products.countDocuments()' && older.includes('aggregate'), `${recalled} / ${older}`);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  check('↓ returns to the draft', (await editorValue(page)) === '', await editorValue(page));
+
   const loop = await run(page, 'while (true) {}');
   check('a runaway loop is stopped', /RangeError/.test(loop), loop);
 
@@ -86,15 +177,38 @@ try {
   const stopped = (await page.locator('.entry .result').last().textContent()) ?? '';
   check('Stop interrupts the command', /Interrupted/.test(stopped), stopped);
   const afterStop = await run(page, 'db.products.countDocuments()');
-  check('after Stop the data is still there', afterStop.trim() === '1', afterStop);
+  check('after Stop the data is still there', afterStop.trim() === '4', afterStop);
+
+  // Issue #4: a command that exhausts memory kills the worker's wasm; the page notices, says so,
+  // starts a fresh worker from IndexedDB, and the next command works on the same data.
+  const oomStarted = Date.now();
+  const oom = await run(page, 'var a = []; while (true) a.push("x".repeat(1e6) + a.length)');
+  check('running out of memory is reported', /The shell stopped/.test(oom) &&
+    (await last(page).locator('.result.error').count()) === 1, oom);
+  console.log(`out of memory noticed after ${Date.now() - oomStarted} ms`);
+  const afterOom = await run(page, 'db.products.countDocuments()');
+  check('after running out of memory the next command works on the stored data', afterOom.trim() === '4', afterOom);
 
   await page.reload();
   await ready(page);
+  await page.click('[data-testid=editor]');
+  await page.keyboard.press('ArrowUp');
+  check('the history survives a reload', (await editorValue(page)) === 'db.products.countDocuments()', await editorValue(page));
+  await page.click('[data-testid=theme-toggle]');
+  const theme = await page.evaluate(() => document.documentElement.dataset.theme);
   const again = await run(page, 'db.products.find({price: 10})');
   check('after a reload the document is still there (IndexedDB)', again.includes("name: 'Product 1'"), again);
   const collections = await run(page, 'show collections');
   check('show collections lists products', collections.trim() === 'products', collections);
   await page.screenshot({ path: join(outDir, 'playground-after-reload.png') });
+  await page.reload();
+  await ready(page);
+  const themeAfterReload = await page.evaluate(() => document.documentElement.dataset.theme);
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  check('the theme switch is kept over a reload', theme === 'dark' && themeAfterReload === 'dark' && background === 'rgb(20, 25, 22)',
+    `${theme} ${themeAfterReload} ${background}`);
+  await run(page, 'db.products.find({price: {$gte: 20}}).explain("executionStats")');
+  await page.screenshot({ path: join(outDir, 'explain-dark.png') });
   check('no uncaught page errors', pageErrors.length === 0, pageErrors.join('; '));
   writeFileSync(join(outDir, 'timings.json'), JSON.stringify({ firstResultMs }, null, 2));
   console.log(`first result after ${firstResultMs} ms (load + engine start + insertOne)`);

@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 pub use crate::protocol::CollectionSummary;
-use crate::protocol::{Catalog, Request, Response};
+use crate::protocol::{Catalog, ErrorInfo, Request, RequestBody, Response, StructuredResult};
 
 /// The script that boots the same wasm module inside the worker (in `static/`).
 const WORKER_SCRIPT: &str = "./worker.js";
@@ -24,8 +24,25 @@ const WORKER_SCRIPT: &str = "./worker.js";
 pub struct Outcome {
     pub output: String,
     pub is_error: bool,
+    /// The result as documents, when it is documents (for the tree, table and explain views).
+    pub result: Option<StructuredResult>,
+    /// The error's name, code and codeName, when the command failed in the shell.
+    pub error: Option<ErrorInfo>,
     /// The worker was replaced while this command ran: shell variables are gone.
     pub restarted: bool,
+}
+
+impl Outcome {
+    /// A command that did not get an answer from the shell.
+    fn failed(output: impl Into<String>, restarted: bool) -> Outcome {
+        Outcome {
+            output: output.into(),
+            is_error: true,
+            result: None,
+            error: None,
+            restarted,
+        }
+    }
 }
 
 struct Proxy {
@@ -67,13 +84,7 @@ fn spawn_worker(ready: oneshot::Sender<Option<String>>) -> Result<(), String> {
     });
     let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(|ev: ErrorEvent| {
         ev.prevent_default();
-        let message = format!(
-            "The shell stopped: {}. It most likely ran out of memory. A fresh shell was started: \
-             variables are gone; the data is as it was after the last completed command.",
-            ev.message()
-        );
-        // Not from inside this handler: restarting drops the closure that is running.
-        wasm_bindgen_futures::spawn_local(async move { restart(&message) });
+        worker_died(&ev.message());
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -96,6 +107,16 @@ fn spawn_worker(ready: oneshot::Sender<Option<String>>) -> Result<(), String> {
     Ok(())
 }
 
+/// The worker died (its wasm trapped or ran out of memory): replace it.
+fn worker_died(why: &str) {
+    let message = format!(
+        "The shell stopped: {why}. It most likely ran out of memory. A fresh shell was started: \
+         variables are gone; the data is as it was after the last completed command."
+    );
+    // Not from inside the handler that noticed: restarting drops the closure that is running.
+    wasm_bindgen_futures::spawn_local(async move { restart(&message) });
+}
+
 fn on_response(text: &str) {
     let response = match serde_json::from_str::<Response>(text) {
         Ok(r) => r,
@@ -104,10 +125,15 @@ fn on_response(text: &str) {
             return;
         }
     };
+    if let Response::Crashed { message } = &response {
+        worker_died(message);
+        return;
+    }
     PROXY.with(|p| {
         let mut p = p.borrow_mut();
         let Some(proxy) = p.as_mut() else { return };
         match response {
+            Response::Crashed { .. } => {}
             Response::Ready { warning, catalog } => {
                 proxy.catalog = catalog;
                 if let Some(ready) = proxy.ready.take() {
@@ -119,12 +145,16 @@ fn on_response(text: &str) {
                 output,
                 is_error,
                 catalog,
+                result,
+                error,
             } => {
                 proxy.catalog = catalog;
                 if let Some(tx) = proxy.pending.remove(&id) {
                     let _ = tx.send(Outcome {
                         output,
                         is_error,
+                        result,
+                        error,
                         restarted: false,
                     });
                 }
@@ -143,7 +173,9 @@ pub async fn run(input: &str) -> Outcome {
         proxy.next_id += 1;
         let text = serde_json::to_string(&Request {
             id,
-            input: input.to_string(),
+            body: RequestBody::Run {
+                input: input.to_string(),
+            },
         })
         .ok()?;
         let (tx, rx) = oneshot::channel();
@@ -152,17 +184,11 @@ pub async fn run(input: &str) -> Outcome {
         Some(rx)
     });
     let Some(receiver) = receiver else {
-        return Outcome {
-            output: "the shell is not running".into(),
-            is_error: true,
-            restarted: false,
-        };
+        return Outcome::failed("the shell is not running", false);
     };
-    receiver.await.unwrap_or_else(|_| Outcome {
-        output: "the shell stopped before answering".into(),
-        is_error: true,
-        restarted: true,
-    })
+    receiver
+        .await
+        .unwrap_or_else(|_| Outcome::failed("the shell stopped before answering", true))
 }
 
 /// Stops the running command: the worker is terminated and a fresh one started.
@@ -198,11 +224,7 @@ fn restart(message: &str) {
                 Err(e) => message.push_str(&format!("\n{e}")),
             }
             for (_, tx) in pending.into_iter().flatten() {
-                let _ = tx.send(Outcome {
-                    output: message.clone(),
-                    is_error: true,
-                    restarted: true,
-                });
+                let _ = tx.send(Outcome::failed(message.clone(), true));
             }
         }
     });

@@ -2,11 +2,17 @@
 //! pane and a sidebar of collections, over the engine and shell compiled to WebAssembly, with
 //! data kept in IndexedDB.
 
+pub mod completion;
 pub mod components;
+pub mod doc_text;
 pub mod engine_client;
+pub mod explain;
+pub mod history;
 pub mod idb_store;
 pub mod protocol;
 pub mod shell_worker;
+pub mod syntax;
+pub mod theme;
 
 use leptos::prelude::*;
 
@@ -19,6 +25,10 @@ pub struct Entry {
     pub input: String,
     pub output: String,
     pub is_error: bool,
+    /// The result as documents, for the tree, table and explain views.
+    pub result: Option<protocol::StructuredResult>,
+    /// The error's code and codeName, for the badge beside an engine error.
+    pub error: Option<protocol::ErrorInfo>,
 }
 
 /// Page-wide state, created at the root and shared by context.

@@ -1,23 +1,45 @@
 //! Messages between the page and the shell worker (JSON over `postMessage`).
 //!
-//! The page sends one [`Request`] at a time; the worker answers each with a [`Response::Done`]
-//! carrying what the sidebar needs, so the page never reads engine state directly.
+//! The page sends [`Request`]s, each an `id` and a [`RequestBody`] (one variant per kind of
+//! work: running shell input, and whatever else the page asks of the worker); the worker answers
+//! each with a [`Response::Done`] carrying the text to show, the result in structured form when
+//! it is documents, and what the sidebar needs, so the page never reads engine state directly.
 
+use bson::{Bson, Document};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// An index as the sidebar shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IndexSummary {
+    pub name: String,
+    /// The key pattern, e.g. `{"price": 1}` (relaxed Extended JSON).
+    pub key: Value,
+}
 
 /// A collection as the sidebar shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CollectionSummary {
     pub db: String,
     pub name: String,
     pub count: usize,
+    #[serde(default)]
+    pub indexes: Vec<IndexSummary>,
 }
 
-/// Page → worker: run one shell input.
+/// Page → worker: request `id`; the answer carries the same `id`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Request {
     pub id: u64,
-    pub input: String,
+    pub body: RequestBody,
+}
+
+/// What the page asks the worker to do. Add a variant per new kind of request.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RequestBody {
+    /// Run one shell input (a line or a multi-line block).
+    Run { input: String },
 }
 
 /// What the sidebar and prompt show after a command.
@@ -25,6 +47,66 @@ pub struct Request {
 pub struct Catalog {
     pub collections: Vec<CollectionSummary>,
     pub current_db: String,
+}
+
+/// A result that is documents, in relaxed Extended JSON (`{"$oid": …}`, `{"$date": …}`), for
+/// the tree, table and explain views. The text form stays the mongosh text of `output`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "shape", rename_all = "snake_case")]
+pub enum StructuredResult {
+    /// A cursor's first batch or an array of documents; `more` when `it` shows more.
+    Documents { docs: Vec<Value>, more: bool },
+    /// One document (a findOne, a command reply, a write result).
+    Document { doc: Value },
+    /// An explain reply (find's, or aggregate's with a `$cursor` stage).
+    Explain { doc: Value },
+}
+
+impl StructuredResult {
+    /// The structured form of a shell result, when it is documents; `more` says whether the
+    /// shell offered `it` for more.
+    pub fn of(value: &Bson, more: bool) -> Option<StructuredResult> {
+        match value {
+            Bson::Document(d) if is_explain(d) => Some(StructuredResult::Explain {
+                doc: value.clone().into_relaxed_extjson(),
+            }),
+            Bson::Document(_) => Some(StructuredResult::Document {
+                doc: value.clone().into_relaxed_extjson(),
+            }),
+            Bson::Array(items) if items.iter().all(|i| matches!(i, Bson::Document(_))) => {
+                Some(StructuredResult::Documents {
+                    docs: items
+                        .iter()
+                        .cloned()
+                        .map(Bson::into_relaxed_extjson)
+                        .collect(),
+                    more,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Whether a document is an explain reply: it has a `queryPlanner`, or an aggregation's first
+/// stage is a `$cursor` with one.
+pub fn is_explain(d: &Document) -> bool {
+    d.contains_key("queryPlanner")
+        || d.get_array("stages")
+            .ok()
+            .and_then(|s| s.first())
+            .and_then(Bson::as_document)
+            .and_then(|s| s.get_document("$cursor").ok())
+            .is_some_and(|c| c.contains_key("queryPlanner"))
+}
+
+/// An error as the output shows it: the shell's error name (`MongoServerError[BadValue]`,
+/// `TypeError`) and, for engine errors, MongoDB's code and codeName.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorInfo {
+    pub name: String,
+    pub code: Option<i32>,
+    pub code_name: Option<String>,
 }
 
 /// Worker → page.
@@ -43,12 +125,41 @@ pub enum Response {
         output: String,
         is_error: bool,
         catalog: Catalog,
+        /// The result as documents, when it is documents.
+        #[serde(default)]
+        result: Option<StructuredResult>,
+        /// The error's code, when the command failed.
+        #[serde(default)]
+        error: Option<ErrorInfo>,
     },
+    /// The worker hit an error it cannot recover from (an exhausted memory, an aborted wasm
+    /// instance); sent by `static/worker.js`, not by Rust code, which may no longer run. The
+    /// page replaces the worker.
+    Crashed { message: String },
 }
 
 #[cfg(test)]
 mod tests {
+    use bson::{doc, oid::ObjectId};
+
     use super::*;
+
+    #[test]
+    fn requests_round_trip_through_json() {
+        let r = Request {
+            id: 3,
+            body: RequestBody::Run {
+                input: "db.c.find()".into(),
+            },
+        };
+        let text = serde_json::to_string(&r).unwrap();
+        assert_eq!(
+            text,
+            r#"{"id":3,"body":{"kind":"run","input":"db.c.find()"}}"#
+        );
+        let back: Request = serde_json::from_str(&text).unwrap();
+        assert!(matches!(back.body, RequestBody::Run { input } if input == "db.c.find()"));
+    }
 
     #[test]
     fn responses_round_trip_through_json() {
@@ -61,18 +172,111 @@ mod tests {
                     db: "test".into(),
                     name: "c".into(),
                     count: 1,
+                    indexes: vec![IndexSummary {
+                        name: "_id_".into(),
+                        key: serde_json::json!({"_id": 1}),
+                    }],
                 }],
                 current_db: "test".into(),
             },
+            result: StructuredResult::of(&Bson::Document(doc! {"acknowledged": true}), false),
+            error: Some(ErrorInfo {
+                name: "MongoServerError[BadValue]".into(),
+                code: Some(2),
+                code_name: Some("BadValue".into()),
+            }),
         };
         let text = serde_json::to_string(&r).unwrap();
         assert!(text.starts_with(r#"{"kind":"done","id":7"#), "{text}");
         match serde_json::from_str::<Response>(&text).unwrap() {
-            Response::Done { id, catalog, .. } => {
+            Response::Done {
+                id,
+                catalog,
+                result,
+                error,
+                ..
+            } => {
                 assert_eq!(id, 7);
                 assert_eq!(catalog.collections[0].name, "c");
+                assert_eq!(
+                    catalog.collections[0].indexes[0].key,
+                    serde_json::json!({"_id": 1})
+                );
+                assert_eq!(
+                    result,
+                    Some(StructuredResult::Document {
+                        doc: serde_json::json!({"acknowledged": true})
+                    })
+                );
+                assert_eq!(error.unwrap().code_name.as_deref(), Some("BadValue"));
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn an_answer_without_the_new_fields_still_reads() {
+        let text = r#"{"kind":"done","id":1,"output":"1","is_error":false,
+            "catalog":{"collections":[{"db":"test","name":"c","count":1}],"current_db":"test"}}"#;
+        match serde_json::from_str::<Response>(text).unwrap() {
+            Response::Done {
+                result,
+                error,
+                catalog,
+                ..
+            } => {
+                assert!(result.is_none() && error.is_none());
+                assert!(catalog.collections[0].indexes.is_empty());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_crash_notice_of_worker_js_reads() {
+        // static/worker.js writes this by hand: keep the two in step.
+        let text = r#"{"kind":"crashed","message":"RuntimeError: unreachable"}"#;
+        assert!(matches!(
+            serde_json::from_str::<Response>(text).unwrap(),
+            Response::Crashed { message } if message == "RuntimeError: unreachable"
+        ));
+    }
+
+    #[test]
+    fn documents_become_relaxed_extended_json() {
+        let id = ObjectId::parse_str("64b7f0c2a1b2c3d4e5f60718").unwrap();
+        let batch = Bson::Array(vec![
+            Bson::Document(doc! {"_id": id, "price": 10, "big": 5_000_000_000_i64}),
+            Bson::Document(doc! {"_id": 2, "tags": ["a"]}),
+        ]);
+        assert_eq!(
+            StructuredResult::of(&batch, true),
+            Some(StructuredResult::Documents {
+                docs: vec![
+                    serde_json::json!({"_id": {"$oid": "64b7f0c2a1b2c3d4e5f60718"}, "price": 10, "big": 5_000_000_000_i64}),
+                    serde_json::json!({"_id": 2, "tags": ["a"]}),
+                ],
+                more: true,
+            })
+        );
+        // Not documents: no structured form (the text says it all).
+        assert_eq!(StructuredResult::of(&Bson::Int32(1), false), None);
+        assert_eq!(
+            StructuredResult::of(&Bson::Array(vec![Bson::String("c".into())]), false),
+            None
+        );
+    }
+
+    #[test]
+    fn explain_replies_are_recognised() {
+        let find =
+            doc! {"explainVersion": "1", "queryPlanner": {"winningPlan": {"stage": "COLLSCAN"}}};
+        assert!(matches!(
+            StructuredResult::of(&Bson::Document(find), false),
+            Some(StructuredResult::Explain { .. })
+        ));
+        let aggregate = doc! {"stages": [{"$cursor": {"queryPlanner": {"winningPlan": {"stage": "COLLSCAN"}}}}]};
+        assert!(is_explain(&aggregate));
+        assert!(!is_explain(&doc! {"stages": [{"$match": {}}]}));
     }
 }

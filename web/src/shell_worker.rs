@@ -21,7 +21,10 @@ use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::idb_store::IdbStore;
-use crate::protocol::{Catalog, CollectionSummary, Request, Response};
+use crate::protocol::{
+    Catalog, CollectionSummary, ErrorInfo, IndexSummary, Request, RequestBody, Response,
+    StructuredResult,
+};
 
 /// The browser's clock (std's SystemTime is not available in wasm32-unknown-unknown).
 pub struct BrowserClock;
@@ -105,13 +108,8 @@ async fn drain() {
         return;
     }
     while let Some(request) = QUEUE.with(|q| q.borrow_mut().pop_front()) {
-        let (output, is_error) = run_input(&request.input).await;
-        post(&Response::Done {
-            id: request.id,
-            output,
-            is_error,
-            catalog: catalog(),
-        });
+        let response = answer(request).await;
+        post(&response);
     }
     DRAINING.with(|d| *d.borrow_mut() = false);
 }
@@ -143,9 +141,33 @@ async fn start() -> Result<(), String> {
     }
 }
 
-/// Runs one input in the shell, then commits its changes to IndexedDB. Returns the text to show
-/// and whether it is an error.
-async fn run_input(input: &str) -> (String, bool) {
+/// Does what one request asks and says how it went.
+async fn answer(request: Request) -> Response {
+    match request.body {
+        RequestBody::Run { input } => {
+            let ran = run_input(&input).await;
+            Response::Done {
+                id: request.id,
+                output: ran.output,
+                is_error: ran.is_error,
+                catalog: catalog(),
+                result: ran.result,
+                error: ran.error,
+            }
+        }
+    }
+}
+
+/// What one shell input produced.
+struct Ran {
+    output: String,
+    is_error: bool,
+    result: Option<StructuredResult>,
+    error: Option<ErrorInfo>,
+}
+
+/// Runs one input in the shell, then commits its changes to IndexedDB.
+async fn run_input(input: &str) -> Ran {
     let (evaluation, batch, store) = SESSION.with(|c| {
         let mut c = c.borrow_mut();
         match c.as_mut() {
@@ -158,7 +180,12 @@ async fn run_input(input: &str) -> (String, bool) {
         }
     });
     let Some(ev) = evaluation else {
-        return ("the shell could not start".into(), true);
+        return Ran {
+            output: "the shell could not start".into(),
+            is_error: true,
+            result: None,
+            error: None,
+        };
     };
     let is_error = ev.error.is_some() || ev.incomplete;
     let mut output = if ev.incomplete {
@@ -171,7 +198,26 @@ async fn run_input(input: &str) -> (String, bool) {
     {
         output.push_str(&format!("\nwarning: {e}"));
     }
-    (output, is_error)
+    let more = ev
+        .result
+        .as_deref()
+        .is_some_and(|r| r.ends_with("Type \"it\" for more"));
+    Ran {
+        output,
+        is_error,
+        result: ev
+            .value
+            .as_ref()
+            .filter(|_| ev.error.is_none())
+            .and_then(|v| StructuredResult::of(v, more)),
+        error: ev.error.as_ref().map(|e| ErrorInfo {
+            name: e.name.clone(),
+            code: e.code,
+            code_name: e
+                .code
+                .map(|c| engine::error::ErrorCode::from_code(c).name()),
+        }),
+    }
 }
 
 /// Databases and collections with document counts, and the current database.
@@ -193,6 +239,15 @@ fn catalog() -> Catalog {
                             db: db.to_string(),
                             name: name.to_string(),
                             count: coll.len(),
+                            indexes: coll
+                                .indexes()
+                                .iter()
+                                .map(|i| IndexSummary {
+                                    name: i.name().to_string(),
+                                    key: bson::Bson::Document(i.spec.key.clone())
+                                        .into_relaxed_extjson(),
+                                })
+                                .collect(),
                         })
                 })
                 .collect()

@@ -111,6 +111,8 @@ pub fn aggregate(
         aggregate_write::write(engine, db, writer.target(), docs, &write_run)
             .map_err(executor_error)?;
         docs = Vec::new();
+    } else {
+        check_result_sizes(&docs).map_err(executor_error)?;
     }
     Ok(first_batch_reply(
         engine,
@@ -204,6 +206,27 @@ fn execute(
         pushed,
         counts,
     })
+}
+
+/// MongoDB's largest internal document (16 MB + 16 KB): a result document beyond it cannot be
+/// serialised into the cursor batch.
+const MAX_RESULT_BYTES: usize = 16 * 1024 * 1024 + 16 * 1024;
+
+/// Error 10334 (`BSONObjectTooLarge`) for a result document over the internal size limit.
+fn check_result_sizes(docs: &[Document]) -> Result<()> {
+    for d in docs {
+        let size = crate::value::bson_size::document_size(d);
+        if size > MAX_RESULT_BYTES {
+            return Err(Error::new(
+                ErrorCode::Location(10334),
+                format!(
+                    "BSONObj size: {size} (0x{size:X}) is invalid. Size must be between 0 and \
+                     {MAX_RESULT_BYTES}(16MB)"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn executor_error(mut e: Error) -> Error {

@@ -409,7 +409,7 @@ impl Merger<'_> {
             let v = Expression::parse_in(value, self.run.scope)?
                 .evaluate_in(new, self.run.eval)?
                 .unwrap_or(Bson::Null);
-            scope.constants.push((name.clone(), v));
+            scope.constants.push((name.clone(), Some(v)));
         }
         let pipeline = Pipeline::parse_sub(items, &scope)?;
         let current = engine

@@ -218,7 +218,7 @@ fn millis_delta(n: Num) -> Result<i64> {
 fn add(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let mut total = Num::Int(0);
     // Once a date is seen, the sum is kept in whole milliseconds.
-    let mut date: Option<i64> = None;
+    let mut date: Option<Result<i64>> = None;
     for a in args {
         let v = a.eval(vars)?;
         if nullish(&v) {
@@ -231,12 +231,11 @@ fn add(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
                     "only one date allowed in an $add expression",
                 ));
             }
-            let so_far = millis_delta(total)?;
-            date = Some(
+            date = Some(millis_delta(total).and_then(|so_far| {
                 so_far
                     .checked_add(d.timestamp_millis())
-                    .ok_or_else(date_overflow)?,
-            );
+                    .ok_or_else(date_overflow)
+            }));
             continue;
         }
         let Some(n) = v.as_ref().and_then(Num::from_bson) else {
@@ -245,15 +244,21 @@ fn add(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
                 type_name_of(&v)
             )));
         };
+        // An overflow is reported only after every argument is read, as MongoDB converts
+        // the sum back to a date at the end: a later null still makes the result null.
         match date {
-            Some(ms) => {
-                date = Some(ms.checked_add(millis_delta(n)?).ok_or_else(date_overflow)?);
+            Some(Ok(ms)) => {
+                date = Some(
+                    millis_delta(n)
+                        .and_then(|delta| ms.checked_add(delta).ok_or_else(date_overflow)),
+                );
             }
+            Some(Err(_)) => {}
             None => total = combine(total, n, &ADD),
         }
     }
     Ok(Some(match date {
-        Some(ms) => Bson::DateTime(DateTime::from_millis(ms)),
+        Some(ms) => Bson::DateTime(DateTime::from_millis(ms?)),
         None => total.into_bson(),
     }))
 }

@@ -66,7 +66,11 @@ impl FieldPathExpr {
                 other => {
                     check_variable_name_for_read(other)?;
                     if let Some((_, v)) = scope.constants.iter().rev().find(|(n, _)| n == other) {
-                        PathRoot::Value(Box::new(v.clone()))
+                        match v {
+                            Some(v) => PathRoot::Value(Box::new(v.clone())),
+                            // A `let` constant that evaluated to missing reads as missing.
+                            None => PathRoot::Remove,
+                        }
                     } else if scope.bound.iter().any(|n| n == other) {
                         PathRoot::Variable(other.to_string())
                     } else {
@@ -125,6 +129,11 @@ impl FieldPathExpr {
     }
 
     /// The path's field names (empty for `$$ROOT` itself).
+    /// Whether the path reads the document (`"$a"`, `"$$ROOT"`, `"$$CURRENT.a"`).
+    pub fn reads_document(&self) -> bool {
+        matches!(self.root, PathRoot::Root | PathRoot::Current)
+    }
+
     pub fn fields(&self) -> &[String] {
         &self.fields
     }

@@ -3,8 +3,8 @@
 //! and `$trunc` with a non-negative precision); decimals stay decimals.
 //!
 //! Rounding of decimals is exact (quantize with the operator's rounding mode). The decimal
-//! results of `$exp $ln $log $log10 $pow $sqrt` are computed in double precision and widened
-//! back to a decimal, so they agree with MongoDB's to about 15 significant digits only.
+//! results of `$exp $ln $log $log10 $pow $sqrt` are correctly rounded to 34 digits
+//! (`value::decimal_math`), as MongoDB's decimal library gives them.
 
 use bson::Bson;
 
@@ -118,7 +118,10 @@ fn floor(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
 
 fn exp(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     with_number("$exp", args, vars, |n| {
-        Ok(float_result(n, n.as_f64().exp()))
+        Ok(match n {
+            Num::Decimal(d) => decimal_bson(d.exp()),
+            _ => Bson::Double(n.as_f64().exp()),
+        })
     })
 }
 
@@ -134,7 +137,7 @@ fn ln(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
                 ),
             ));
         }
-        Ok(positive_decimal_result(n, x.ln()))
+        Ok(positive_decimal_result(n, x.ln(), Decimal::ln))
     })
 }
 
@@ -150,15 +153,15 @@ fn log10(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
                 ),
             ));
         }
-        Ok(positive_decimal_result(n, x.log10()))
+        Ok(positive_decimal_result(n, x.log10(), Decimal::log10))
     })
 }
 
 /// MongoDB computes logarithms of positive decimals as decimals; any other argument (a NaN
 /// decimal included) goes through double arithmetic and gives a double.
-fn positive_decimal_result(n: Num, result: f64) -> Bson {
+fn positive_decimal_result(n: Num, result: f64, decimal: fn(&Decimal) -> Decimal) -> Bson {
     match n {
-        Num::Decimal(d) if is_positive(d) => decimal_bson(decimal_from_double(result)),
+        Num::Decimal(d) if is_positive(d) => decimal_bson(decimal(&d)),
         _ => Bson::Double(result),
     }
 }
@@ -184,7 +187,10 @@ fn sqrt(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
                 "$sqrt's argument must be greater than or equal to 0",
             ));
         }
-        Ok(float_result(n, x.sqrt()))
+        Ok(match n {
+            Num::Decimal(d) => decimal_bson(d.sqrt()),
+            _ => Bson::Double(x.sqrt()),
+        })
     })
 }
 
@@ -214,13 +220,12 @@ fn log(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
             ),
         ));
     }
-    let result = xf.ln() / bf.ln();
     let decimal = matches!(x, Num::Decimal(_)) || matches!(b, Num::Decimal(_));
     let in_domain = xf > 0.0 && bf > 0.0 && bf != 1.0;
     Ok(Some(if decimal && in_domain {
-        decimal_bson(decimal_from_double(result))
+        decimal_bson(x.as_decimal().log(&b.as_decimal()))
     } else {
-        Bson::Double(result)
+        Bson::Double(xf.ln() / bf.ln())
     }))
 }
 
@@ -249,7 +254,9 @@ fn pow(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     }
     Ok(Some(match (b, e) {
         // MongoDB's decimal power carries all 34 digits (`100.000…0`).
-        (Num::Decimal(_), _) | (_, Num::Decimal(_)) => decimal_bson(Decimal::from_f64(bf.powf(ef))),
+        (Num::Decimal(_), _) | (_, Num::Decimal(_)) => {
+            decimal_bson(b.as_decimal().pow(&e.as_decimal()))
+        }
         (Num::Double(_), _) | (_, Num::Double(_)) => Bson::Double(bf.powf(ef)),
         _ => {
             let (bl, el) = (b.as_i64().unwrap_or(0), e.as_i64().unwrap_or(0));

@@ -112,7 +112,8 @@ impl<'a> Vars<'a> {
 /// (substituted at parse time) and names that operators bind while evaluating.
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
-    pub constants: Vec<(String, Bson)>,
+    /// `None` is a constant whose expression evaluated to missing (`$$name` is then missing).
+    pub constants: Vec<(String, Option<Bson>)>,
     pub bound: Vec<String>,
     /// `$$NOW` and `$$CLUSTER_TIME` fixed at parse time, for commands whose evaluation has no
     /// context of its own (`find` projections and filters).
@@ -121,7 +122,8 @@ pub struct Scope {
 
 impl Scope {
     /// A scope from a command's `let` document: each value is an expression evaluated once,
-    /// against an empty document, as MongoDB does.
+    /// against an empty document, as MongoDB does; one that reads the document (`"$a"`,
+    /// `"$$ROOT"`) is error 4890500.
     pub fn from_let(let_vars: &Document) -> Result<Scope> {
         Scope::from_let_in(let_vars, EvalContext::detached())
     }
@@ -132,9 +134,16 @@ impl Scope {
         let empty = Document::new();
         for (name, value) in let_vars {
             field_path::check_user_variable_name(name)?;
-            let v = Expression::parse_in(value, &scope)?
-                .evaluate_in(&empty, context)?
-                .unwrap_or(Bson::Null);
+            let expression = Expression::parse_in(value, &scope)?;
+            if expression.reads_document() {
+                // MongoDB's message lacks the space after "because".
+                return Err(Error::location(
+                    4890500,
+                    "Command let Expression tried to access a field, but this is not allowed \
+                     becauseCommand let Expressions run before the query examines any documents.",
+                ));
+            }
+            let v = expression.evaluate_in(&empty, context)?;
             scope.constants.push((name.clone(), v));
         }
         Ok(scope)
@@ -292,6 +301,18 @@ impl Expression {
                 Ok(Some(Bson::Document(out)))
             }
             Expression::Operator { def, args } => (def.eval)(args, vars),
+        }
+    }
+
+    /// Whether evaluating the expression reads the document (a field path, `$$ROOT`,
+    /// `$$CURRENT`).
+    pub fn reads_document(&self) -> bool {
+        match self {
+            Expression::Constant(_) => false,
+            Expression::Path(p) => p.reads_document(),
+            Expression::Array(items) => items.iter().any(Expression::reads_document),
+            Expression::Object(fields) => fields.iter().any(|(_, e)| e.reads_document()),
+            Expression::Operator { args, .. } => args.iter().any(Expression::reads_document),
         }
     }
 

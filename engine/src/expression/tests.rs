@@ -65,6 +65,44 @@ fn let_constants_and_remove() {
 }
 
 #[test]
+fn let_constants_that_evaluate_to_missing_stay_missing() {
+    let missing = doc! {"c": {"$getField": {"field": "c", "input": {"a": 1}}}};
+    let scope = super::Scope::from_let(&missing).unwrap();
+    let d = doc! {"_id": 1};
+    let e = |v: Bson| {
+        Expression::parse_in(&v, &scope)
+            .unwrap()
+            .evaluate(&d)
+            .unwrap()
+    };
+    assert_eq!(e(bson!("$$c")), None);
+    assert_eq!(e(bson!("$$c.x")), None);
+    assert_eq!(e(bson!({"k": "$$c"})), Some(bson!({})));
+    assert_eq!(e(bson!({"$eq": ["$$c", "$nope"]})), Some(bson!(true)));
+}
+
+#[test]
+fn let_constants_may_not_read_the_document() {
+    for value in [
+        bson!("$a"),
+        bson!("$$ROOT"),
+        bson!("$$CURRENT"),
+        bson!({"$sum": ["$a", "$a"]}),
+        bson!(["$a"]),
+    ] {
+        let err = super::Scope::from_let(&doc! {"v": value.clone()}).unwrap_err();
+        assert_eq!(err.code(), 4890500, "{value}");
+        assert_eq!(
+            err.message,
+            "Command let Expression tried to access a field, but this is not allowed \
+             becauseCommand let Expressions run before the query examines any documents."
+        );
+    }
+    // Literals and operators over constants read no document.
+    assert!(super::Scope::from_let(&doc! {"l": {"$literal": "$a"}, "n": {"$add": [1, 2]}}).is_ok());
+}
+
+#[test]
 fn comparisons_use_the_total_order() {
     let d = doc! {"a": 5, "s": "x"};
     assert_eq!(eval(bson!({"$eq": ["$a", 5.0]}), &d), Some(bson!(true)));
@@ -326,6 +364,17 @@ fn dates_in_arithmetic_round_and_overflow() {
     );
     assert_eq!(
         eval_err(bson!({"$add": ["$dt", 1e300]}), &d),
+        (15, "date overflow".into())
+    );
+    // The overflow is found when the sum becomes a date again, after every argument: a later
+    // null still gives null.
+    let max = doc! {"dt": bson::DateTime::from_millis(i64::MAX)};
+    assert_eq!(
+        eval(bson!({"$add": ["$dt", 100, 100, null]}), &max),
+        Some(Bson::Null)
+    );
+    assert_eq!(
+        eval_err(bson!({"$add": ["$dt", 100]}), &max),
         (15, "date overflow".into())
     );
     assert_eq!(

@@ -729,3 +729,29 @@ fn now_is_available_in_match_expressions_and_lookup_sub_pipelines() {
     );
     assert_eq!(out, vec![doc! {"_id": 1, "a": 1, "j": [{"_id": 1}]}]);
 }
+
+#[test]
+fn a_result_document_over_16_mb_is_bson_object_too_large() {
+    // 1.5 million ints of 13 to 15 bytes each: about 21 MB.
+    let mut e = Engine::new();
+    let r = e.run_command(
+        "t",
+        &doc! {
+            "aggregate": 1,
+            "pipeline": [{"$documents": [{}]}, {"$project": {"r": {"$range": [0, 1_500_000]}}}],
+            "cursor": {},
+        },
+    );
+    assert_eq!(
+        r.get_i32("code").ok(),
+        Some(10334),
+        "{:?}",
+        r.get_str("errmsg")
+    );
+    let message = r.get_str("errmsg").unwrap_or_default();
+    assert!(
+        message.starts_with("PlanExecutor error during aggregation :: caused by :: BSONObj size: "),
+        "{message}"
+    );
+    assert!(message.ends_with("is invalid. Size must be between 0 and 16793600(16MB)"));
+}

@@ -10,15 +10,15 @@ use bson::Decimal128;
 
 use super::numeric::Decimal;
 
-const PRECISION: usize = 34;
+pub(super) const PRECISION: usize = 34;
 const MAX_EXPONENT: i32 = 6111;
-const MIN_EXPONENT: i32 = -6176;
+pub(super) const MIN_EXPONENT: i32 = -6176;
 const BIAS: i32 = 6176;
 
 /// Decimal digits, most significant first, without leading zeros (zero is empty).
 type Digits = Vec<u8>;
 
-fn digits_of(mut c: u128) -> Digits {
+pub(super) fn digits_of(mut c: u128) -> Digits {
     let mut out = Vec::new();
     while c > 0 {
         out.push((c % 10) as u8);
@@ -132,7 +132,7 @@ fn div_digits(a: &[u8], b: &[u8]) -> (Digits, bool) {
 }
 
 /// Rounds `digits × 10^exponent` to 34 digits (half to even) and into the exponent range.
-fn round(negative: bool, mut digits: Digits, mut exponent: i32) -> Decimal {
+pub(super) fn round(negative: bool, mut digits: Digits, mut exponent: i32) -> Decimal {
     let mut drop = digits.len().saturating_sub(PRECISION);
     // Below the smallest exponent: drop more digits.
     if exponent + (drop as i32) < MIN_EXPONENT {
@@ -409,16 +409,17 @@ impl Decimal {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::str::FromStr;
 
     use super::*;
 
-    fn d(s: &str) -> Decimal {
+    /// A decimal from its text (shared by the value module's decimal tests).
+    pub(in crate::value) fn d(s: &str) -> Decimal {
         Decimal::from_bson(&Decimal128::from_str(s).unwrap())
     }
 
-    fn show(x: Decimal) -> String {
+    pub(in crate::value) fn show(x: Decimal) -> String {
         x.to_decimal128().to_string()
     }
 

@@ -3,7 +3,9 @@
 //! Architecture invariant: only this module decides how two values compare.
 
 pub mod bson_bytes;
+pub mod bson_size;
 mod decimal_arith;
+mod decimal_math;
 pub mod decimal_parse;
 pub mod display;
 pub mod extjson;

@@ -26,6 +26,7 @@
 //! one missing validation does not change every later result.
 //! Extra transcripts in the same format are read from `SPROUT_DOCUMENTDB_DIR`.
 
+pub mod sql_text;
 pub mod transcript;
 
 use std::collections::BTreeMap;
@@ -387,6 +388,10 @@ impl Replay {
                 return None;
             }
             "select" | "with" => {}
+            "do" => {
+                self.do_block(text);
+                return None;
+            }
             "set" | "reset" if lower.contains("enableletandcollationforquerymatch") => {
                 self.let_in_query_match =
                     first == "set" && lower.trim_end_matches(';').trim_end().ends_with(" on");
@@ -459,7 +464,7 @@ impl Replay {
         if let Some((args, _)) =
             call_args(text, "insert_one").or_else(|| call_args(text, "documentdb_api.insert_one"))
         {
-            return self.insert_one(&args, expected);
+            return self.insert_one(&args, expected, &[]);
         }
         if let Some((args, _)) = call_args(text, "drop_collection") {
             if let (Some(Arg::Str(db)), Some(Arg::Str(coll))) = (args.first(), args.get(1)) {
@@ -495,6 +500,11 @@ impl Replay {
         if let Some((args, _)) = call_args(text, "bson_dollar_project_find") {
             return self.project_find(&args);
         }
+        if lower.starts_with("select bson_repath_and_build(")
+            && ["bsonfirst", "bsonlast"].iter().any(|f| lower.contains(f))
+        {
+            return self.repath_order_aggregates(text);
+        }
         for (name, accumulator, with_n) in [
             ("bsonfirstn", "$topN", true),
             ("bsonlastn", "$bottomN", true),
@@ -514,7 +524,17 @@ impl Replay {
             ("bson_expression_get", "expression"),
         ] {
             if let Some((args, end)) = call_args(text, name) {
-                return self.single_stage(text, &args, end, stage);
+                // `SELECT BSONMAX(bson_expression_get(…)) FROM …`: the SQL aggregate over the
+                // values, as a `$group` accumulator.
+                let aggregate = [("bsonmax(", "$max"), ("bsonmin(", "$min")]
+                    .into_iter()
+                    .find(|(f, _)| {
+                        lower
+                            .strip_prefix("select ")
+                            .is_some_and(|r| r.trim_start().starts_with(f))
+                    })
+                    .map(|(_, acc)| acc);
+                return self.single_stage(text, &args, end, stage, aggregate);
             }
         }
         if call_args(text, "documentdb_api.collection").is_some() {
@@ -573,9 +593,35 @@ impl Replay {
         Translated::Ran(reply_outcome(reply), false)
     }
 
-    fn insert_one(&mut self, args: &[Arg], expected: &Expected) -> Translated {
-        let (Some(Arg::Str(db)), Some(Arg::Str(coll)), Some(Arg::Str(doc_text))) =
-            (args.first(), args.get(1), args.get(2))
+    /// A `DO $$ … FOR i IN a..b LOOP PERFORM insert_one(…); END LOOP … $$` block: the
+    /// inserts, once for each value of the loop variable (other blocks are not replayed).
+    fn do_block(&mut self, text: &str) {
+        let Some((var, from, to, body)) = sql_text::for_loop(text) else {
+            return;
+        };
+        let Some((args, _)) = call_args(&body, "insert_one") else {
+            return;
+        };
+        for i in from..=to {
+            let _ = self.insert_one(&args, &Expected::Nothing, &[(var.as_str(), i)]);
+        }
+    }
+
+    /// `insert_one('db', 'c', <document text>)`; the document may be a string expression
+    /// (`FORMAT(…)`, `REPEAT(…)`, `||`) over the loop variables `vars`.
+    fn insert_one(
+        &mut self,
+        args: &[Arg],
+        expected: &Expected,
+        vars: &[(&str, i64)],
+    ) -> Translated {
+        let doc_text = match args.get(2) {
+            Some(Arg::Str(s)) => Some(s.clone()),
+            Some(Arg::Other(expr)) => sql_text::string_expr(expr, vars),
+            _ => None,
+        };
+        let (Some(Arg::Str(db)), Some(Arg::Str(coll)), Some(doc_text)) =
+            (args.first(), args.get(1), doc_text.as_ref())
         else {
             return Translated::Skip("insert_one with non-literal arguments".into());
         };
@@ -815,7 +861,15 @@ impl Replay {
 
     /// A one-stage function applied to a literal document (through `$documents`) or to each
     /// `document` of the collection in the statement's `FROM`.
-    fn single_stage(&mut self, text: &str, args: &[Arg], end: usize, stage: &str) -> Translated {
+    /// `aggregate` (`$max`, `$min`) folds the values of an expression into one row.
+    fn single_stage(
+        &mut self,
+        text: &str,
+        args: &[Arg],
+        end: usize,
+        stage: &str,
+        aggregate: Option<&str>,
+    ) -> Translated {
         let spec = match args.get(1) {
             Some(Arg::Str(s)) => s.clone(),
             _ => return Translated::Skip(format!("{stage} with a non-literal specification")),
@@ -844,6 +898,13 @@ impl Replay {
             stages.push(Bson::Document(
                 doc! {"$project": {"_id": 0, "__sprout_value": 1}},
             ));
+            if let Some(accumulator) = aggregate {
+                let mut acc = Document::new();
+                acc.insert(accumulator, "$__sprout_value");
+                stages.push(Bson::Document(
+                    doc! {"$group": {"_id": null, "__sprout_value": acc}},
+                ));
+            }
             let null_on_empty =
                 matches!(args.get(2), Some(Arg::Other(o)) if o.eq_ignore_ascii_case("true"));
             (Some(key.clone()), null_on_empty)
@@ -947,68 +1008,18 @@ impl Replay {
         accumulator: &str,
         with_n: bool,
     ) -> Translated {
-        if !matches!(args.first(), Some(Arg::Other(d)) if d.eq_ignore_ascii_case("document")) {
-            return Translated::Skip(format!("{accumulator} over a computed input"));
-        }
-        let (n, specs) = if with_n {
-            let n = match args.get(1) {
-                Some(Arg::Other(n)) => n.trim().parse::<i64>().ok(),
-                _ => None,
-            };
-            let Some(n) = n else {
-                return Translated::Skip(format!("{accumulator} with a non-literal n"));
-            };
-            (Some(n), args.get(2))
-        } else {
-            (None, args.get(1))
+        let acc = match order_accumulator(args, accumulator, with_n) {
+            Ok(acc) => acc,
+            Err(reason) => return Translated::Skip(reason),
         };
-        let Some(Arg::Other(array)) = specs else {
-            return Translated::Skip(format!("{accumulator} without an ARRAY of sort specs"));
+        let (db, coll, group_id) = match grouped_collection(&text[end..], accumulator) {
+            Ok(source) => source,
+            Err(reason) => return Translated::Skip(reason),
         };
-        let mut sort = Document::new();
-        for literal in sql_literals(array) {
-            match parse_lenient_doc(&literal) {
-                Ok(spec) => sort.extend(spec),
-                Err(e) => return Translated::Skip(input_not_parseable(&e)),
-            }
-        }
-        let tail = &text[end..];
-        let Some((cargs, cend)) = call_args(tail, "documentdb_api.collection") else {
-            return Translated::Skip(format!("{accumulator} over a non-collection source"));
-        };
-        let (Some(Arg::Str(db)), Some(Arg::Str(coll))) = (cargs.first(), cargs.get(1)) else {
-            return Translated::Skip(format!("{accumulator} over a non-literal collection"));
-        };
-        let rest = tail[cend..].trim().trim_end_matches(';').trim();
-        let group_id = if rest.is_empty() {
-            Bson::Null
-        } else if rest.to_ascii_lowercase().starts_with("group by") {
-            let key = call_args(&rest[8..], "bson_expression_get").and_then(|(gargs, gend)| {
-                if !rest[8..][gend..].trim().is_empty() {
-                    return None;
-                }
-                match gargs.get(1) {
-                    Some(Arg::Str(spec)) => parse_lenient_doc(spec).ok()?.get("").cloned(),
-                    _ => None,
-                }
-            });
-            match key {
-                Some(k) => k,
-                None => return Translated::Skip("unsupported GROUP BY".into()),
-            }
-        } else {
-            return Translated::Skip("unsupported SQL clause after the filter".into());
-        };
-        let mut spec = doc! {"sortBy": sort, "output": "$$ROOT"};
-        if let Some(n) = n {
-            spec.insert("n", n);
-        }
         let mut group = doc! {"_id": group_id};
-        let mut acc = Document::new();
-        acc.insert(accumulator, spec);
         group.insert("r", acc);
         let cmd = doc! {"aggregate": coll.as_str(), "pipeline": [{"$group": group}], "cursor": {}};
-        match self.cursor(db, &cmd) {
+        match self.cursor(&db, &cmd) {
             Ok(docs) => {
                 let docs = docs
                     .into_iter()
@@ -1032,6 +1043,80 @@ impl Replay {
                     false,
                 )
             }
+            Err(e) => Translated::Ran(Actual::Error(e), false),
+        }
+    }
+
+    /// `bson_repath_and_build('k1'::text, <v1>, 'k2'::text, <v2>, …) FROM collection(…) [GROUP
+    /// BY …]` where each value is an order aggregate (`BSONFIRST(document, …)`, …) or a field
+    /// path read from one (`bson_expression_get(BSONLAST(…), '{ "": "$a.b" }', true)`): one
+    /// `$group` with an accumulator per value, then a `$project` building the document.
+    fn repath_order_aggregates(&mut self, text: &str) -> Translated {
+        let Some((args, end)) = call_args(text, "bson_repath_and_build") else {
+            return Translated::Skip("bson_repath_and_build without arguments".into());
+        };
+        let mut group = Document::new();
+        let mut project = doc! {"_id": 0};
+        for (i, pair) in args.chunks(2).enumerate() {
+            let [Arg::Str(key), Arg::Other(value)] = pair else {
+                return Translated::Skip("bson_repath_and_build with a non-literal key".into());
+            };
+            let field = format!("v{i}");
+            // The order aggregate, and the path read from its result when it is wrapped.
+            let (call, path) = match call_args(value, "bson_expression_get") {
+                Some((inner, _)) => {
+                    let (Some(Arg::Other(call)), Some(Arg::Str(spec))) =
+                        (inner.first(), inner.get(1))
+                    else {
+                        return Translated::Skip("bson_expression_get over a literal".into());
+                    };
+                    let path = parse_lenient_doc(spec)
+                        .ok()
+                        .and_then(|d| d.get_str("").ok().map(str::to_string))
+                        .filter(|p| p.starts_with('$') && !p.starts_with("$$"));
+                    let Some(path) = path else {
+                        return Translated::Skip("bson_expression_get of a non-path".into());
+                    };
+                    (call.clone(), Some(path))
+                }
+                None => (value.clone(), None),
+            };
+            let Some((accumulator, with_n, call_args_list)) = order_call(&call) else {
+                return Translated::Skip("bson_repath_and_build of a non-order aggregate".into());
+            };
+            let acc = match order_accumulator(&call_args_list, accumulator, with_n) {
+                Ok(acc) => acc,
+                Err(reason) => return Translated::Skip(reason),
+            };
+            group.insert(field.clone(), acc);
+            let value = match path {
+                // The third argument `true`: a missing value reads as null.
+                Some(p) => {
+                    Bson::Document(doc! {"$ifNull": [format!("${field}.{}", &p[1..]), null]})
+                }
+                None => Bson::String(format!("${field}")),
+            };
+            project.insert(key.clone(), value);
+        }
+        let (db, coll, group_id) = match grouped_collection(&text[end..], "bson_repath_and_build") {
+            Ok(source) => source,
+            Err(reason) => return Translated::Skip(reason),
+        };
+        let mut group_stage = doc! {"_id": group_id};
+        group_stage.extend(group);
+        let cmd = doc! {
+            "aggregate": coll.as_str(),
+            "pipeline": [{"$group": group_stage}, {"$project": project}],
+            "cursor": {},
+        };
+        match self.cursor(&db, &cmd) {
+            Ok(docs) => Translated::Ran(
+                Actual::Docs {
+                    docs,
+                    ordered: false,
+                },
+                false,
+            ),
             Err(e) => Translated::Ran(Actual::Error(e), false),
         }
     }
@@ -1470,6 +1555,93 @@ fn where_and_order_parts(
 }
 
 /// Every SQL string literal in `text`, unescaped.
+/// The order aggregate a call text names (`BSONLASTN(…)`): its accumulator, whether it takes
+/// `n`, and its arguments.
+fn order_call(text: &str) -> Option<(&'static str, bool, Vec<Arg>)> {
+    let lower = text.trim_start().to_ascii_lowercase();
+    [
+        ("bsonfirstn", "$topN", true),
+        ("bsonlastn", "$bottomN", true),
+        ("bsonfirst", "$top", false),
+        ("bsonlast", "$bottom", false),
+    ]
+    .into_iter()
+    .find(|(name, _, _)| lower.starts_with(&format!("{name}(")))
+    .and_then(|(name, accumulator, with_n)| {
+        let (args, _) = call_args(text, name)?;
+        Some((accumulator, with_n, args))
+    })
+}
+
+/// `{<accumulator>: {sortBy, output: "$$ROOT"[, n]}}` from an order aggregate's arguments
+/// `(document, [n,] ARRAY['<sort>', …])`.
+fn order_accumulator(args: &[Arg], accumulator: &str, with_n: bool) -> Result<Document, String> {
+    if !matches!(args.first(), Some(Arg::Other(d)) if d.eq_ignore_ascii_case("document")) {
+        return Err(format!("{accumulator} over a computed input"));
+    }
+    let (n, specs) = if with_n {
+        let n = match args.get(1) {
+            Some(Arg::Other(n)) => n.trim().parse::<i64>().ok(),
+            _ => None,
+        };
+        let Some(n) = n else {
+            return Err(format!("{accumulator} with a non-literal n"));
+        };
+        (Some(n), args.get(2))
+    } else {
+        (None, args.get(1))
+    };
+    let Some(Arg::Other(array)) = specs else {
+        return Err(format!("{accumulator} without an ARRAY of sort specs"));
+    };
+    let mut sort = Document::new();
+    for literal in sql_literals(array) {
+        match parse_lenient_doc(&literal) {
+            Ok(spec) => sort.extend(spec),
+            Err(e) => return Err(input_not_parseable(&e)),
+        }
+    }
+    let mut spec = doc! {"sortBy": sort, "output": "$$ROOT"};
+    if let Some(n) = n {
+        spec.insert("n", n);
+    }
+    let mut acc = Document::new();
+    acc.insert(accumulator, spec);
+    Ok(acc)
+}
+
+/// `FROM documentdb_api.collection('db', 'c') [GROUP BY bson_expression_get(document, '{"":
+/// <key>}')]` after an aggregate call: the database, collection and `$group` key.
+fn grouped_collection(tail: &str, what: &str) -> Result<(String, String, Bson), String> {
+    let Some((cargs, cend)) = call_args(tail, "documentdb_api.collection") else {
+        return Err(format!("{what} over a non-collection source"));
+    };
+    let (Some(Arg::Str(db)), Some(Arg::Str(coll))) = (cargs.first(), cargs.get(1)) else {
+        return Err(format!("{what} over a non-literal collection"));
+    };
+    let rest = tail[cend..].trim().trim_end_matches(';').trim();
+    let group_id = if rest.is_empty() {
+        Bson::Null
+    } else if rest.to_ascii_lowercase().starts_with("group by") {
+        let key = call_args(&rest[8..], "bson_expression_get").and_then(|(gargs, gend)| {
+            if !rest[8..][gend..].trim().is_empty() {
+                return None;
+            }
+            match gargs.get(1) {
+                Some(Arg::Str(spec)) => parse_lenient_doc(spec).ok()?.get("").cloned(),
+                _ => None,
+            }
+        });
+        match key {
+            Some(k) => k,
+            None => return Err("unsupported GROUP BY".into()),
+        }
+    } else {
+        return Err("unsupported SQL clause after the filter".into());
+    };
+    Ok((db.clone(), coll.clone(), group_id))
+}
+
 fn sql_literals(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let chars: Vec<char> = text.chars().collect();

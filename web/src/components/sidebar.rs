@@ -1,38 +1,88 @@
-//! The sidebar: databases and their collections with document counts.
+//! The sidebar: databases → collections (with document counts) → indexes (names and key
+//! patterns), and the light/dark theme switch.
+
+use std::collections::BTreeMap;
 
 use leptos::prelude::*;
 
 use crate::AppState;
+use crate::doc_text::compact;
+use crate::protocol::CollectionSummary;
+use crate::theme;
 
 #[component]
 pub fn Sidebar() -> impl IntoView {
     let state = expect_context::<AppState>();
+    let dark = RwSignal::new(theme::saved_is_dark());
+    Effect::new(move |_| theme::apply(dark.get()));
+    let databases = move || {
+        let mut by_db: BTreeMap<String, Vec<CollectionSummary>> = BTreeMap::new();
+        for c in state.collections.get() {
+            by_db.entry(c.db.clone()).or_default().push(c);
+        }
+        by_db
+            .into_iter()
+            .map(|(db, collections)| {
+                let current = db == state.current_db.get();
+                view! {
+                    <details class="db-node" open=true data-db=db.clone()>
+                        <summary class:current=current>
+                            <span class="db-name">{db.clone()}</span>
+                            {current.then(|| view! { <span class="current-tag">"current"</span> })}
+                        </summary>
+                        <ul class="collections">
+                            {collections.into_iter().map(collection_item).collect_view()}
+                        </ul>
+                    </details>
+                }
+            })
+            .collect_view()
+    };
     view! {
         <nav class="sidebar" data-testid="sidebar">
-            <h2>"Collections"</h2>
+            <h2>"Databases"</h2>
             <Show
                 when=move || !state.collections.get().is_empty()
                 fallback=|| view! { <p class="empty">"No collections yet. Insert a document to create one."</p> }
             >
-                <ul>
-                    {move || {
-                        state
-                            .collections
-                            .get()
-                            .into_iter()
-                            .map(|c| {
-                                view! {
-                                    <li>
-                                        <span class="db">{c.db.clone()}"."</span>
-                                        <span class="coll">{c.name.clone()}</span>
-                                        <span class="count">{c.count}</span>
-                                    </li>
-                                }
-                            })
-                            .collect_view()
-                    }}
-                </ul>
+                {databases}
             </Show>
+            <div class="sidebar-foot">
+                <button
+                    class="theme-toggle"
+                    data-testid="theme-toggle"
+                    title="Switch between the light and the dark theme"
+                    on:click=move |_| dark.update(|d| *d = !*d)
+                >
+                    {move || if dark.get() { "☀ Light theme" } else { "☾ Dark theme" }}
+                </button>
+            </div>
         </nav>
+    }
+}
+
+fn collection_item(c: CollectionSummary) -> impl IntoView {
+    let indexes = c
+        .indexes
+        .iter()
+        .map(|i| {
+            view! {
+                <li class="index" title=format!("index {}", i.name)>
+                    <span class="index-name">{i.name.clone()}</span>
+                    <span class="index-key">{compact(&i.key)}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <li class="collection">
+            <details>
+                <summary>
+                    <span class="coll">{c.name.clone()}</span>
+                    <span class="count" title="documents">{c.count}</span>
+                </summary>
+                <ul class="indexes">{indexes}</ul>
+            </details>
+        </li>
     }
 }

@@ -162,7 +162,7 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
     for (name, v) in let_doc.iter().flatten() {
         let_vars.push((name.clone(), Expression::parse_in(v, cx.scope)?));
         // Checked with a placeholder so errors in the pipeline surface at parse time.
-        inner_scope.constants.push((name.clone(), Bson::Null));
+        inner_scope.constants.push((name.clone(), Some(Bson::Null)));
     }
     let pipeline = match &pipeline_spec {
         Some(items) => Some(Pipeline::parse_sub_of(
@@ -249,7 +249,8 @@ impl Lookup {
                 None => {
                     let mut scope = self.outer_scope.clone();
                     for (name, e) in &self.let_vars {
-                        let v = e.evaluate_in(doc, cx.eval)?.unwrap_or(Bson::Null);
+                        // A missing value stays missing (`$$v` then reads as missing).
+                        let v = e.evaluate_in(doc, cx.eval)?;
                         scope.constants.push((name.clone(), v));
                     }
                     per_doc = Pipeline::parse_sub_of(items, &scope, SubPipelineOwner::Lookup)?;

@@ -347,7 +347,7 @@ fn check_update_pipeline(items: &[Bson], let_vars: &Document, cx: &ParseContext<
         crate::expression::check_variable_name_for_write(name)?;
         crate::expression::Expression::parse_in(value, cx.scope)?;
         // A placeholder: the values come from each result document.
-        scope.constants.push((name.clone(), Bson::Null));
+        scope.constants.push((name.clone(), Some(Bson::Null)));
     }
     Pipeline::parse_sub(items, &scope).map(|_| ())
 }

@@ -26,7 +26,7 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
     for (name, value) in [("KEEP", KEEP), ("PRUNE", PRUNE), ("DESCEND", DESCEND)] {
         scope
             .constants
-            .push((name.to_string(), Bson::String(value.to_string())));
+            .push((name.to_string(), Some(Bson::String(value.to_string()))));
     }
     Ok(Box::new(Redact {
         expr: Expression::parse_in(arg, &scope)?,

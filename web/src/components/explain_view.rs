@@ -1,0 +1,71 @@
+//! The explain view: the winning plan as a tree of stage boxes (stage, index and key pattern,
+//! keys and documents examined, documents returned), the rejected plans below it (collapsed),
+//! and a one-line summary of the cost (see [`crate::explain`]).
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use crate::explain::{ExplainPlan, PlanStage};
+
+#[component]
+pub fn ExplainView(reply: Value) -> impl IntoView {
+    let Some(plan) = ExplainPlan::read(&reply) else {
+        return view! { <pre class="result">"(not an explain reply)"</pre> }.into_any();
+    };
+    let rejected = (!plan.rejected.is_empty()).then(|| {
+        let n = plan.rejected.len();
+        view! {
+            <details class="rejected-plans" data-testid="rejected-plans">
+                <summary>{format!("{n} rejected plan{}", if n == 1 { "" } else { "s" })}</summary>
+                {plan
+                    .rejected
+                    .iter()
+                    .map(|p| view! { <div class="plan rejected">{stage_tree(p)}</div> })
+                    .collect_view()}
+            </details>
+        }
+    });
+    view! {
+        <div class="explain" data-testid="explain">
+            <div class="plan-summary" data-testid="plan-summary">{plan.summary()}</div>
+            {plan.namespace.clone().map(|ns| view! { <div class="plan-ns">{ns}</div> })}
+            <div class="plan winning" data-testid="winning-plan">{stage_tree(&plan.winning)}</div>
+            {rejected}
+        </div>
+    }
+    .into_any()
+}
+
+fn stage_tree(stage: &PlanStage) -> AnyView {
+    let counters = [
+        ("keys examined", stage.keys_examined),
+        ("docs examined", stage.docs_examined),
+        ("returned", stage.n_returned),
+    ]
+    .into_iter()
+    .filter_map(|(label, n)| n.map(|n| view! { <span class="counter"><b>{n}</b>" "{label}</span> }))
+    .collect_view();
+    let index = stage.index_name.clone().map(|name| {
+        view! {
+            <div class="stage-index">
+                <span class="index-name">{name}</span>
+                " "
+                <span class="key-pattern">{stage.key_pattern.clone().unwrap_or_default()}</span>
+            </div>
+        }
+    });
+    let inputs = (!stage.inputs.is_empty()).then(|| {
+        view! { <div class="stage-inputs">{stage.inputs.iter().map(stage_tree).collect_view()}</div> }
+    });
+    view! {
+        <div class="stage-node">
+            <div class="stage-box" data-stage=stage.stage.clone()>
+                <div class="stage-name">{stage.stage.clone()}</div>
+                {index}
+                <div class="stage-counters">{counters}</div>
+            </div>
+            {inputs}
+        </div>
+    }
+    .into_any()
+}

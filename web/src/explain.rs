@@ -1,0 +1,335 @@
+//! An explain reply (relaxed Extended JSON, as the worker sends it) read as a plan tree: the
+//! winning plan's stages with their index and counters, the rejected plans, and a one-line
+//! summary of what the query cost ("examined 3 index keys and 3 documents to return 3: index
+//! price_1"). Pure logic, no DOM: the explain view draws what this module reads.
+
+use serde_json::{Map, Value};
+
+/// One stage of a plan and its inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanStage {
+    pub stage: String,
+    pub index_name: Option<String>,
+    /// The index's key pattern, shown compactly (`{ price: 1 }`).
+    pub key_pattern: Option<String>,
+    pub keys_examined: Option<i64>,
+    pub docs_examined: Option<i64>,
+    pub n_returned: Option<i64>,
+    pub inputs: Vec<PlanStage>,
+}
+
+impl PlanStage {
+    /// Reads a stage document (`{stage, inputStage | inputStages, …}`); SBE's `queryPlan`
+    /// wrapper is looked through.
+    pub fn read(doc: &Map<String, Value>) -> Option<PlanStage> {
+        let doc = match doc.get("queryPlan").and_then(Value::as_object) {
+            Some(inner) if !doc.contains_key("stage") => inner,
+            _ => doc,
+        };
+        let stage = doc.get("stage")?.as_str()?.to_string();
+        let mut inputs = Vec::new();
+        for key in ["inputStage", "outerStage", "innerStage"] {
+            if let Some(input) = doc.get(key).and_then(Value::as_object) {
+                inputs.extend(PlanStage::read(input));
+            }
+        }
+        if let Some(many) = doc.get("inputStages").and_then(Value::as_array) {
+            inputs.extend(
+                many.iter()
+                    .filter_map(Value::as_object)
+                    .filter_map(PlanStage::read),
+            );
+        }
+        Some(PlanStage {
+            stage,
+            index_name: doc
+                .get("indexName")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            key_pattern: doc.get("keyPattern").map(crate::doc_text::compact),
+            keys_examined: doc.get("keysExamined").and_then(number),
+            docs_examined: doc.get("docsExamined").and_then(number),
+            n_returned: doc.get("nReturned").and_then(number),
+            inputs,
+        })
+    }
+
+    /// How the plan reaches the data: `collection scan`, `index price_1`, or both kinds when
+    /// a plan mixes them; `None` for a plan that reads nothing (EOF).
+    pub fn access(&self) -> Option<String> {
+        let mut indexes = Vec::new();
+        let mut collection_scan = false;
+        self.visit(&mut |s| {
+            if let Some(name) = &s.index_name {
+                if !indexes.contains(name) {
+                    indexes.push(name.clone());
+                }
+            } else if s.stage == "COLLSCAN" {
+                collection_scan = true;
+            }
+        });
+        let index_part = match indexes.len() {
+            0 => None,
+            1 => Some(format!("index {}", indexes[0])),
+            _ => Some(format!("indexes {}", indexes.join(", "))),
+        };
+        match (collection_scan, index_part) {
+            (true, Some(i)) => Some(format!("collection scan and {i}")),
+            (true, None) => Some("collection scan".into()),
+            (false, i) => i,
+        }
+    }
+
+    fn visit(&self, f: &mut impl FnMut(&PlanStage)) {
+        f(self);
+        for input in &self.inputs {
+            input.visit(f);
+        }
+    }
+}
+
+/// An explain reply reduced to what the explain view draws.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExplainPlan {
+    /// The winning plan, with counters when the reply has execution statistics.
+    pub winning: PlanStage,
+    pub rejected: Vec<PlanStage>,
+    pub n_returned: Option<i64>,
+    pub keys_examined: Option<i64>,
+    pub docs_examined: Option<i64>,
+    /// The namespace explained, e.g. `test.products`.
+    pub namespace: Option<String>,
+}
+
+impl ExplainPlan {
+    /// Reads a find's explain, or an aggregation's whose first stage is a `$cursor`; `None`
+    /// when the document is not an explain reply.
+    pub fn read(reply: &Value) -> Option<ExplainPlan> {
+        let reply = reply.as_object()?;
+        let source = if reply.contains_key("queryPlanner") {
+            reply
+        } else {
+            reply
+                .get("stages")?
+                .as_array()?
+                .first()?
+                .get("$cursor")?
+                .as_object()?
+        };
+        let planner = source.get("queryPlanner")?.as_object()?;
+        let stats = source.get("executionStats").and_then(Value::as_object);
+        let winning = stats
+            .and_then(|s| s.get("executionStages"))
+            .and_then(Value::as_object)
+            .and_then(PlanStage::read)
+            .or_else(|| PlanStage::read(planner.get("winningPlan")?.as_object()?))?;
+        let rejected = planner
+            .get("rejectedPlans")
+            .and_then(Value::as_array)
+            .map(|plans| {
+                plans
+                    .iter()
+                    .filter_map(Value::as_object)
+                    .filter_map(PlanStage::read)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let counter = |k: &str| stats.and_then(|s| s.get(k)).and_then(number);
+        Some(ExplainPlan {
+            winning,
+            rejected,
+            n_returned: counter("nReturned"),
+            keys_examined: counter("totalKeysExamined"),
+            docs_examined: counter("totalDocsExamined"),
+            namespace: planner
+                .get("namespace")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        })
+    }
+
+    /// One line on what the query cost: "examined 10 documents to return 3: collection scan".
+    pub fn summary(&self) -> String {
+        let access = self
+            .winning
+            .access()
+            .unwrap_or_else(|| "nothing to read".into());
+        let (Some(returned), Some(docs)) = (self.n_returned, self.docs_examined) else {
+            return format!("plan: {access} (explain(\"executionStats\") counts what it examines)");
+        };
+        let keys = self.keys_examined.unwrap_or(0);
+        let examined = if keys > 0 {
+            format!(
+                "{} and {}",
+                counted(keys, "index key"),
+                counted(docs, "document")
+            )
+        } else {
+            counted(docs, "document")
+        };
+        format!("examined {examined} to return {returned}: {access}")
+    }
+}
+
+fn counted(n: i64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// A counter as relaxed Extended JSON writes it: a plain number, or `{"$numberLong": "…"}`
+/// should a canonical form slip through.
+fn number(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
+        Value::Object(o) => o
+            .get("$numberLong")
+            .or_else(|| o.get("$numberInt"))
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse().ok()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn index_scan_explain() -> Value {
+        json!({
+            "explainVersion": "1",
+            "queryPlanner": {
+                "namespace": "test.products",
+                "winningPlan": {"isCached": false, "stage": "FETCH", "inputStage": {
+                    "stage": "IXSCAN", "keyPattern": {"price": 1}, "indexName": "price_1"}},
+                "rejectedPlans": [
+                    {"stage": "FETCH", "filter": {"price": {"$gt": 5}}, "inputStage": {
+                        "stage": "IXSCAN", "keyPattern": {"name": 1, "price": -1}, "indexName": "name_1_price_-1"}}
+                ]
+            },
+            "executionStats": {
+                "executionSuccess": true, "nReturned": 3, "totalKeysExamined": 3, "totalDocsExamined": 3,
+                "executionStages": {"stage": "FETCH", "nReturned": 3, "docsExamined": 3, "inputStage": {
+                    "stage": "IXSCAN", "nReturned": 3, "keyPattern": {"price": 1}, "indexName": "price_1",
+                    "keysExamined": 3}}
+            }
+        })
+    }
+
+    #[test]
+    fn an_index_scan_reads_as_a_tree_with_counters() {
+        let plan = ExplainPlan::read(&index_scan_explain()).unwrap();
+        assert_eq!(plan.winning.stage, "FETCH");
+        assert_eq!(plan.winning.docs_examined, Some(3));
+        let ixscan = &plan.winning.inputs[0];
+        assert_eq!(ixscan.stage, "IXSCAN");
+        assert_eq!(ixscan.index_name.as_deref(), Some("price_1"));
+        assert_eq!(ixscan.key_pattern.as_deref(), Some("{ price: 1 }"));
+        assert_eq!(ixscan.keys_examined, Some(3));
+        assert_eq!(plan.rejected.len(), 1);
+        assert_eq!(
+            plan.rejected[0].inputs[0].index_name.as_deref(),
+            Some("name_1_price_-1")
+        );
+        assert_eq!(plan.namespace.as_deref(), Some("test.products"));
+        assert_eq!(
+            plan.summary(),
+            "examined 3 index keys and 3 documents to return 3: index price_1"
+        );
+    }
+
+    #[test]
+    fn a_collection_scan_counts_documents_only() {
+        let reply = json!({
+            "queryPlanner": {"winningPlan": {"stage": "COLLSCAN", "filter": {"price": {"$eq": 10}}, "direction": "forward"},
+                             "rejectedPlans": []},
+            "executionStats": {"nReturned": 3, "totalKeysExamined": 0, "totalDocsExamined": 10,
+                "executionStages": {"stage": "COLLSCAN", "nReturned": 3, "docsExamined": 10}}
+        });
+        let plan = ExplainPlan::read(&reply).unwrap();
+        assert_eq!(
+            plan.summary(),
+            "examined 10 documents to return 3: collection scan"
+        );
+        assert!(plan.rejected.is_empty());
+    }
+
+    #[test]
+    fn one_of_each_is_singular() {
+        let reply = json!({
+            "queryPlanner": {"winningPlan": {"stage": "COLLSCAN"}},
+            "executionStats": {"nReturned": 1, "totalKeysExamined": 0, "totalDocsExamined": 1,
+                "executionStages": {"stage": "COLLSCAN"}}
+        });
+        assert_eq!(
+            ExplainPlan::read(&reply).unwrap().summary(),
+            "examined 1 document to return 1: collection scan"
+        );
+    }
+
+    #[test]
+    fn query_planner_verbosity_names_the_plan_without_counters() {
+        let reply = json!({"queryPlanner": {"winningPlan": {"stage": "FETCH", "inputStage": {
+            "stage": "IXSCAN", "indexName": "price_1", "keyPattern": {"price": 1}}}}});
+        let plan = ExplainPlan::read(&reply).unwrap();
+        assert_eq!(plan.winning.inputs[0].keys_examined, None);
+        assert_eq!(
+            plan.summary(),
+            "plan: index price_1 (explain(\"executionStats\") counts what it examines)"
+        );
+    }
+
+    #[test]
+    fn aggregate_explain_reads_the_cursor_stage() {
+        let reply = json!({"explainVersion": "1", "stages": [
+            {"$cursor": {"queryPlanner": {"winningPlan": {"stage": "PROJECTION_SIMPLE", "inputStage": {
+                "stage": "IXSCAN", "indexName": "a_1", "keyPattern": {"a": 1}}}},
+             "executionStats": {"nReturned": 2, "totalKeysExamined": 2, "totalDocsExamined": 0,
+                "executionStages": {"stage": "PROJECTION_SIMPLE", "nReturned": 2, "inputStage": {
+                    "stage": "IXSCAN", "indexName": "a_1", "keyPattern": {"a": 1}, "keysExamined": 2, "nReturned": 2}}}}},
+            {"$group": {"_id": "$a"}}
+        ]});
+        let plan = ExplainPlan::read(&reply).unwrap();
+        assert_eq!(
+            plan.summary(),
+            "examined 2 index keys and 0 documents to return 2: index a_1"
+        );
+    }
+
+    #[test]
+    fn several_inputs_and_mixed_access() {
+        let reply = json!({"queryPlanner": {"winningPlan": {"stage": "SUBPLAN", "inputStage": {
+        "stage": "OR", "inputStages": [
+            {"stage": "IXSCAN", "indexName": "a_1"},
+            {"stage": "COLLSCAN"},
+            {"stage": "IXSCAN", "indexName": "b_1"}
+        ]}}}});
+        let plan = ExplainPlan::read(&reply).unwrap();
+        assert_eq!(plan.winning.inputs[0].inputs.len(), 3);
+        assert_eq!(
+            plan.winning.access().as_deref(),
+            Some("collection scan and indexes a_1, b_1")
+        );
+    }
+
+    #[test]
+    fn other_documents_are_not_explains() {
+        assert_eq!(ExplainPlan::read(&json!({"ok": 1})), None);
+        assert_eq!(ExplainPlan::read(&json!([1])), None);
+        assert_eq!(
+            ExplainPlan::read(&json!({"stages": [{"$match": {}}]})),
+            None
+        );
+    }
+
+    #[test]
+    fn counters_read_canonical_longs_too() {
+        assert_eq!(number(&json!({"$numberLong": "12"})), Some(12));
+        assert_eq!(number(&json!(4.0)), Some(4));
+        assert_eq!(number(&json!("4")), None);
+    }
+}
