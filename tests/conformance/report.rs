@@ -82,6 +82,8 @@ pub struct Report {
     untracked_prefix: Option<String>,
     /// The cargo package whose test target is the runner (for the re-bless hints).
     package: String,
+    /// Lines written under the table in `docs/conformance.md`.
+    docs_lines: Vec<String>,
 }
 
 impl Report {
@@ -99,6 +101,7 @@ impl Report {
             extra_output: Vec::new(),
             untracked_prefix: None,
             package: "sprout-tests".to_string(),
+            docs_lines: Vec::new(),
         }
     }
 
@@ -127,6 +130,12 @@ impl Report {
     /// check is a `shell` test), so the re-bless hints name the right command.
     pub fn set_package(&mut self, package: &str) {
         self.package = package.to_string();
+    }
+
+    /// A line printed after the table and written under it in `docs/conformance.md`.
+    pub fn add_summary_line(&mut self, line: String) {
+        self.docs_lines.push(line.clone());
+        self.extra_output.push(line);
     }
 
     /// A line printed after the table (for example machine-readable totals).
@@ -370,6 +379,9 @@ impl Report {
             if let Outcome::Skip(reason) = &case.outcome {
                 *reasons.entry(reason.as_str()).or_default() += 1;
             }
+        }
+        for line in &self.docs_lines {
+            let _ = writeln!(out, "\n{line}");
         }
         let _ = writeln!(
             out,
