@@ -9,7 +9,8 @@ let crashed = false;
 function reportCrash(what) {
   if (crashed) return;
   crashed = true;
-  const message = String((what && what.message) || what || 'the worker failed');
+  const message = what instanceof Error ? `${what.name}: ${what.message}`
+    : String((what && what.message) || what || 'the worker failed');
   self.postMessage(JSON.stringify({ kind: 'crashed', message }));
 }
 self.addEventListener('error', (e) => { e.preventDefault(); reportCrash(e.error || e.message); });

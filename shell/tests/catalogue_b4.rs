@@ -8,8 +8,10 @@
 //! Where MongoDB 8.0 differs from the 3.0 book: a query on a whole sub-document (B4-C9, C10)
 //! does use the `{address: 1}` index — its bounds are the sub-document itself — and finds
 //! nothing, where the book says the index is not used. With one document every candidate plan
-//! ties, so where several indexes apply the rows check the candidate set (the book's claim is
-//! which indexes *can* serve a query), not which one the tie-break picks.
+//! ties; MongoDB 8.0 then prefers the plan whose index bounds have the longest equality prefix
+//! (then the shortest key pattern), so B4-C14b moves to the `{state, street}` index once B4-C15
+//! creates it, as the book says it should. The rows check both the candidate set (which indexes
+//! *can* serve a query) and the winner.
 
 pub mod common;
 
@@ -108,6 +110,7 @@ pub fn compound_indexes_and_prefixes() {
     let rows: Vec<(&str, String, &str)> = vec![
         ("B4-C11", wrap("field", &format!("{C11}, 'email'")), "customer1@customer.com"),
         ("B4-C11", wrap("candidates", C11), "username_-1 username_1"),
+        ("B4-C11", wrap("plan", C11), "FETCH > IXSCAN username_1"),
         ("B4-C12", "db.customers.createIndex({username: 1, password: 1})".into(), "username_1_password_1"),
         // Query 1 and Query 3 can use the compound index (a prefix; field order in the query
         // does not matter), Query 2 cannot (password is not a prefix).
@@ -115,6 +118,8 @@ pub fn compound_indexes_and_prefixes() {
         ("B4-C13", wrap("candidates", C13_QUERY_1), "username_-1 username_1 username_1_password_1"),
         ("B4-C13", wrap("candidates", C13_QUERY_2), "COLLSCAN"),
         ("B4-C13", wrap("candidates", C13_QUERY_3), "username_-1 username_1 username_1_password_1"),
+        ("B4-C13", wrap("plan", C13_QUERY_1), "FETCH > IXSCAN username_1"),
+        ("B4-C13", wrap("plan", C13_QUERY_3), "FETCH > IXSCAN username_1_password_1"),
         ("B4-C13", wrap("plan", C13_QUERY_2), "COLLSCAN"),
         ("B4-C14", "db.customers.createIndex(\n{\n \"address.state\":1, \n \"address.zipcode\": 1, \n \"address.street\": 1\n})".into(), "address.state_1_address.zipcode_1_address.street_1"),
         // The prefixes of the three-field index serve state, state+zipcode, state+zipcode+street
@@ -125,8 +130,10 @@ pub fn compound_indexes_and_prefixes() {
         ("B4-C14", "candidates(db.customers.find({\"address.zipcode\": \"87654321\", \"address.street\": \"Street 1\"}))".into(), "COLLSCAN"),
         ("B4-C14b", wrap("field", &format!("{C14B}, 'username'")), "customer1"),
         ("B4-C14b", wrap("candidates", C14B), "address.state_1 address.state_1_address.zipcode_1_address.street_1"),
+        ("B4-C14b", wrap("plan", C14B), "FETCH > IXSCAN address.state_1"),
         ("B4-C15", "db.customers.createIndex({\"address.state\": 1, \"address.street\": 1})".into(), "address.state_1_address.street_1"),
         ("B4-C14b", wrap("candidates", C14B), "address.state_1 address.state_1_address.street_1 address.state_1_address.zipcode_1_address.street_1"),
+        ("B4-C15", wrap("plan", C14B), "FETCH > IXSCAN address.state_1_address.street_1"),
         // The three-field index scans every zipcode for the state; the two-field one does not.
         ("B4-C15", "db.customers.find({\"address.state\": \"RJ\", \"address.street\": \"Street 1\"}).hint({\"address.state\": 1, \"address.street\": 1}).explain().queryPlanner.winningPlan.inputStage.indexBounds".into(), "{\n  'address.state': [ '[\"RJ\", \"RJ\"]' ],\n  'address.street': [ '[\"Street 1\", \"Street 1\"]' ]\n}"),
         ("B4-C15", "db.customers.find({\"address.state\": \"RJ\", \"address.street\": \"Street 1\"}).hint(\"address.state_1_address.zipcode_1_address.street_1\").explain().queryPlanner.winningPlan.inputStage.indexBounds['address.zipcode']".into(), "[ '[MinKey, MaxKey]' ]"),

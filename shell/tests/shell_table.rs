@@ -220,6 +220,10 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (M, &[SEED_ABC, "db.c.find({a: {$gt: 1}}).limit(1).count(true)"], "1"),
     (M, &[SEED_ABC, "db.c.find().explain('everything')"], "MongoshInvalidInputError: verbosity can only be one of queryPlanner, executionStats, allPlansExecution. Received everything."),
     (M, &[SEED_ABC, "db.c.find().hint('nope').explain()"], "MongoServerError[BadValue]: hint provided does not correspond to an existing index"),
+    (M, &[SEED_ABC, "db.c.createIndex({a: 1})", "db.c.find({}, {_id: 1}).min({a: 2}).hint({a: 1})"], "[ { _id: 2 }, { _id: 3 } ]"),
+    (M, &[SEED_ABC, "db.c.createIndex({a: 1})", "db.c.find({}, {_id: 1}).max({a: 3}).hint('a_1').sort({a: -1})"], "[ { _id: 2 }, { _id: 1 } ]"),
+    (M, &[SEED_ABC, "db.c.createIndex({a: 1})", "db.c.find().min({a: 2})"], "MongoServerError[Location51173]: When using min()/max() a hint of which index to use must be provided"),
+    (M, &[SEED_ABC, "db.c.createIndex({a: 1})", "db.c.find().min({a: 2}).max({a: 2}).hint({a: 1})"], "MongoServerError[Location51175]: The value provided for min() does not come before the value provided for max() in the hinted index"),
     // ---- capped collections, TTL on the simulated clock, collMod, sizes ---------------------------------
     (M, &["db.createCollection('log', {capped: true, size: 10000, max: 2})"], "{ ok: 1 }"),
     (M, &["db.createCollection('log', {capped: true, size: 10000})", "db.log.isCapped()"], "true"),

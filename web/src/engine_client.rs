@@ -110,8 +110,8 @@ fn spawn_worker(ready: oneshot::Sender<Option<String>>) -> Result<(), String> {
 /// The worker died (its wasm trapped or ran out of memory): replace it.
 fn worker_died(why: &str) {
     let message = format!(
-        "The shell stopped: {why}. It most likely ran out of memory. A fresh shell was started: \
-         variables are gone; the data is as it was after the last completed command."
+        "The shell stopped ({why}): it most likely ran out of memory. A fresh shell was \
+         started: variables are gone; the data is as it was after the last completed command."
     );
     // Not from inside the handler that noticed: restarting drops the closure that is running.
     wasm_bindgen_futures::spawn_local(async move { restart(&message) });

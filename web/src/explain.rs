@@ -99,6 +99,8 @@ pub struct ExplainPlan {
     pub docs_examined: Option<i64>,
     /// The namespace explained, e.g. `test.products`.
     pub namespace: Option<String>,
+    /// An aggregation's stages after the `$cursor` that feeds them (`$group`, `$sort`…).
+    pub later_stages: Vec<String>,
 }
 
 impl ExplainPlan {
@@ -106,16 +108,21 @@ impl ExplainPlan {
     /// when the document is not an explain reply.
     pub fn read(reply: &Value) -> Option<ExplainPlan> {
         let reply = reply.as_object()?;
+        let stages = reply.get("stages").and_then(Value::as_array);
         let source = if reply.contains_key("queryPlanner") {
             reply
         } else {
-            reply
-                .get("stages")?
-                .as_array()?
-                .first()?
-                .get("$cursor")?
-                .as_object()?
+            stages?.first()?.get("$cursor")?.as_object()?
         };
+        let later_stages = stages
+            .map(|s| {
+                s.iter()
+                    .filter_map(Value::as_object)
+                    .filter_map(|stage| stage.keys().next().cloned())
+                    .filter(|name| name != "$cursor")
+                    .collect()
+            })
+            .unwrap_or_default();
         let planner = source.get("queryPlanner")?.as_object()?;
         let stats = source.get("executionStats").and_then(Value::as_object);
         let winning = stats
@@ -145,6 +152,7 @@ impl ExplainPlan {
                 .get("namespace")
                 .and_then(Value::as_str)
                 .map(str::to_string),
+            later_stages,
         })
     }
 
@@ -298,6 +306,7 @@ mod tests {
             plan.summary(),
             "examined 2 index keys and 0 documents to return 2: index a_1"
         );
+        assert_eq!(plan.later_stages, ["$group"]);
     }
 
     #[test]

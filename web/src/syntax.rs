@@ -10,6 +10,8 @@ pub enum TokenKind {
     Number,
     Comment,
     Keyword,
+    /// A regular expression literal, `/^a/i`.
+    Regex,
     /// `$gt`, `$match`: a query, update or aggregation operator.
     Operator,
     /// `db`, `use`, `show`, `print`…: the shell's own words.
@@ -27,6 +29,7 @@ impl TokenKind {
             TokenKind::String => "tok-string",
             TokenKind::Number => "tok-number",
             TokenKind::Comment => "tok-comment",
+            TokenKind::Regex => "tok-regex",
             TokenKind::Keyword => "tok-keyword",
             TokenKind::Operator => "tok-operator",
             TokenKind::Shell => "tok-shell",
@@ -102,6 +105,10 @@ pub fn tokenize(input: &str) -> Vec<Token> {
                     .map_or(bytes.len(), |n| i + 2 + n + 2);
                 TokenKind::Comment
             }
+            b'/' if regex_may_start(input, &out) => {
+                i = regex_end(bytes, i);
+                TokenKind::Regex
+            }
             b'0'..=b'9' => {
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
                     i += 1;
@@ -146,6 +153,50 @@ pub fn tokenize(input: &str) -> Vec<Token> {
         });
     }
     out
+}
+
+/// Whether a `/` here starts a regular expression rather than dividing: it does unless the
+/// previous token ends a value (a word, a number, a string, a closing bracket).
+fn regex_may_start(input: &str, before: &[Token]) -> bool {
+    let Some(previous) = before.iter().rev().find(|t| t.kind != TokenKind::Space) else {
+        return true;
+    };
+    match previous.kind {
+        TokenKind::Word | TokenKind::Shell | TokenKind::Number | TokenKind::String => false,
+        TokenKind::Keyword => input[previous.start..previous.end] != *"this",
+        TokenKind::Bracket => !matches!(&input[previous.start..previous.end], ")" | "]" | "}"),
+        _ => true,
+    }
+}
+
+/// The end of the regular expression literal starting at `start` (after its flags), or the end
+/// of the line when it is not closed.
+fn regex_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    let mut in_class = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'\n' => return i,
+            b'[' => {
+                in_class = true;
+                i += 1;
+            }
+            b']' => {
+                in_class = false;
+                i += 1;
+            }
+            b'/' if !in_class => {
+                i += 1;
+                while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+                    i += 1;
+                }
+                return i;
+            }
+            _ => i += 1,
+        }
+    }
+    bytes.len()
 }
 
 /// Letters, digits, `_`, `$` and any non-ASCII byte (identifiers may hold Unicode letters).
@@ -303,6 +354,20 @@ mod tests {
             ]
         );
         assert_eq!(kinds("var x = null")[0], (Keyword, "var"));
+        assert_eq!(
+            kinds("/(a+)+$/i.test(x) / 2"),
+            vec![
+                (Regex, "/(a+)+$/i"),
+                (Punct, "."),
+                (Word, "test"),
+                (Bracket, "("),
+                (Word, "x"),
+                (Bracket, ")"),
+                (Punct, "/"),
+                (Number, "2"),
+            ]
+        );
+        assert_eq!(kinds("{name: /[/]x/}")[3], (Regex, "/[/]x/"));
     }
 
     #[test]
@@ -333,6 +398,7 @@ mod tests {
         assert!(!is_complete("var x = "));
         assert!(!is_complete("/* comment"));
         assert!(is_complete("db.c.find({a: '('})"));
+        assert!(is_complete("db.c.find({a: /(/})"));
         assert!(is_complete(""));
     }
 }

@@ -266,18 +266,14 @@ pub(super) fn reply(
 
 /// The find's spec, read as the find command reads it.
 fn parse_find_spec(inner: &Document) -> Result<FindSpec> {
-    let limit = match inner.get("limit") {
-        Some(l @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
-            Some(crate::query::as_i64_signed(l).abs())
-        }
-        _ => count_option(inner, "find", "limit")?,
-    };
-    FindSpec::parse_with_let(
+    let mut spec = FindSpec::parse_with_let(
         document_option(inner, "find", "filter")?,
         document_option(inner, "find", "sort")?,
         document_option(inner, "find", "projection")?,
         count_option(inner, "find", "skip")?,
-        limit,
+        super::find::limit_option(inner)?,
         document_option(inner, "find", "let")?,
-    )
+    )?;
+    super::find::set_min_max(&mut spec, inner)?;
+    Ok(spec)
 }

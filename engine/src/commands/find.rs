@@ -20,7 +20,7 @@ pub fn find(
 ) -> Result<Document> {
     let ns = target_namespace(db, command)?;
     let eval = engine.eval_context();
-    let spec = FindSpec::parse_with_let_in(
+    let mut spec = FindSpec::parse_with_let_in(
         document_option(command, "find", "filter")?,
         document_option(command, "find", "sort")?,
         document_option(command, "find", "projection")?,
@@ -29,6 +29,7 @@ pub fn find(
         document_option(command, "find", "let")?,
         &eval,
     )?;
+    set_min_max(&mut spec, command)?;
     let batch_size = count_option(command, "find", "batchSize")?.map(|b| b as usize);
     let single_batch = bool_option(command, "singleBatch", false)?
         || matches!(command.get("limit"), Some(l) if crate::query::as_i64_signed(l) < 0);
@@ -46,7 +47,19 @@ pub fn find(
     ))
 }
 
-fn limit_option(command: &Document) -> Result<Option<i64>> {
+/// Reads `min` and `max` (index key bounds; an empty document is no bound).
+pub fn set_min_max(spec: &mut FindSpec, command: &Document) -> Result<()> {
+    let bound = |name: &str| -> Result<Option<Document>> {
+        Ok(document_option(command, "find", name)?
+            .filter(|d| !d.is_empty())
+            .cloned())
+    };
+    spec.min = bound("min")?;
+    spec.max = bound("max")?;
+    Ok(())
+}
+
+pub fn limit_option(command: &Document) -> Result<Option<i64>> {
     match command.get("limit") {
         Some(l @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
             Ok(Some(crate::query::as_i64_signed(l).abs()))

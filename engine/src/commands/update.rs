@@ -345,13 +345,7 @@ pub(super) fn matching_records(
     context: &MatchContext<'_>,
 ) -> Result<Vec<u64>> {
     let coll = engine.catalog().collection(ns);
-    let spec = FindSpec {
-        filter: filter.clone(),
-        sort: None,
-        skip: 0,
-        limit: None,
-        projection: None,
-    };
+    let spec = FindSpec::of_filter(filter.clone());
     let mut records = crate::exec::matching_record_ids(coll, query, &spec, context)?;
     if let (Some(sort), Some(coll)) = (sort, coll) {
         let mut keyed: Vec<(u64, &Document)> = records

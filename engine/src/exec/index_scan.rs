@@ -50,6 +50,8 @@ pub struct IndexScan<'a> {
     done: bool,
     simple_range: bool,
     seen: HashSet<u64>,
+    /// The encoded start and end keys of a `min()`/`max()` scan.
+    range_keys: Option<(Vec<u8>, Vec<u8>)>,
     common: CommonStats,
     specific: IndexScanStats,
 }
@@ -67,7 +69,11 @@ impl<'a> IndexScan<'a> {
             first.reverse();
         }
         let simple_range = plan.bounds.iter().all(|b| b.len() == 1);
-        let done = plan.bounds.iter().any(Vec::is_empty);
+        let range_keys = plan
+            .key_range
+            .as_ref()
+            .map(|r| (index.encode_key(&r.start), index.encode_key(&r.end)));
+        let done = range_keys.is_none() && plan.bounds.iter().any(Vec::is_empty);
         IndexScan {
             index,
             plan,
@@ -80,6 +86,7 @@ impl<'a> IndexScan<'a> {
             done,
             simple_range,
             seen: HashSet::new(),
+            range_keys,
             common: CommonStats::default(),
             specific: IndexScanStats::default(),
         }
@@ -207,7 +214,53 @@ impl<'a> IndexScan<'a> {
         if !in_bounds {
             return State::NeedTime;
         }
-        let rid = pos.1;
+        self.emit(pos.1, key)
+    }
+
+    /// The next key of a `min()`/`max()` scan: every entry from the start key (inclusive) to
+    /// the end key (exclusive), the cursor positioned at both ends.
+    fn step_range(&mut self, start: &[u8], end: &[u8]) -> State {
+        if self.done {
+            return State::IsEof;
+        }
+        let forward = self.plan.forward;
+        let entry = match &self.position {
+            Some(p) => self.index.next_after(p, forward),
+            None => {
+                self.specific.seeks += 1;
+                if forward {
+                    self.index.seek(&(start.to_vec(), 0), true)
+                } else {
+                    let end_pos = (end.to_vec(), 0);
+                    self.index
+                        .range(
+                            std::ops::Bound::Unbounded,
+                            std::ops::Bound::Excluded(&end_pos),
+                        )
+                        .next_back()
+                }
+            }
+        };
+        let Some((pos, key)) = entry else {
+            self.done = true;
+            return State::IsEof;
+        };
+        let outside = if forward {
+            pos.0.as_slice() >= end
+        } else {
+            pos.0.as_slice() < start
+        };
+        if outside {
+            self.done = true;
+            return State::IsEof;
+        }
+        self.position = Some(pos.clone());
+        self.specific.keys_examined += 1;
+        self.emit(pos.1, key)
+    }
+
+    /// Returns the record (once, for a multikey index) with its key.
+    fn emit(&mut self, rid: u64, key: &[Bson]) -> State {
         if self.index.is_multikey() {
             self.specific.dups_tested += 1;
             if !self.seen.insert(rid) {
@@ -270,6 +323,10 @@ impl<'a> IndexScan<'a> {
 
     fn index_bounds(&self) -> Document {
         let mut out = Document::new();
+        if self.plan.key_range.is_some() {
+            // A simple range has no per-field bounds: explain shows `indexBounds: {}`.
+            return out;
+        }
         for (i, part) in self.index.spec.parts.iter().enumerate() {
             let mut list: Vec<Bson> = Vec::new();
             let ivs = &self.plan.bounds[i];
@@ -288,7 +345,14 @@ use super::distinct_scan::successor;
 
 impl Stage for IndexScan<'_> {
     fn work(&mut self) -> Result<State> {
-        let s = self.step();
+        let s = match self.range_keys.take() {
+            Some((start, end)) => {
+                let s = self.step_range(&start, &end);
+                self.range_keys = Some((start, end));
+                s
+            }
+            None => self.step(),
+        };
         self.common.count(&s);
         Ok(s)
     }

@@ -30,6 +30,7 @@ pub mod text_match;
 pub mod text_or;
 pub mod text_scan;
 pub mod text_union;
+mod tie_break;
 pub mod update;
 
 use bson::{Bson, Document};

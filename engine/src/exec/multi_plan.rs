@@ -2,7 +2,8 @@
 //! reaches EOF or returns a full first batch (101 documents) or the work budget runs out
 //! (10,000 works or 29% of the collection). Each is then scored as MongoDB does:
 //! `1 + advanced/works`, plus 1 for reaching EOF, plus small tie-breakers for a plan with no
-//! FETCH, no blocking SORT and no index intersection. The best plan wins (the first on a tie);
+//! FETCH, no blocking SORT and no index intersection; tied plans get `tie_break`'s bonuses. The
+//! best plan wins (the first on a remaining tie);
 //! its buffered results are returned first and it runs on from where the trial stopped.
 
 use super::{Member, Stage, StageStats, State};
@@ -49,9 +50,12 @@ impl<'a> MultiPlan<'a> {
         }
         let mut first_error = None;
         let mut works = 0;
-        'trial: while works < self.budget {
+        while works < self.budget {
             works += 1;
             let mut alive = false;
+            // As MongoDB's workAllPlans: a plan reaching EOF or a full batch ends the trial
+            // after the round, so every plan gets the same number of works.
+            let mut done = false;
             for i in 0..self.stages.len() {
                 if self.failed[i] {
                     continue;
@@ -60,29 +64,31 @@ impl<'a> MultiPlan<'a> {
                 match self.stages[i].work() {
                     Ok(State::Advanced(m)) => {
                         self.buffers[i].push(m);
-                        if self.buffers[i].len() >= TRIAL_RESULTS {
-                            break 'trial;
-                        }
+                        done |= self.buffers[i].len() >= TRIAL_RESULTS;
                     }
                     Ok(State::NeedTime) => {}
-                    Ok(State::IsEof) => break 'trial,
+                    Ok(State::IsEof) => done = true,
                     Err(e) => {
                         self.failed[i] = true;
                         first_error.get_or_insert(e);
                     }
                 }
             }
-            if !alive {
+            if !alive || done {
                 break;
             }
         }
         self.trials = self.stages.iter().map(|s| s.stats()).collect();
+        let mut scores: Vec<Option<f64>> = self
+            .trials
+            .iter()
+            .enumerate()
+            .map(|(i, stats)| (!self.failed[i]).then(|| score(stats, &self.candidates[i])))
+            .collect();
+        super::tie_break::add_bonuses(&mut scores, &self.candidates, &self.trials);
         let mut best: Option<(usize, f64)> = None;
-        for (i, stats) in self.trials.iter().enumerate() {
-            if self.failed[i] {
-                continue;
-            }
-            let score = score(stats, &self.candidates[i]);
+        for (i, score) in scores.iter().enumerate() {
+            let Some(score) = *score else { continue };
             if best.is_none_or(|(_, b)| score > b) {
                 best = Some((i, score));
             }

@@ -139,6 +139,16 @@ fn branches_that_each_provide_the_sort_are_merged() {
     // (An `$or` of equalities on one path would become an `$in`: the branches differ.)
     let find =
         doc! {"find": "c", "filter": {"$or": [{"b": 1}, {"a": {"$gt": 15}}]}, "sort": {"a": 1}};
+    // The {b: 1} branch ties between b_1 and b_1_a_1; MongoDB 8.0's tie-breaker takes the
+    // shorter key pattern, which does not give the sort: the OR is sorted afterwards.
+    let r = explain(&mut e, find.clone());
+    let wp = super::tests::winning_plan(&r);
+    assert_eq!(stage(wp, &["inputStage"]).get_str("stage").unwrap(), "SORT");
+    let or = stage(wp, &["inputStage", "inputStage", "inputStage"]);
+    assert_eq!(or.get_str("stage").unwrap(), "OR");
+    assert_eq!(stage(or, &["0"]).get_str("indexName").unwrap(), "b_1");
+    // Without b_1 each branch's index provides the sort, and the branches are merged.
+    run(&mut e, doc! {"dropIndexes": "c", "index": "b_1"});
     let r = explain(&mut e, find.clone());
     let wp = super::tests::winning_plan(&r);
     let merge = stage(wp, &["inputStage", "inputStage"]);

@@ -64,6 +64,7 @@ pub fn explode_for_sort(index: &Index, access: &Solution, q: &FindQuery<'_>) -> 
             index_name: scan.index_name.clone(),
             bounds,
             forward,
+            key_range: None,
         }));
         // The next combination, last prefix part fastest (index order).
         let mut part = prefix;

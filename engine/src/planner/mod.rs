@@ -21,6 +21,7 @@
 pub mod bounds;
 pub mod count;
 pub mod explode;
+pub mod min_max;
 pub mod or;
 pub mod plan_cache;
 pub mod predicates;
@@ -135,6 +136,16 @@ pub struct IxScanPlan {
     pub index_name: String,
     pub bounds: Vec<Vec<Interval>>,
     pub forward: bool,
+    /// A `min()`/`max()` scan: whole index keys from `start` (inclusive) to `end` (exclusive)
+    /// in key-pattern order, instead of per-field `bounds` (MongoDB's "simple range").
+    pub key_range: Option<KeyRange>,
+}
+
+/// Index keys (one value per key part) bounding a `min()`/`max()` scan.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyRange {
+    pub start: Vec<Bson>,
+    pub end: Vec<Bson>,
 }
 
 impl Solution {
@@ -184,6 +195,17 @@ pub fn plan_find(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Vec<Sol
         Some(h) => Some(resolve_hint(coll, h)?),
         None => None,
     };
+    if q.spec.min.is_some() || q.spec.max.is_some() {
+        min_max::check_field_names(q.spec.min.as_ref(), q.spec.max.as_ref())?;
+        let index = match &hinted {
+            None => return Err(min_max::hint_required()),
+            Some(Hint::Natural(_)) => return Err(min_max::natural_hint()),
+            Some(Hint::Index(name)) => coll.index(name).ok_or_else(|| {
+                Error::bad_value("hint provided does not correspond to an existing index")
+            })?,
+        };
+        return Ok(vec![min_max::plan(index, &parts, q)?]);
+    }
     if let Some(Hint::Natural(forward)) = hinted {
         return Ok(vec![finish(q, collscan(&parts, q, forward)?, false)?]);
     }
@@ -412,6 +434,7 @@ pub fn index_access(
         index_name: index.name().to_string(),
         bounds,
         forward,
+        key_range: None,
     });
     let covered = residual.is_none() && covers_projection(index, q);
     let solution = if covered {

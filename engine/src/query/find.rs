@@ -20,9 +20,25 @@ pub struct FindSpec {
     /// `None` or 0 means no limit.
     pub limit: Option<usize>,
     pub projection: Option<Projection>,
+    /// `min()`/`max()`: index key bounds (inclusive/exclusive) on the hinted index.
+    pub min: Option<Document>,
+    pub max: Option<Document>,
 }
 
 impl FindSpec {
+    /// A find with only a filter (no sort, skip, limit, projection or key bounds).
+    pub fn of_filter(filter: Filter) -> FindSpec {
+        FindSpec {
+            filter,
+            sort: None,
+            skip: 0,
+            limit: None,
+            projection: None,
+            min: None,
+            max: None,
+        }
+    }
+
     pub fn parse(
         filter: Option<&Document>,
         sort: Option<&Document>,
@@ -107,6 +123,8 @@ impl FindSpec {
             skip: skip.unwrap_or(0).max(0) as usize,
             limit: limit.filter(|l| *l != 0).map(|l| l.unsigned_abs() as usize),
             projection,
+            min: None,
+            max: None,
         })
     }
 

@@ -30,6 +30,13 @@ pub fn ExplainView(reply: Value) -> impl IntoView {
             <div class="plan-summary" data-testid="plan-summary">{plan.summary()}</div>
             {plan.namespace.clone().map(|ns| view! { <div class="plan-ns">{ns}</div> })}
             <div class="plan winning" data-testid="winning-plan">{stage_tree(&plan.winning)}</div>
+            {(!plan.later_stages.is_empty()).then(|| {
+                view! {
+                    <div class="later-stages" data-testid="later-stages">
+                        "then in the pipeline: "{plan.later_stages.join(" → ")}
+                    </div>
+                }
+            })}
             {rejected}
         </div>
     }

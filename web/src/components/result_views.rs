@@ -16,8 +16,9 @@ pub fn DocumentTree(docs: Vec<Value>) -> impl IntoView {
     }
 }
 
-fn node(key: Option<String>, value: &Value, depth: usize) -> AnyView {
-    let label = key.map(|k| view! { <span class="tree-key">{key_text(&k)}": "</span> });
+/// One value of the tree; `label` is the field name (as mongosh writes it) or array index.
+fn node(label: Option<String>, value: &Value, depth: usize) -> AnyView {
+    let label = label.map(|k| view! { <span class="tree-key">{k}": "</span> });
     if let Some(text) = leaf_text(value) {
         return view! {
             <div class="tree-leaf">{label}<span class=format!("v-{}", kind(value))>{text}</span></div>
@@ -41,7 +42,7 @@ fn node(key: Option<String>, value: &Value, depth: usize) -> AnyView {
             ),
             fields
                 .iter()
-                .map(|(k, v)| node(Some(k.clone()), v, depth + 1))
+                .map(|(k, v)| node(Some(key_text(k)), v, depth + 1))
                 .collect(),
         ),
         _ => (String::new(), Vec::new()),

@@ -76,7 +76,7 @@ fn collection_item(c: CollectionSummary) -> impl IntoView {
         .collect_view();
     view! {
         <li class="collection">
-            <details>
+            <details open=true>
                 <summary>
                     <span class="coll">{c.name.clone()}</span>
                     <span class="count" title="documents">{c.count}</span>

@@ -204,13 +204,7 @@ impl GraphLookup {
             if let Some(restrict) = &self.restrict {
                 query = doc! {"$and": [query, restrict.clone()]};
             }
-            let spec = FindSpec {
-                filter: Filter::parse(&query)?,
-                sort: None,
-                skip: 0,
-                limit: None,
-                projection: None,
-            };
+            let spec = FindSpec::of_filter(Filter::parse(&query)?);
             let found = crate::exec::matching_record_ids(coll, &query, &spec, cx.match_ctx)?;
             let mut next: Vec<Bson> = Vec::new();
             for record_id in found {
