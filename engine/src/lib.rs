@@ -16,6 +16,7 @@
 pub mod accumulator;
 pub mod catalog;
 pub mod clock;
+pub mod collation;
 pub mod commands;
 pub mod cursor;
 pub mod error;
@@ -33,6 +34,7 @@ pub mod sessions;
 pub mod storage;
 pub mod ttl;
 pub mod update;
+pub mod validation;
 pub mod value;
 pub mod write;
 
@@ -68,6 +70,8 @@ pub struct Engine {
     sessions: sessions::SessionCache,
     /// See [`Engine::set_command_observer`].
     observer: Option<CommandObserver>,
+    /// The running command asked `bypassDocumentValidation: true`.
+    bypass_document_validation: bool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -105,7 +109,20 @@ impl Engine {
             ttl_monitor: ttl::TtlMonitor::new(now),
             sessions: sessions::SessionCache::default(),
             observer: None,
+            bypass_document_validation: false,
         }
+    }
+
+    /// The document validation the running command must apply to writes into `ns` (none when
+    /// the command bypasses it).
+    pub(crate) fn validation_for(
+        &self,
+        ns: &catalog::Namespace,
+    ) -> error::Result<Option<validation::Validation>> {
+        if self.bypass_document_validation {
+            return Ok(None);
+        }
+        validation::Validation::of(self.catalog.collection(ns))
     }
 
     /// The engine's time: its clock plus what [`Engine::advance_clock`] added.
@@ -179,10 +196,18 @@ impl Engine {
         let now = self.now_millis();
         self.sessions.touch(command, now);
         let first_change = self.pending.changes.len();
+        self.bypass_document_validation = match command.get("bypassDocumentValidation") {
+            Some(Bson::Boolean(b)) => *b,
+            Some(v @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
+                query::as_i64_signed(v) != 0
+            }
+            _ => false,
+        };
         let reply = match commands::dispatch(self, db, command, ctx) {
             Ok(reply) => reply,
             Err(e) => error_reply(&e),
         };
+        self.bypass_document_validation = false;
         self.evict_from_capped(first_change);
         // Indexes this command created start their `$indexStats` count now.
         self.catalog.stamp_index_usage(self.clock.now_millis());

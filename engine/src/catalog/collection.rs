@@ -15,7 +15,7 @@ use super::capped::CappedLimits;
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::{DocKeys, Index, IndexSpec};
 use crate::planner::plan_cache::PlanCache;
-use crate::value::OrderedValue;
+use crate::value::SimpleOrderedValue;
 
 /// The catalog-entry field that carries the secondary index specs (never a user option: `create`
 /// options cannot start with `$`).
@@ -25,7 +25,7 @@ pub const INDEXES_OPTION: &str = "$indexes";
 pub struct Collection {
     pub options: Document,
     records: BTreeMap<u64, Document>,
-    id_index: BTreeMap<OrderedValue, u64>,
+    id_index: BTreeMap<SimpleOrderedValue, u64>,
     indexes: Vec<Index>,
     next_record_id: u64,
     /// Set by an insert (not by an update's re-insert): a capped collection evicts only then.
@@ -259,7 +259,7 @@ impl Collection {
     }
 
     pub fn find_by_id(&self, id: &Bson) -> Option<u64> {
-        self.id_index.get(&OrderedValue(id.clone())).copied()
+        self.id_index.get(&SimpleOrderedValue(id.clone())).copied()
     }
 
     /// Inserts a document that already has its `_id` first; fails with E11000 on a duplicate.
@@ -283,7 +283,7 @@ impl Collection {
                 "document without _id reached the collection",
             )
         })?;
-        let key = OrderedValue(id);
+        let key = SimpleOrderedValue(id);
         if self.id_index.contains_key(&key) {
             return Err(duplicate_id_error(ns, &key.0));
         }
@@ -323,7 +323,7 @@ impl Collection {
             }
         }
         if let Some(id) = doc.get("_id") {
-            self.id_index.remove(&OrderedValue(id.clone()));
+            self.id_index.remove(&SimpleOrderedValue(id.clone()));
         }
         Some(doc)
     }

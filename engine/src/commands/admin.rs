@@ -25,6 +25,44 @@ pub fn create(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
             "validator" | "validationLevel" | "validationAction" => {
                 options.insert(k.clone(), v.clone());
             }
+            "viewOn" => match v {
+                Bson::String(_) => {
+                    options.insert("viewOn", v.clone());
+                    options.insert(
+                        "pipeline",
+                        command
+                            .get("pipeline")
+                            .cloned()
+                            .unwrap_or(Bson::Array(Vec::new())),
+                    );
+                }
+                other => {
+                    return Err(Error::type_mismatch(format!(
+                        "BSON field 'create.viewOn' is the wrong type '{}', expected type 'string'",
+                        crate::value::display::type_name(other)
+                    )));
+                }
+            },
+            "pipeline" => {
+                if !command.contains_key("viewOn") {
+                    return Err(Error::bad_value(
+                        "'pipeline' requires 'viewOn' to also be specified",
+                    ));
+                }
+                if !matches!(v, Bson::Array(_)) {
+                    return Err(Error::type_mismatch(format!(
+                        "BSON field 'create.pipeline' is the wrong type '{}', expected type 'array'",
+                        crate::value::display::type_name(v)
+                    )));
+                }
+            }
+            // The default collation of the collection's queries and indexes, kept resolved (as
+            // listCollections shows it); the simple collation is not kept.
+            "collation" => {
+                if let Some(c) = crate::collation::Collation::parse(v, "create.collation")? {
+                    options.insert("collation", c.to_document());
+                }
+            }
             other => {
                 return Err(Error::new(
                     ErrorCode::Location(40415),
@@ -73,8 +111,11 @@ pub fn list_collections(engine: &mut Engine, db: &str, command: &Document) -> Re
     };
     let mut out = Vec::new();
     for (name, coll) in engine.catalog().collections(db) {
+        let is_view = coll.options.contains_key("viewOn");
         let entry = if name_only {
-            doc! {"name": name, "type": "collection"}
+            doc! {"name": name, "type": if is_view { "view" } else { "collection" }}
+        } else if is_view {
+            doc! {"name": name, "type": "view", "options": coll.options.clone(), "info": {"readOnly": true}}
         } else {
             doc! {
                 "name": name,

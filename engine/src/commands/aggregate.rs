@@ -60,7 +60,6 @@ fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Par
     let explain = bool_option(command, "explain", false)?;
     bool_option(command, "allowDiskUse", false)?;
     bool_option(command, "bypassDocumentValidation", false)?;
-    crate::write::check_collation(command.get("collation"), "aggregate.collation")?;
     check_hint(command.get("hint"))?;
     let batch_size = cursor_batch_size(command, explain)?;
     let eval = engine.eval_context();

@@ -9,7 +9,7 @@ use crate::exec::count::execute_count;
 use crate::planner::FindQuery;
 use crate::query::FindSpec;
 use crate::value::display::type_name;
-use crate::write::{check_collation, check_known_fields};
+use crate::write::check_known_fields;
 
 /// `{count: <coll>, query, limit, skip, hint, collation}` → `{n, ok}`.
 pub fn count(
@@ -27,7 +27,6 @@ pub fn count(
     let empty = Document::new();
     let query_doc = document_option(command, "count", "query")?.unwrap_or(&empty);
     let spec = FindSpec::parse(Some(query_doc), None, None, None, None)?;
-    check_collation(command.get("collation"), "count.collation")?;
     let skip = count_option(command, "count", "skip")?.unwrap_or(0);
     let limit = limit_option(command)?;
     if let Some(hint) = command.get("hint")

@@ -106,6 +106,11 @@ fn delete_one_statement(
     };
     // The planner picks the documents (and, for limit 1, which one comes first), so an index
     // decides deleteOne's victim as in MongoDB; $where/$expr evaluation errors are reported.
+    let _collation = crate::write::collation::enter_collation(
+        statement.get("collation"),
+        "delete.deletes.collation",
+        engine.catalog().collection(ns),
+    )?;
     let spec = FindSpec::parse_with_let(Some(q), None, None, None, None, let_vars)?;
     let mut victims =
         crate::exec::matching_record_ids(engine.catalog().collection(ns), q, &spec, ctx)?;

@@ -14,7 +14,7 @@ use crate::planner::FindQuery;
 use crate::query::FindSpec;
 use crate::value::OrderedValue;
 use crate::value::display::type_name;
-use crate::write::{check_collation, check_known_fields};
+use crate::write::check_known_fields;
 
 /// `{distinct: <coll>, key, query, collation}` → `{values, ok}`.
 pub fn distinct(
@@ -43,7 +43,6 @@ pub fn distinct(
     let empty = Document::new();
     let query_doc = document_option(command, "distinct", "query")?.unwrap_or(&empty);
     let spec = FindSpec::parse(Some(query_doc), None, None, None, None)?;
-    check_collation(command.get("collation"), "distinct.collation")?;
     let path = FieldPath::parse(key);
     let mut values = BTreeSet::new();
     let query = FindQuery {
@@ -61,6 +60,16 @@ pub fn distinct(
     }
     let values: Vec<Bson> = values.into_iter().map(|v| v.0).collect();
     Ok(doc! {"values": values, "ok": 1.0})
+}
+
+/// The distinct values of `key` over `docs`, in value order (a view's distinct).
+pub(super) fn distinct_values(docs: &[Document], key: &str) -> Vec<Bson> {
+    let path = FieldPath::parse(key);
+    let mut values = BTreeSet::new();
+    for doc in docs {
+        collect(doc, &path, &mut values);
+    }
+    values.into_iter().map(|v| v.0).collect()
 }
 
 /// Adds the values `path` reaches in `doc` (through arrays of documents, as the matcher's walk

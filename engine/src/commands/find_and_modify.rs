@@ -15,7 +15,7 @@ use crate::query::sort::SortSpec;
 use crate::storage::Change;
 use crate::update::{ArrayFilters, UpdateSpec, check_upsert_query};
 use crate::value::display::type_name;
-use crate::write::{check_collation, check_known_fields, check_write_concern};
+use crate::write::{check_known_fields, check_write_concern};
 
 const FIELDS: [&str; 12] = [
     "query",
@@ -47,7 +47,6 @@ pub fn find_and_modify(
     let ns = target_namespace(db, command)?;
     check_known_fields(command, "findAndModify", &FIELDS)?;
     check_write_concern(command)?;
-    check_collation(command.get("collation"), "findAndModify.collation")?;
     let query = document_option(command, "findAndModify", "query")?
         .cloned()
         .unwrap_or_default();

@@ -13,6 +13,22 @@ use crate::index::IndexSpec;
 use crate::storage::Change;
 use crate::value::display::{key_value, type_name};
 
+/// An index without a `collation` takes the collection's default collation, as in MongoDB.
+fn with_default_collation(engine: &Engine, ns: &Namespace, spec: &Document) -> Document {
+    let default = engine
+        .catalog()
+        .collection(ns)
+        .and_then(|c| c.options.get_document("collation").ok());
+    match default {
+        Some(c) if !spec.contains_key("collation") => {
+            let mut out = spec.clone();
+            out.insert("collation", c.clone());
+            out
+        }
+        _ => spec.clone(),
+    }
+}
+
 pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
     let ns = target_namespace(db, command)?;
     let items = match command.get("indexes") {
@@ -43,7 +59,7 @@ pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Resu
                 type_name(item)
             )));
         };
-        specs.push(IndexSpec::parse(d)?);
+        specs.push(IndexSpec::parse(&with_default_collation(engine, &ns, d))?);
     }
     let ns_text = ns.to_string();
     let existed = engine.catalog().collection(&ns).is_some();

@@ -41,6 +41,7 @@ pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
     }
 
     let ns_text = ns.to_string();
+    let validation = engine.validation_for(&ns)?;
     let mut changes = Vec::new();
     let (coll, created) = engine.catalog_mut().collection_or_create(&ns);
     if created {
@@ -53,6 +54,9 @@ pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
     let mut write_errors = Vec::new();
     for (index, doc) in prepared.into_iter().enumerate() {
         let outcome = doc.and_then(|doc| {
+            if let Some(v) = &validation {
+                v.check_insert(&doc)?;
+            }
             let bytes = doc.to_vec().map_err(|e| Error::bad_value(e.to_string()))?;
             let record_id = coll.insert(&ns_text, doc)?;
             Ok((record_id, bytes))

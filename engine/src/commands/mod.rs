@@ -19,6 +19,7 @@ mod insert;
 mod plan_cache;
 mod reindex;
 mod update;
+mod view;
 
 use bson::{Bson, Document};
 
@@ -39,6 +40,25 @@ pub fn dispatch(
         return Err(Error::new(ErrorCode::FailedToParse, "no such command: ''"));
     };
     validate_db_name(db)?;
+    // Read commands compare strings under their collation from the start (see
+    // `write::collation::enter_command_collation`); update and delete enter one per statement.
+    let _collation = match name.as_str() {
+        "find" | "aggregate" | "count" | "distinct" | "findAndModify" | "findandmodify" => Some(
+            crate::write::collation::enter_command_collation(engine.catalog(), db, command)?,
+        ),
+        "explain" => {
+            match command.get("explain") {
+                Some(Bson::Document(inner)) => Some(
+                    crate::write::collation::enter_command_collation(engine.catalog(), db, inner)?,
+                ),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    if let Some(reply) = view::intercept(engine, db, name, command, ctx)? {
+        return Ok(reply);
+    }
     match name.as_str() {
         "insert" => insert::insert(engine, db, command),
         "find" => find::find(engine, db, command, ctx),

@@ -15,7 +15,8 @@ use crate::query::sort::SortSpec;
 use crate::storage::Change;
 use crate::update::{ArrayFilters, UpdateEnv, UpdateSpec, check_upsert_query};
 use crate::value::display::type_name;
-use crate::write::{check_collation, check_known_fields, check_write_concern};
+use crate::write::collation::enter_collation;
+use crate::write::{check_known_fields, check_write_concern};
 
 /// MongoDB's largest write batch.
 const MAX_BATCH: usize = 100_000;
@@ -296,7 +297,11 @@ fn run_statement(
     eval: &EvalContext,
     ctx: &MatchContext<'_>,
 ) -> Result<StatementResult> {
-    check_collation(statement.collation.as_ref(), "update.updates.collation")?;
+    let _collation = enter_collation(
+        statement.collation.as_ref(),
+        "update.updates.collation",
+        engine.catalog().collection(ns),
+    )?;
     let filters = ArrayFilters::parse(&statement.array_filters)?;
     let spec = UpdateSpec::parse_in(&statement.u, &filters, scope)?;
     if statement.multi && spec.is_replacement() {
@@ -401,6 +406,9 @@ pub(super) fn update_record(
             format!("Resulting document after update is larger than {MAX_UPDATED_BYTES}"),
         ));
     }
+    if let Some(v) = engine.validation_for(ns)? {
+        v.check_update(&current, &updated)?;
+    }
     let ns_text = ns.to_string();
     let Some(coll) = engine.catalog_mut().collection_mut(ns) else {
         return Ok(None);
@@ -438,6 +446,9 @@ pub(super) fn insert_upsert(
     let built = spec.upsert_document(query, &env)?;
     let doc = prepare_for_insert(engine, &built)?;
     let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
+    if let Some(v) = engine.validation_for(ns)? {
+        v.check_insert(&doc)?;
+    }
     let bytes = doc.to_vec().map_err(|e| Error::bad_value(e.to_string()))?;
     let ns_text = ns.to_string();
     let (coll, created) = engine.catalog_mut().collection_or_create(ns);
@@ -765,26 +776,25 @@ mod tests {
     }
 
     #[test]
-    fn only_the_simple_collation_is_accepted() {
-        let mut e = engine_with(vec![doc! {"_id": 1, "s": "a"}]);
+    fn a_statement_matches_under_its_collation() {
+        let mut e = engine_with(vec![doc! {"_id": 1, "s": "a"}, doc! {"_id": 2, "s": "A"}]);
         let r = update(
             &mut e,
             vec![
-                doc! {"q": {"s": "A"}, "u": {"$set": {"t": 1}}, "collation": {"locale": "en", "strength": 2}},
+                doc! {"q": {"s": "A"}, "u": {"$set": {"t": 1}}, "multi": true, "collation": {"locale": "en", "strength": 2}},
+                doc! {"q": {"s": "A"}, "u": {"$set": {"u": 1}}, "multi": true, "collation": {"locale": "simple"}},
             ],
+        );
+        assert_eq!(r, doc! {"n": 3, "nModified": 3, "ok": 1.0});
+        let r = update(
+            &mut e,
+            vec![doc! {"q": {"s": "a"}, "u": {"$set": {"t": 1}}, "collation": {"locale": "xx"}}],
         );
         let w = r.get_array("writeErrors").unwrap()[0]
             .as_document()
             .unwrap()
             .clone();
-        assert_eq!(w.get_i32("code").unwrap(), 238);
-        let r = update(
-            &mut e,
-            vec![
-                doc! {"q": {"s": "a"}, "u": {"$set": {"t": 1}}, "collation": {"locale": "simple"}},
-            ],
-        );
-        assert_eq!(r, doc! {"n": 1, "nModified": 1, "ok": 1.0});
+        assert_eq!(w.get_i32("code").unwrap(), 2);
     }
 
     #[test]

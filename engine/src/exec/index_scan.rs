@@ -289,7 +289,7 @@ impl<'a> IndexScan<'a> {
             } else {
                 (&iv.low, iv.low_inclusive)
             };
-            let mut ord = crate::value::compare_values(v, end);
+            let mut ord = crate::value::compare_values_simple(v, end);
             if !self.ascending[i] {
                 ord = ord.reverse();
             }

@@ -224,6 +224,13 @@ impl Expression {
         }
         let mut fields = Vec::with_capacity(d.len());
         for (k, v) in d {
+            // MongoDB's ExpressionObject checks each name as a field path component.
+            if k.is_empty() {
+                return Err(Error::location(
+                    15998,
+                    "FieldPath field names may not be empty strings.",
+                ));
+            }
             if k.starts_with('$') {
                 return Err(Error::location(
                     16404,

@@ -179,7 +179,7 @@ fn walk(
 fn push_unique(out: &mut Vec<Bson>, v: Bson) {
     if !out
         .iter()
-        .any(|x| crate::value::compare_values(x, &v).is_eq() && same_type(x, &v))
+        .any(|x| crate::value::compare_values_simple(x, &v).is_eq() && same_type(x, &v))
     {
         out.push(v);
     }

@@ -46,6 +46,10 @@ pub struct IndexSpec {
     pub partial: Option<(Document, Filter)>,
     /// A text index's weights, languages, prefix and suffix.
     pub text: Option<Box<TextSpec>>,
+    /// The index's collation as `listIndexes` shows it (all options resolved); `None` is the
+    /// simple collation. Keys are always encoded binary, so the planner does not use an index
+    /// with a collation (see `planner::index_access`).
+    pub collation: Option<Document>,
     /// The document `listIndexes` shows.
     pub document: Document,
 }
@@ -234,10 +238,31 @@ impl IndexSpec {
         } else {
             None
         };
+        let collation = match spec.get("collation") {
+            None => None,
+            Some(Bson::Document(c)) => {
+                crate::collation::Collation::from_document(c)?.map(|c| c.to_document())
+            }
+            Some(other) => {
+                return Err(Error::type_mismatch(format!(
+                    "The field 'collation' must be an object, but got {}",
+                    crate::value::display::type_name(other)
+                )));
+            }
+        };
         let mut document = doc! {"v": 2, "key": key.clone(), "name": name.clone()};
         for (k, v) in spec {
-            if !matches!(k.as_str(), "key" | "name" | "v" | "ns" | "background") {
-                document.insert(k.clone(), v.clone());
+            match k.as_str() {
+                "key" | "name" | "v" | "ns" | "background" => {}
+                // A simple collation is not shown; another one is shown resolved.
+                "collation" => {
+                    if let Some(c) = &collation {
+                        document.insert(k.clone(), c.clone());
+                    }
+                }
+                _ => {
+                    document.insert(k.clone(), v.clone());
+                }
             }
         }
         Ok(IndexSpec {
@@ -250,15 +275,19 @@ impl IndexSpec {
             expire_after_seconds,
             partial,
             text,
+            collation,
             document,
         })
     }
 
     /// Whether a document belongs in the index (partial indexes keep only matching documents).
     pub fn covers_document(&self, doc: &Document) -> bool {
-        self.partial
-            .as_ref()
-            .is_none_or(|(_, filter)| filter.matches(doc))
+        self.partial.as_ref().is_none_or(|(_, filter)| {
+            // The filter was parsed (its `$in` lists sorted) binary; the command maintaining
+            // the index may run under another collation.
+            let _binary = crate::collation::CollationScope::enter(None);
+            filter.matches(doc)
+        })
     }
 
     /// Whether two specs describe the same index apart from the name (MongoDB's "equivalent").
@@ -269,6 +298,7 @@ impl IndexSpec {
             && self.expire_after_seconds == other.expire_after_seconds
             && self.hidden == other.hidden
             && self.text == other.text
+            && self.collation == other.collation
     }
 }
 
@@ -448,6 +478,7 @@ fn unreachable_id_spec() -> IndexSpec {
         expire_after_seconds: None,
         partial: None,
         text: None,
+        collation: None,
     }
 }
 

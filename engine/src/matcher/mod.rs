@@ -13,7 +13,7 @@
 mod bits;
 mod eval;
 mod expr;
-mod json_schema;
+pub(crate) mod json_schema;
 mod parse;
 mod regex;
 mod serialize;

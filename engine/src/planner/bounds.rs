@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use bson::{Bson, Document, oid::ObjectId};
 
 use super::predicates::{CmpOp, Pred};
-use crate::value::compare_values;
+use crate::value::compare_values_simple as compare_values;
 use crate::value::display::key_value;
 
 /// One interval of values, low end first.

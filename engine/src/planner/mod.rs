@@ -274,8 +274,19 @@ fn resolve_hint(coll: &Collection, hint: &Bson) -> Result<Hint> {
     }
 }
 
-/// `{_id: <scalar>}` alone is answered by an `_id` lookup.
+/// MongoDB uses an index for string comparisons only when its collation is the query's. Sprout's
+/// index keys are binary (no ICU sort keys), so an index serves only simple-collation queries
+/// and a collated index serves none: such queries scan the collection, which keeps their
+/// answers and orders right at the cost of speed.
+fn collation_allows(index: &Index) -> bool {
+    index.spec.collation.is_none() && crate::collation::active_is_simple()
+}
+
+/// `{_id: <scalar>}` alone is answered by an `_id` lookup (binary, so not under a collation).
 fn id_hack_key(parts: &[Conjunct]) -> Option<Bson> {
+    if !crate::collation::active_is_simple() {
+        return None;
+    }
     match parts {
         [c] if c.path.as_deref() == Some("_id") => match &c.pred {
             Pred::Eq(v)
@@ -348,13 +359,14 @@ pub struct IndexAccess {
 }
 
 /// The access path through `index`, or `None` when the index cannot be used at all (a partial
-/// index the filter does not imply, a sparse index that would miss matching documents).
+/// index the filter does not imply, a sparse index that would miss matching documents, an index
+/// whose collation is not the query's).
 pub fn index_access(
     index: &Index,
     parts: &[Conjunct],
     q: &FindQuery<'_>,
 ) -> Result<Option<IndexAccess>> {
-    if index.spec.parts.is_empty() {
+    if index.spec.parts.is_empty() || !collation_allows(index) {
         return Ok(None);
     }
     // Partial indexes serve only queries whose filter implies the partial filter.

@@ -113,8 +113,8 @@ fn split_operators(path: &str, ops: &Document, out: &mut Vec<Conjunct>) {
             ("$lte", v) => field(Pred::Cmp(CmpOp::Lte, v.clone()), "$lte", v.clone()),
             ("$in", Bson::Array(items)) => {
                 let mut sorted = items.clone();
-                sorted.sort_by(crate::value::compare_values);
-                sorted.dedup_by(|a, b| crate::value::values_equal(a, b) && a == b);
+                sorted.sort_by(crate::value::compare_values_simple);
+                sorted.dedup_by(|a, b| crate::value::compare_values_simple(a, b).is_eq() && a == b);
                 field(Pred::In(items.clone()), "$in", Bson::Array(sorted))
             }
             ("$exists", v) => {

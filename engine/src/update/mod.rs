@@ -122,7 +122,7 @@ impl OperatorUpdate {
             // Compared as values: `_id: 1` may become `1.0`, as in MongoDB.
             let kept = out
                 .get("_id")
-                .is_some_and(|new_id| crate::value::values_equal(old_id, new_id));
+                .is_some_and(|new_id| crate::value::compare_values_simple(old_id, new_id).is_eq());
             if !kept {
                 let path = self
                     .paths

@@ -6,8 +6,8 @@ use bson::Bson;
 
 use super::identical::identical_documents;
 use crate::error::{Error, ErrorCode, Result};
+use crate::value::compare_values_simple;
 use crate::value::display::key_value;
-use crate::value::values_equal;
 
 fn altered(new: &Bson) -> Error {
     Error::new(
@@ -25,7 +25,9 @@ fn altered(new: &Bson) -> Error {
 pub fn replace(original: &Document, replacement: &Document) -> Result<Option<Document>> {
     let mut out = Document::new();
     match (original.get("_id"), replacement.get("_id")) {
-        (Some(old), Some(new)) if !values_equal(old, new) => return Err(altered(new)),
+        (Some(old), Some(new)) if compare_values_simple(old, new).is_ne() => {
+            return Err(altered(new));
+        }
         (_, Some(new)) => {
             out.insert("_id", new.clone());
         }

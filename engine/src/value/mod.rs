@@ -14,4 +14,7 @@ mod order;
 
 pub use numeric::{Decimal, decimal_is_nan};
 pub(crate) use order::db_pointer_parts;
-pub use order::{OrderedValue, canonical_type, canonical_type_rank, compare_values, values_equal};
+pub use order::{
+    OrderedValue, SimpleOrderedValue, canonical_type, canonical_type_rank, compare_values,
+    compare_values_simple, values_equal,
+};

@@ -40,16 +40,43 @@ pub fn canonical_type_rank(v: &Bson) -> u8 {
     }
 }
 
-/// Compares two values in MongoDB's order. Numbers compare exactly across int32, int64 and double.
+/// Compares two values in MongoDB's order. Numbers compare exactly across int32, int64 and double;
+/// strings compare under the collation in force (`collation::CollationScope`), binary without one.
 pub fn compare_values(a: &Bson, b: &Bson) -> Ordering {
+    compare_in(a, b, Strings::Collated)
+}
+
+/// Compares two values with strings in binary order whatever the collation in force: the order
+/// of index keys, index bounds and the `_id` lookup.
+pub fn compare_values_simple(a: &Bson, b: &Bson) -> Ordering {
+    compare_in(a, b, Strings::Binary)
+}
+
+/// How strings compare in one comparison.
+#[derive(Clone, Copy)]
+enum Strings {
+    Collated,
+    Binary,
+}
+
+fn compare_strings(x: &str, y: &str, strings: Strings) -> Ordering {
+    match strings {
+        Strings::Collated => crate::collation::compare_strings(x, y),
+        Strings::Binary => x.cmp(y),
+    }
+}
+
+fn compare_in(a: &Bson, b: &Bson, strings: Strings) -> Ordering {
     let (ra, rb) = (canonical_type_rank(a), canonical_type_rank(b));
     if ra != rb {
         return ra.cmp(&rb);
     }
     match (a, b) {
-        (Bson::String(x) | Bson::Symbol(x), Bson::String(y) | Bson::Symbol(y)) => x.cmp(y),
-        (Bson::Document(x), Bson::Document(y)) => compare_documents(x, y),
-        (Bson::Array(x), Bson::Array(y)) => compare_arrays(x, y),
+        (Bson::String(x) | Bson::Symbol(x), Bson::String(y) | Bson::Symbol(y)) => {
+            compare_strings(x, y, strings)
+        }
+        (Bson::Document(x), Bson::Document(y)) => compare_documents(x, y, strings),
+        (Bson::Array(x), Bson::Array(y)) => compare_arrays(x, y, strings),
         (Bson::Binary(x), Bson::Binary(y)) => x
             .bytes
             .len()
@@ -71,7 +98,7 @@ pub fn compare_values(a: &Bson, b: &Bson) -> Ordering {
         (Bson::JavaScriptCodeWithScope(x), Bson::JavaScriptCodeWithScope(y)) => x
             .code
             .cmp(&y.code)
-            .then_with(|| compare_documents(&x.scope, &y.scope)),
+            .then_with(|| compare_documents(&x.scope, &y.scope, strings)),
         (Bson::DbPointer(_), Bson::DbPointer(_)) => {
             let (na, ia) = db_pointer_parts(a);
             let (nb, ib) = db_pointer_parts(b);
@@ -90,7 +117,7 @@ pub fn values_equal(a: &Bson, b: &Bson) -> bool {
     compare_values(a, b) == Ordering::Equal
 }
 
-fn compare_documents(a: &Document, b: &Document) -> Ordering {
+fn compare_documents(a: &Document, b: &Document, strings: Strings) -> Ordering {
     let mut ia = a.iter();
     let mut ib = b.iter();
     loop {
@@ -103,7 +130,7 @@ fn compare_documents(a: &Document, b: &Document) -> Ordering {
                 let ord = canonical_type_rank(va)
                     .cmp(&canonical_type_rank(vb))
                     .then_with(|| ka.cmp(kb))
-                    .then_with(|| compare_values(va, vb));
+                    .then_with(|| compare_in(va, vb, strings));
                 if ord != Ordering::Equal {
                     return ord;
                 }
@@ -112,9 +139,9 @@ fn compare_documents(a: &Document, b: &Document) -> Ordering {
     }
 }
 
-fn compare_arrays(a: &[Bson], b: &[Bson]) -> Ordering {
+fn compare_arrays(a: &[Bson], b: &[Bson], strings: Strings) -> Ordering {
     for (x, y) in a.iter().zip(b) {
-        let ord = compare_values(x, y);
+        let ord = compare_in(x, y, strings);
         if ord != Ordering::Equal {
             return ord;
         }
@@ -206,7 +233,8 @@ fn compare_int_double(i: i64, d: f64) -> Ordering {
     }
 }
 
-/// A value ordered by [`compare_values`], for ordered maps keyed by BSON values.
+/// A value ordered by [`compare_values`] (under the collation in force), for ordered maps keyed
+/// by BSON values that live for one command: group keys, lookup tables, partitions.
 #[derive(Debug, Clone)]
 pub struct OrderedValue(pub Bson);
 
@@ -224,6 +252,28 @@ impl PartialOrd for OrderedValue {
 impl Ord for OrderedValue {
     fn cmp(&self, other: &Self) -> Ordering {
         compare_values(&self.0, &other.0)
+    }
+}
+
+/// A value ordered by [`compare_values_simple`]: for maps that outlive a command (the `_id`
+/// lookup), whose order must not change with the collation of the command that touches them.
+#[derive(Debug, Clone)]
+pub struct SimpleOrderedValue(pub Bson);
+
+impl PartialEq for SimpleOrderedValue {
+    fn eq(&self, other: &Self) -> bool {
+        compare_values_simple(&self.0, &other.0) == Ordering::Equal
+    }
+}
+impl Eq for SimpleOrderedValue {}
+impl PartialOrd for SimpleOrderedValue {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for SimpleOrderedValue {
+    fn cmp(&self, other: &Self) -> Ordering {
+        compare_values_simple(&self.0, &other.0)
     }
 }
 

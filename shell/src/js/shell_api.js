@@ -246,7 +246,9 @@
   };
   function deleteCommand(coll, filter, limit, options) {
     if (filter === undefined) throw MongoshInvalidInputError('Missing required argument: filter');
-    return coll._command(Object.assign({ delete: coll._name, deletes: [{ q: filter, limit: limit }] }, writeOptions(options)));
+    var stmt = { q: filter, limit: limit };
+    if (options && options.collation) stmt.collation = options.collation;
+    return coll._command(Object.assign({ delete: coll._name, deletes: [stmt] }, writeOptions(options)));
   }
   C.deleteOne = function (filter, options) {
     return { acknowledged: true, deletedCount: deleteCommand(this, filter, 1, options).n };
@@ -307,6 +309,8 @@
     options = options || {};
     if (options.skip) cmd.skip = options.skip;
     if (options.limit) cmd.limit = options.limit;
+    if (options.collation) cmd.collation = options.collation;
+    if (options.hint) cmd.hint = options.hint;
     return this._command(cmd).n;
   };
   C.estimatedDocumentCount = function () { return this._command({ count: this._name }).n; };
@@ -315,10 +319,14 @@
     options = options || {};
     if (options.skip) cmd.skip = options.skip;
     if (options.limit) cmd.limit = options.limit;
+    if (options.collation) cmd.collation = options.collation;
+    if (options.hint) cmd.hint = options.hint;
     return this._command(cmd).n;
   };
-  C.distinct = function (key, filter) {
-    return this._command({ distinct: this._name, key: key, query: filter === undefined ? {} : filter }).values;
+  C.distinct = function (key, filter, options) {
+    var cmd = { distinct: this._name, key: key, query: filter === undefined ? {} : filter };
+    if (options && options.collation) cmd.collation = options.collation;
+    return this._command(cmd).values;
   };
   C.findAndModify = function (spec) {
     spec = spec || {};

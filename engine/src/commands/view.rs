@@ -1,0 +1,324 @@
+//! Views (`create` with `viewOn` and `pipeline`). As in MongoDB, a read on a view is resolved
+//! into an aggregation over the view's source collection: the view's pipeline (and the
+//! pipelines of the views it is defined on) first, then the read's own stages. Writes to a
+//! view are refused with CommandNotSupportedOnView (166).
+
+use bson::{Bson, Document, doc};
+
+use crate::Engine;
+use crate::catalog::Namespace;
+use crate::error::{Error, ErrorCode, Result};
+use crate::matcher::MatchContext;
+
+/// Views on views are followed this deep (MongoDB's limit on view depth).
+const MAX_VIEW_DEPTH: usize = 20;
+
+/// A view resolved to its source collection and the stages that produce it.
+pub struct ResolvedView {
+    pub source: Namespace,
+    pub pipeline: Vec<Bson>,
+}
+
+/// The view `ns` names, resolved, or `None` when it is not a view.
+pub fn resolve(engine: &Engine, ns: &Namespace) -> Result<Option<ResolvedView>> {
+    let mut current = ns.clone();
+    let mut stages: Vec<Vec<Bson>> = Vec::new();
+    for _ in 0..MAX_VIEW_DEPTH {
+        let Some(options) = engine.catalog().collection(&current).map(|c| &c.options) else {
+            break;
+        };
+        let Ok(view_on) = options.get_str("viewOn") else {
+            break;
+        };
+        stages.push(options.get_array("pipeline").cloned().unwrap_or_default());
+        current = Namespace::new(&current.db, view_on);
+    }
+    if stages.is_empty() {
+        return Ok(None);
+    }
+    if engine
+        .catalog()
+        .collection(&current)
+        .is_some_and(|c| c.options.contains_key("viewOn"))
+    {
+        return Err(Error::new(
+            ErrorCode::ViewDepthLimitExceeded,
+            format!(
+                "View depth too deep or view cycle detected; maximum depth is {MAX_VIEW_DEPTH}"
+            ),
+        ));
+    }
+    // The innermost view's stages run first.
+    let pipeline = stages.into_iter().rev().flatten().collect();
+    Ok(Some(ResolvedView {
+        source: current,
+        pipeline,
+    }))
+}
+
+/// The error for a command that cannot run on a view.
+pub fn not_supported(ns: &Namespace) -> Error {
+    Error::new(
+        ErrorCode::CommandNotSupportedOnView,
+        format!("Namespace {ns} is a view, not a collection"),
+    )
+}
+
+/// Runs a read command on a view as an aggregation over its source. `command` names the view.
+pub fn run_read(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    view_ns: &Namespace,
+    view: ResolvedView,
+    ctx: &MatchContext<'_>,
+) -> Result<Document> {
+    let name = command.keys().next().cloned().unwrap_or_default();
+    let mut pipeline = view.pipeline;
+    let source = view.source.coll.clone();
+    match name.as_str() {
+        "find" => {
+            if let Some(f) = non_empty_doc(command, "filter") {
+                pipeline.push(Bson::Document(doc! {"$match": f}));
+            }
+            if let Some(s) = non_empty_doc(command, "sort") {
+                pipeline.push(Bson::Document(doc! {"$sort": s}));
+            }
+            push_skip_and_limit(&mut pipeline, command);
+            if let Some(p) = non_empty_doc(command, "projection") {
+                pipeline.push(Bson::Document(doc! {"$project": p}));
+            }
+            let mut aggregate = doc! {"aggregate": source, "pipeline": pipeline, "cursor": {}};
+            copy_fields(
+                command,
+                &mut aggregate,
+                &["collation", "hint", "let", "comment"],
+            );
+            if let Some(b) = command.get("batchSize") {
+                aggregate.insert("cursor", doc! {"batchSize": b.clone()});
+            }
+            let mut reply = super::aggregate::aggregate(engine, db, &aggregate, ctx)?;
+            if let Ok(cursor) = reply.get_document_mut("cursor") {
+                cursor.insert("ns", view_ns.to_string());
+            }
+            Ok(reply)
+        }
+        "count" => {
+            if let Some(q) = non_empty_doc(command, "query") {
+                pipeline.push(Bson::Document(doc! {"$match": q}));
+            }
+            push_skip_and_limit(&mut pipeline, command);
+            pipeline.push(Bson::Document(doc! {"$count": "count"}));
+            let docs = aggregate_docs(engine, db, &source, pipeline, command, ctx)?;
+            let n = docs
+                .first()
+                .and_then(|d| d.get("count"))
+                .cloned()
+                .unwrap_or(Bson::Int32(0));
+            Ok(doc! {"n": n, "ok": 1.0})
+        }
+        "distinct" => {
+            if let Some(q) = non_empty_doc(command, "query") {
+                pipeline.push(Bson::Document(doc! {"$match": q}));
+            }
+            let docs = aggregate_docs(engine, db, &source, pipeline, command, ctx)?;
+            let key = command.get_str("key").unwrap_or_default();
+            let values = super::distinct::distinct_values(&docs, key);
+            Ok(doc! {"values": values, "ok": 1.0})
+        }
+        "aggregate" => {
+            if let Ok(own) = command.get_array("pipeline") {
+                pipeline.extend(own.iter().cloned());
+            }
+            let mut aggregate = command.clone();
+            aggregate.insert("aggregate", source);
+            aggregate.insert("pipeline", pipeline);
+            let mut reply = super::aggregate::aggregate(engine, db, &aggregate, ctx)?;
+            if let Ok(cursor) = reply.get_document_mut("cursor") {
+                cursor.insert("ns", view_ns.to_string());
+            }
+            Ok(reply)
+        }
+        _ => Err(not_supported(view_ns)),
+    }
+}
+
+/// A read's `skip` and `limit` as stages (a negative limit counts as its absolute value).
+fn push_skip_and_limit(pipeline: &mut Vec<Bson>, command: &Document) {
+    if let Some(skip) = command
+        .get("skip")
+        .filter(|s| crate::query::as_i64_signed(s) > 0)
+    {
+        pipeline.push(Bson::Document(doc! {"$skip": skip.clone()}));
+    }
+    if let Some(limit) = command
+        .get("limit")
+        .filter(|l| crate::query::as_i64_signed(l) != 0)
+    {
+        let n = crate::query::as_i64_signed(limit).abs();
+        pipeline.push(Bson::Document(doc! {"$limit": n}));
+    }
+}
+
+fn non_empty_doc(command: &Document, field: &str) -> Option<Document> {
+    command
+        .get_document(field)
+        .ok()
+        .filter(|d| !d.is_empty())
+        .cloned()
+}
+
+fn copy_fields(from: &Document, to: &mut Document, fields: &[&str]) {
+    for f in fields {
+        if let Some(v) = from.get(*f) {
+            to.insert(*f, v.clone());
+        }
+    }
+}
+
+/// All the documents an aggregation over `source` produces.
+fn aggregate_docs(
+    engine: &mut Engine,
+    db: &str,
+    source: &str,
+    pipeline: Vec<Bson>,
+    command: &Document,
+    ctx: &MatchContext<'_>,
+) -> Result<Vec<Document>> {
+    let mut aggregate =
+        doc! {"aggregate": source, "pipeline": pipeline, "cursor": {"batchSize": i32::MAX}};
+    copy_fields(command, &mut aggregate, &["collation", "hint"]);
+    let reply = super::aggregate::aggregate(engine, db, &aggregate, ctx)?;
+    Ok(reply
+        .get_document("cursor")
+        .and_then(|c| c.get_array("firstBatch"))
+        .map(|batch| {
+            batch
+                .iter()
+                .filter_map(|d| d.as_document().cloned())
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// Commands a view answers by resolution.
+const READS: &[&str] = &["find", "count", "distinct", "aggregate"];
+/// Commands a view refuses.
+const WRITES: &[&str] = &[
+    "insert",
+    "update",
+    "delete",
+    "findAndModify",
+    "findandmodify",
+    "createIndexes",
+    "dropIndexes",
+    "convertToCapped",
+    "reIndex",
+];
+
+/// Answers `command` when it names a view: a read runs over the view's source, a write fails.
+/// `Ok(None)`: not a view (or a command views do not change), dispatch as usual.
+pub fn intercept(
+    engine: &mut Engine,
+    db: &str,
+    name: &str,
+    command: &Document,
+    ctx: &MatchContext<'_>,
+) -> Result<Option<Document>> {
+    let is_read = READS.contains(&name);
+    if !is_read && !WRITES.contains(&name) {
+        return Ok(None);
+    }
+    let Some(Bson::String(coll)) = command.get(name) else {
+        return Ok(None);
+    };
+    let ns = Namespace::new(db, coll.as_str());
+    let Some(view) = resolve(engine, &ns)? else {
+        return Ok(None);
+    };
+    if !is_read {
+        return Err(not_supported(&ns));
+    }
+    run_read(engine, db, command, &ns, view, ctx).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Engine;
+    use bson::{Bson, doc};
+
+    fn engine() -> Engine {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [{"_id": 1, "k": "a"}, {"_id": 2, "k": "b"}, {"_id": 3, "k": "b"}]},
+        );
+        let r = e.run_command(
+            "t",
+            &doc! {"create": "v", "viewOn": "c", "pipeline": [{"$match": {"_id": {"$gt": 1}}}]},
+        );
+        assert_eq!(r, doc! {"ok": 1.0});
+        e
+    }
+
+    #[test]
+    fn reads_go_through_the_view_pipeline() {
+        let mut e = engine();
+        assert_eq!(
+            e.run_command("t", &doc! {"count": "v"}),
+            doc! {"n": 2, "ok": 1.0}
+        );
+        let r = e.run_command("t", &doc! {"find": "v", "filter": {"_id": 3}});
+        let cursor = r.get_document("cursor").unwrap();
+        assert_eq!(cursor.get_str("ns").unwrap(), "t.v");
+        assert_eq!(
+            cursor.get_array("firstBatch").unwrap(),
+            &vec![Bson::Document(doc! {"_id": 3, "k": "b"})]
+        );
+        assert_eq!(
+            e.run_command("t", &doc! {"distinct": "v", "key": "k"}),
+            doc! {"values": ["b"], "ok": 1.0}
+        );
+        let r = e.run_command(
+            "t",
+            &doc! {"aggregate": "v", "pipeline": [{"$group": {"_id": "$k", "n": {"$sum": 1}}}], "cursor": {}},
+        );
+        assert_eq!(
+            r.get_document("cursor")
+                .unwrap()
+                .get_array("firstBatch")
+                .unwrap(),
+            &vec![Bson::Document(doc! {"_id": "b", "n": 2})]
+        );
+    }
+
+    #[test]
+    fn writes_to_a_view_are_refused() {
+        let mut e = engine();
+        let r = e.run_command("t", &doc! {"insert": "v", "documents": [{"_id": 9}]});
+        assert_eq!(r.get_i32("code").unwrap(), 166);
+        assert_eq!(
+            r.get_str("errmsg").unwrap(),
+            "Namespace t.v is a view, not a collection"
+        );
+    }
+
+    #[test]
+    fn list_collections_shows_the_view() {
+        let mut e = engine();
+        let r = e.run_command("t", &doc! {"listCollections": 1, "filter": {"name": "v"}});
+        let batch = r
+            .get_document("cursor")
+            .unwrap()
+            .get_array("firstBatch")
+            .unwrap();
+        assert_eq!(
+            batch[0].as_document().unwrap(),
+            &doc! {
+                "name": "v", "type": "view",
+                "options": {"viewOn": "c", "pipeline": [{"$match": {"_id": {"$gt": 1}}}]},
+                "info": {"readOnly": true},
+            }
+        );
+    }
+}

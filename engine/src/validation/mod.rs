@@ -1,0 +1,96 @@
+//! Document validation: a collection's `validator` (query operators and `$jsonSchema`), applied
+//! to the documents inserts and updates write, as `validationLevel` and `validationAction` say.
+//!
+//! - level `strict` (default): every insert and update is checked; `moderate`: updates of
+//!   documents that did not already pass are not checked (inserts still are); `off`: nothing.
+//! - action `error` (default): the write fails with code 121 "Document failed validation" and
+//!   an `errInfo` `{failingDocumentId, details}` ([`explain`] builds `details`); `warn`: MongoDB
+//!   only logs, and Sprout has no server log, so the write proceeds.
+//! - a command's `bypassDocumentValidation: true` skips the check (`Engine` keeps the flag for
+//!   the command's duration).
+
+mod explain;
+
+use bson::{Bson, Document, doc};
+
+use crate::catalog::Collection;
+use crate::error::{Error, ErrorCode, Result};
+use crate::matcher::Filter;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Level {
+    Strict,
+    Moderate,
+}
+
+/// A collection's validator, ready to check documents.
+pub struct Validation {
+    validator: Document,
+    filter: Filter,
+    level: Level,
+}
+
+impl Validation {
+    /// The validation a collection enforces, or `None` (no validator, level `off`, action
+    /// `warn`).
+    pub fn of(coll: Option<&Collection>) -> Result<Option<Validation>> {
+        let Some(options) = coll.map(|c| &c.options) else {
+            return Ok(None);
+        };
+        let validator = match options.get("validator") {
+            Some(Bson::Document(v)) if !v.is_empty() => v,
+            _ => return Ok(None),
+        };
+        let level = match options.get_str("validationLevel").unwrap_or("strict") {
+            "off" => return Ok(None),
+            "moderate" => Level::Moderate,
+            _ => Level::Strict,
+        };
+        if options.get_str("validationAction").ok() == Some("warn") {
+            return Ok(None);
+        }
+        Ok(Some(Validation {
+            validator: validator.clone(),
+            filter: Filter::parse(validator)?,
+            level,
+        }))
+    }
+
+    /// Checks a document about to be inserted.
+    pub fn check_insert(&self, new: &Document) -> Result<()> {
+        self.check(new)
+    }
+
+    /// Checks the new version of an updated document (`old` is the stored one).
+    pub fn check_update(&self, old: &Document, new: &Document) -> Result<()> {
+        if self.level == Level::Moderate && !self.passes(old) {
+            return Ok(());
+        }
+        self.check(new)
+    }
+
+    fn passes(&self, doc: &Document) -> bool {
+        // The validator was parsed binary; the write may run under a collation.
+        let _binary = crate::collation::CollationScope::enter(None);
+        self.filter.matches(doc)
+    }
+
+    fn check(&self, doc: &Document) -> Result<()> {
+        if self.passes(doc) {
+            return Ok(());
+        }
+        let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
+        let details = {
+            let _binary = crate::collation::CollationScope::enter(None);
+            explain::explain(&self.validator, doc)
+        };
+        Err(Error::new(
+            ErrorCode::DocumentValidationFailure,
+            "Document failed validation",
+        )
+        .with_details(doc! {"errInfo": {"failingDocumentId": id, "details": details}}))
+    }
+}
+
+#[cfg(test)]
+mod tests;
