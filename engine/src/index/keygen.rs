@@ -45,13 +45,13 @@ pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
     for (i, part) in spec.parts.iter().enumerate() {
         let mut values = Vec::new();
         let mut arrays = BTreeSet::new();
-        let present = walk(
-            &Bson::Document(doc.clone()),
-            part,
-            0,
-            &mut values,
-            &mut arrays,
-        );
+        // The walk starts at the document itself (no copy of it as a `Bson`).
+        let present = part
+            .path
+            .parts()
+            .first()
+            .and_then(|name| doc.get(name))
+            .is_some_and(|child| visit(child, part, 0, &mut values, &mut arrays));
         any_present |= present;
         if values.is_empty() {
             values.push(Bson::Null);
@@ -132,9 +132,21 @@ fn walk(
         Bson::Array(items) => array_index(name).and_then(|i| items.get(i)),
         _ => None,
     };
-    let Some(child) = child else {
-        return false;
-    };
+    match child {
+        Some(child) => visit(child, part, pos, out, arrays),
+        None => false,
+    }
+}
+
+/// The value at path component `pos`: its keys (at the last component) or the walk below it.
+fn visit(
+    child: &Bson,
+    part: &KeyPart,
+    pos: usize,
+    out: &mut Vec<Bson>,
+    arrays: &mut BTreeSet<usize>,
+) -> bool {
+    let parts = part.path.parts();
     let last = pos + 1 == parts.len();
     match child {
         Bson::Array(items) if last => {
