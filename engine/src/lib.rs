@@ -49,6 +49,11 @@ use storage::{Change, ChangeBatch, Snapshot};
 /// The version of MongoDB whose behaviour Sprout follows.
 pub const MONGODB_COMPAT_VERSION: &str = "8.0.0";
 
+/// Called after each command with the engine, the database, the command and its reply; it
+/// cannot change the engine. Test suites use it to re-check what a session read (the book's
+/// index-correctness runner in `shell/tests`).
+pub type CommandObserver = Box<dyn FnMut(&Engine, &str, &Document, &Document)>;
+
 /// A whole deployment's data: every database and collection, and open cursors.
 pub struct Engine {
     catalog: Catalog,
@@ -63,6 +68,8 @@ pub struct Engine {
     ttl_monitor: ttl::TtlMonitor,
     /// The logical sessions commands named (`lsid`), for `$listLocalSessions`.
     sessions: sessions::SessionCache,
+    /// See [`Engine::set_command_observer`].
+    observer: Option<CommandObserver>,
     /// The running command asked `bypassDocumentValidation: true`.
     bypass_document_validation: bool,
 }
@@ -101,6 +108,7 @@ impl Engine {
             clock_offset_millis: 0,
             ttl_monitor: ttl::TtlMonitor::new(now),
             sessions: sessions::SessionCache::default(),
+            observer: None,
             bypass_document_validation: false,
         }
     }
@@ -203,7 +211,20 @@ impl Engine {
         self.evict_from_capped(first_change);
         // Indexes this command created start their `$indexStats` count now.
         self.catalog.stamp_index_usage(self.clock.now_millis());
+        if let Some(mut observe) = self.observer.take() {
+            observe(self, db, command, &reply);
+            self.observer = Some(observe);
+        }
         reply
+    }
+
+    /// Installs (or with `None` removes) the observer called after every command; returns the
+    /// previous one.
+    pub fn set_command_observer(
+        &mut self,
+        observer: Option<CommandObserver>,
+    ) -> Option<CommandObserver> {
+        std::mem::replace(&mut self.observer, observer)
     }
 
     /// Runs the TTL monitor's pass when one is due, recording its deletes.
@@ -350,4 +371,33 @@ pub fn reply_error(reply: &Document) -> Option<Error> {
         .unwrap_or("unknown error")
         .to_string();
     Some(Error::new(ErrorCode::from_code(code), message))
+}
+
+#[cfg(test)]
+mod observer_tests {
+    use super::*;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    #[test]
+    fn the_observer_sees_each_command_after_it_ran() {
+        let mut engine = Engine::with_clock(Box::new(clock::SimulatedClock::new(0)), 1);
+        let seen: Rc<RefCell<Vec<String>>> = Rc::default();
+        let log = Rc::clone(&seen);
+        engine.set_command_observer(Some(Box::new(move |engine, db, command, reply| {
+            let ns = catalog::Namespace::new(db, "c");
+            let count = engine.catalog().collection(&ns).map_or(0, Collection::len);
+            let name = command.keys().next().cloned().unwrap_or_default();
+            log.borrow_mut()
+                .push(format!("{name} ok={} docs={count}", reply_ok(reply)));
+        })));
+        engine.run_command("db", &doc! {"insert": "c", "documents": [{"_id": 1}]});
+        engine.run_command("db", &doc! {"find": "c", "filter": {"$bad": 1}});
+        assert!(engine.set_command_observer(None).is_some());
+        engine.run_command("db", &doc! {"find": "c"});
+        assert_eq!(
+            *seen.borrow(),
+            ["insert ok=true docs=1", "find ok=false docs=1"]
+        );
+    }
 }

@@ -4,7 +4,7 @@
 //! its `db.fruit` [sic] is run as `db.food`. 9 snippets run: A-C11, C12, C13, C14 and B2-C1..C4
 //! (C4 twice, as the catalogue's derived check does).
 
-mod common;
+pub mod common;
 
 use shell::Style;
 
@@ -15,7 +15,7 @@ fn run(sh: &mut shell::Shell, input: &str) -> String {
 }
 
 #[test]
-fn book_a_tip_10_counters_and_locking() {
+pub fn book_a_tip_10_counters_and_locking() {
     let mut sh = common::shell(Style::Legacy);
     run(
         &mut sh,
@@ -73,7 +73,7 @@ fn book_a_tip_10_counters_and_locking() {
 }
 
 #[test]
-fn book_b_chapter_2_sequences() {
+pub fn book_b_chapter_2_sequences() {
     let mut sh = common::shell(Style::Legacy);
     // B2-C1
     assert_eq!(
@@ -134,7 +134,7 @@ fn book_b_chapter_2_sequences() {
 /// dropped (E4); A-C7 runs as written (`visits.0.0` makes a field "0", E3) and as meant
 /// (`visits.minutes.0.0`).
 #[test]
-fn book_a_queries_updates_and_where() {
+pub fn book_a_queries_updates_and_where() {
     let mut sh = common::shell(Style::Legacy);
     for seed in [
         common::PLAN_HELPERS,
@@ -249,7 +249,7 @@ fn book_a_queries_updates_and_where() {
 
 /// Book A through the real binary, in the legacy printing the book shows (A-C11, A-C12).
 #[test]
-fn book_a_runs_in_sprout_eval() {
+pub fn book_a_runs_in_sprout_eval() {
     let script = r#"db.food.insert({"_id" : 123, "apples" : 10, "oranges" : 5, "total" : 15});
 var criteria = {"_id" : 123};
 db.food.update(criteria, 

@@ -6,7 +6,7 @@
 //! answer a standalone MongoDB 8.0 gives. 34 snippets run: 16 queries, 5 with the book's shown
 //! output, 13 writes.
 
-mod common;
+pub mod common;
 
 use bson::Bson;
 use shell::Style;
@@ -129,7 +129,7 @@ fn seeded() -> shell::Shell {
 }
 
 #[test]
-fn chapter_3_queries() {
+pub fn chapter_3_queries() {
     let mut sh = seeded();
     let mut failures = Vec::new();
     for (id, snippet, expected) in QUERIES {
@@ -164,6 +164,11 @@ const SHOWN: &[(&str, &str, &str)] = &[
         "{\n\t\"_id\" : ObjectId(\"54835d0ff059b08503e200d4\"),\n\t\"username\" : \"johnclay\",\n\t\"details\" : {\n\t\t\"firstName\" : \"John\",\n\t\t\"lastName\" : \"Clay\",\n\t\t\"gender\" : \"male\",\n\t\t\"age\" : 25\n\t}\n}",
     ),
     (
+        "B0-C3",
+        "db.customers.find(\n{\"username\": \"johnclay\"},\n{_id: 1, username: 1, details: 1}\n)",
+        "{ \"_id\" : ObjectId(\"54835d0ff059b08503e200d4\"), \"username\" : \"johnclay\", \"details\" : { \"firstName\" : \"John\", \"lastName\" : \"Clay\", \"gender\" : \"male\", \"age\" : 25 } }",
+    ),
+    (
         "B3-C20",
         "db.products.find({price: {$not: {$gt: 10}}}, {name: 1, description: 1}).pretty()",
         "{\n\t\"_id\" : ObjectId(\"54837b61f059b08503e200db\"),\n\t\"name\" : \"Product 1\",\n\t\"description\" : \"Product 1 description\"\n}",
@@ -181,7 +186,7 @@ const SHOWN: &[(&str, &str, &str)] = &[
 ];
 
 #[test]
-fn chapter_3_shown_output() {
+pub fn chapter_3_shown_output() {
     let mut sh = seeded();
     let mut failures = Vec::new();
     for (id, snippet, expected) in SHOWN {
@@ -287,7 +292,7 @@ const WRITES: &[(&str, &str, &str)] = &[
 ];
 
 #[test]
-fn chapter_3_writes() {
+pub fn chapter_3_writes() {
     let mut sh = seeded();
     let mut failures = Vec::new();
     for (id, snippet, expected) in WRITES {
@@ -303,7 +308,7 @@ fn chapter_3_writes() {
 
 /// B3-C34 and C35 ask three members to acknowledge; a standalone server refuses any `w` above 1.
 #[test]
-fn chapter_3_replica_write_concerns_on_a_standalone() {
+pub fn chapter_3_replica_write_concerns_on_a_standalone() {
     let mut sh = common::shell(Style::Mongosh);
     common::assert_rows(
         &mut sh,
@@ -325,7 +330,7 @@ fn chapter_3_replica_write_concerns_on_a_standalone() {
 
 /// The chapter through the real binary: B3-C24 and the B3-C21 projection in `sprout --eval`.
 #[test]
-fn chapter_3_runs_in_sprout_eval() {
+pub fn chapter_3_runs_in_sprout_eval() {
     let script = format!(
         "{PRODUCTS};\ndb.customers.insert({{\n username: \"customer1\", \n email: \"customer1@customer.com\", \n password: hex_md5(\"customer1paswd\")\n}});\nprint(db.customers.findOne().password);\ndb.products.find({{price: {{$not: {{$gt: 10}}}}}}, {{_id: 0, name: 1, \"supplier.name\": 1}})"
     );

@@ -13,7 +13,7 @@
 //! creates it, as the book says it should. The rows check both the candidate set (which indexes
 //! *can* serve a query) and the winner.
 
-mod common;
+pub mod common;
 
 use shell::Style;
 
@@ -72,7 +72,7 @@ fn wrap(f: &str, query: &str) -> String {
 }
 
 #[test]
-fn single_field_and_sub_document_indexes() {
+pub fn single_field_and_sub_document_indexes() {
     let mut sh = session();
     let c7_found = wrap("field", &format!("{C7}, 'username'"));
     let c10_found = wrap("field", &format!("{C10}, 'username'"));
@@ -101,7 +101,7 @@ fn single_field_and_sub_document_indexes() {
 }
 
 #[test]
-fn compound_indexes_and_prefixes() {
+pub fn compound_indexes_and_prefixes() {
     let mut sh = session();
     sh.eval("db.customers.createIndex({username: 1}); db.customers.createIndex({username: -1}); db.customers.createIndex({\"address.state\": 1})");
     let c13 = format!(
@@ -142,7 +142,7 @@ fn compound_indexes_and_prefixes() {
 }
 
 #[test]
-fn multikey_indexes_and_parallel_arrays() {
+pub fn multikey_indexes_and_parallel_arrays() {
     let mut sh = session();
     common::assert_rows(
         &mut sh,
@@ -194,7 +194,7 @@ fn multikey_indexes_and_parallel_arrays() {
 }
 
 #[test]
-fn ttl_unique_and_sparse_indexes() {
+pub fn ttl_unique_and_sparse_indexes() {
     let mut sh = common::shell(Style::Mongosh);
     sh.eval(common::PLAN_HELPERS);
     sh.eval(r#"db.customers.insert({ "_id" : ObjectId("5498da405d0ffdd8a07a87ba"), "username" : "customer1", "email" : "customer1@customer.com", "password" : "b1c5098d0c6074db325b0b9dddb068e1", "accountConfirmationExpireAt" : ISODate("2015-01-11T20:27:02.138Z") })"#);
@@ -293,7 +293,7 @@ fn ttl_unique_and_sparse_indexes() {
 
 /// The chapter through the real binary: `sprout --eval` runs B4-C1, C2 and the corrected C20.
 #[test]
-fn chapter_4_runs_in_sprout_eval() {
+pub fn chapter_4_runs_in_sprout_eval() {
     let script = format!(
         "{CUSTOMER};\nprint(db.customers.createIndex({{username: 1}}));\nprint(db.customers.find({{username: \"customer1\"}}).explain().queryPlanner.winningPlan.inputStage.indexName);\ndb.customers.createIndex({{followedSellers: 1, wishList: 1}})"
     );

@@ -4,7 +4,7 @@
 //! index per collection (code 67), the normalised spec `getIndexes` lists, and scores from
 //! MongoDB's formula (term frequency × weight × (0.5 × count / tokens + 0.5)).
 
-mod common;
+pub mod common;
 
 use shell::Style;
 
@@ -21,7 +21,7 @@ fn session() -> shell::Shell {
 }
 
 #[test]
-fn c21_to_c23_one_text_index_per_collection() {
+pub fn c21_to_c23_one_text_index_per_collection() {
     let mut sh = session();
     assert_eq!(
         sh.eval(r#"db.products.createIndex({name: "text"})"#).text(),
@@ -47,7 +47,7 @@ fn c21_to_c23_one_text_index_per_collection() {
 }
 
 #[test]
-fn c23_array_of_strings_is_searchable() {
+pub fn c23_array_of_strings_is_searchable() {
     let mut sh = session();
     assert_eq!(
         sh.eval(r#"db.products.createIndex({keywords: "text"})"#)
@@ -63,7 +63,7 @@ fn c23_array_of_strings_is_searchable() {
 }
 
 #[test]
-fn c24_compound_and_c25_wildcard() {
+pub fn c24_compound_and_c25_wildcard() {
     let mut sh = session();
     assert_eq!(
         sh.eval(r#"db.products.createIndex({name: "text", description: "text"})"#)
@@ -96,7 +96,7 @@ fn c24_compound_and_c25_wildcard() {
 }
 
 #[test]
-fn c26_portuguese_and_c27_none() {
+pub fn c26_portuguese_and_c27_none() {
     let mut sh = session();
     assert_eq!(
         sh.eval(r#"db.products.createIndex({name: "text"}, {default_language: "pt"})"#)
@@ -130,7 +130,7 @@ fn c26_portuguese_and_c27_none() {
 }
 
 #[test]
-fn text_score_in_projection_and_sort() {
+pub fn text_score_in_projection_and_sort() {
     let mut sh = session();
     sh.eval(r#"db.products.createIndex({name: "text", description: "text"})"#);
     // "Product 1": 2 tokens, "1" once: 0.75. "Product 1 description": 3 tokens: 0.5/3 + 0.5.

@@ -15,7 +15,7 @@
 //! Errata applied in the input: B5-C17's `readPref({mode: 'secondary'})` (E24) is run as
 //! `readPref('secondary')`; the book's form is checked to fail as the Node driver fails it.
 
-mod common;
+pub mod common;
 
 use shell::Style;
 
@@ -63,7 +63,7 @@ const C16: &str = "db.products.explain(\"executionStats\").find(\n {price: {$gt:
 const NAMES_DESC: &str = "Product 9,Product 8,Product 7,Product 6,Product 5,Product 4,Product 3,Product 2,Product 10,Product 1";
 
 #[test]
-fn collection_scan_index_scan_and_covered_query() {
+pub fn collection_scan_index_scan_and_covered_query() {
     let mut sh = session();
     let c2 = format!("var c2 = {C2}");
     let c5 = format!("var c5 = ({C5}).finish()");
@@ -100,7 +100,7 @@ fn collection_scan_index_scan_and_covered_query() {
 }
 
 #[test]
-fn multikey_index_is_not_covering() {
+pub fn multikey_index_is_not_covering() {
     let mut sh = session();
     let c8 = format!("var c8 = ({C8}).finish()");
     let rows: Vec<(&str, String, &str)> = vec![
@@ -137,7 +137,7 @@ fn multikey_index_is_not_covering() {
 }
 
 #[test]
-fn embedded_field_index() {
+pub fn embedded_field_index() {
     // B5-C9/C10 need products with a supplier (catalogue Part F): chapter 3's three.
     let mut sh = common::shell(Style::Mongosh);
     for seed in [
@@ -174,7 +174,7 @@ fn embedded_field_index() {
 }
 
 #[test]
-fn sort_plans_and_hint() {
+pub fn sort_plans_and_hint() {
     let mut sh = session();
     sh.eval("db.products.createIndex({price: 1})");
     let c14 = format!("var c14 = ({C14}).finish()");
@@ -202,7 +202,7 @@ fn sort_plans_and_hint() {
 }
 
 #[test]
-fn read_preference() {
+pub fn read_preference() {
     let mut sh = session();
     common::assert_rows(
         &mut sh,
@@ -228,7 +228,7 @@ fn read_preference() {
 
 /// The chapter through the real binary: B5-C1 to C5 in `sprout --eval`.
 #[test]
-fn chapter_5_runs_in_sprout_eval() {
+pub fn chapter_5_runs_in_sprout_eval() {
     let script = format!(
         "{PRODUCTS};\nprint({C1}.toArray().length);\nvar e = {C2};\nprint(e.queryPlanner.winningPlan.stage, e.executionStats.totalDocsExamined);\nprint(db.products.createIndex({{price: 1}}));\nvar x = ({C5}).finish();\nprint(x.queryPlanner.winningPlan.stage, x.executionStats.totalDocsExamined);\ndb.products.find({{price: {{$gt: 65}}}}, {{price: 1, _id: 0}})"
     );

@@ -8,12 +8,12 @@
 //! collection are allowed (since 5.3). Errata applied in the input: B6-C21's `" ordersQueue "` (E28)
 //! is run as written, to show the error it gives, and then with the name corrected.
 
-mod common;
+pub mod common;
 
 use shell::Style;
 
 #[test]
-fn capped_collections() {
+pub fn capped_collections() {
     let mut sh = common::shell(Style::Mongosh);
     let rows: Vec<(&str, &str, &str)> = vec![
         (
@@ -72,7 +72,7 @@ fn capped_collections() {
 }
 
 #[test]
-fn capped_collections_evict_the_oldest() {
+pub fn capped_collections_evict_the_oldest() {
     let mut sh = common::shell(Style::Mongosh);
     let rows: Vec<(&str, &str, &str)> = vec![
         (
@@ -90,7 +90,7 @@ fn capped_collections_evict_the_oldest() {
 }
 
 #[test]
-fn ttl_indexes() {
+pub fn ttl_indexes() {
     let mut sh = common::shell(Style::Mongosh);
     let rows: Vec<(&str, &str, &str)> = vec![
         (
@@ -124,7 +124,7 @@ fn ttl_indexes() {
 }
 
 #[test]
-fn capped_snippets_through_the_binary() {
+pub fn capped_snippets_through_the_binary() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sprout"))
         .args([
             "--eval",

@@ -4,7 +4,7 @@
 //! The engine clock is 2015-04-04T12:00:00Z (UTC), so "today" is 2015-04-04T00:00:00Z and the
 //! minute of the day is 720.
 
-mod common;
+pub mod common;
 
 use shell::Style;
 
@@ -143,7 +143,7 @@ mongo.connect(url, function(err, db) {
 "#;
 
 #[test]
-fn app_js_v1_logs_a_hit() {
+pub fn app_js_v1_logs_a_hit() {
     let mut sh = common::shell(Style::Mongosh);
     let ev = sh.eval(&format!("{PRELUDE}{C11}"));
     assert_eq!(ev.error, None, "B8-C11");
@@ -164,9 +164,12 @@ fn app_js_v1_logs_a_hit() {
     );
 }
 
+/// The day's document pre-allocated (B8-C14, with B8-C15's console lines), then read back by
+/// B8-C20 at 03:03 (minute 183) after 27,450 hits of which 142 in that minute: B8-C21's figures.
 #[test]
-fn app_js_v2_preallocates_and_v3_reads() {
-    let mut sh = common::shell(Style::Mongosh);
+pub fn app_js_v2_preallocates_and_v3_reads() {
+    let three_past_three = common::START_MILLIS - 12 * 3_600_000 + 183 * 60_000;
+    let mut sh = common::shell_at(Style::Mongosh, three_past_three);
     let ev = sh.eval(&format!("{PRELUDE}{C14}"));
     assert_eq!(ev.error, None, "B8-C14");
     assert_eq!(
@@ -175,16 +178,16 @@ fn app_js_v2_preallocates_and_v3_reads() {
             "Connected to server",
             "Pre-allocated successfully!",
             "Disconnected from server"
-        ]
+        ],
+        "B8-C15"
     );
     assert!(sh.eval("use monitoring").error.is_none());
     assert_eq!(
         sh.eval("var d = db.events.findOne(); [Object.keys(d).join(), Object.keys(d.minute).length, d.minute['1439']]").text(),
         "[ '_id,daily,date,resource,minute', 1440, 0 ]"
     );
-    // Log 3 hits in minute 720 and read them back as B8-C21 does.
     assert!(
-        sh.eval("db.events.update({resource: '/'}, {$inc: {daily: 3, 'minute.720': 3}})")
+        sh.eval("db.events.update({resource: '/'}, {$inc: {daily: 27450, 'minute.183': 142}})")
             .error
             .is_none()
     );
@@ -196,11 +199,12 @@ fn app_js_v2_preallocates_and_v3_reads() {
         [
             "Connected to server".to_string(),
             "Document found.".to_string(),
-            format!("{{ _id: ObjectId('{id}'), daily: 3 }}"),
+            format!("{{ _id: ObjectId('{id}'), daily: 27450 }}"),
             "Document found.".to_string(),
-            format!("{{ _id: ObjectId('{id}'), minute: {{ '720': 3 }} }}"),
+            format!("{{ _id: ObjectId('{id}'), minute: {{ '183': 142 }} }}"),
             "Disconnected from server".to_string(),
-        ]
+        ],
+        "B8-C21"
     );
 }
 
@@ -210,7 +214,7 @@ fn app_js_v2_preallocates_and_v3_reads() {
 /// `events`, errata E40) and remove, each with a callback. Events: the book's 5,201 / 1,332 /
 /// 3,512 hits per resource, so the throughputs are the book's (B8-C9's output).
 #[test]
-fn driver_count_aggregate_indexes_and_remove_with_callbacks() {
+pub fn driver_count_aggregate_indexes_and_remove_with_callbacks() {
     let mut sh = common::shell(Style::Mongosh);
     let listing = r#"
 var url = 'mongodb://127.0.0.1:27017/monitoring';
@@ -292,7 +296,7 @@ mongo.connect(url, function(err, db) {
 /// which names a collection called `monitoring`, not the database: run as printed and on
 /// `events`.
 #[test]
-fn shell_pipelines_and_indexes_of_chapter_8() {
+pub fn shell_pipelines_and_indexes_of_chapter_8() {
     let mut sh = common::shell(Style::Mongosh);
     sh.eval("use monitoring");
     let setup = r#"
@@ -360,4 +364,243 @@ db.events.insertMany(docs).acknowledged
     ];
     let rows: Vec<(&str, &str, &str)> = rows.iter().map(|(a, b, c)| (*a, b.as_str(), *c)).collect();
     common::assert_rows(&mut sh, &rows);
+}
+
+/// B8-C12 run 383 times from 00:00 on 2015-04-04: 90 runs in minute 0, 150 in minute 1 and 143
+/// in minute 2 leave the hits B8-D5 shows (daily 383), which B8-C13's `findOne` prints. The
+/// book's author is at UTC−3 (its `date` is 03:00Z); the engine clock is UTC. The upsert seeds
+/// its equality fields in MongoDB's order (`date` before `resource`, as B8-D6 shows).
+#[test]
+pub fn app_js_v1_run_383_times_then_find_one() {
+    let midnight = common::START_MILLIS - 12 * 3_600_000;
+    let mut sh = common::shell_at(Style::Mongosh, midnight);
+    let app = format!("{PRELUDE}{C11}");
+    for (minute, runs) in [(0, 90), (1, 150), (2, 143)] {
+        for run in 0..runs {
+            let ev = sh.eval(&app);
+            assert_eq!(ev.error, None, "B8-C12 run {run} in minute {minute}");
+        }
+        assert!(sh.eval("sprout.advanceClock(60)").error.is_none());
+    }
+    sh.eval("use monitoring");
+    assert_eq!(sh.eval("db.events.countDocuments()").text(), "1");
+    let id = sh.eval("db.events.findOne()._id.str").text();
+    assert_eq!(
+        sh.eval("db.events.findOne()").text(),
+        format!(
+            "{{\n  _id: ObjectId('{id}'),\n  date: ISODate('2015-04-04T00:00:00.000Z'),\n  resource: '/',\n  daily: 383,\n  minute: {{ '0': 90, '1': 150, '2': 143 }}\n}}"
+        ),
+        "B8-C13"
+    );
+}
+
+/// B8-C16: the pre-allocated document (B8-D6) as the shell prints it: `_id`, the upsert's
+/// equality fields in order, then the 1,440 minutes, one per line.
+#[test]
+pub fn find_one_after_preallocation() {
+    let mut sh = common::shell(Style::Mongosh);
+    assert_eq!(sh.eval(&format!("{PRELUDE}{C14}")).error, None);
+    sh.eval("use monitoring");
+    let id = sh.eval("db.events.findOne()._id.str").text();
+    let minutes: Vec<String> = (0..1440).map(|m| format!("    '{m}': 0")).collect();
+    let expected = format!(
+        "{{\n  _id: ObjectId('{id}'),\n  daily: 0,\n  date: ISODate('2015-04-04T00:00:00.000Z'),\n  resource: '/',\n  minute: {{\n{}\n  }}\n}}",
+        minutes.join(",\n")
+    );
+    assert_eq!(sh.eval("db.events.findOne();").text(), expected, "B8-C16");
+}
+
+const C22: &str = r#"
+var url = 'mongodb://127.0.0.1:27017/monitoring';
+
+var getAverageRequestPerMinuteStats = function(db, resource, callback){
+  var collection = db.collection('events');
+  var now = new Date();
+  var hour = now.getHours()
+  var minute = now.getMinutes();
+  var minuteOfDay = minute + (hour * 60);
+  now.setHours(0, 0, 0, 0);
+  collection.findOne({resource: resource, date: now},
+    {daily: 1}, function(err, doc) {
+    assert.equal(err, null);
+    console.log("The avg rpm is: "+doc.daily / minuteOfDay);
+    console.dir(doc);
+    callback(doc);
+  });
+}
+
+var getBetweenDatesDailyStats = function(db, resource, dtFrom, dtTo, callback){
+  var collection = db.collection('events');
+  dtFrom.setHours(0,0,0,0);
+  dtTo.setHours(0,0,0,0);
+  collection.find({date:{$gte: dtFrom, $lte: dtTo}, resource: resource},
+  {date: 1, daily: 1},{sort: [['date', 1]]}).toArray(function(err, docs) {
+    assert.equal(err, null);
+    console.log("Documents founded.");
+    console.dir(docs);
+    callback(docs);
+  });
+}
+
+mongo.connect(url, function(err, db) {
+  assert.equal(null, err);
+  console.log("Connected to server");
+  var resource = "/";
+  getAverageRequestPerMinuteStats(db, resource, function(){
+    var now = new Date();
+    var yesterday = new Date(now.getTime());
+    yesterday.setDate(now.getDate() -1);
+    getBetweenDatesDailyStats(db, resource, yesterday, now, function(){
+      db.close();
+      console.log("Disconnected from server");
+    });
+
+  });
+});
+"#;
+
+/// B8-C22 (`app.js` v4; the book shows no output) on a week of per-day documents for three
+/// resources, inserted in shuffled order with numbered `_id`s. The expected lines are computed
+/// here from the generated data: today's (2015-04-04) daily hits on "/" over the minute of the
+/// day (720 at 12:00), then yesterday's and today's documents of "/" by date, `_id`, `date`
+/// and `daily` only.
+#[test]
+pub fn app_js_v4_average_rpm_and_between_dates() {
+    const RESOURCES: [&str; 3] = ["/", "/legal/faq", "/legal/terms"];
+    let day_ms = 86_400_000_i64;
+    let today = common::START_MILLIS - 12 * 3_600_000;
+    // (id, resource, day offset from today, daily hits)
+    let mut events: Vec<(i32, &str, i64, i64)> = Vec::new();
+    for (r, resource) in RESOURCES.iter().enumerate() {
+        for back in 0..7_i64 {
+            let id = (r as i32) * 10 + back as i32 + 1;
+            events.push((
+                id,
+                resource,
+                -back,
+                20_000 + 3_517 * back + 7_919 * r as i64,
+            ));
+        }
+    }
+    // Not in date order, so the sort has work to do.
+    events.sort_by_key(|e| (e.0 * 7919) % 23);
+    let iso = |millis: i64| {
+        bson::DateTime::from_millis(millis)
+            .try_to_rfc3339_string()
+            .unwrap()
+            .replace('Z', ".000Z")
+    };
+    let docs: Vec<String> = events
+        .iter()
+        .map(|(id, res, off, daily)| {
+            format!(
+                "{{_id: {id}, resource: '{res}', date: ISODate('{}'), daily: {daily}, minute: {{'0': {}}}}}",
+                iso(today + off * day_ms),
+                daily % 97
+            )
+        })
+        .collect();
+    let mut sh = common::shell(Style::Mongosh);
+    sh.eval("use monitoring");
+    let ev = sh.eval(&format!(
+        "db.events.insertMany([{}]).acknowledged",
+        docs.join(",\n")
+    ));
+    assert_eq!(ev.text(), "true");
+
+    let today_root = events
+        .iter()
+        .find(|e| e.1 == "/" && e.2 == 0)
+        .expect("today's '/' document");
+    let minute_of_day = 12 * 60;
+    let avg = today_root.3 as f64 / minute_of_day as f64;
+    let mut between: Vec<&(i32, &str, i64, i64)> = events
+        .iter()
+        .filter(|e| e.1 == "/" && (-1..=0).contains(&e.2))
+        .collect();
+    between.sort_by_key(|e| e.2);
+    let listed: Vec<String> = between
+        .iter()
+        .map(|(id, _, off, daily)| {
+            format!(
+                "  {{ _id: {id}, date: ISODate('{}'), daily: {daily} }}",
+                iso(today + off * day_ms)
+            )
+        })
+        .collect();
+    let ev = sh.eval(&format!("{PRELUDE}{C22}"));
+    assert_eq!(ev.error, None, "B8-C22");
+    assert_eq!(
+        ev.printed,
+        [
+            "Connected to server".to_string(),
+            format!("The avg rpm is: {avg}"),
+            format!("{{ _id: {}, daily: {} }}", today_root.0, today_root.3),
+            "Documents founded.".to_string(),
+            format!("[\n{}\n]", listed.join(",\n")),
+            "Disconnected from server".to_string(),
+        ],
+        "B8-C22"
+    );
+}
+
+/// B0-C1 and B0-C2, the preface's fragments of B8-C11, inside the smallest wrapper that runs
+/// them: B0-C1 is the body of `logDailyHit`, B0-C2 the first ten lines of `logMinuteHit`
+/// (completed with the rest of that function from B8-C11). Each leaves its hit in `events`.
+#[test]
+pub fn preface_fragments_of_app_js() {
+    let b0_c1 = r#"  collection.update({resource: resource, date: today},
+    {$inc : {daily: 1}}, {upsert: true},
+    function(error, result){
+      assert.equal(error, null);
+      assert.equal(1, result.result.n);
+      console.log("Daily Hit logged");
+      callback(result);
+  });"#;
+    let b0_c2 = r#"var logMinuteHit = function(db, resource, callback) {
+ // Get the events collection
+  var collection = db.collection('events');
+ // Get current minute to update
+  var currentDate = new Date();
+  var minute = currentDate.getMinutes();
+  var hour = currentDate.getHours();
+ // We calculate the minute of the day
+  var minuteOfDay = minute + (hour * 60);
+  var minuteField = util.format('minute.%s', minuteOfDay);"#;
+    let rest_of_log_minute_hit = r#"
+  var update = {};
+  var inc = {};
+  inc[minuteField] = 1;
+  update['$inc'] = inc;
+  collection.update({resource: resource, date: today},
+    update, {upsert: true}, function(error, result){
+      assert.equal(error, null);
+      assert.equal(1, result.result.n);
+      console.log("Minute Hit logged");
+      callback(result);
+  });
+}"#;
+    let wrapper = |body: &str| {
+        format!(
+            "{PRELUDE}var today = new Date();\ntoday.setHours(0, 0, 0, 0);\n\
+             mongo.connect('mongodb://127.0.0.1:27017/monitoring', function (err, db) {{\n\
+             var collection = db.collection('events');\nvar resource = '/';\n\
+             var callback = function (result) {{ console.log('n: ' + result.result.n); }};\n\
+             {body}\n}});"
+        )
+    };
+    let mut sh = common::shell(Style::Mongosh);
+    let ev = sh.eval(&wrapper(b0_c1));
+    assert_eq!(ev.error, None, "B0-C1");
+    assert_eq!(ev.printed, ["Daily Hit logged", "n: 1"], "B0-C1");
+    let ev = sh.eval(&wrapper(&format!(
+        "{b0_c2}{rest_of_log_minute_hit}\nlogMinuteHit(db, resource, callback);"
+    )));
+    assert_eq!(ev.error, None, "B0-C2");
+    assert_eq!(ev.printed, ["Minute Hit logged", "n: 1"], "B0-C2");
+    sh.eval("use monitoring");
+    assert_eq!(
+        sh.eval("db.events.find({}, {_id: 0}).toArray()").text(),
+        "[\n  {\n    date: ISODate('2015-04-04T00:00:00.000Z'),\n    resource: '/',\n    daily: 1,\n    minute: { '720': 1 }\n  }\n]"
+    );
 }

@@ -80,6 +80,10 @@ pub struct Report {
     started: Instant,
     extra_output: Vec<String>,
     untracked_prefix: Option<String>,
+    /// The cargo package whose test target is the runner (for the re-bless hints).
+    package: String,
+    /// Lines written under the table in `docs/conformance.md`.
+    docs_lines: Vec<String>,
 }
 
 impl Report {
@@ -96,6 +100,8 @@ impl Report {
             started: Instant::now(),
             extra_output: Vec::new(),
             untracked_prefix: None,
+            package: "sprout-tests".to_string(),
+            docs_lines: Vec::new(),
         }
     }
 
@@ -118,6 +124,18 @@ impl Report {
             area: area.to_string(),
             outcome,
         });
+    }
+
+    /// Names the cargo package of a runner that lives outside `sprout-tests` (the book's index
+    /// check is a `shell` test), so the re-bless hints name the right command.
+    pub fn set_package(&mut self, package: &str) {
+        self.package = package.to_string();
+    }
+
+    /// A line printed after the table and written under it in `docs/conformance.md`.
+    pub fn add_summary_line(&mut self, line: String) {
+        self.docs_lines.push(line.clone());
+        self.extra_output.push(line);
     }
 
     /// A line printed after the table (for example machine-readable totals).
@@ -254,8 +272,8 @@ impl Report {
             }
             let _ = writeln!(
                 problems,
-                "improvement: run SPROUT_BLESS=1 cargo test -p sprout-tests --test {} to shrink the baseline",
-                self.runner
+                "improvement: run SPROUT_BLESS=1 cargo test -p {} --test {} to shrink the baseline",
+                self.package, self.runner
             );
         }
         if problems.is_empty()
@@ -264,8 +282,8 @@ impl Report {
             let _ = writeln!(
                 problems,
                 "docs/conformance.md does not show the current figures of {}: run \
-                 SPROUT_BLESS=1 cargo test -p sprout-tests --test {} to refresh it",
-                self.runner, self.runner
+                 SPROUT_BLESS=1 cargo test -p {} --test {} to refresh it",
+                self.runner, self.package, self.runner
             );
         }
         if problems.is_empty() {
@@ -280,7 +298,8 @@ impl Report {
         }
     }
 
-    fn total(&self) -> Tally {
+    /// The counts over every case.
+    pub fn total(&self) -> Tally {
         let mut total = Tally::default();
         for case in &self.cases {
             total.add(&case.outcome);
@@ -360,6 +379,9 @@ impl Report {
             if let Outcome::Skip(reason) = &case.outcome {
                 *reasons.entry(reason.as_str()).or_default() += 1;
             }
+        }
+        for line in &self.docs_lines {
+            let _ = writeln!(out, "\n{line}");
         }
         let _ = writeln!(
             out,

@@ -86,17 +86,46 @@
   }
   function argsBefore(args, cb) { return Array.prototype.slice.call(args, 0, cb ? args.length - 1 : args.length); }
 
+  // The 2.0 driver's sort forms (utils.formattedOrderClause): [['date', 1]], ['a', 'b'],
+  // 'field', or a document; directions may be 1/-1 or 'asc'/'ascending'/'desc'/'descending'.
+  var ILLEGAL_SORT = "Illegal sort clause, must be of the form [['field1', '(ascending|descending)'], " +
+    "['field2', '(ascending|descending)']]";
+  function sortDirection(v) {
+    switch (String(v).toLowerCase()) {
+      case 'ascending': case 'asc': case '1': return 1;
+      case 'descending': case 'desc': case '-1': return -1;
+      default: throw new Error(ILLEGAL_SORT);
+    }
+  }
+  function orderClause(sort) {
+    if (typeof sort === 'string') { var one = {}; one[sort] = 1; return one; }
+    if (!Array.isArray(sort)) {
+      if (sort !== null && typeof sort === 'object') return sort;
+      throw new Error(ILLEGAL_SORT);
+    }
+    var order = {};
+    sort.forEach(function (s) {
+      if (typeof s === 'string') order[s] = 1;
+      else if (Array.isArray(s)) order[s[0]] = sortDirection(s[1]);
+      else throw new Error(ILLEGAL_SORT);
+    });
+    return order;
+  }
+
   function NodeCursor(coll, filter, projection, options) {
     this._cursor = new api.Cursor(coll._shell, filter === undefined ? {} : filter, projection);
     options = options || {};
-    if (options.sort) this._cursor.sort(options.sort);
+    if (options.sort) this._cursor.sort(orderClause(options.sort));
     if (options.limit) this._cursor.limit(options.limit);
     if (options.skip) this._cursor.skip(options.skip);
     if (options.projection) this._cursor.projection(options.projection);
     if (options.fields) this._cursor.projection(options.fields);
   }
   ['sort', 'limit', 'skip', 'project', 'batchSize'].forEach(function (m) {
-    NodeCursor.prototype[m] = function (v) { this._cursor[m === 'project' ? 'projection' : m](v); return this; };
+    NodeCursor.prototype[m] = function (v) {
+      this._cursor[m === 'project' ? 'projection' : m](m === 'sort' ? orderClause(v) : v);
+      return this;
+    };
   });
   NodeCursor.prototype.toArray = function (cb) { var c = this._cursor; return finish(cb, function () { return c.toArray(); }); };
   NodeCursor.prototype.count = function (cb) { var c = this._cursor; return finish(cb, function () { return c.count(); }); };

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod index_check;
+
 use engine::Engine;
 use engine::clock::SimulatedClock;
 use shell::{Evaluation, Shell, ShellConfig, Style};
@@ -11,7 +13,13 @@ use shell::{Evaluation, Shell, ShellConfig, Style};
 pub const START_MILLIS: i64 = 1_428_148_800_000;
 
 pub fn shell(style: Style) -> Shell {
-    let engine = Engine::with_clock(Box::new(SimulatedClock::new(START_MILLIS)), 7);
+    shell_at(style, START_MILLIS)
+}
+
+/// A shell like [`shell`] whose clock starts at `millis` (UTC).
+pub fn shell_at(style: Style, millis: i64) -> Shell {
+    let mut engine = Engine::with_clock(Box::new(SimulatedClock::new(millis)), 7);
+    index_check::attach(&mut engine);
     Shell::new(
         engine,
         ShellConfig {

@@ -1250,7 +1250,7 @@ fn command_on(engine: &mut Engine, db: &str, cmd: &Document) -> Document {
 }
 
 /// Runs a command and reads its cursor to the end.
-fn read_cursor(engine: &mut Engine, db: &str, cmd: &Document) -> Result<Vec<Bson>, String> {
+pub fn read_cursor(engine: &mut Engine, db: &str, cmd: &Document) -> Result<Vec<Bson>, String> {
     let reply = command_on(engine, db, cmd);
     if !engine::reply_ok(&reply) {
         return Err(error_text(&reply));
