@@ -139,6 +139,8 @@ try {
   check('the lesson title switches to Chinese', zhTitle.includes('优化查询'), zhTitle);
   const checkButton = await text(page, '[data-testid=check]');
   check('UI strings switch to Chinese', checkButton === '检查', checkButton);
+  const sidebarTitle = await text(page, '[data-testid=sidebar-title]');
+  check('the console side switches to Chinese too', sidebarTitle === '数据库', sidebarTitle);
   await page.click('[data-testid=page-strip] button >> nth=4');
   const zhStep = await text(page, '.lesson-body');
   check('step prose switches to Chinese', zhStep.includes('索引'), zhStep.slice(0, 200));

@@ -78,6 +78,20 @@ const ZH: &[(&str, &str)] = &[
         "你的答案会在一份全新的课程数据上运行。",
     ),
     ("Language", "语言"),
+    (
+        "The plan is what the lesson describes",
+        "执行计划与课程所述一致",
+    ),
+    ("Databases", "数据库"),
+    ("current", "当前"),
+    (
+        "No collections yet. Insert a document to create one.",
+        "还没有集合。插入一个文档就会创建集合。",
+    ),
+    ("Light theme", "浅色主题"),
+    ("Dark theme", "深色主题"),
+    ("Run", "运行"),
+    ("Stop", "停止"),
 ];
 
 /// `en` in the page's language (the English text itself when there is no translation).

@@ -257,12 +257,12 @@ pub fn Editor() -> impl IntoView {
                 when=move || state.busy.get()
                 fallback=move || view! {
                     <button data-testid="run" on:click=move |_| run() disabled=move || !state.ready.get()>
-                        "Run ⌃⏎"
+                        {move || format!("{} ⌃⏎", crate::i18n::tr(state.lang.get(), "Run"))}
                     </button>
                 }
             >
                 <button data-testid="stop" class="stop" on:click=stop title="Stop the running command">
-                    "Stop ■"
+                    {move || format!("{} ■", crate::i18n::tr(state.lang.get(), "Stop"))}
                 </button>
             </Show>
         </div>

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use crate::AppState;
 use crate::doc_text::compact;
+use crate::i18n::tr;
 use crate::protocol::CollectionSummary;
 use crate::theme;
 
@@ -28,7 +29,7 @@ pub fn Sidebar() -> impl IntoView {
                     <details class="db-node" open=true data-db=db.clone()>
                         <summary class:current=current>
                             <span class="db-name">{db.clone()}</span>
-                            {current.then(|| view! { <span class="current-tag">"current"</span> })}
+                            {current.then(|| view! { <span class="current-tag">{move || tr(state.lang.get(), "current")}</span> })}
                         </summary>
                         <ul class="collections">
                             {collections.into_iter().map(collection_item).collect_view()}
@@ -40,10 +41,10 @@ pub fn Sidebar() -> impl IntoView {
     };
     view! {
         <nav class="sidebar" data-testid="sidebar">
-            <h2>"Databases"</h2>
+            <h2 data-testid="sidebar-title">{move || tr(state.lang.get(), "Databases")}</h2>
             <Show
                 when=move || !state.collections.get().is_empty()
-                fallback=|| view! { <p class="empty">"No collections yet. Insert a document to create one."</p> }
+                fallback=move || view! { <p class="empty">{move || tr(state.lang.get(), "No collections yet. Insert a document to create one.")}</p> }
             >
                 {databases}
             </Show>
@@ -54,7 +55,14 @@ pub fn Sidebar() -> impl IntoView {
                     title="Switch between the light and the dark theme"
                     on:click=move |_| dark.update(|d| *d = !*d)
                 >
-                    {move || if dark.get() { "☀ Light theme" } else { "☾ Dark theme" }}
+                    {move || {
+                        let lang = state.lang.get();
+                        if dark.get() {
+                            format!("☀ {}", tr(lang, "Light theme"))
+                        } else {
+                            format!("☾ {}", tr(lang, "Dark theme"))
+                        }
+                    }}
                 </button>
             </div>
         </nav>
