@@ -78,7 +78,8 @@ pub fn plan(index: &Index, parts: &[Conjunct], q: &FindQuery<'_>) -> Result<Solu
             "The value provided for min() does not come before the value provided for max() in the hinted index",
         ));
     }
-    let forward = scan_direction(index, q).unwrap_or(true);
+    let direction = scan_direction(index, q);
+    let forward = direction.unwrap_or(true);
     let all: Vec<&Conjunct> = parts.iter().collect();
     let filter = residual(&all, parts.len(), &q.spec.filter)?;
     let scan = Solution::IxScan(IxScanPlan {
@@ -96,7 +97,7 @@ pub fn plan(index: &Index, parts: &[Conjunct], q: &FindQuery<'_>) -> Result<Solu
             child: Box::new(scan),
         }
     };
-    finish_with(q, access, scan_direction(index, q).is_some(), covered)
+    finish_with(q, access, direction.is_some(), covered)
 }
 
 /// The direction in which the index returns the requested sort: a sort on a prefix of the key
