@@ -1,6 +1,6 @@
-// The shell worker: the same wasm module as the page; its entry point sees no `document` and
-// runs the engine, the shell and IndexedDB here instead of mounting the UI (web/src/shell_worker.rs).
-import init from './pkg/web.js';
+// The shell worker: the `worker` binary's wasm module (web/src/bin/worker.rs), which runs the
+// engine, the shell and IndexedDB here, off the page's thread (web/src/shell_worker.rs).
+import init from './pkg/worker.js';
 
 // When the wasm instance traps (memory exhausted, an abort), the error surfaces here — often as
 // an unhandled promise rejection, which the page's `onerror` never sees — and no Rust code can

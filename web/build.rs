@@ -1,4 +1,4 @@
-//! Caps the wasm memory of the `web` binary (the page and the shell worker are the same module).
+//! Caps the wasm memory of the `web` binaries (the page's UI and the shell worker).
 //!
 //! Why: learner code can exhaust memory (`while (true) a.push("x".repeat(1e6))`). Without a cap
 //! the worker grows to wasm32's 4 GiB, which takes long and weighs on the whole browser; with it

@@ -1,9 +1,10 @@
 //! The page's side of the shell worker (see [`crate::shell_worker`]): the only module the UI
 //! calls to run shell input.
 //!
-//! It starts the worker, sends one input at a time and awaits the answer. When the user stops a
-//! command, or the worker dies (out of memory, an internal error), it terminates the worker,
-//! answers the pending command with what happened, and starts a fresh worker from IndexedDB.
+//! It adopts the worker `index.html` started at load (or starts one), sends one input at a time
+//! and awaits the answer. When the user stops a command, or the worker dies (out of memory, an
+//! internal error), it terminates the worker, answers the pending command with what happened, and
+//! starts a fresh worker from IndexedDB.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -16,8 +17,11 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 pub use crate::protocol::CollectionSummary;
 use crate::protocol::{Catalog, ErrorInfo, Request, RequestBody, Response, StructuredResult};
 
-/// The script that boots the same wasm module inside the worker (in `static/`).
+/// The script that boots the `worker` binary's wasm module inside the worker (in `static/`).
 const WORKER_SCRIPT: &str = "./worker.js";
+
+/// The global under which `index.html` leaves the worker it started at page load.
+const BOOT_WORKER: &str = "sproutBootWorker";
 
 /// What a command produced, as the output pane shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,11 +77,54 @@ pub async fn start() -> Result<(), String> {
     }
 }
 
+/// The worker `index.html` started before the page's wasm loaded, with what it said meanwhile
+/// (`{data}` messages and `{error}` failures). Taken once: later workers are started here.
+fn take_boot_worker() -> Option<(Worker, js_sys::Array)> {
+    let window = web_sys::window()?;
+    let key = JsValue::from_str(BOOT_WORKER);
+    let boot = js_sys::Reflect::get(&window, &key).ok()?;
+    if boot.is_undefined() || boot.is_null() {
+        return None;
+    }
+    let _ = js_sys::Reflect::delete_property(&window, &key);
+    let worker = js_sys::Reflect::get(&boot, &JsValue::from_str("worker"))
+        .ok()?
+        .dyn_into::<Worker>()
+        .ok()?;
+    let early = js_sys::Reflect::get(&boot, &JsValue::from_str("early"))
+        .ok()?
+        .dyn_into::<js_sys::Array>()
+        .unwrap_or_default();
+    Some((worker, early))
+}
+
+/// Hands what the boot worker said before the page listened to the usual handlers.
+fn replay_early(early: &js_sys::Array) {
+    for item in early.iter() {
+        let field = |name: &str| {
+            js_sys::Reflect::get(&item, &JsValue::from_str(name))
+                .ok()
+                .and_then(|v| v.as_string())
+        };
+        if let Some(text) = field("data") {
+            on_response(&text);
+        } else if let Some(error) = field("error") {
+            worker_died(&error);
+        }
+    }
+}
+
 fn spawn_worker(ready: oneshot::Sender<Option<String>>) -> Result<(), String> {
-    let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(WORKER_SCRIPT, &options)
-        .map_err(|e| format!("the shell worker could not start: {e:?}"))?;
+    let (worker, early) = match take_boot_worker() {
+        Some((worker, early)) => (worker, Some(early)),
+        None => {
+            let options = WorkerOptions::new();
+            options.set_type(WorkerType::Module);
+            let worker = Worker::new_with_options(WORKER_SCRIPT, &options)
+                .map_err(|e| format!("the shell worker could not start: {e:?}"))?;
+            (worker, None)
+        }
+    };
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| {
         if let Some(text) = ev.data().as_string() {
             on_response(&text);
@@ -105,6 +152,9 @@ fn spawn_worker(ready: oneshot::Sender<Option<String>>) -> Result<(), String> {
             _on_error: on_error,
         });
     });
+    if let Some(early) = early {
+        replay_early(&early);
+    }
     Ok(())
 }
 

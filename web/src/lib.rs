@@ -50,13 +50,9 @@ pub struct AppState {
     pub lang: RwSignal<Lang>,
 }
 
-/// Entry point called by the `web` binary's `main`: the page mounts the app; the same module
-/// loaded in the shell worker runs the shell instead.
+/// Entry point called by the `web` binary's `main`: mounts the app. (The shell worker is the
+/// `worker` binary, whose `main` calls [`shell_worker::run`].)
 pub fn start() {
-    if shell_worker::in_worker() {
-        shell_worker::run();
-        return;
-    }
     console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(App);
 }
@@ -78,8 +74,10 @@ fn App() -> impl IntoView {
     provide_context(lesson_state);
     crate::lessons::session::save_on_change(state, lesson_state);
     leptos::task::spawn_local(async move {
+        mark("sprout:ui-started");
         let t0 = js_sys::Date::now();
         let result = engine_client::start().await;
+        mark("sprout:shell-ready");
         let ms = js_sys::Date::now() - t0;
         state.status.set(match result {
             Ok(()) => {
@@ -116,6 +114,13 @@ fn App() -> impl IntoView {
                 </section>
             </div>
         </div>
+    }
+}
+
+/// A named point in the page's performance timeline (the end-to-end test reports them).
+fn mark(name: &str) {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = performance.mark(name);
     }
 }
 

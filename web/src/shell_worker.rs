@@ -55,13 +55,6 @@ fn random_seed() -> u64 {
     (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64
 }
 
-/// Whether this wasm instance runs in a worker (there is no `document`).
-pub fn in_worker() -> bool {
-    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("document"))
-        .map(|d| d.is_undefined())
-        .unwrap_or(false)
-}
-
 /// The worker's entry point: load the stored data, start the shell, announce readiness, then
 /// answer requests.
 pub fn run() {
