@@ -684,6 +684,59 @@ mod tests {
     }
 
     #[test]
+    fn classes_without_a_value_of_their_own_read_back_as_calls() {
+        let json = serde_json::json!({
+            "code": {"$code": "x = 1"},
+            "ref": {"$ref": "c", "$id": 1, "$db": "shop"},
+            "vector": {"$binary": {"base64": "AwAB/g==", "subType": "09"}},
+            "md5": {"$binary": {"base64": "qwE=", "subType": "05"}},
+            "bad": {"$date": {"$numberLong": "9223372036854775807"}},
+            "quote": "say \"it's\"",
+        });
+        let doc = Bson::try_from(json).expect("document");
+        let text = printed(&doc, Style::Mongosh);
+        let v = parse_value(&text).unwrap_or_else(|| panic!("does not parse:\n{text}"));
+        let call = |name: &str, args: Vec<PrintedValue>| V::Call {
+            name: name.into(),
+            args,
+        };
+        assert_eq!(
+            field(&v, "code"),
+            &call("Code", vec![V::String("x = 1".into())])
+        );
+        assert_eq!(
+            field(&v, "ref"),
+            &call(
+                "DBRef",
+                vec![
+                    V::String("c".into()),
+                    V::Number(1.0),
+                    V::String("shop".into())
+                ]
+            )
+        );
+        assert_eq!(
+            field(&v, "vector"),
+            &call(
+                "Binary.fromInt8Array",
+                vec![call(
+                    "Int8Array",
+                    vec![V::Array(vec![V::Number(1.0), V::Number(-2.0)])]
+                )]
+            )
+        );
+        assert_eq!(
+            field(&v, "md5"),
+            &V::Binary {
+                subtype: 5,
+                bytes: vec![0xab, 1]
+            }
+        );
+        assert_eq!(field(&v, "bad"), &V::Date("Invalid Date".into()));
+        assert_eq!(field(&v, "quote"), &V::String("say \"it's\"".into()));
+    }
+
+    #[test]
     fn the_legacy_shell_spelling_means_the_same_values() {
         let mut d = every_type();
         // Values the two shells show differently on purpose: the legacy shell keeps no `-0` and

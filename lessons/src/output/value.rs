@@ -132,7 +132,7 @@ impl fmt::Display for PrintedValue {
                 let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
                 write!(f, "Binary(subtype {subtype}, hex '{hex}')")
             }
-            PrintedValue::Regex { source, flags } => write!(f, "/{source}/{flags}"),
+            PrintedValue::Regex { source, flags } => write!(f, "/{}/{flags}", regex_source(source)),
             PrintedValue::MinKey => f.write_str("MinKey()"),
             PrintedValue::MaxKey => f.write_str("MaxKey()"),
             PrintedValue::Call { name, args } => {
@@ -166,6 +166,25 @@ fn quoted(s: &str) -> String {
         .replace('\'', "\\'")
         .replace('\n', "\\n");
     format!("'{escaped}'")
+}
+
+/// A regex source with `/` escaped outside character classes, as mongosh prints it.
+fn regex_source(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let (mut in_class, mut escaped) = (false, false);
+    for c in source.chars() {
+        if c == '/' && !in_class && !escaped {
+            out.push('\\');
+        }
+        out.push(c);
+        match c {
+            '[' if !escaped => in_class = true,
+            ']' if !escaped => in_class = false,
+            _ => {}
+        }
+        escaped = c == '\\' && !escaped;
+    }
+    out
 }
 
 fn number_text(n: f64) -> String {
@@ -203,6 +222,11 @@ mod tests {
             "{ _id: ObjectId('ab'), 'first-name': 'it\\'s', n: [ 0.5, Long('5'), -Infinity ] }"
         );
         assert_eq!(PrintedValue::Document(vec![]).to_string(), "{}");
+        let re = PrintedValue::Regex {
+            source: "a/b[/]\\\\/".into(),
+            flags: "i".into(),
+        };
+        assert_eq!(re.to_string(), "/a\\/b[/]\\\\\\//i");
         assert_eq!(PrintedValue::Number(-0.0).to_string(), "-0");
     }
 }
