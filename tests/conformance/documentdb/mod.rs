@@ -21,6 +21,7 @@
 //! | `count_query` / `distinct_query('db', '<cmd>')` | the command, verbatim |
 //! | `SELECT BSONSUM/BSONAVERAGE/BSONMAX/BSONMIN(…), … FROM collection(…) [WHERE …] [GROUP BY …]`, `bson_repath_and_build` of them, `bson_array_agg` / `bson_object_agg(document)` | one `$group`, columns compared cell by cell (`sql_aggregate.rs`) |
 //! | `WITH c AS (SELECT document FROM bson_aggregation_pipeline/find(…)) SELECT * FROM c …` and a `bson_dollar_project` CTE filtered by `WHERE` | the command, or `$documents` + `$project` + `$match` (`cte.rs`) |
+//! | several one-stage functions of `document` in one select list | one `aggregate` per column, rows compared cell by cell (`stage_columns.rs`) |
 //! | `check_aggregation_stages_limit(n)` / `check_lookup_stages_limit(a, b)` | the pipelines those transcript-defined helpers build (`stage_limits.rs`) |
 //!
 //! String arguments may be `'…'` literals or dollar-quoted (`$$…$$`, `$tag$…$tag$`).
@@ -42,6 +43,7 @@
 mod cte;
 mod sql_aggregate;
 pub mod sql_text;
+mod stage_columns;
 mod stage_limits;
 pub mod transcript;
 
@@ -553,15 +555,10 @@ impl Replay {
                 return self.order_aggregate(text, &args, end, accumulator, with_n);
             }
         }
-        for (name, stage) in [
-            ("bson_dollar_project", "$project"),
-            ("bson_dollar_add_fields", "$addFields"),
-            ("bson_dollar_set", "$set"),
-            ("bson_dollar_unset", "$unset"),
-            ("bson_dollar_replace_root", "$replaceRoot"),
-            ("bson_dollar_unwind", "$unwind"),
-            ("bson_expression_get", "expression"),
-        ] {
+        if let Some(translated) = self.stage_columns(text) {
+            return translated;
+        }
+        for (name, stage) in SINGLE_STAGE_FUNCTIONS {
             if let Some((args, end)) = call_args(text, name) {
                 // `SELECT BSONMAX(bson_expression_get(…)) FROM …`: the SQL aggregate over the
                 // values, as a `$group` accumulator.
@@ -1290,6 +1287,17 @@ impl Replay {
         Translated::Ran(Actual::Docs { docs, ordered }, false)
     }
 }
+
+/// The one-stage functions and the stage each stands for (`expression`: `bson_expression_get`).
+const SINGLE_STAGE_FUNCTIONS: [(&str, &str); 7] = [
+    ("bson_dollar_project", "$project"),
+    ("bson_dollar_add_fields", "$addFields"),
+    ("bson_dollar_set", "$set"),
+    ("bson_dollar_unset", "$unset"),
+    ("bson_dollar_replace_root", "$replaceRoot"),
+    ("bson_dollar_unwind", "$unwind"),
+    ("bson_expression_get", "expression"),
+];
 
 /// Runs a command, turning an engine panic into an error reply.
 fn command_on(engine: &mut Engine, db: &str, cmd: &Document) -> Document {

@@ -47,12 +47,7 @@ impl Replay {
     /// The statement as one `$group` over its collection; `None` when its select list is not
     /// made of SQL aggregates only (another translation then applies).
     pub(super) fn sql_aggregates(&mut self, text: &str) -> Option<Translated> {
-        let lower = text.to_ascii_lowercase();
-        let collection_at = lower.find("documentdb_api.collection")?;
-        let from_at = lower[..collection_at].rfind("from")?;
-        let list = text.get(..from_at)?.trim();
-        let list = strip_prefix_ignore_case(list, "select")?.trim();
-        let (items, _) = call_args(&format!("f({list})"), "f")?;
+        let (items, _) = select_items(text)?;
         let plan = match plan(&items)? {
             Ok(p) => p,
             Err(reason) => return Some(Translated::Skip(reason)),
@@ -128,6 +123,18 @@ impl Replay {
             false,
         )
     }
+}
+
+/// The items of `SELECT <items> FROM documentdb_api.collection(…)…`, and the byte offset of
+/// that `FROM`.
+pub(super) fn select_items(text: &str) -> Option<(Vec<Arg>, usize)> {
+    let lower = text.to_ascii_lowercase();
+    let collection_at = lower.find("documentdb_api.collection")?;
+    let from_at = lower[..collection_at].rfind("from")?;
+    let list = text.get(..from_at)?.trim();
+    let list = strip_prefix_ignore_case(list, "select")?.trim();
+    let (items, _) = call_args(&format!("f({list})"), "f")?;
+    Some((items, from_at))
 }
 
 /// `None` when an item is not a SQL aggregate; `Some(Err)` when it is one that cannot be
