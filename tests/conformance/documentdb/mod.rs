@@ -21,8 +21,9 @@
 //! | `count_query` / `distinct_query('db', '<cmd>')` | the command, verbatim |
 //! | `SELECT BSONSUM/BSONAVERAGE/BSONMAX/BSONMIN(…), … FROM collection(…) [WHERE …] [GROUP BY …]`, `bson_repath_and_build` of them, `bson_array_agg` / `bson_object_agg(document)` | one `$group`, columns compared cell by cell (`sql_aggregate.rs`) |
 //! | `WITH c AS (SELECT document FROM bson_aggregation_pipeline/find(…)) SELECT * FROM c …` and a `bson_dollar_project` CTE filtered by `WHERE` | the command, or `$documents` + `$project` + `$match` (`cte.rs`) |
+//! | `assert_count_regex_options(n, '<filter>')` | `find` on `db.regex_options`, an error unless `n` documents match (`plpgsql_helpers.rs`) |
 //! | several one-stage functions of `document` in one select list | one `aggregate` per column, rows compared cell by cell (`stage_columns.rs`) |
-//! | `check_aggregation_stages_limit(n)` / `check_lookup_stages_limit(a, b)` | the pipelines those transcript-defined helpers build (`stage_limits.rs`) |
+//! | `check_aggregation_stages_limit(n)` / `check_lookup_stages_limit(a, b)` | the pipelines those transcript-defined helpers build (`plpgsql_helpers.rs`) |
 //!
 //! String arguments may be `'…'` literals or dollar-quoted (`$$…$$`, `$tag$…$tag$`).
 //! Skipped, with their reason: documents with repeated keys (the JSON layer keeps one);
@@ -41,10 +42,10 @@
 //! Extra transcripts in the same format are read from `SPROUT_DOCUMENTDB_DIR`.
 
 mod cte;
+mod plpgsql_helpers;
 mod sql_aggregate;
 pub mod sql_text;
 mod stage_columns;
-mod stage_limits;
 pub mod transcript;
 
 use std::collections::BTreeMap;
@@ -534,7 +535,10 @@ impl Replay {
             // (no ORDER BY): the expected rows depend on DocumentDB's storage order.
             return Translated::Skip("first/last of rows in no defined order".into());
         }
-        if let Some(translated) = self.stage_limit_check(text) {
+        if let Some(translated) = self
+            .stage_limit_check(text)
+            .or_else(|| self.regex_count_check(text))
+        {
             return translated;
         }
         if let Some(translated) = self.sql_aggregates(text) {
