@@ -1,6 +1,6 @@
 //! Lessons: content written by hand in Markdown, parsed into [`Lesson`]s, datasets loaded before a
-//! lesson starts, a runner that plays every step in a fresh, reproducible shell and checks what it
-//! prints, and exercise checks done by the engine (result sets, collection state, query plans).
+//! lesson starts, a runner that plays every step in a fresh, reproducible shell and compares what
+//! it prints with the step's `expect` block as values (`output`), and exercise checks done by the engine (result sets, collection state, query plans).
 //!
 //! The file format (see `docs/lessons.md`): front matter between `---` lines, then one `## ` section
 //! per step (prose, an optional ```` ```zh ```` block, a ```` ```js ```` block and an optional
@@ -8,11 +8,15 @@
 //! and a check).
 
 mod model;
+mod output;
 mod parse;
 mod plan_view;
 mod runner;
 
 pub use model::{Check, Exercise, Lesson, PlanRequirement, Prose, Step};
+pub use output::{
+    OutputDifference, OutputItem, PrintedValue, compare_output, parse_output, parse_value,
+};
 pub use parse::{ParseError, parse_lesson};
 pub use plan_view::PlanSummary;
 pub use runner::{

@@ -33,7 +33,8 @@ pub struct Step {
     pub prose: String,
     pub prose_zh: Option<String>,
     pub command: String,
-    /// The exact text the shell shows, when the step is verified.
+    /// What the shell shows, when the step is verified (compared as values, not text: see
+    /// [`crate::compare_output`]).
     pub expect: Option<String>,
     /// For an `explain()` step: what to look at in the plan (`stages`, `index`, the counters),
     /// as `(fact, value)` pairs that the lesson test checks and the page shows.

@@ -1,5 +1,5 @@
-//! Plays a lesson's steps in a fresh shell and compares what each shows with its `expect` block;
-//! checks exercise answers with the engine.
+//! Plays a lesson's steps in a fresh shell and compares what each shows with its `expect` block
+//! (structurally, see [`crate::compare_output`]); checks exercise answers with the engine.
 
 use bson::{Bson, Document, doc};
 use engine::Engine;
@@ -21,6 +21,8 @@ pub struct StepFailure {
     pub title: String,
     pub expected: String,
     pub actual: String,
+    /// For output that differs from the `expect` block: where and how (the first difference).
+    pub difference: Option<String>,
 }
 
 /// What verifying a lesson covered.
@@ -86,6 +88,7 @@ pub fn verify_lesson(lesson: &Lesson) -> Result<Verified, Vec<StepFailure>> {
         title: title.to_string(),
         expected,
         actual,
+        difference: None,
     };
     let mut shell = match lesson_shell(lesson) {
         Ok(s) => s,
@@ -98,15 +101,13 @@ pub fn verify_lesson(lesson: &Lesson) -> Result<Verified, Vec<StepFailure>> {
         let actual = ev.text();
         let mut ok = step.expect.is_some() || !step.look.is_empty();
         if let Some(expected) = &step.expect
-            && actual.trim_end() != expected.trim_end()
+            && let Err(difference) = crate::compare_output(expected, &actual)
         {
             ok = false;
-            failures.push(failure(
-                i + 1,
-                &step.title,
-                expected.clone(),
-                actual.clone(),
-            ));
+            failures.push(StepFailure {
+                difference: Some(difference.to_string()),
+                ..failure(i + 1, &step.title, expected.clone(), actual.clone())
+            });
         }
         if !step.look.is_empty()
             && let Err((expected, got)) = check_look(&step.look, ev.value.as_ref())

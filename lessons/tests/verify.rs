@@ -1,5 +1,5 @@
 //! Every step of every built-in lesson runs in a fresh shell (with the lesson's dataset) and must
-//! show its expected text; every exercise's solution must pass its check and every wrong answer
+//! show its expected output (compared as values: `lessons::compare_output`); every exercise's solution must pass its check and every wrong answer
 //! must fail it.
 
 use std::io::Write;
@@ -20,8 +20,9 @@ fn every_lesson_step_shows_its_expected_output() {
         }
     }
     for f in &failures {
+        let difference = f.difference.as_deref().unwrap_or("");
         eprintln!(
-            "{} step {} ({}):\n--- expected\n{}\n--- actual\n{}\n",
+            "{} step {} ({}): {difference}\n--- expected\n{}\n--- actual\n{}\n",
             f.lesson, f.step, f.title, f.expected, f.actual
         );
     }
@@ -39,4 +40,33 @@ fn every_lesson_step_shows_its_expected_output() {
         "{} lesson steps or exercises fail",
         failures.len()
     );
+}
+
+/// Guards the structural comparison against falling back to text: an `expect` block that shows
+/// a document or an array must read as a value (a line that does not read as one would only be
+/// compared as text).
+#[test]
+fn expected_documents_and_arrays_read_as_values() {
+    let lessons = lessons::built_in().expect("lessons parse");
+    let mut values = 0;
+    for lesson in &lessons {
+        for (i, step) in lesson.steps.iter().enumerate() {
+            let Some(expected) = &step.expect else {
+                continue;
+            };
+            for item in lessons::parse_output(expected) {
+                match item {
+                    lessons::OutputItem::Value(_) => values += 1,
+                    lessons::OutputItem::Text(t) => assert!(
+                        !t.starts_with(['{', '[']),
+                        "{} step {}: `{t}` does not read as a value",
+                        lesson.id,
+                        i + 1
+                    ),
+                    lessons::OutputItem::Error { .. } => {}
+                }
+            }
+        }
+    }
+    assert!(values > 50, "only {values} expected values");
 }

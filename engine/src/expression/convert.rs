@@ -532,11 +532,15 @@ fn from_string(s: &str, target: i32) -> Result<Option<Bson>> {
                 )));
             }
         },
-        ty::DATE => Bson::DateTime(DateTime::from_millis(parse_date(s).ok_or_else(|| {
-            failure(format!(
-                "Error parsing date string '{s}'; The timestamp or date format is not valid"
-            ))
-        })?)),
+        ty::DATE => Bson::DateTime(DateTime::from_millis(
+            parse_date(s)
+                .or_else(|| super::date::free_form_millis(s))
+                .ok_or_else(|| {
+                    failure(format!(
+                        "Error parsing date string '{s}'; The timestamp or date format is not valid"
+                    ))
+                })?,
+        )),
         _ => return Ok(None),
     }))
 }

@@ -228,6 +228,9 @@ impl RunContext<'_> {
     }
 }
 
+/// The most stages one pipeline may have (MongoDB's `internalPipelineLengthLimit` default).
+pub const MAX_PIPELINE_LENGTH: usize = 1000;
+
 /// A parsed pipeline.
 #[derive(Debug)]
 pub struct Pipeline {
@@ -272,6 +275,14 @@ impl Pipeline {
     }
 
     fn parse_with(items: &[Bson], scope: &Scope, input: Input) -> Result<Pipeline> {
+        // MongoDB's `internalPipelineLengthLimit`, checked for every pipeline and sub-pipeline
+        // (Pipeline::validateCommon in src/mongo/db/pipeline/pipeline.cpp).
+        if items.len() > MAX_PIPELINE_LENGTH {
+            return Err(Error::new(
+                ErrorCode::FailedToParse,
+                format!("Pipeline length must be no longer than {MAX_PIPELINE_LENGTH} stages"),
+            ));
+        }
         let mut stages: Vec<Box<dyn Stage>> = Vec::with_capacity(items.len());
         for (position, item) in items.iter().enumerate() {
             let Bson::Document(spec) = item else {

@@ -72,8 +72,7 @@ fn rewrite_pair(first: &dyn Stage, second: &dyn Stage, scope: &Scope) -> Result<
     let boxed = |s: Box<dyn Stage>| Some(Rewrite::Replace(vec![s]));
     Ok(match (first.query_part(), second.query_part()) {
         (Some(QueryPart::Filter(a)), Some(QueryPart::Filter(b))) => {
-            let merged = bson::doc! {"$and": [a.clone(), b.clone()]};
-            boxed(Box::new(Match::new(&merged, scope)?))
+            boxed(Box::new(Match::new(&merged_filter(a, b), scope)?))
         }
         (Some(QueryPart::Sort(spec)), Some(QueryPart::Limit(n))) => {
             boxed(Box::new(Sort::with_limit(spec, n)?))
@@ -96,6 +95,24 @@ fn rewrite_pair(first: &dyn Stage, second: &dyn Stage, scope: &Scope) -> Result<
         (_, Some(QueryPart::Filter(spec))) => split_match(first, spec, scope)?,
         _ => None,
     })
+}
+
+/// Two adjacent `$match` filters as one: `{$and: [a, b]}`, flattened as MongoDB's
+/// match-expression optimizer flattens nested `$and`s, and without empty (always true) filters,
+/// so that a long run of `$match` stages does not nest one level per stage.
+fn merged_filter(a: &Document, b: &Document) -> Document {
+    if a.is_empty() {
+        return b.clone();
+    }
+    if b.is_empty() {
+        return a.clone();
+    }
+    let mut clauses = match a.get("$and") {
+        Some(Bson::Array(items)) if a.len() == 1 => items.clone(),
+        _ => vec![Bson::Document(a.clone())],
+    };
+    clauses.push(Bson::Document(b.clone()));
+    bson::doc! {"$and": clauses}
 }
 
 /// For `first, $match`: the part of the match that reads no path `first` changes (to go

@@ -755,3 +755,32 @@ fn a_result_document_over_16_mb_is_bson_object_too_large() {
     );
     assert!(message.ends_with("is invalid. Size must be between 0 and 16793600(16MB)"));
 }
+
+#[test]
+fn pipelines_hold_at_most_a_thousand_stages() {
+    let mut e = engine_with(vec![doc! {"_id": 1, "a": 1}]);
+    // A thousand `$match` stages merge into one flat filter (no nesting per stage).
+    let mut stages = vec![doc! {"$match": {}}; 999];
+    stages.push(doc! {"$match": {"a": 1}});
+    assert_eq!(run(&mut e, stages), vec![doc! {"_id": 1, "a": 1}]);
+    let stages = vec![doc! {"$match": {"_id": {"$exists": true}}}; 1000];
+    assert_eq!(run(&mut e, stages).len(), 1);
+    // One more is refused, at the top level and inside a `$lookup`.
+    let too_long = vec![Bson::Document(doc! {"$match": {}}); 1001];
+    for pipeline in [
+        too_long.clone(),
+        vec![Bson::Document(
+            doc! {"$lookup": {"from": "c", "as": "x", "pipeline": too_long}},
+        )],
+    ] {
+        let r = e.run_command(
+            "t",
+            &doc! {"aggregate": "c", "pipeline": pipeline, "cursor": {}},
+        );
+        assert_eq!(r.get_i32("code").ok(), Some(9), "{r:?}");
+        assert_eq!(
+            r.get_str("errmsg").ok(),
+            Some("Pipeline length must be no longer than 1000 stages")
+        );
+    }
+}

@@ -263,6 +263,43 @@ fn outside_literal_at(text: &str, at: usize) -> Option<()> {
     (!in_string).then_some(())
 }
 
+/// A dollar-quoted string at the start of `text` (`$$…$$`, `$tag$…$tag$`): its body and the
+/// bytes it spans.
+fn dollar_quoted(text: &str) -> Option<(&str, usize)> {
+    let rest = text.strip_prefix('$')?;
+    let tag_len = rest.find('$')?;
+    let tag = &rest[..tag_len];
+    if !tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        || tag.starts_with(|c: char| c.is_ascii_digit())
+    {
+        return None;
+    }
+    let opener = &text[..tag_len + 2];
+    let body_start = opener.len();
+    let body_len = text[body_start..].find(opener)?;
+    Some((
+        &text[body_start..body_start + body_len],
+        body_start + body_len + opener.len(),
+    ))
+}
+
+/// The position after a `::type` cast (and the spaces before it) at `k`, or `k`'s first
+/// non-space when there is none.
+fn skip_cast(chars: &[(usize, char)], mut k: usize) -> usize {
+    while k < chars.len() && chars[k].1.is_whitespace() {
+        k += 1;
+    }
+    if k + 1 < chars.len() && chars[k].1 == ':' && chars[k + 1].1 == ':' {
+        k += 2;
+        while k < chars.len()
+            && (chars[k].1.is_alphanumeric() || chars[k].1 == '_' || chars[k].1 == '.')
+        {
+            k += 1;
+        }
+    }
+    k
+}
+
 fn parse_args(text: &str, start: usize) -> Option<(Vec<Arg>, usize)> {
     let chars: Vec<(usize, char)> = text[start..].char_indices().collect();
     let mut args = Vec::new();
@@ -278,7 +315,16 @@ fn parse_args(text: &str, start: usize) -> Option<(Vec<Arg>, usize)> {
             return Some((args, start + chars[k].0 + 1));
         }
         let arg;
-        if chars[k].1 == '\'' || (chars[k].1 == 'E' && chars.get(k + 1).map(|c| c.1) == Some('\''))
+        if let Some((body, used)) = dollar_quoted(&text[start + chars[k].0..]) {
+            // `$$…$$` or `$tag$…$tag$`: the text between, verbatim.
+            let end = start + chars[k].0 + used;
+            while k < chars.len() && start + chars[k].0 < end {
+                k += 1;
+            }
+            k = skip_cast(&chars, k);
+            arg = Arg::Str(body.to_string());
+        } else if chars[k].1 == '\''
+            || (chars[k].1 == 'E' && chars.get(k + 1).map(|c| c.1) == Some('\''))
         {
             if chars[k].1 == 'E' {
                 k += 1;
@@ -303,17 +349,7 @@ fn parse_args(text: &str, start: usize) -> Option<(Vec<Arg>, usize)> {
                 k += 1;
             }
             // Skip a cast such as ::bson or ::text.
-            while k < chars.len() && chars[k].1.is_whitespace() {
-                k += 1;
-            }
-            if k + 1 < chars.len() && chars[k].1 == ':' && chars[k + 1].1 == ':' {
-                k += 2;
-                while k < chars.len()
-                    && (chars[k].1.is_alphanumeric() || chars[k].1 == '_' || chars[k].1 == '.')
-                {
-                    k += 1;
-                }
-            }
+            k = skip_cast(&chars, k);
             arg = Arg::Str(s);
         } else {
             let mut depth = 0;
@@ -365,6 +401,16 @@ fn parse_args(text: &str, start: usize) -> Option<(Vec<Arg>, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dollar_quoted_arguments() {
+        let (args, _) =
+            call_args("SELECT f('db', $$\n{ \"a\": \"it's\" }\n$$);", "f").expect("args");
+        assert!(matches!(&args[1], Arg::Str(s) if s.trim() == "{ \"a\": \"it's\" }"));
+        let (args, _) = call_args("f($spec$ {} $spec$::bson, 1)", "f").expect("args");
+        assert!(matches!(&args[0], Arg::Str(s) if s == " {} "));
+        assert!(matches!(&args[1], Arg::Other(s) if s == "1"));
+    }
 
     #[test]
     fn statements_results_and_errors() {

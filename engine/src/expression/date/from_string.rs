@@ -3,8 +3,8 @@
 //! With a `format`, the string is read by MongoDB's specifiers (`%Y %m %d %H %M %S %L %j %G %V
 //! %u %b %B %z %Z %%`). Without one, ISO 8601 dates and times are accepted (`2017-02-08`,
 //! `2017-02-08T12:10:40.787Z`, `2017-02-08 12:10:40 +05:30`, `2017/02/08`...), with an
-//! optional UTC offset or Olson zone name at the end; MongoDB's timelib also reads free-form
-//! English dates ("July 4th, 2017"), which are reported as unparsable here.
+//! optional UTC offset or Olson zone name at the end; then the free-form English dates
+//! MongoDB's timelib also reads ("July 4th, 2017", "2017-Jul-04 noon", `free_form.rs`).
 
 use bson::Bson;
 
@@ -16,6 +16,7 @@ use super::super::{Expression, Vars};
 use super::civil::{MILLIS_PER_DAY, days_from_civil, days_in_month};
 use super::date_value;
 use super::format::validate_format;
+use super::free_form;
 use super::timezone::TimeZone;
 use crate::error::{Error, ErrorCode, Result};
 
@@ -40,7 +41,8 @@ pub const DATE_FROM_STRING: OperatorDef = OperatorDef {
     eval: date_from_string,
 };
 
-const MONTHS: [&str; 12] = [
+/// Month names, lower case (the first three letters are the abbreviation).
+pub(super) const MONTHS: [&str; 12] = [
     "january",
     "february",
     "march",
@@ -101,7 +103,8 @@ fn date_from_string(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>
             };
             parse_with_format(s, f)?
         } else {
-            parse_iso(s)?
+            // ISO 8601 first; timelib's free-form English dates otherwise.
+            parse_iso(s).or_else(|e| free_form::parse(s).map(Parsed::from).ok_or(e))?
         };
         parsed.resolve(s, tz, explicit_zone).map(Some)
     })();
@@ -197,6 +200,33 @@ impl Parsed {
             (None, None) => tz.to_utc(local),
         };
         Ok(date_value(millis))
+    }
+}
+
+impl From<free_form::FreeForm> for Parsed {
+    fn from(f: free_form::FreeForm) -> Parsed {
+        Parsed {
+            year: Some(f.year),
+            month: Some(f.month),
+            day: Some(f.day),
+            hour: f.hour,
+            minute: f.minute,
+            second: f.second,
+            millisecond: f.millisecond,
+            offset: f.offset,
+            zone: f.zone,
+            ..Parsed::default()
+        }
+    }
+}
+
+/// A free-form English date (`2017-Jul-04 noon`) in UTC unless it names a zone, as `$toDate`
+/// reads strings its ISO parse refuses; `None` when it is not one.
+pub fn free_form_millis(s: &str) -> Option<i64> {
+    let parsed = Parsed::from(free_form::parse(s)?);
+    match parsed.resolve(s, &TimeZone::Utc, false).ok()? {
+        Bson::DateTime(d) => Some(d.timestamp_millis()),
+        _ => None,
     }
 }
 

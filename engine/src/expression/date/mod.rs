@@ -1,7 +1,8 @@
 //! Date operators. `parts.rs`: `$year $month $dayOfMonth $hour $minute $second $millisecond
 //! $dayOfWeek $dayOfYear $week $isoWeek $isoWeekYear $isoDayOfWeek $dateToParts $dateFromParts`;
-//! `format.rs`: `$dateToString`; `from_string.rs`: `$dateFromString`; `arith.rs`: `$dateAdd
-//! $dateSubtract $dateDiff $dateTrunc`.
+//! `format.rs`: `$dateToString`; `from_string.rs`: `$dateFromString` (`free_form.rs`: the
+//! English dates timelib reads beside ISO 8601); `arith.rs`: `$dateAdd $dateSubtract $dateDiff
+//! $dateTrunc`.
 //!
 //! Dates are i64 milliseconds; calendar arithmetic is done on that whole range (`civil.rs`),
 //! time zone offsets come from the IANA database (`timezone.rs`).
@@ -9,11 +10,14 @@
 mod arith;
 pub mod civil;
 mod format;
+mod free_form;
 mod from_string;
 mod parts;
 mod timezone;
 
 use bson::Bson;
+
+pub use from_string::free_form_millis;
 
 use super::array::type_name_of;
 use super::operators::OperatorDef;

@@ -752,3 +752,32 @@ fn extreme_dates_do_not_panic() {
             .evaluate(&d);
     }
 }
+
+#[test]
+fn free_form_dates_as_mongodb_reads_them() {
+    // jstests/aggregation/expressions/date_from_string.js, "Wacky format tests from data".
+    for (text, iso) in [
+        ("July 4th, 2017", "2017-07-04T00:00:00Z"),
+        ("July 4th, 2017 12:39:30 BST", "2017-07-04T11:39:30Z"),
+        ("July 4th, 2017 11am", "2017-07-04T11:00:00Z"),
+        ("July 4th, 2017 12pm", "2017-07-04T12:00:00Z"),
+        ("7/4/17", "2017-07-04T00:00:00Z"),
+        ("04-07-2017", "2017-07-04T00:00:00Z"),
+        ("2017-Jul-04 noon", "2017-07-04T12:00:00Z"),
+        ("2017-07-04 12:48:07 GMT+0545", "2017-07-04T07:03:07Z"),
+        ("2017-07-04 12:48:07 GMT-0200", "2017-07-04T14:48:07Z"),
+    ] {
+        assert_eq!(
+            eval(bson!({"$dateFromString": {"dateString": text}})),
+            Some(date(iso)),
+            "{text}"
+        );
+        assert_eq!(eval(bson!({"$toDate": text})), Some(date(iso)), "{text}");
+    }
+    // An impossible day is still refused.
+    assert_eq!(err(bson!({"$toDate": "Feb 30th, 2017"})).0, 241);
+    assert_eq!(
+        err(bson!({"$dateFromString": {"dateString": "July 4th"}})).0,
+        241
+    );
+}
