@@ -27,6 +27,7 @@ const AGGREGATE_JS: &str = include_str!("js/aggregate.js");
 const PLAN_CACHE_JS: &str = include_str!("js/plan_cache.js");
 const GLOBALS_JS: &str = include_str!("js/globals.js");
 const NODE_SHIM_JS: &str = include_str!("js/node_shim.js");
+const NODE_SHIM_LOADER_JS: &str = include_str!("js/node_shim_loader.js");
 
 pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> JsResult<()> {
     ctx.insert_data(SessionRef(session));
@@ -58,6 +59,7 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
         ("setStyle", 1, set_style),
         ("getStyle", 0, get_style),
         ("advanceClock", 1, advance_clock),
+        ("nodeShimSource", 0, node_shim_source),
     ];
     let mut init = ObjectInitializer::new(ctx);
     for (name, len, f) in natives {
@@ -76,7 +78,7 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
     ctx.eval(Source::from_bytes(AGGREGATE_JS))?;
     ctx.eval(Source::from_bytes(PLAN_CACHE_JS))?;
     ctx.eval(Source::from_bytes(GLOBALS_JS))?;
-    ctx.eval(Source::from_bytes(NODE_SHIM_JS))?;
+    ctx.eval(Source::from_bytes(NODE_SHIM_LOADER_JS))?;
     Ok(())
 }
 
@@ -324,6 +326,11 @@ fn load_script(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsV
         .map_err(|_| busy(NOT_IN_WHERE))?
         .script(&name);
     Ok(found.map_or_else(JsValue::null, |s| js_string_value(&s)))
+}
+
+/// The Node.js shim's source, which `js/node_shim_loader.js` evaluates on first use.
+fn node_shim_source(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    Ok(js_string_value(NODE_SHIM_JS))
 }
 
 fn script_names(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {

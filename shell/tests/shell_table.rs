@@ -200,6 +200,11 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (M, &["require('util').format('%d items, %j', 3, {a: 1})"], "3 items, {\"a\":1}"),
     (M, &["require('assert').equal(1, 2)"], "AssertionError: 1 == 2"),
     (M, &["require('nope')"], "Error: Cannot find module 'nope'"),
+    // `require` and `console` load the Node.js shim on first use (js/node_shim_loader.js).
+    (M, &["console.log('hi', 2)"], "hi 2"),
+    (M, &["typeof console.log + ' ' + typeof require"], "function function"),
+    (M, &["console = 5", "console"], "5"),
+    (M, &["Object.keys(globalThis).includes('require')"], "false"),
     (M, &["var mongo = require('mongodb').MongoClient; mongo.connect('mongodb://127.0.0.1:27017/monitoring', function (err, db) { db.collection('events').insert({_id: 1, a: 1}, function (e, r) { console.log(r.result.n); db.close(); }); })", "use monitoring", "db.events.findOne()"], "{ _id: 1, a: 1 }"),
     (M, &["require('mongodb').MongoClient.connect('mongodb://h/m', function (err, db) { db.collection('e').find({}).toArray(function (e, docs) { console.log('found', docs.length) }) })"], "found 0"),
     // ---- indexes and explain -------------------------------------------------------------------------

@@ -69,6 +69,7 @@ fn verdict_view(lang: Lang, run: &StepRun, expected: Option<String>) -> AnyView 
         view! {
             <div class="verdict bad" data-testid="step-verdict">
                 <p>{format!("✗ {}", tr(lang, "Differs from the expected output:"))}</p>
+                <p class="difference" data-testid="step-difference">{v.difference.clone().unwrap_or_default()}</p>
                 <pre class="expected">{expected.unwrap_or_default()}</pre>
             </div>
         }

@@ -1,6 +1,6 @@
-//! Whether a step's output is what the lesson expects: the text of its `expect` block (compared
-//! as the lesson test compares it, trailing white space aside) and the facts of its `plan` block
-//! (compared with the summary of the explain document the step produced).
+//! Whether a step's output is what the lesson expects: its `expect` block (compared as values,
+//! by `lessons::compare_output`, as the lesson test compares it) and the facts of its `plan`
+//! block (compared with the summary of the explain document the step produced).
 
 use bson::Bson;
 use lessons::{PlanSummary, Step};
@@ -25,6 +25,8 @@ impl FactCheck {
 pub struct StepVerdict {
     /// `Some(true)` when the step has an `expect` block and the output matches it.
     pub text_matches: Option<bool>,
+    /// Where the output first differs from the `expect` block, when it does.
+    pub difference: Option<String>,
     pub facts: Vec<FactCheck>,
 }
 
@@ -43,10 +45,15 @@ pub fn judge(
     is_error: bool,
     explain: Option<&serde_json::Value>,
 ) -> StepVerdict {
-    let mut text_matches = step
+    let compared = step
         .expect
         .as_ref()
-        .map(|expected| !is_error && output.trim_end() == expected.trim_end());
+        .map(|expected| lessons::compare_output(expected, output));
+    let difference = compared
+        .as_ref()
+        .and_then(|c| c.as_ref().err())
+        .map(ToString::to_string);
+    let mut text_matches = compared.map(|c| !is_error && c.is_ok());
     // An error never counts as the step done, even for a step the lesson does not check.
     if is_error && text_matches.is_none() && step.look.is_empty() {
         text_matches = Some(false);
@@ -66,6 +73,7 @@ pub fn judge(
         .collect();
     StepVerdict {
         text_matches,
+        difference,
         facts,
     }
 }
@@ -90,11 +98,20 @@ mod tests {
     }
 
     #[test]
-    fn text_is_compared_without_trailing_space() {
+    fn output_is_compared_as_values() {
         let s = step(Some("price_1\n"), &[]);
         assert!(judge(&s, "price_1", false, None).matched());
         assert!(!judge(&s, "price_2", false, None).matched());
         assert!(!judge(&s, "price_1", true, None).matched());
+        // Wrapping and quoting do not count; a field's value and type do, and the verdict says
+        // where the output differs.
+        let s = step(Some("{ name: 'orange',\n  price: 0.8 }"), &[]);
+        assert!(judge(&s, "{ name: \"orange\", price: 0.8 }", false, None).matched());
+        let v = judge(&s, "{ name: 'orange', price: 0.9 }", false, None);
+        assert!(!v.matched());
+        let difference = v.difference.unwrap_or_default();
+        assert!(difference.contains("price") && difference.contains("0.9"), "{difference}");
+        assert!(judge(&s, "{ name: 'orange', price: 0.8 }", false, None).difference.is_none());
     }
 
     #[test]
