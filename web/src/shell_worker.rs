@@ -15,6 +15,7 @@ use std::collections::VecDeque;
 
 use engine::Engine;
 use engine::clock::Clock;
+use engine::storage::Snapshot;
 use shell::{Shell, ShellConfig};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -119,28 +120,53 @@ fn replace_session(session: Session) {
 /// Opens IndexedDB, loads what it holds into a fresh engine, and starts the shell. On storage
 /// failure the playground still works, in memory, and says so.
 async fn start() -> Result<(), String> {
-    let (store, snapshot, warning) = match IdbStore::open(DATABASE_NAME).await {
-        Ok(store) => match store.snapshot().await {
-            Ok(s) => (Some(store), s, None),
-            Err(e) => (None, Default::default(), Some(e)),
-        },
-        Err(e) => (None, Default::default(), Some(e)),
-    };
-    let engine = Engine::with_clock(Box::new(BrowserClock), random_seed())
-        .load(snapshot)
-        .map_err(|e| format!("stored data could not be loaded: {e}"))?;
-    let shell = Shell::new(
-        engine,
+    // IndexedDB opens and reads on the browser's side while the shell's JavaScript is evaluated
+    // here (the larger part of starting): the read is started, then the shell is built.
+    let (stored_tx, stored_rx) = futures_channel::oneshot::channel();
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = stored_tx.send(read_store().await);
+    });
+    yield_to_tasks().await;
+    let mut shell = Shell::new(
+        Engine::with_clock(Box::new(BrowserClock), random_seed()),
         ShellConfig {
             seed: random_seed(),
             ..ShellConfig::default()
         },
     );
+    let (store, snapshot, warning) = stored_rx.await.unwrap_or_else(|_| {
+        (
+            None,
+            Default::default(),
+            Some("IndexedDB was not read".into()),
+        )
+    });
+    let engine = Engine::with_clock(Box::new(BrowserClock), random_seed())
+        .load(snapshot)
+        .map_err(|e| format!("stored data could not be loaded: {e}"))?;
+    shell.replace_engine(engine);
     replace_session(Session { shell, store });
     match warning {
         Some(w) => Err(format!("{w} — data will not survive a reload")),
         None => Ok(()),
     }
+}
+
+/// The playground's store and what it holds; on failure, no store, no data, and why.
+async fn read_store() -> (Option<IdbStore>, Snapshot, Option<String>) {
+    match IdbStore::open(DATABASE_NAME).await {
+        Ok(store) => match store.snapshot().await {
+            Ok(s) => (Some(store), s, None),
+            Err(e) => (None, Default::default(), Some(e)),
+        },
+        Err(e) => (None, Default::default(), Some(e)),
+    }
+}
+
+/// Lets other spawned tasks run up to their first wait (a resolved promise's microtask).
+async fn yield_to_tasks() {
+    let _ =
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&JsValue::UNDEFINED)).await;
 }
 
 /// Does what one request asks and says how it went.

@@ -110,8 +110,15 @@ mod tests {
         let v = judge(&s, "{ name: 'orange', price: 0.9 }", false, None);
         assert!(!v.matched());
         let difference = v.difference.unwrap_or_default();
-        assert!(difference.contains("price") && difference.contains("0.9"), "{difference}");
-        assert!(judge(&s, "{ name: 'orange', price: 0.8 }", false, None).difference.is_none());
+        assert!(
+            difference.contains("price") && difference.contains("0.9"),
+            "{difference}"
+        );
+        assert!(
+            judge(&s, "{ name: 'orange', price: 0.8 }", false, None)
+                .difference
+                .is_none()
+        );
     }
 
     #[test]
