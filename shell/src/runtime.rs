@@ -27,7 +27,7 @@ const AGGREGATE_JS: &str = include_str!("js/aggregate.js");
 const PLAN_CACHE_JS: &str = include_str!("js/plan_cache.js");
 const GLOBALS_JS: &str = include_str!("js/globals.js");
 const NODE_SHIM_JS: &str = include_str!("js/node_shim.js");
-const NODE_SHIM_LOADER_JS: &str = include_str!("js/node_shim_loader.js");
+const LAZY_MODULES_JS: &str = include_str!("js/lazy_modules.js");
 
 pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> JsResult<()> {
     ctx.insert_data(SessionRef(session));
@@ -59,7 +59,7 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
         ("setStyle", 1, set_style),
         ("getStyle", 0, get_style),
         ("advanceClock", 1, advance_clock),
-        ("nodeShimSource", 0, node_shim_source),
+        ("lazyModuleSource", 1, lazy_module_source),
     ];
     let mut init = ObjectInitializer::new(ctx);
     for (name, len, f) in natives {
@@ -73,12 +73,11 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
     ctx.eval(Source::from_bytes(LIMITS_JS))?;
     ctx.eval(Source::from_bytes(BSON_TYPES_JS))?;
     ctx.eval(Source::from_bytes(SHELL_API_JS))?;
-    ctx.eval(Source::from_bytes(BULK_JS))?;
-    ctx.eval(Source::from_bytes(INDEXES_JS))?;
     ctx.eval(Source::from_bytes(AGGREGATE_JS))?;
     ctx.eval(Source::from_bytes(PLAN_CACHE_JS))?;
     ctx.eval(Source::from_bytes(GLOBALS_JS))?;
-    ctx.eval(Source::from_bytes(NODE_SHIM_LOADER_JS))?;
+    // bulk.js, indexes.js and node_shim.js: on first use (js/lazy_modules.js).
+    ctx.eval(Source::from_bytes(LAZY_MODULES_JS))?;
     Ok(())
 }
 
@@ -328,9 +327,15 @@ fn load_script(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsV
     Ok(found.map_or_else(JsValue::null, |s| js_string_value(&s)))
 }
 
-/// The Node.js shim's source, which `js/node_shim_loader.js` evaluates on first use.
-fn node_shim_source(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
-    Ok(js_string_value(NODE_SHIM_JS))
+/// The source of a module `js/lazy_modules.js` evaluates on first use.
+fn lazy_module_source(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let source = match arg_string(args, 0, ctx)?.as_str() {
+        "node_shim" => NODE_SHIM_JS,
+        "bulk" => BULK_JS,
+        "indexes" => INDEXES_JS,
+        other => return Err(type_error(format!("no shell module '{other}'"))),
+    };
+    Ok(js_string_value(source))
 }
 
 fn script_names(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
