@@ -70,3 +70,42 @@ fn expected_documents_and_arrays_read_as_values() {
     }
     assert!(values > 50, "only {values} expected values");
 }
+
+/// What the lessons issue asks of every built-in lesson: at least three exercises (each checked
+/// both ways by the test above), and the simplified-Chinese text of its title, introduction,
+/// steps and exercises (the page's 中文 switch shows English where it is missing).
+#[test]
+fn every_lesson_has_three_exercises_and_its_chinese_text() {
+    let lessons = lessons::built_in().expect("lessons parse");
+    let mut gaps = Vec::new();
+    for lesson in &lessons {
+        if lesson.exercises.len() < 3 {
+            gaps.push(format!(
+                "{}: {} exercises",
+                lesson.id,
+                lesson.exercises.len()
+            ));
+        }
+        if lesson.title_zh.is_none() || lesson.intro.zh.is_none() {
+            gaps.push(format!("{}: no Chinese title or introduction", lesson.id));
+        }
+        for step in &lesson.steps {
+            let untranslated_prose = !step.prose.trim().is_empty() && step.prose_zh.is_none();
+            if step.title_zh.is_none() || untranslated_prose {
+                gaps.push(format!(
+                    "{} step `{}`: no Chinese text",
+                    lesson.id, step.title
+                ));
+            }
+        }
+        for exercise in &lesson.exercises {
+            if exercise.title_zh.is_none() || exercise.prose_zh.is_none() {
+                gaps.push(format!(
+                    "{} exercise `{}`: no Chinese text",
+                    lesson.id, exercise.title
+                ));
+            }
+        }
+    }
+    assert!(gaps.is_empty(), "{}", gaps.join("\n"));
+}
