@@ -145,6 +145,8 @@ try {
   const zhStep = await text(page, '.lesson-body');
   check('step prose switches to Chinese', zhStep.includes('索引'), zhStep.slice(0, 200));
   await runStep(page);
+  const zhSummary = await page.locator('[data-testid=plan-summary]').last().textContent();
+  check('the explain view speaks Chinese too', (zhSummary ?? '').startsWith('检查了'), zhSummary);
   await page.screenshot({ path: join(outDir, 'lesson-zh.png') });
 
   // Reload: the lesson, its page, the language and the progress are kept.

@@ -5,6 +5,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::i18n::Lang;
+
 /// One stage of a plan and its inputs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanStage {
@@ -57,6 +59,32 @@ impl PlanStage {
     /// How the plan reaches the data: `collection scan`, `index price_1`, or both kinds when
     /// a plan mixes them; `None` for a plan that reads nothing (EOF).
     pub fn access(&self) -> Option<String> {
+        let (collection_scan, indexes) = self.reads();
+        let index_part = match indexes.len() {
+            0 => None,
+            1 => Some(format!("index {}", indexes[0])),
+            _ => Some(format!("indexes {}", indexes.join(", "))),
+        };
+        match (collection_scan, index_part) {
+            (true, Some(i)) => Some(format!("collection scan and {i}")),
+            (true, None) => Some("collection scan".into()),
+            (false, i) => i,
+        }
+    }
+
+    /// [`Self::access`] in Chinese: 集合扫描, 索引 price_1, 集合扫描和索引 a_1.
+    pub fn access_zh(&self) -> Option<String> {
+        let (collection_scan, indexes) = self.reads();
+        let index_part = (!indexes.is_empty()).then(|| format!("索引 {}", indexes.join(", ")));
+        match (collection_scan, index_part) {
+            (true, Some(i)) => Some(format!("集合扫描和{i}")),
+            (true, None) => Some("集合扫描".into()),
+            (false, i) => i,
+        }
+    }
+
+    /// Whether the plan scans the collection, and the indexes it reads (first seen first).
+    fn reads(&self) -> (bool, Vec<String>) {
         let mut indexes = Vec::new();
         let mut collection_scan = false;
         self.visit(&mut |s| {
@@ -68,16 +96,7 @@ impl PlanStage {
                 collection_scan = true;
             }
         });
-        let index_part = match indexes.len() {
-            0 => None,
-            1 => Some(format!("index {}", indexes[0])),
-            _ => Some(format!("indexes {}", indexes.join(", "))),
-        };
-        match (collection_scan, index_part) {
-            (true, Some(i)) => Some(format!("collection scan and {i}")),
-            (true, None) => Some("collection scan".into()),
-            (false, i) => i,
-        }
+        (collection_scan, indexes)
     }
 
     fn visit(&self, f: &mut impl FnMut(&PlanStage)) {
@@ -154,6 +173,32 @@ impl ExplainPlan {
                 .map(str::to_string),
             later_stages,
         })
+    }
+
+    /// [`Self::summary`] in the page's language.
+    pub fn summary_in(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.summary(),
+            Lang::Zh => self.summary_zh(),
+        }
+    }
+
+    /// 检查了 10 个文档，返回 3 个：集合扫描 (the Chinese of [`Self::summary`]).
+    fn summary_zh(&self) -> String {
+        let access = self
+            .winning
+            .access_zh()
+            .unwrap_or_else(|| "无需读取数据".into());
+        let (Some(returned), Some(docs)) = (self.n_returned, self.docs_examined) else {
+            return format!("执行计划：{access}（explain(\"executionStats\") 才统计检查的数量）");
+        };
+        let keys = self.keys_examined.unwrap_or(0);
+        let examined = if keys > 0 {
+            format!("{keys} 个索引键和 {docs} 个文档")
+        } else {
+            format!("{docs} 个文档")
+        };
+        format!("检查了 {examined}，返回 {returned} 个：{access}")
     }
 
     /// One line on what the query cost: "examined 10 documents to return 3: collection scan".
@@ -248,6 +293,11 @@ mod tests {
             plan.summary(),
             "examined 3 index keys and 3 documents to return 3: index price_1"
         );
+        assert_eq!(
+            plan.summary_in(Lang::Zh),
+            "检查了 3 个索引键和 3 个文档，返回 3 个：索引 price_1"
+        );
+        assert_eq!(plan.summary_in(Lang::En), plan.summary());
     }
 
     #[test]
@@ -262,6 +312,10 @@ mod tests {
         assert_eq!(
             plan.summary(),
             "examined 10 documents to return 3: collection scan"
+        );
+        assert_eq!(
+            plan.summary_in(Lang::Zh),
+            "检查了 10 个文档，返回 3 个：集合扫描"
         );
         assert!(plan.rejected.is_empty());
     }

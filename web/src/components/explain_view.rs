@@ -5,35 +5,46 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::AppState;
 use crate::explain::{ExplainPlan, PlanStage};
+use crate::i18n::{Lang, tr};
 
 #[component]
 pub fn ExplainView(reply: Value) -> impl IntoView {
     let Some(plan) = ExplainPlan::read(&reply) else {
         return view! { <pre class="result">"(not an explain reply)"</pre> }.into_any();
     };
+    let app = expect_context::<AppState>();
+    let summary = plan.clone();
+    let winning = plan.winning.clone();
     let rejected = (!plan.rejected.is_empty()).then(|| {
         let n = plan.rejected.len();
         view! {
             <details class="rejected-plans" data-testid="rejected-plans">
-                <summary>{format!("{n} rejected plan{}", if n == 1 { "" } else { "s" })}</summary>
+                <summary>{move || match app.lang.get() {
+                    Lang::En => format!("{n} rejected plan{}", if n == 1 { "" } else { "s" }),
+                    lang => format!("{n} {}", tr(lang, "rejected plan(s)")),
+                }}</summary>
                 {plan
                     .rejected
                     .iter()
-                    .map(|p| view! { <div class="plan rejected">{stage_tree(p)}</div> })
+                    .map(|p| {
+                        let p = p.clone();
+                        view! { <div class="plan rejected">{move || stage_tree(&p, app.lang.get())}</div> }
+                    })
                     .collect_view()}
             </details>
         }
     });
     view! {
         <div class="explain" data-testid="explain">
-            <div class="plan-summary" data-testid="plan-summary">{plan.summary()}</div>
+            <div class="plan-summary" data-testid="plan-summary">{move || summary.summary_in(app.lang.get())}</div>
             {plan.namespace.clone().map(|ns| view! { <div class="plan-ns">{ns}</div> })}
-            <div class="plan winning" data-testid="winning-plan">{stage_tree(&plan.winning)}</div>
+            <div class="plan winning" data-testid="winning-plan">{move || stage_tree(&winning, app.lang.get())}</div>
             {(!plan.later_stages.is_empty()).then(|| {
                 view! {
                     <div class="later-stages" data-testid="later-stages">
-                        "then in the pipeline: "{plan.later_stages.join(" → ")}
+                        {move || tr(app.lang.get(), "then in the pipeline: ")}{plan.later_stages.join(" → ")}
                     </div>
                 }
             })}
@@ -43,14 +54,16 @@ pub fn ExplainView(reply: Value) -> impl IntoView {
     .into_any()
 }
 
-fn stage_tree(stage: &PlanStage) -> AnyView {
+fn stage_tree(stage: &PlanStage, lang: Lang) -> AnyView {
     let counters = [
         ("keys examined", stage.keys_examined),
         ("docs examined", stage.docs_examined),
         ("returned", stage.n_returned),
     ]
     .into_iter()
-    .filter_map(|(label, n)| n.map(|n| view! { <span class="counter"><b>{n}</b>" "{label}</span> }))
+    .filter_map(|(label, n)| {
+        n.map(|n| view! { <span class="counter"><b>{n}</b>" "{tr(lang, label)}</span> })
+    })
     .collect_view();
     let index = stage.index_name.clone().map(|name| {
         view! {
@@ -62,7 +75,7 @@ fn stage_tree(stage: &PlanStage) -> AnyView {
         }
     });
     let inputs = (!stage.inputs.is_empty()).then(|| {
-        view! { <div class="stage-inputs">{stage.inputs.iter().map(stage_tree).collect_view()}</div> }
+        view! { <div class="stage-inputs">{stage.inputs.iter().map(|s| stage_tree(s, lang)).collect_view()}</div> }
     });
     view! {
         <div class="stage-node">
