@@ -32,7 +32,7 @@ function check(name, ok, detail) {
 async function ready(page) {
   await page.waitForFunction(() => {
     const s = document.querySelector('[data-testid=status]');
-    return s && s.textContent.startsWith('ready');
+    return s && s.dataset.ready === 'true';
   }, null, { timeout: 30000 });
 }
 const text = async (page, sel) => ((await page.textContent(sel)) ?? '').trim();
@@ -139,6 +139,8 @@ try {
   check('the lesson title switches to Chinese', zhTitle.includes('优化查询'), zhTitle);
   const checkButton = await text(page, '[data-testid=check]');
   check('UI strings switch to Chinese', checkButton === '检查', checkButton);
+  const zhStatus = await text(page, '[data-testid=status]');
+  check('the status line switches to Chinese', zhStatus.startsWith('就绪'), zhStatus);
   const sidebarTitle = await text(page, '[data-testid=sidebar-title]');
   check('the console side switches to Chinese too', sidebarTitle === '数据库', sidebarTitle);
   await page.click('[data-testid=page-strip] button >> nth=4');

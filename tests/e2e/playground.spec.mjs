@@ -45,7 +45,7 @@ async function editorValue(page) {
 async function ready(page) {
   await page.waitForFunction(() => {
     const s = document.querySelector('[data-testid=status]');
-    return s && s.textContent.startsWith('ready');
+    return s && s.dataset.ready === 'true';
   }, null, { timeout: 30000 });
 }
 

@@ -44,6 +44,7 @@ const ZH: &[(&str, &str)] = &[
     ("Step", "步骤"),
     ("Exercise", "练习"),
     ("Run this step", "运行这一步"),
+    ("starting the engine…", "正在启动引擎…"),
     ("keys examined", "个键已检查"),
     ("docs examined", "个文档已检查"),
     ("returned", "个已返回"),

@@ -35,13 +35,41 @@ pub struct Entry {
     pub error: Option<protocol::ErrorInfo>,
 }
 
+/// What the status line in the top bar says about the shell.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    Starting,
+    /// The shell worker loaded the stored data in `ms` milliseconds.
+    Ready {
+        ms: f64,
+    },
+    /// The shell works, but IndexedDB failed (why): nothing will survive a reload.
+    InMemory(String),
+}
+
+impl Status {
+    pub fn text(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (Status::Starting, lang) => tr(lang, "starting the engine…").to_string(),
+            (Status::Ready { ms }, Lang::En) => {
+                format!("ready · data kept in this browser (IndexedDB) · loaded in {ms:.0} ms")
+            }
+            (Status::Ready { ms }, Lang::Zh) => {
+                format!("就绪 · 数据保存在本浏览器中（IndexedDB）· 加载用时 {ms:.0} ms")
+            }
+            (Status::InMemory(why), Lang::En) => format!("ready (in memory only): {why}"),
+            (Status::InMemory(why), Lang::Zh) => format!("就绪（仅在内存中）：{why}"),
+        }
+    }
+}
+
 /// Page-wide state, created at the root and shared by context.
 #[derive(Clone, Copy)]
 pub struct AppState {
     pub entries: RwSignal<Vec<Entry>>,
     pub collections: RwSignal<Vec<protocol::CollectionSummary>>,
     pub current_db: RwSignal<String>,
-    pub status: RwSignal<String>,
+    pub status: RwSignal<Status>,
     pub ready: RwSignal<bool>,
     pub busy: RwSignal<bool>,
     /// The editor's text (the lesson pane's "Run this step" puts its command here).
@@ -63,7 +91,7 @@ fn App() -> impl IntoView {
         entries: RwSignal::new(Vec::new()),
         collections: RwSignal::new(Vec::new()),
         current_db: RwSignal::new("test".into()),
-        status: RwSignal::new("starting the engine…".into()),
+        status: RwSignal::new(Status::Starting),
         ready: RwSignal::new(false),
         busy: RwSignal::new(false),
         editor_text: RwSignal::new(String::new()),
@@ -80,10 +108,8 @@ fn App() -> impl IntoView {
         mark("sprout:shell-ready");
         let ms = js_sys::Date::now() - t0;
         state.status.set(match result {
-            Ok(()) => {
-                format!("ready · data kept in this browser (IndexedDB) · loaded in {ms:.0} ms")
-            }
-            Err(e) => format!("ready (in memory only): {e}"),
+            Ok(()) => Status::Ready { ms },
+            Err(e) => Status::InMemory(e),
         });
         refresh(state);
         state.ready.set(true);
@@ -102,7 +128,9 @@ fn App() -> impl IntoView {
                     "Sprout"
                 </span>
                 <span class="tagline">{move || tr(state.lang.get(), "MongoDB playground in your browser")}</span>
-                <span class="status" data-testid="status">{move || state.status.get()}</span>
+                <span class="status" data-testid="status" data-ready=move || state.ready.get().to_string()>
+                    {move || state.status.get().text(state.lang.get())}
+                </span>
                 <LanguageSwitch/>
             </header>
             <div class="main">
@@ -168,4 +196,27 @@ fn scroll_output_to_end() {
 pub fn refresh(state: AppState) {
     state.collections.set(engine_client::collections());
     state.current_db.set(engine_client::current_db());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_status_line_speaks_both_languages() {
+        let ready = Status::Ready { ms: 412.4 };
+        assert_eq!(
+            ready.text(Lang::En),
+            "ready · data kept in this browser (IndexedDB) · loaded in 412 ms"
+        );
+        assert!(
+            ready.text(Lang::Zh).starts_with("就绪") && ready.text(Lang::Zh).contains("412 ms")
+        );
+        assert_eq!(Status::Starting.text(Lang::Zh), "正在启动引擎…");
+        assert!(
+            Status::InMemory("no IndexedDB".into())
+                .text(Lang::En)
+                .contains("in memory only")
+        );
+    }
 }
