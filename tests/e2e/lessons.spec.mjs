@@ -72,6 +72,9 @@ async function checkAnswer(page, answer) {
 try {
   let page = context.pages()[0] ?? await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
+  // As in playground.spec.mjs: time the page, not the freshly launched browser's own start.
+  await page.goto('about:blank');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const t0 = Date.now();
   await page.goto(url);
   await ready(page);

@@ -17,6 +17,7 @@ pub mod syntax;
 pub mod theme;
 
 use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::lessons::session::LessonState;
 use components::{Editor, LanguageSwitch, LessonPanel, OutputPane, Sidebar};
@@ -152,6 +153,23 @@ fn mark(name: &str) {
     }
 }
 
+/// A named point in the page's performance timeline at wall-clock time `at` (milliseconds since
+/// the epoch, as another thread measured it).
+pub(crate) fn mark_at(name: &str, at: f64) {
+    // `performance.mark(name, {startTime})`; web-sys has it only among its unstable APIs.
+    let Some(performance) = web_sys::window().and_then(|w| w.performance()) else {
+        return;
+    };
+    let options = js_sys::Object::new();
+    let start = JsValue::from_f64(at - performance.time_origin());
+    let _ = js_sys::Reflect::set(&options, &JsValue::from_str("startTime"), &start);
+    if let Ok(mark) = js_sys::Reflect::get(&performance, &JsValue::from_str("mark"))
+        .and_then(|f| f.dyn_into::<js_sys::Function>())
+    {
+        let _ = mark.call2(&performance, &JsValue::from_str(name), &options);
+    }
+}
+
 /// Runs `input` as if typed in the editor: it is placed in the editor, runs in the shell worker,
 /// and its entry appears in the output (the editor is cleared when it succeeds). The editor's Run
 /// and the lesson pane's "Run this step" both come here.
@@ -159,6 +177,7 @@ pub async fn run_in_console(state: AppState, input: String) -> engine_client::Ou
     state.editor_text.set(input.clone());
     state.busy.set(true);
     let outcome = engine_client::run(&input).await;
+    let first = state.entries.with_untracked(Vec::is_empty);
     state.entries.update(|entries| {
         let id = entries.len();
         entries.push(Entry {
@@ -175,6 +194,9 @@ pub async fn run_in_console(state: AppState, input: String) -> engine_client::Ou
     }
     refresh(state);
     state.busy.set(false);
+    if first {
+        mark("sprout:first-result");
+    }
     scroll_output_to_end();
     outcome
 }
