@@ -122,6 +122,15 @@ try {
   await dims.locator('summary').first().click();
   const openAfter = await dims.evaluate((d) => d.open);
   check('a tree node collapses', openBefore === true && openAfter === false, `${openBefore} → ${openAfter}`);
+  await run(page, 'db.products.aggregate([{$match: {price: 10}}, {$project: {_id: 0, i: "$price", l: {$toLong: "$price"}, d: {$divide: ["$price", 4]}}}])');
+  await last(page).locator('[data-view=tree]').click();
+  const numberLeaves = await last(page).locator('[data-testid=tree] .tree-leaf').allTextContents();
+  await last(page).locator('[data-view=table]').click();
+  const numberCells = await last(page).locator('[data-testid=table] tbody td').allTextContents();
+  check('the tree and the table show number types as the text does (Long)',
+    JSON.stringify(numberLeaves) === JSON.stringify(['i: 10', "l: Long('10')", 'd: 2.5'])
+      && JSON.stringify(numberCells) === JSON.stringify(['10', "Long('10')", '2.5']),
+    `${JSON.stringify(numberLeaves)} ${JSON.stringify(numberCells)}`);
 
   // Explain: an indexed query renders as a plan tree with a summary; the sidebar lists indexes.
   await run(page, 'db.products.createIndex({price: 1})');

@@ -65,6 +65,7 @@ pub struct Catalog {
 
 /// A result that is documents, in relaxed Extended JSON (`{"$oid": …}`, `{"$date": …}`), for
 /// the tree, table and explain views. The text form stays the mongosh text of `output`.
+/// Documents keep 64-bit integers as `{"$numberLong": …}` (see [`display_json`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "shape", rename_all = "snake_case")]
 pub enum StructuredResult {
@@ -85,20 +86,33 @@ impl StructuredResult {
                 doc: value.clone().into_relaxed_extjson(),
             }),
             Bson::Document(_) => Some(StructuredResult::Document {
-                doc: value.clone().into_relaxed_extjson(),
+                doc: display_json(value),
             }),
             Bson::Array(items) if items.iter().all(|i| matches!(i, Bson::Document(_))) => {
                 Some(StructuredResult::Documents {
-                    docs: items
-                        .iter()
-                        .cloned()
-                        .map(Bson::into_relaxed_extjson)
-                        .collect(),
+                    docs: items.iter().map(display_json).collect(),
                     more,
                 })
             }
             _ => None,
         }
+    }
+}
+
+/// Relaxed Extended JSON, except that a 64-bit integer stays `{"$numberLong": "…"}`: relaxed
+/// JSON writes it as a plain number, and the tree and table would then show `Long('5')` as `5`,
+/// unlike the text view (mongosh). 32-bit integers and doubles print alike in mongosh (`5`), so
+/// the plain number is right for them.
+fn display_json(value: &Bson) -> Value {
+    match value {
+        Bson::Int64(n) => serde_json::json!({ "$numberLong": n.to_string() }),
+        Bson::Document(d) => Value::Object(
+            d.iter()
+                .map(|(k, v)| (k.clone(), display_json(v)))
+                .collect(),
+        ),
+        Bson::Array(items) => Value::Array(items.iter().map(display_json).collect()),
+        other => other.clone().into_relaxed_extjson(),
     }
 }
 
@@ -169,6 +183,28 @@ mod tests {
     use bson::{doc, oid::ObjectId};
 
     use super::*;
+
+    #[test]
+    fn documents_keep_their_64_bit_integers_apart() {
+        let value = Bson::Array(vec![Bson::Document(doc! {
+            "i": 5_i32, "l": 5_i64, "d": 5.5, "nested": { "l": [7_i64] }
+        })]);
+        let Some(StructuredResult::Documents { docs, .. }) = StructuredResult::of(&value, false)
+        else {
+            panic!("documents expected");
+        };
+        assert_eq!(
+            docs[0],
+            serde_json::json!({
+                "i": 5, "l": {"$numberLong": "5"}, "d": 5.5,
+                "nested": {"l": [{"$numberLong": "7"}]}
+            })
+        );
+        assert_eq!(
+            crate::doc_text::leaf_text(&docs[0]["l"]).as_deref(),
+            Some("Long('5')")
+        );
+    }
 
     #[test]
     fn requests_round_trip_through_json() {
@@ -298,14 +334,14 @@ mod tests {
     fn documents_become_relaxed_extended_json() {
         let id = ObjectId::parse_str("64b7f0c2a1b2c3d4e5f60718").unwrap();
         let batch = Bson::Array(vec![
-            Bson::Document(doc! {"_id": id, "price": 10, "big": 5_000_000_000_i64}),
+            Bson::Document(doc! {"_id": id, "price": 10, "big": {"$numberLong": "5000000000"}}),
             Bson::Document(doc! {"_id": 2, "tags": ["a"]}),
         ]);
         assert_eq!(
             StructuredResult::of(&batch, true),
             Some(StructuredResult::Documents {
                 docs: vec![
-                    serde_json::json!({"_id": {"$oid": "64b7f0c2a1b2c3d4e5f60718"}, "price": 10, "big": 5_000_000_000_i64}),
+                    serde_json::json!({"_id": {"$oid": "64b7f0c2a1b2c3d4e5f60718"}, "price": 10, "big": {"$numberLong": "5000000000"}}),
                     serde_json::json!({"_id": 2, "tags": ["a"]}),
                 ],
                 more: true,
