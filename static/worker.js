@@ -15,4 +15,9 @@ function reportCrash(what) {
 }
 self.addEventListener('error', (e) => { e.preventDefault(); reportCrash(e.error || e.message); });
 self.addEventListener('unhandledrejection', (e) => { e.preventDefault(); reportCrash(e.reason); });
+
+// Requests the page sends before the wasm module runs wait in `sproutEarlyRequests`; the module's
+// message handler takes them over (web/src/shell_worker.rs).
+self.sproutEarlyRequests = [];
+self.onmessage = (e) => self.sproutEarlyRequests.push(e.data);
 init().catch(reportCrash);

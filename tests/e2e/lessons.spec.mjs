@@ -72,6 +72,9 @@ async function checkAnswer(page, answer) {
 try {
   let page = context.pages()[0] ?? await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
+  // As in playground.spec.mjs: time the page, not the freshly launched browser's own start.
+  await page.goto('about:blank');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const t0 = Date.now();
   await page.goto(url);
   await ready(page);
@@ -178,6 +181,12 @@ try {
   await page.click('[data-testid=lang-en]');
   await page.click('[data-testid=all-lessons]');
   await page.waitForSelector('[data-testid=lesson-nav]');
+  await page.waitForFunction(() => /back on your own data/.test(
+    [...document.querySelectorAll('[data-testid=console-note]')].pop()?.textContent ?? ''), null, { timeout: 30000 });
+  const notes = await page.locator('[data-testid=console-note]').allTextContents();
+  check('the console says when it moves to the lesson\'s data and back to the playground\'s',
+    notes.some((n) => n.includes("lesson's data: ") && n.includes('ecommerce.products (10)')) && /back on your own data/.test(notes[notes.length - 1]),
+    notes.join(' | '));
   const link = await text(page, `[data-lesson=${LESSON}]`);
   check('the navigator marks the lesson complete', link.startsWith('✓') && /(\d+)\/\1/.test(link), link);
   await page.locator(`[data-lesson=${LESSON}]`).scrollIntoViewIfNeeded();

@@ -185,8 +185,15 @@ fn on_response(text: &str) {
         let Some(proxy) = p.as_mut() else { return };
         match response {
             Response::Crashed { .. } => {}
-            Response::Ready { warning, catalog } => {
+            Response::Ready {
+                warning,
+                catalog,
+                phases,
+            } => {
                 proxy.catalog = catalog;
+                for phase in &phases {
+                    crate::mark_at(&phase.name, phase.at);
+                }
                 if let Some(ready) = proxy.ready.take() {
                     let _ = ready.send(warning);
                 }

@@ -30,6 +30,14 @@ const ZH: &[(&str, &str)] = &[
         "在浏览器里运行的 MongoDB 练习场",
     ),
     ("Lessons", "课程"),
+    (
+        "The console now works on the lesson's data:",
+        "控制台现在使用本课的数据：",
+    ),
+    (
+        "The console is back on your own data (kept in this browser).",
+        "控制台回到了你自己的数据（保存在此浏览器中）。",
+    ),
     ("All lessons", "全部课程"),
     ("Free playground", "自由练习"),
     (

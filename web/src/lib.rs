@@ -17,6 +17,7 @@ pub mod syntax;
 pub mod theme;
 
 use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::lessons::session::LessonState;
 use components::{Editor, LanguageSwitch, LessonPanel, OutputPane, Sidebar};
@@ -33,6 +34,51 @@ pub struct Entry {
     pub result: Option<protocol::StructuredResult>,
     /// The error's code and codeName, for the badge beside an engine error.
     pub error: Option<protocol::ErrorInfo>,
+    /// Not a command: a line saying which data the console now works on.
+    pub note: Option<ConsoleNote>,
+}
+
+/// Lines the console shows between commands when the data under it changes (a lesson opened, or
+/// back to the playground), so that earlier output is not taken for the current data's.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConsoleNote {
+    /// A lesson's dataset was loaded: "db.coll (n), …".
+    LessonData(String),
+    /// Back to the playground's own data (kept in IndexedDB).
+    PlaygroundData,
+}
+
+impl ConsoleNote {
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            ConsoleNote::LessonData(data) => format!(
+                "{} {data}",
+                tr(lang, "The console now works on the lesson's data:")
+            ),
+            ConsoleNote::PlaygroundData => tr(
+                lang,
+                "The console is back on your own data (kept in this browser).",
+            )
+            .into(),
+        }
+    }
+}
+
+/// Adds a [`ConsoleNote`] to the output.
+pub fn push_note(state: AppState, note: ConsoleNote) {
+    state.entries.update(|entries| {
+        let id = entries.len();
+        entries.push(Entry {
+            id,
+            input: String::new(),
+            output: String::new(),
+            is_error: false,
+            result: None,
+            error: None,
+            note: Some(note),
+        });
+    });
+    scroll_output_to_end();
 }
 
 /// What the status line in the top bar says about the shell.
@@ -152,6 +198,23 @@ fn mark(name: &str) {
     }
 }
 
+/// A named point in the page's performance timeline at wall-clock time `at` (milliseconds since
+/// the epoch, as another thread measured it).
+pub(crate) fn mark_at(name: &str, at: f64) {
+    // `performance.mark(name, {startTime})`; web-sys has it only among its unstable APIs.
+    let Some(performance) = web_sys::window().and_then(|w| w.performance()) else {
+        return;
+    };
+    let options = js_sys::Object::new();
+    let start = JsValue::from_f64(at - performance.time_origin());
+    let _ = js_sys::Reflect::set(&options, &JsValue::from_str("startTime"), &start);
+    if let Ok(mark) = js_sys::Reflect::get(&performance, &JsValue::from_str("mark"))
+        .and_then(|f| f.dyn_into::<js_sys::Function>())
+    {
+        let _ = mark.call2(&performance, &JsValue::from_str(name), &options);
+    }
+}
+
 /// Runs `input` as if typed in the editor: it is placed in the editor, runs in the shell worker,
 /// and its entry appears in the output (the editor is cleared when it succeeds). The editor's Run
 /// and the lesson pane's "Run this step" both come here.
@@ -159,6 +222,9 @@ pub async fn run_in_console(state: AppState, input: String) -> engine_client::Ou
     state.editor_text.set(input.clone());
     state.busy.set(true);
     let outcome = engine_client::run(&input).await;
+    let first = state
+        .entries
+        .with_untracked(|entries| entries.iter().all(|e| e.note.is_some()));
     state.entries.update(|entries| {
         let id = entries.len();
         entries.push(Entry {
@@ -168,6 +234,7 @@ pub async fn run_in_console(state: AppState, input: String) -> engine_client::Ou
             is_error: outcome.is_error,
             result: outcome.result.clone(),
             error: outcome.error.clone(),
+            note: None,
         });
     });
     if !outcome.is_error {
@@ -175,6 +242,9 @@ pub async fn run_in_console(state: AppState, input: String) -> engine_client::Ou
     }
     refresh(state);
     state.busy.set(false);
+    if first {
+        mark("sprout:first-result");
+    }
     scroll_output_to_end();
     outcome
 }
@@ -213,6 +283,16 @@ mod tests {
             ready.text(Lang::Zh).starts_with("就绪") && ready.text(Lang::Zh).contains("412 ms")
         );
         assert_eq!(Status::Starting.text(Lang::Zh), "正在启动引擎…");
+        let note = ConsoleNote::LessonData("ecommerce.products (10)".into());
+        assert_eq!(
+            note.text(Lang::En),
+            "The console now works on the lesson's data: ecommerce.products (10)"
+        );
+        assert!(note.text(Lang::Zh).ends_with("ecommerce.products (10)"));
+        assert_ne!(
+            ConsoleNote::PlaygroundData.text(Lang::Zh),
+            ConsoleNote::PlaygroundData.text(Lang::En)
+        );
         assert!(
             Status::InMemory("no IndexedDB".into())
                 .text(Lang::En)

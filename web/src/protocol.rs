@@ -123,6 +123,14 @@ pub struct ErrorInfo {
     pub code_name: Option<String>,
 }
 
+/// A named moment of the worker's start, as wall-clock time (`performance.timeOrigin +
+/// performance.now()` in milliseconds) so that the page can place it on its own timeline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Phase {
+    pub name: String,
+    pub at: f64,
+}
+
 /// Worker → page.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -132,6 +140,10 @@ pub enum Response {
     Ready {
         warning: Option<String>,
         catalog: Catalog,
+        /// When the worker reached each phase of its start, for the page's performance
+        /// timeline (the end-to-end test reports them).
+        #[serde(default)]
+        phases: Vec<Phase>,
     },
     /// The answer to request `id`.
     Done {

@@ -24,7 +24,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 use crate::idb_store::IdbStore;
 use crate::lessons::in_worker;
 use crate::protocol::{
-    Catalog, CollectionSummary, ErrorInfo, IndexSummary, Request, RequestBody, Response,
+    Catalog, CollectionSummary, ErrorInfo, IndexSummary, Phase, Request, RequestBody, Response,
     StructuredResult,
 };
 
@@ -50,6 +50,10 @@ thread_local! {
     /// Inputs received while another is being committed; run strictly in order.
     static QUEUE: RefCell<VecDeque<Request>> = const { RefCell::new(VecDeque::new()) };
     static DRAINING: RefCell<bool> = const { RefCell::new(false) };
+    /// The moments of the worker's start, sent with [`Response::Ready`].
+    static PHASES: RefCell<Vec<Phase>> = const { RefCell::new(Vec::new()) };
+    /// The shell has started: queued requests may run.
+    static STARTED: RefCell<bool> = const { RefCell::new(false) };
 }
 
 fn random_seed() -> u64 {
@@ -57,32 +61,67 @@ fn random_seed() -> u64 {
 }
 
 /// The worker's entry point: load the stored data, start the shell, announce readiness, then
-/// answer requests.
+/// answer requests (those that arrive while it starts wait in the queue).
 pub fn run() {
     console_error_panic_hook::set_once();
+    phase("sprout:worker-module-running");
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-        let Some(text) = ev.data().as_string() else {
-            return;
-        };
-        match serde_json::from_str::<Request>(&text) {
-            Ok(request) => {
-                QUEUE.with(|q| q.borrow_mut().push_back(request));
-                wasm_bindgen_futures::spawn_local(drain());
-            }
-            Err(e) => web_sys::console::error_1(&format!("shell worker: bad request: {e}").into()),
-        }
+        receive(&ev.data());
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
+    // What the page sent before this module ran (static/worker.js kept it).
+    let early = js_sys::Reflect::get(&scope, &JsValue::from_str(EARLY_REQUESTS))
+        .ok()
+        .and_then(|v| v.dyn_into::<js_sys::Array>().ok());
+    for data in early.iter().flat_map(|a| a.iter()) {
+        receive(&data);
+    }
     wasm_bindgen_futures::spawn_local(async move {
         let warning = start().await.err();
         post(&Response::Ready {
             warning,
             catalog: catalog(),
+            phases: PHASES.with(|p| std::mem::take(&mut *p.borrow_mut())),
         });
+        STARTED.with(|s| *s.borrow_mut() = true);
+        drain().await;
     });
+}
+
+/// Notes that the worker's start reached `name` (see [`Phase`]).
+fn phase(name: &str) {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    if let Some(performance) = scope.performance() {
+        let at = performance.time_origin() + performance.now();
+        PHASES.with(|p| {
+            p.borrow_mut().push(Phase {
+                name: name.into(),
+                at,
+            })
+        });
+    }
+}
+
+/// The global under which `worker.js` keeps requests that arrived before this module ran.
+const EARLY_REQUESTS: &str = "sproutEarlyRequests";
+
+/// Queues one request from the page; it runs once the shell has started.
+fn receive(data: &JsValue) {
+    let Some(text) = data.as_string() else {
+        return;
+    };
+    match serde_json::from_str::<Request>(&text) {
+        Ok(request) => {
+            QUEUE.with(|q| q.borrow_mut().push_back(request));
+            if STARTED.with(|s| *s.borrow()) {
+                wasm_bindgen_futures::spawn_local(drain());
+            }
+        }
+        Err(e) => web_sys::console::error_1(&format!("shell worker: bad request: {e}").into()),
+    }
 }
 
 fn post(response: &Response) {
@@ -134,6 +173,7 @@ async fn start() -> Result<(), String> {
             ..ShellConfig::default()
         },
     );
+    phase("sprout:shell-built");
     let (store, snapshot, warning) = stored_rx.await.unwrap_or_else(|_| {
         (
             None,
@@ -145,6 +185,7 @@ async fn start() -> Result<(), String> {
         .load(snapshot)
         .map_err(|e| format!("stored data could not be loaded: {e}"))?;
     shell.replace_engine(engine);
+    phase("sprout:data-loaded");
     replace_session(Session { shell, store });
     match warning {
         Some(w) => Err(format!("{w} — data will not survive a reload")),

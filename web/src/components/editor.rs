@@ -32,7 +32,8 @@ pub fn Editor() -> impl IntoView {
 
     let run = move || {
         let input = text.get_untracked();
-        if input.trim().is_empty() || state.busy.get_untracked() || !state.ready.get_untracked() {
+        // Before the shell is ready the command waits in the worker and runs as soon as it is.
+        if input.trim().is_empty() || state.busy.get_untracked() {
             return;
         }
         popup.set(None);
@@ -256,7 +257,7 @@ pub fn Editor() -> impl IntoView {
             <Show
                 when=move || state.busy.get()
                 fallback=move || view! {
-                    <button data-testid="run" on:click=move |_| run() disabled=move || !state.ready.get()>
+                    <button data-testid="run" on:click=move |_| run()>
                         {move || format!("{} ⌃⏎", crate::i18n::tr(state.lang.get(), "Run"))}
                     </button>
                 }

@@ -46,7 +46,7 @@ pub fn OutputPane() -> impl IntoView {
     let state = expect_context::<AppState>();
     view! {
         <div class="output" data-testid="output">
-            <Show when=move || state.entries.get().is_empty()>
+            <Show when=move || state.entries.with(|e| e.iter().all(|e| e.note.is_some()))>
                 <div class="welcome">
                     <p>"Type a mongo shell command below and press "<kbd>"Ctrl"</kbd>"+"<kbd>"Enter"</kbd>
                         " (or "<kbd>"Enter"</kbd>" when the statement is complete)."</p>
@@ -62,6 +62,13 @@ pub fn OutputPane() -> impl IntoView {
 
 #[component]
 fn EntryView(entry: Entry) -> impl IntoView {
+    if let Some(note) = entry.note {
+        let state = expect_context::<AppState>();
+        return view! {
+            <p class="console-note" data-testid="console-note">{move || note.text(state.lang.get())}</p>
+        }
+        .into_any();
+    }
     let modes = Mode::offered(entry.result.as_ref());
     let mode = RwSignal::new(modes[0]);
     let switcher = (modes.len() > 1).then(|| {
@@ -125,6 +132,7 @@ fn EntryView(entry: Entry) -> impl IntoView {
             {body}
         </div>
     }
+    .into_any()
 }
 
 /// "code 2 · BadValue" above an engine error's text.

@@ -183,6 +183,9 @@ async fn load_data(app: AppState, ls: LessonState, lesson: &Lesson, replay: usiz
     // with the playground's data.
     engine_client::set_session(Some(body.clone()));
     let outcome = engine_client::request(body).await;
+    if !outcome.is_error {
+        crate::push_note(app, crate::ConsoleNote::LessonData(outcome.output.clone()));
+    }
     ls.data_note.set(Some((outcome.output, outcome.is_error)));
     refresh(app);
     ls.working.set(false);
@@ -207,6 +210,7 @@ pub async fn close_lesson(app: AppState, ls: LessonState) {
     ls.working.set(true);
     engine_client::set_session(None);
     let _ = engine_client::request(RequestBody::CloseLesson).await;
+    crate::push_note(app, crate::ConsoleNote::PlaygroundData);
     refresh(app);
     ls.working.set(false);
 }
