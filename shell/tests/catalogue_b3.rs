@@ -371,7 +371,9 @@ pub fn unacknowledged_writes() {
             ),
             (
                 "updateOne",
-                format!("var r = db.c.updateOne({{_id: 1}}, {{$set: {{a: 2}}}}, {w0}); [r.acknowledged, r.insertedId, r.matchedCount, r.modifiedCount, r.upsertedCount].join()"),
+                format!(
+                    "var r = db.c.updateOne({{_id: 1}}, {{$set: {{a: 2}}}}, {w0}); [r.acknowledged, r.insertedId, r.matchedCount, r.modifiedCount, r.upsertedCount].join()"
+                ),
                 "false,,,,0".to_string(),
             ),
             (
@@ -386,7 +388,9 @@ pub fn unacknowledged_writes() {
             ),
             (
                 "deleteOne",
-                format!("var r = db.c.deleteOne({{_id: 2}}, {w0}); [r.acknowledged, r.deletedCount === undefined].join()"),
+                format!(
+                    "var r = db.c.deleteOne({{_id: 2}}, {w0}); [r.acknowledged, r.deletedCount === undefined].join()"
+                ),
                 "false,true".to_string(),
             ),
             (
@@ -399,7 +403,11 @@ pub fn unacknowledged_writes() {
                 format!("db.c.deleteMany({{}}, {w0}).acknowledged"),
                 "false".to_string(),
             ),
-            ("deleted", "db.c.countDocuments()".to_string(), "0".to_string()),
+            (
+                "deleted",
+                "db.c.countDocuments()".to_string(),
+                "0".to_string(),
+            ),
         ],
     );
     let mut sh = common::shell(Style::Legacy);
@@ -435,4 +443,3 @@ pub fn unacknowledged_writes() {
         ],
     );
 }
-

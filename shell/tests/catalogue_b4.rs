@@ -316,7 +316,11 @@ pub fn index_conflicts_answer_as_mongodb_8_0() {
         &mut sh,
         &[
             ("same spec", "db.c.createIndex({username: 1})", "username_1"),
-            ("same spec again", "db.c.createIndex({username: 1})", "username_1"),
+            (
+                "same spec again",
+                "db.c.createIndex({username: 1})",
+                "username_1",
+            ),
             (
                 "unique added",
                 "db.c.createIndex({username: 1}, {unique: true})",

@@ -606,8 +606,14 @@ mod tests {
     #[test]
     fn an_identical_spec_is_a_no_op() {
         let mut e = Engine::new();
-        create(&mut e, doc! {"key": {"x": 1}, "name": "x_1", "unique": true});
-        let r = create(&mut e, doc! {"key": {"x": 1}, "name": "x_1", "unique": true});
+        create(
+            &mut e,
+            doc! {"key": {"x": 1}, "name": "x_1", "unique": true},
+        );
+        let r = create(
+            &mut e,
+            doc! {"key": {"x": 1}, "name": "x_1", "unique": true},
+        );
         assert_eq!(
             r,
             doc! {"numIndexesBefore": 2, "numIndexesAfter": 2, "note": "all indexes already exist", "ok": 1.0}
