@@ -63,11 +63,12 @@ const SUITES: &[Suite] = &[
         book_a_queries_updates_and_where, book_a_runs_in_sprout_eval),
     suite!("catalogue_b3.rs", "B3", b3:
         chapter_3_queries, chapter_3_shown_output, chapter_3_writes,
-        chapter_3_replica_write_concerns_on_a_standalone, chapter_3_runs_in_sprout_eval),
+        chapter_3_replica_write_concerns_on_a_standalone, chapter_3_runs_in_sprout_eval,
+        unacknowledged_writes),
     suite!("catalogue_b4.rs", "B4", b4:
         single_field_and_sub_document_indexes, compound_indexes_and_prefixes,
         multikey_indexes_and_parallel_arrays, ttl_unique_and_sparse_indexes,
-        chapter_4_runs_in_sprout_eval),
+        chapter_4_runs_in_sprout_eval, index_conflicts_answer_as_mongodb_8_0),
     suite!("catalogue_b4_text.rs", "B4", b4_text:
         c21_to_c23_one_text_index_per_collection, c23_array_of_strings_is_searchable,
         c24_compound_and_c25_wildcard, c26_portuguese_and_c27_none,

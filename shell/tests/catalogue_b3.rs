@@ -256,7 +256,8 @@ const WRITES: &[(&str, &str, &str)] = &[
     (
         "B3-C31",
         "db.customers.insert(\n{username: \"customer1\", email: \"customer1@customer.com\", password: hex_md5(\"customer1paswd\")}, \n{writeConcern: {w: 0}}\n)",
-        "WriteResult({ \"nInserted\" : 1 })",
+        // Unacknowledged: the legacy shell prints the result empty (bulk_api.js WriteResult).
+        "WriteResult({ })",
     ),
     // E15: the book's `writeConcert` is run as `writeConcern`.
     (
@@ -341,4 +342,104 @@ pub fn chapter_3_runs_in_sprout_eval() {
         "b1c5098d0c6074db325b0b9dddb068e1\n{ \"name\" : \"Product 1\", \"supplier\" : { \"name\" : \"Supplier 1\" } }\n"
     );
     assert_eq!(code, Some(0));
+}
+
+/// With `w: 0` the write happens but nothing is acknowledged: mongosh's results say
+/// `acknowledged: false` (the driver answers from the `_id`s it sent, and leaves the server's
+/// counts undefined), the legacy shell prints an empty `WriteResult({ })`.
+#[test]
+pub fn unacknowledged_writes() {
+    let w0 = "{writeConcern: {w: 0}}";
+    let mut sh = common::shell(Style::Mongosh);
+    common::assert_rows(
+        &mut sh,
+        &[
+            (
+                "insertOne",
+                format!("db.c.insertOne({{_id: 1, a: 1}}, {w0})"),
+                "{ acknowledged: false, insertedId: 1 }".to_string(),
+            ),
+            (
+                "insertOne duplicate: no error comes back",
+                format!("db.c.insertOne({{_id: 1, a: 1}}, {w0}).acknowledged"),
+                "false".to_string(),
+            ),
+            (
+                "insertMany",
+                format!("db.c.insertMany([{{_id: 2}}, {{_id: 3}}], {w0})"),
+                "{ acknowledged: false, insertedIds: { '0': 2, '1': 3 } }".to_string(),
+            ),
+            (
+                "updateOne",
+                format!(
+                    "var r = db.c.updateOne({{_id: 1}}, {{$set: {{a: 2}}}}, {w0}); [r.acknowledged, r.insertedId, r.matchedCount, r.modifiedCount, r.upsertedCount].join()"
+                ),
+                "false,,,,0".to_string(),
+            ),
+            (
+                "updateMany",
+                format!("db.c.updateMany({{}}, {{$set: {{b: 1}}}}, {w0}).acknowledged"),
+                "false".to_string(),
+            ),
+            (
+                "replaceOne",
+                format!("db.c.replaceOne({{_id: 3}}, {{c: 1}}, {w0}).acknowledged"),
+                "false".to_string(),
+            ),
+            (
+                "deleteOne",
+                format!(
+                    "var r = db.c.deleteOne({{_id: 2}}, {w0}); [r.acknowledged, r.deletedCount === undefined].join()"
+                ),
+                "false,true".to_string(),
+            ),
+            (
+                "the writes happened",
+                "JSON.stringify(db.c.find().toArray())".to_string(),
+                r#"[{"_id":1,"a":2,"b":1},{"_id":3,"c":1}]"#.to_string(),
+            ),
+            (
+                "deleteMany",
+                format!("db.c.deleteMany({{}}, {w0}).acknowledged"),
+                "false".to_string(),
+            ),
+            (
+                "deleted",
+                "db.c.countDocuments()".to_string(),
+                "0".to_string(),
+            ),
+        ],
+    );
+    let mut sh = common::shell(Style::Legacy);
+    common::assert_rows(
+        &mut sh,
+        &[
+            (
+                "legacy insert",
+                format!("db.c.insert({{_id: 1}}, {w0})"),
+                "WriteResult({ })".to_string(),
+            ),
+            (
+                "its count is still there",
+                format!("db.c.insert({{_id: 2}}, {w0}).nInserted"),
+                "1".to_string(),
+            ),
+            (
+                "legacy insert of an array",
+                format!("db.c.insert([{{_id: 3}}, {{_id: 4}}], {w0})"),
+                "BulkWriteResult({ })".to_string(),
+            ),
+            (
+                "legacy update",
+                format!("db.c.update({{_id: 1}}, {{$set: {{a: 1}}}}, {w0})"),
+                "WriteResult({ })".to_string(),
+            ),
+            ("written", "db.c.count({a: 1})".to_string(), "1".to_string()),
+            (
+                "acknowledged as before",
+                "db.c.insert({_id: 5})".to_string(),
+                "WriteResult({ \"nInserted\" : 1 })".to_string(),
+            ),
+        ],
+    );
 }

@@ -305,3 +305,38 @@ pub fn chapter_4_runs_in_sprout_eval() {
     );
     assert_eq!(code, Some(1));
 }
+
+/// Creating an index again under its default name with `unique` added changes its signature,
+/// so MongoDB 8.0 answers IndexKeySpecsConflict (86), not IndexOptionsConflict; under another
+/// name the unique index is a second index (`IndexDescriptor::compareIndexOptions`).
+#[test]
+pub fn index_conflicts_answer_as_mongodb_8_0() {
+    let mut sh = common::shell(Style::Mongosh);
+    common::assert_rows(
+        &mut sh,
+        &[
+            ("same spec", "db.c.createIndex({username: 1})", "username_1"),
+            (
+                "same spec again",
+                "db.c.createIndex({username: 1})",
+                "username_1",
+            ),
+            (
+                "unique added",
+                "db.c.createIndex({username: 1}, {unique: true})",
+                "MongoServerError[IndexKeySpecsConflict]: An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: { v: 2, key: { username: 1 }, name: \"username_1\", unique: true }, existing index: { v: 2, key: { username: 1 }, name: \"username_1\" }",
+            ),
+            (
+                "same key, other name",
+                "db.c.createIndex({username: 1}, {name: \"login\"})",
+                "MongoServerError[IndexOptionsConflict]: Index already exists with a different name: username_1",
+            ),
+            (
+                "unique under another name",
+                "db.c.createIndex({username: 1}, {unique: true, name: \"username_unique\"})",
+                "username_unique",
+            ),
+            ("both exist", "db.c.getIndexes().length", "3"),
+        ],
+    );
+}

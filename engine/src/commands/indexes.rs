@@ -67,47 +67,62 @@ pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Resu
         .catalog()
         .collection(&ns)
         .map_or(1, |c| c.indexes().len());
-    // Decide, for every requested index, whether it exists already or conflicts.
+    // Decide, for every requested index, whether it exists already or conflicts
+    // (MongoDB's `IndexCatalogImpl::_doesSpecConflictWithExisting`).
     let mut to_build = Vec::new();
     if let Some(coll) = engine.catalog().collection(&ns) {
         for spec in specs {
             if let Some(existing) = coll.indexes().iter().find(|i| i.name() == spec.name) {
-                if existing.spec.key != spec.key {
-                    return Err(Error::new(
-                        ErrorCode::IndexKeySpecsConflict,
-                        format!(
-                            "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: {}, existing index: {}",
-                            key_value(&Bson::Document(spec.document.clone())),
-                            key_value(&Bson::Document(existing.spec.document.clone()))
-                        ),
-                    ));
+                match compare_index_options(&spec, &existing.spec) {
+                    Comparison::Different => {
+                        return Err(Error::new(
+                            ErrorCode::IndexKeySpecsConflict,
+                            format!(
+                                "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: {}, existing index: {}",
+                                spec_text(&spec),
+                                spec_text(&existing.spec)
+                            ),
+                        ));
+                    }
+                    Comparison::Equivalent if !existing.spec.is_id() => {
+                        return Err(Error::new(
+                            ErrorCode::IndexOptionsConflict,
+                            format!(
+                                "An equivalent index already exists with the same name but different options. Requested index: {}, existing index: {}",
+                                spec_text(&spec),
+                                spec_text(&existing.spec)
+                            ),
+                        ));
+                    }
+                    _ => continue,
                 }
-                if !existing.spec.same_options(&spec) && !existing.spec.is_id() {
+            }
+            let same_signature = coll.indexes().iter().find_map(|i| {
+                let comparison = compare_index_options(&spec, &i.spec);
+                (comparison != Comparison::Different).then_some((i, comparison))
+            });
+            match same_signature {
+                Some((existing, Comparison::Equivalent)) => {
                     return Err(Error::new(
                         ErrorCode::IndexOptionsConflict,
                         format!(
-                            "An equivalent index already exists with the same name but different options. Requested index: {}, existing index: {}",
-                            key_value(&Bson::Document(spec.document.clone())),
-                            key_value(&Bson::Document(existing.spec.document.clone()))
+                            "An equivalent index already exists with a different name and options. Requested index: {}, existing index: {}",
+                            spec_text(&spec),
+                            spec_text(&existing.spec)
                         ),
                     ));
                 }
-                continue;
+                Some((existing, _)) => {
+                    return Err(Error::new(
+                        ErrorCode::IndexOptionsConflict,
+                        format!(
+                            "Index already exists with a different name: {}",
+                            existing.name()
+                        ),
+                    ));
+                }
+                None => to_build.push(spec),
             }
-            if let Some(existing) = coll
-                .indexes()
-                .iter()
-                .find(|i| i.spec.key == spec.key && i.spec.same_options(&spec))
-            {
-                return Err(Error::new(
-                    ErrorCode::IndexOptionsConflict,
-                    format!(
-                        "Index already exists with a different name: {}",
-                        existing.name()
-                    ),
-                ));
-            }
-            to_build.push(spec);
         }
     } else {
         to_build = specs;
@@ -150,6 +165,59 @@ pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Resu
         "createdCollectionAutomatically": !existed,
         "ok": 1.0,
     })
+}
+
+/// How a requested index relates to an existing one (MongoDB's
+/// `IndexDescriptor::compareIndexOptions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Comparison {
+    /// The key pattern or an option that tells indexes apart differs: both may exist
+    /// side by side, under different names.
+    Different,
+    /// Same signature, but another option (`expireAfterSeconds`, `hidden`, text weights)
+    /// differs: the two cannot coexist.
+    Equivalent,
+    /// The same index.
+    Identical,
+}
+
+/// Since MongoDB 4.9 the key pattern, `unique`, `sparse`, the collation and the
+/// `partialFilterExpression` make an index's signature; the other options only decide
+/// whether two indexes with one signature are identical.
+fn compare_index_options(candidate: &IndexSpec, existing: &IndexSpec) -> Comparison {
+    let partial = |s: &IndexSpec| s.partial.as_ref().map(|p| p.0.clone());
+    if candidate.key != existing.key
+        || unique_by_nature(candidate) != unique_by_nature(existing)
+        || candidate.sparse != existing.sparse
+        || candidate.collation != existing.collation
+        || partial(candidate) != partial(existing)
+    {
+        return Comparison::Different;
+    }
+    if candidate.expire_after_seconds == existing.expire_after_seconds
+        && candidate.hidden == existing.hidden
+        && candidate.text == existing.text
+    {
+        Comparison::Identical
+    } else {
+        Comparison::Equivalent
+    }
+}
+
+/// An index on `{_id: 1}` is unique whether or not the spec says so, as in MongoDB.
+fn unique_by_nature(spec: &IndexSpec) -> bool {
+    let id_pattern = spec.key.len() == 1
+        && spec
+            .key
+            .get("_id")
+            .and_then(crate::query::as_i64)
+            .is_some_and(|n| n == 1);
+    spec.unique || id_pattern
+}
+
+/// An index spec as MongoDB prints it in an error message.
+fn spec_text(spec: &IndexSpec) -> String {
+    key_value(&Bson::Document(spec.document.clone()))
 }
 
 /// A collection has at most one text index (MongoDB's `CannotCreateIndex`).
@@ -442,5 +510,115 @@ mod tests {
             r,
             doc! {"nIndexesWas": 2, "msg": "non-_id indexes dropped for collection", "ok": 1.0}
         );
+    }
+
+    fn create(e: &mut Engine, spec: Document) -> Document {
+        run(e, doc! {"createIndexes": "c", "indexes": [spec]})
+    }
+
+    fn error_of(r: &Document) -> (i32, &str) {
+        (r.get_i32("code").unwrap(), r.get_str("errmsg").unwrap())
+    }
+
+    #[test]
+    fn same_name_with_unique_added_is_a_key_specs_conflict() {
+        let mut e = Engine::new();
+        create(&mut e, doc! {"key": {"username": 1}, "name": "username_1"});
+        let r = create(
+            &mut e,
+            doc! {"key": {"username": 1}, "name": "username_1", "unique": true},
+        );
+        assert_eq!(
+            error_of(&r),
+            (
+                86,
+                "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: { v: 2, key: { username: 1 }, name: \"username_1\", unique: true }, existing index: { v: 2, key: { username: 1 }, name: \"username_1\" }"
+            )
+        );
+        let r = create(
+            &mut e,
+            doc! {"key": {"username": 1}, "name": "username_1", "sparse": true},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 86);
+        let r = create(&mut e, doc! {"key": {"username": -1}, "name": "username_1"});
+        assert_eq!(r.get_i32("code").unwrap(), 86);
+    }
+
+    #[test]
+    fn same_name_with_another_option_changed_is_an_options_conflict() {
+        let mut e = Engine::new();
+        create(
+            &mut e,
+            doc! {"key": {"at": 1}, "name": "at_1", "expireAfterSeconds": 60},
+        );
+        let r = create(
+            &mut e,
+            doc! {"key": {"at": 1}, "name": "at_1", "expireAfterSeconds": 5},
+        );
+        assert_eq!(
+            error_of(&r),
+            (
+                85,
+                "An equivalent index already exists with the same name but different options. Requested index: { v: 2, key: { at: 1 }, name: \"at_1\", expireAfterSeconds: 5 }, existing index: { v: 2, key: { at: 1 }, name: \"at_1\", expireAfterSeconds: 60 }"
+            )
+        );
+    }
+
+    #[test]
+    fn another_name_for_the_same_index_is_refused() {
+        let mut e = Engine::new();
+        create(&mut e, doc! {"key": {"x": 1}, "name": "x_1"});
+        let r = create(&mut e, doc! {"key": {"x": 1}, "name": "x_2"});
+        assert_eq!(
+            error_of(&r),
+            (85, "Index already exists with a different name: x_1")
+        );
+        let r = create(
+            &mut e,
+            doc! {"key": {"x": 1}, "name": "x_ttl", "expireAfterSeconds": 9},
+        );
+        assert_eq!(
+            error_of(&r),
+            (
+                85,
+                "An equivalent index already exists with a different name and options. Requested index: { v: 2, key: { x: 1 }, name: \"x_ttl\", expireAfterSeconds: 9 }, existing index: { v: 2, key: { x: 1 }, name: \"x_1\" }"
+            )
+        );
+        assert_eq!(list(&mut e).len(), 2);
+    }
+
+    #[test]
+    fn another_name_with_a_different_signature_builds_a_second_index() {
+        let mut e = Engine::new();
+        create(&mut e, doc! {"key": {"x": 1}, "name": "x_1"});
+        let r = create(
+            &mut e,
+            doc! {"key": {"x": 1}, "name": "x_unique", "unique": true},
+        );
+        assert_eq!(r.get_i32("numIndexesAfter").unwrap(), 3);
+        let r = create(
+            &mut e,
+            doc! {"key": {"x": 1}, "name": "x_partial", "partialFilterExpression": {"x": {"$gt": 1}}},
+        );
+        assert_eq!(r.get_i32("numIndexesAfter").unwrap(), 4);
+    }
+
+    #[test]
+    fn an_identical_spec_is_a_no_op() {
+        let mut e = Engine::new();
+        create(
+            &mut e,
+            doc! {"key": {"x": 1}, "name": "x_1", "unique": true},
+        );
+        let r = create(
+            &mut e,
+            doc! {"key": {"x": 1}, "name": "x_1", "unique": true},
+        );
+        assert_eq!(
+            r,
+            doc! {"numIndexesBefore": 2, "numIndexesAfter": 2, "note": "all indexes already exist", "ok": 1.0}
+        );
+        let r = create(&mut e, doc! {"key": {"_id": 1}, "name": "_id_"});
+        assert_eq!(r.get_str("note").unwrap(), "all indexes already exist");
     }
 }

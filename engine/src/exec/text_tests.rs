@@ -227,11 +227,24 @@ fn text_errors_match_mongodb() {
             "unsupported language: \"xx\" for text index version 3".to_string()
         )
     );
-    // One text index per collection.
+    // Every text index has the key {_fts: "text", _ftsx: 1}: another one with the same
+    // signature is found as an equivalent index (its weights differ) before the
+    // one-text-index check (IndexCatalogImpl::_doesSpecConflictWithExisting).
+    let (code, message) = error(
+        &mut e,
+        doc! {"createIndexes": "articles", "indexes": [{"key": {"author": "text"}, "name": "author_text"}]},
+    );
+    assert_eq!(code, 85);
+    assert!(
+        message
+            .starts_with("An equivalent index already exists with a different name and options."),
+        "{message}"
+    );
+    // With another signature (here a partial filter) the one-text-index check answers.
     assert_eq!(
         error(
             &mut e,
-            doc! {"createIndexes": "articles", "indexes": [{"key": {"author": "text"}, "name": "author_text"}]}
+            doc! {"createIndexes": "articles", "indexes": [{"key": {"author": "text"}, "name": "author_text", "partialFilterExpression": {"views": {"$gt": 1}}}]}
         ),
         (
             67,

@@ -197,10 +197,24 @@
     Object.keys(doc).forEach(function (k) { out[k] = doc[k]; });
     return out;
   }
+  // With w: 0 the driver waits for no reply (it stands {ok: 1} in for it), so mongosh answers
+  // acknowledged: false, reports no write error and leaves the server's counts undefined
+  // (node driver's InsertOne/Update/DeleteOperation: `acknowledged: writeConcern?.w !== 0`).
+  // The write itself still happens here.
+  function unacknowledged(opts) { return !!(opts && opts.writeConcern && opts.writeConcern.w === 0); }
+  // The legacy shell prints an unacknowledged result empty, WriteResult({ }) or
+  // BulkWriteResult({ }) ("Suppress all output for the write concern w:0", bulk_api.js);
+  // the counts stay readable as properties.
+  function silenced(result) {
+    Object.keys(result).forEach(function (k) { Object.defineProperty(result, k, { enumerable: false }); });
+    return result;
+  }
   C.insertOne = function (doc, options) {
     checkDoc(doc, 'document');
     var d = withId(doc);
-    var reply = this._command(Object.assign({ insert: this._name, documents: [d] }, writeOptions(options)));
+    var opts = writeOptions(options);
+    var reply = this._command(Object.assign({ insert: this._name, documents: [d] }, opts));
+    if (unacknowledged(opts)) return { acknowledged: false, insertedId: d._id };
     if (reply.writeErrors && reply.writeErrors.length) throw MongoServerError(reply.writeErrors[0]);
     return { acknowledged: true, insertedId: d._id };
   };
@@ -209,6 +223,12 @@
     docs = docs.map(function (d) { checkDoc(d, 'document'); return withId(d); });
     var opts = writeOptions(options);
     var reply = this._command(Object.assign({ insert: this._name, documents: docs }, opts));
+    if (unacknowledged(opts)) {
+      // The driver lists every document's _id as it queues it, so all of them show.
+      var all = {};
+      docs.forEach(function (d, i) { all[String(i)] = d._id; });
+      return { acknowledged: false, insertedIds: all };
+    }
     var ids = {};
     var failed = {};
     (reply.writeErrors || []).forEach(function (w) { failed[w.index] = true; });
@@ -229,6 +249,12 @@
     var docs = (many ? docOrDocs : [docOrDocs]).map(function (d) { checkDoc(d, 'document'); return withId(d); });
     var reply = this._command(Object.assign({ insert: this._name, documents: docs }, opts));
     var errs = reply.writeErrors || [];
+    if (unacknowledged(opts)) {
+      return silenced(many ? new BulkWriteResult({
+        writeErrors: [], writeConcernErrors: [], nInserted: reply.n, nUpserted: 0,
+        nMatched: 0, nModified: 0, nRemoved: 0, upserted: [],
+      }) : new WriteResult({ nInserted: reply.n }));
+    }
     if (many) {
       return new BulkWriteResult({
         writeErrors: errs, writeConcernErrors: [], nInserted: reply.n, nUpserted: 0,
@@ -250,12 +276,12 @@
     if (options && options.collation) stmt.collation = options.collation;
     return coll._command(Object.assign({ delete: coll._name, deletes: [stmt] }, writeOptions(options)));
   }
-  C.deleteOne = function (filter, options) {
-    return { acknowledged: true, deletedCount: deleteCommand(this, filter, 1, options).n };
-  };
-  C.deleteMany = function (filter, options) {
-    return { acknowledged: true, deletedCount: deleteCommand(this, filter, 0, options).n };
-  };
+  function deleteResult(reply, options) {
+    if (unacknowledged(writeOptions(options))) return { acknowledged: false, deletedCount: undefined };
+    return { acknowledged: true, deletedCount: reply.n };
+  }
+  C.deleteOne = function (filter, options) { return deleteResult(deleteCommand(this, filter, 1, options), options); };
+  C.deleteMany = function (filter, options) { return deleteResult(deleteCommand(this, filter, 0, options), options); };
   C.remove = function (filter, justOne) {
     var one = justOne === true || (justOne && justOne.justOne);
     var reply = deleteCommand(this, filter === undefined ? {} : filter, one ? 1 : 0);
@@ -271,7 +297,10 @@
     if (options.sort) stmt.sort = options.sort;
     return coll._command(Object.assign({ update: coll._name, updates: [stmt] }, writeOptions(options)));
   }
-  function updateResult(reply) {
+  function updateResult(reply, options) {
+    if (unacknowledged(writeOptions(options))) {
+      return { acknowledged: false, insertedId: null, matchedCount: undefined, modifiedCount: undefined, upsertedCount: 0 };
+    }
     if (reply.writeErrors && reply.writeErrors.length) throw MongoServerError(reply.writeErrors[0]);
     var up = reply.upserted && reply.upserted.length ? reply.upserted[0]._id : null;
     return {
@@ -284,12 +313,12 @@
     var keys = Object.keys(update || {});
     if (!keys.length || keys[0][0] !== '$') throw MongoshInvalidInputError('Update document requires atomic operators');
   }
-  C.updateOne = function (f, u, o) { requireOperators(u); return updateResult(updateCommand(this, f, u, o, false)); };
-  C.updateMany = function (f, u, o) { requireOperators(u); return updateResult(updateCommand(this, f, u, o, true)); };
+  C.updateOne = function (f, u, o) { requireOperators(u); return updateResult(updateCommand(this, f, u, o, false), o); };
+  C.updateMany = function (f, u, o) { requireOperators(u); return updateResult(updateCommand(this, f, u, o, true), o); };
   C.replaceOne = function (f, r, o) {
     var keys = Object.keys(r || {});
     if (keys.length && keys[0][0] === '$') throw MongoshInvalidInputError('Replacement document must not contain atomic operators');
-    return updateResult(updateCommand(this, f, r, o, false));
+    return updateResult(updateCommand(this, f, r, o, false), o);
   };
   C.update = function (filter, update, upsertOrOptions, multi) {
     var opts = typeof upsertOrOptions === 'object' && upsertOrOptions !== null ? upsertOrOptions : { upsert: !!upsertOrOptions, multi: !!multi };
@@ -297,6 +326,7 @@
     var errs = reply.writeErrors || [];
     var fields = { nMatched: reply.upserted ? 0 : reply.n, nUpserted: reply.upserted ? reply.upserted.length : 0, nModified: reply.nModified || 0 };
     if (reply.upserted && reply.upserted.length) fields._id = reply.upserted[0]._id;
+    if (unacknowledged(writeOptions(opts))) return silenced(new WriteResult(fields));
     return new WriteResult(fields, errs.length ? { code: errs[0].code, errmsg: errs[0].errmsg } : undefined);
   };
   C.save = function (doc) {
