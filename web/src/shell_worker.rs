@@ -91,8 +91,12 @@ pub fn run() {
     });
 }
 
-/// Notes that the worker's start reached `name` (see [`Phase`]).
+/// Notes that the worker's first start reached `name` (see [`Phase`]); the later starts (back
+/// from a lesson to the playground's data) are not reported.
 fn phase(name: &str) {
+    if STARTED.with(|s| *s.borrow()) {
+        return;
+    }
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     if let Some(performance) = scope.performance() {
         let at = performance.time_origin() + performance.now();
