@@ -104,16 +104,10 @@ impl StructuredResult {
 /// unlike the text view (mongosh). 32-bit integers and doubles print alike in mongosh (`5`), so
 /// the plain number is right for them.
 fn display_json(value: &Bson) -> Value {
-    match value {
+    engine::value::extjson::to_json_with(value, &|leaf| match leaf {
         Bson::Int64(n) => serde_json::json!({ "$numberLong": n.to_string() }),
-        Bson::Document(d) => Value::Object(
-            d.iter()
-                .map(|(k, v)| (k.clone(), display_json(v)))
-                .collect(),
-        ),
-        Bson::Array(items) => Value::Array(items.iter().map(display_json).collect()),
         other => other.clone().into_relaxed_extjson(),
-    }
+    })
 }
 
 /// Whether a document is an explain reply: it has a `queryPlanner`, or an aggregation's first

@@ -9,7 +9,7 @@ use super::{count_option, target_namespace};
 use crate::Engine;
 use crate::catalog::Namespace;
 use crate::error::{Error, ErrorCode, Result};
-use crate::index::IndexSpec;
+use crate::index::{IndexComparison, IndexSpec};
 use crate::storage::Change;
 use crate::value::display::{key_value, type_name};
 
@@ -73,43 +73,37 @@ pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Resu
     if let Some(coll) = engine.catalog().collection(&ns) {
         for spec in specs {
             if let Some(existing) = coll.indexes().iter().find(|i| i.name() == spec.name) {
-                match compare_index_options(&spec, &existing.spec) {
-                    Comparison::Different => {
-                        return Err(Error::new(
+                match spec.compare(&existing.spec) {
+                    IndexComparison::Different => {
+                        return Err(conflict(
                             ErrorCode::IndexKeySpecsConflict,
-                            format!(
-                                "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: {}, existing index: {}",
-                                spec_text(&spec),
-                                spec_text(&existing.spec)
-                            ),
+                            "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation",
+                            &spec,
+                            &existing.spec,
                         ));
                     }
-                    Comparison::Equivalent if !existing.spec.is_id() => {
-                        return Err(Error::new(
+                    IndexComparison::Equivalent if !existing.spec.is_id() => {
+                        return Err(conflict(
                             ErrorCode::IndexOptionsConflict,
-                            format!(
-                                "An equivalent index already exists with the same name but different options. Requested index: {}, existing index: {}",
-                                spec_text(&spec),
-                                spec_text(&existing.spec)
-                            ),
+                            "An equivalent index already exists with the same name but different options",
+                            &spec,
+                            &existing.spec,
                         ));
                     }
                     _ => continue,
                 }
             }
             let same_signature = coll.indexes().iter().find_map(|i| {
-                let comparison = compare_index_options(&spec, &i.spec);
-                (comparison != Comparison::Different).then_some((i, comparison))
+                let comparison = spec.compare(&i.spec);
+                (comparison != IndexComparison::Different).then_some((i, comparison))
             });
             match same_signature {
-                Some((existing, Comparison::Equivalent)) => {
-                    return Err(Error::new(
+                Some((existing, IndexComparison::Equivalent)) => {
+                    return Err(conflict(
                         ErrorCode::IndexOptionsConflict,
-                        format!(
-                            "An equivalent index already exists with a different name and options. Requested index: {}, existing index: {}",
-                            spec_text(&spec),
-                            spec_text(&existing.spec)
-                        ),
+                        "An equivalent index already exists with a different name and options",
+                        &spec,
+                        &existing.spec,
                     ));
                 }
                 Some((existing, _)) => {
@@ -167,57 +161,18 @@ pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Resu
     })
 }
 
-/// How a requested index relates to an existing one (MongoDB's
-/// `IndexDescriptor::compareIndexOptions`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Comparison {
-    /// The key pattern or an option that tells indexes apart differs: both may exist
-    /// side by side, under different names.
-    Different,
-    /// Same signature, but another option (`expireAfterSeconds`, `hidden`, text weights)
-    /// differs: the two cannot coexist.
-    Equivalent,
-    /// The same index.
-    Identical,
-}
-
-/// Since MongoDB 4.9 the key pattern, `unique`, `sparse`, the collation and the
-/// `partialFilterExpression` make an index's signature; the other options only decide
-/// whether two indexes with one signature are identical.
-fn compare_index_options(candidate: &IndexSpec, existing: &IndexSpec) -> Comparison {
-    let partial = |s: &IndexSpec| s.partial.as_ref().map(|p| p.0.clone());
-    if candidate.key != existing.key
-        || unique_by_nature(candidate) != unique_by_nature(existing)
-        || candidate.sparse != existing.sparse
-        || candidate.collation != existing.collation
-        || partial(candidate) != partial(existing)
-    {
-        return Comparison::Different;
-    }
-    if candidate.expire_after_seconds == existing.expire_after_seconds
-        && candidate.hidden == existing.hidden
-        && candidate.text == existing.text
-    {
-        Comparison::Identical
-    } else {
-        Comparison::Equivalent
-    }
-}
-
-/// An index on `{_id: 1}` is unique whether or not the spec says so, as in MongoDB.
-fn unique_by_nature(spec: &IndexSpec) -> bool {
-    let id_pattern = spec.key.len() == 1
-        && spec
-            .key
-            .get("_id")
-            .and_then(crate::query::as_i64)
-            .is_some_and(|n| n == 1);
-    spec.unique || id_pattern
-}
-
-/// An index spec as MongoDB prints it in an error message.
-fn spec_text(spec: &IndexSpec) -> String {
-    key_value(&Bson::Document(spec.document.clone()))
+/// A conflict between a requested index and an existing one, both printed as MongoDB prints
+/// them: "<what>. Requested index: {…}, existing index: {…}".
+fn conflict(code: ErrorCode, what: &str, spec: &IndexSpec, existing: &IndexSpec) -> Error {
+    let text = |s: &IndexSpec| key_value(&Bson::Document(s.document.clone()));
+    Error::new(
+        code,
+        format!(
+            "{what}. Requested index: {}, existing index: {}",
+            text(spec),
+            text(existing)
+        ),
+    )
 }
 
 /// A collection has at most one text index (MongoDB's `CannotCreateIndex`).

@@ -20,7 +20,7 @@ use bson::{Bson, Document};
 use crate::error::{Error, ErrorCode, Result};
 use crate::value::display::key_value;
 pub use keygen::DocKeys;
-pub use spec::{ID_INDEX_NAME, IndexSpec, KeyKind, KeyPart};
+pub use spec::{ID_INDEX_NAME, IndexComparison, IndexSpec, KeyKind, KeyPart};
 
 /// One index entry's position: the encoded key, then the record id.
 pub type EntryKey = (Vec<u8>, u64);

@@ -290,16 +290,52 @@ impl IndexSpec {
         })
     }
 
-    /// Whether two specs describe the same index apart from the name (MongoDB's "equivalent").
-    pub fn same_options(&self, other: &IndexSpec) -> bool {
-        self.unique == other.unique
-            && self.sparse == other.sparse
-            && self.partial.as_ref().map(|p| &p.0) == other.partial.as_ref().map(|p| &p.0)
-            && self.expire_after_seconds == other.expire_after_seconds
-            && self.hidden == other.hidden
-            && self.text == other.text
-            && self.collation == other.collation
+    /// How this (requested) index relates to an `existing` one (MongoDB's
+    /// `IndexDescriptor::compareIndexOptions`). Since MongoDB 4.9 the key pattern, `unique`,
+    /// `sparse`, the collation and the `partialFilterExpression` make an index's signature; the
+    /// other options only decide whether two indexes with one signature are identical.
+    pub fn compare(&self, existing: &IndexSpec) -> IndexComparison {
+        if self.key != existing.key
+            || self.unique_by_nature() != existing.unique_by_nature()
+            || self.sparse != existing.sparse
+            || self.collation != existing.collation
+            || self.partial.as_ref().map(|p| &p.0) != existing.partial.as_ref().map(|p| &p.0)
+        {
+            return IndexComparison::Different;
+        }
+        if self.expire_after_seconds == existing.expire_after_seconds
+            && self.hidden == existing.hidden
+            && self.text == existing.text
+        {
+            IndexComparison::Identical
+        } else {
+            IndexComparison::Equivalent
+        }
     }
+
+    /// An index on `{_id: 1}` is unique whether or not the spec says so, as in MongoDB.
+    fn unique_by_nature(&self) -> bool {
+        let id_pattern = self.key.len() == 1
+            && self
+                .key
+                .get("_id")
+                .and_then(crate::query::as_i64)
+                .is_some_and(|n| n == 1);
+        self.unique || id_pattern
+    }
+}
+
+/// How a requested index relates to an existing one ([`IndexSpec::compare`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexComparison {
+    /// The key pattern or an option that tells indexes apart differs: both may exist
+    /// side by side, under different names.
+    Different,
+    /// Same signature, but another option (`expireAfterSeconds`, `hidden`, text weights)
+    /// differs: the two cannot coexist.
+    Equivalent,
+    /// The same index.
+    Identical,
 }
 
 /// The default name MongoDB's clients give an index: `a_1_b_-1`, `loc_hashed`.

@@ -62,19 +62,27 @@ pub fn parse_document(json: Value) -> Result<Document, Error> {
 
 /// Canonical Extended JSON of a value.
 pub fn to_canonical(value: &Bson) -> Value {
-    match value {
+    to_json_with(value, &|leaf| match leaf {
         Bson::Double(d) => {
             let mut wrapper = Map::new();
             wrapper.insert("$numberDouble".into(), Value::String(canonical_double(*d)));
             Value::Object(wrapper)
         }
+        other => other.clone().into_canonical_extjson(),
+    })
+}
+
+/// JSON of a value: documents and arrays are walked here, every other value is written by
+/// `leaf` (for the Extended JSON variants that write some types their own way).
+pub fn to_json_with(value: &Bson, leaf: &dyn Fn(&Bson) -> Value) -> Value {
+    match value {
         Bson::Document(doc) => Value::Object(
             doc.iter()
-                .map(|(k, v)| (k.clone(), to_canonical(v)))
+                .map(|(k, v)| (k.clone(), to_json_with(v, leaf)))
                 .collect(),
         ),
-        Bson::Array(items) => Value::Array(items.iter().map(to_canonical).collect()),
-        other => other.clone().into_canonical_extjson(),
+        Bson::Array(items) => Value::Array(items.iter().map(|v| to_json_with(v, leaf)).collect()),
+        other => leaf(other),
     }
 }
 
