@@ -4,10 +4,13 @@
 //! - `cargo xtask test`: every test the project has (native, lint, wasm in Chromium, end-to-end).
 //! - `cargo xtask web-build [--dev]`: build the web app into `dist/`.
 //! - `cargo xtask bench-node`: the wasm engine beside mingo, LokiJS and NeDB in Node.js.
+//! - `cargo xtask fuzz [--seconds N] [--target T] [--jobs J] [--keep-going]`: the fuzz targets
+//!   of `fuzz/` under libFuzzer, N seconds each (default 600).
 //!
 //! Both README commands first run `scripts/ensure-tools.sh`, which installs what is missing.
 
 mod bench_node;
+mod fuzz;
 mod serve;
 mod test;
 mod toolchain;
@@ -24,9 +27,10 @@ fn main() -> ExitCode {
         Some("web-build") => web_build::run(&args[1..]).map(|_| ()),
         Some("ensure-tools") => toolchain::ensure_tools(),
         Some("bench-node") => bench_node::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <serve [--port N] [--dev] | test [--skip-browser] | web-build [--dev] | bench-node | ensure-tools>"
+                "usage: cargo xtask <serve [--port N] [--dev] | test [--skip-browser] | web-build [--dev] | bench-node | fuzz [--seconds N] [--target T] [--jobs J] [--keep-going] | ensure-tools>"
             );
             return ExitCode::from(2);
         }

@@ -1,0 +1,4 @@
+//! libFuzzer entry point for `sprout_fuzz::targets::preprocess`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| sprout_fuzz::targets::preprocess::run(data));
