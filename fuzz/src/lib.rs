@@ -10,8 +10,11 @@ pub mod sample;
 pub mod seeds;
 pub mod targets;
 
+/// A target: takes the fuzzer's bytes, panics on a finding.
+pub type Target = fn(&[u8]);
+
 /// Every target by name, in the order `cargo xtask fuzz` runs them.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("filter", targets::filter::run),
     ("update", targets::update::run),
     ("projection", targets::projection::run),

@@ -61,13 +61,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
         None => 1,
     };
     let keep_going = args.iter().any(|a| a == "--keep-going");
-    let targets: Vec<&str> = match flag_value(args, "--target") {
-        Some(t) if TARGETS.contains(&t) => vec![t],
-        Some(t) => {
-            return Err(format!(
-                "unknown target {t}; targets: {}",
-                TARGETS.join(", ")
-            ));
+    let targets: Vec<&'static str> = match flag_value(args, "--target") {
+        Some(list) => {
+            list.split(',')
+                .map(|t| {
+                    TARGETS.iter().copied().find(|k| *k == t).ok_or_else(|| {
+                        format!("unknown target {t}; targets: {}", TARGETS.join(", "))
+                    })
+                })
+                .collect::<Result<_, _>>()?
         }
         None => TARGETS.to_vec(),
     };
@@ -287,8 +289,9 @@ fn number_after(line: &str, key: &str) -> Option<u64> {
 
 fn summary_table(results: &[Outcome], seconds: u64) -> String {
     let show = |n: Option<u64>| n.map_or("?".to_string(), |n| n.to_string());
-    let mut s = format!(
-        "| target | seconds | executions | coverage (cov) | features (ft) | corpus | findings |\n|---|---|---|---|---|---|---|\n"
+    let mut s = String::from(
+        "| target | seconds | executions | coverage (cov) | features (ft) | corpus | findings |\n\
+         |---|---|---|---|---|---|---|\n",
     );
     for r in results {
         let findings = if r.findings.is_empty() && r.exited_cleanly {
@@ -296,7 +299,23 @@ fn summary_table(results: &[Outcome], seconds: u64) -> String {
         } else if r.findings.is_empty() {
             "exited with an error (see its log)".to_string()
         } else {
-            format!("{}: {}", r.findings.len(), r.findings.join(", "))
+            // libFuzzer names findings `crash-…`, `timeout-…`, `oom-…`, `slow-unit-…`.
+            let mut kinds: Vec<(String, usize)> = Vec::new();
+            for f in &r.findings {
+                let kind = f
+                    .rsplit_once('-')
+                    .map_or(f.as_str(), |(k, _)| k)
+                    .to_string();
+                match kinds.iter_mut().find(|(k, _)| *k == kind) {
+                    Some((_, n)) => *n += 1,
+                    None => kinds.push((kind, 1)),
+                }
+            }
+            kinds
+                .iter()
+                .map(|(k, n)| format!("{n} {k}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         s.push_str(&format!(
             "| {} | {seconds} | {} | {} | {} | {} | {findings} |\n",
