@@ -1,0 +1,389 @@
+//! The hostile-input table (`tests/hostile/`): every row runs through the `sprout` binary in its
+//! own process, as an attacker would run it: a 20 s limit, a 4 GiB address-space cap, two rows
+//! at a time. Each row must end by itself (no signal, no panic, no hang) in its expected outcome.
+//!
+//! `KNOWN_FAILURES` lists rows whose fix belongs to work not merged yet (shell limits, engine
+//! limits); it is checked both ways: a listed row that passes fails the test, so the list only
+//! shrinks. `SPROUT_HOSTILE=substring` runs only the rows whose names contain it.
+
+mod hostile;
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use hostile::{Expect, Row};
+
+/// Seconds a row may run.
+const TIME_LIMIT: Duration = Duration::from_secs(20);
+/// The address-space cap (`ulimit -v`, KiB): 4 GiB.
+const ADDRESS_SPACE_KIB: u64 = 4 * 1024 * 1024;
+/// Rows run at once (the machines have 2 cores).
+const PARALLEL: usize = 2;
+/// Longer programs go in a script file (an argument may hold at most 128 KiB on Linux), as do
+/// programs holding a NUL character (which no argument can).
+const MAX_EVAL_BYTES: usize = 100_000;
+
+/// Rows that fail until the shell-limits and engine-limits work lands (issue #18): stack
+/// overflows from nesting without brackets, hangs of strings/arrays/objects built by learner
+/// code, regex backtracking and promise floods, the sandbox, `args_os`, Boa's `EnginePanic`
+/// (shell side); `$range`/string/array growth, nested sub-pipelines, `$densify`, `$unwind` and
+/// multikey over large arrays, 100 levels of nesting, blocking-stage memory (engine side).
+/// Measured on this branch before those fixes; sorted.
+const KNOWN_FAILURES: &[&str] = &[
+    "args/dataset-not-utf8",
+    "args/eval-not-utf8",
+    "args/eval-not-utf8-inside",
+    "args/file-name-not-utf8",
+    "args/option-not-utf8",
+    "array/concatArrays-doubling",
+    "blocking/group-over-100MB",
+    "createIndex/key-too-many-fields",
+    "densify/billions",
+    "densify/dates-millis",
+    "densify/explicit-bounds",
+    "densify/partitions",
+    "depth/30k-parameters",
+    "depth/Function-arrays/10000",
+    "depth/Function-arrays/3000",
+    "depth/Function-arrays/50000",
+    "depth/Function-objects/10000",
+    "depth/Function-objects/3000",
+    "depth/Function-objects/50000",
+    "depth/after-regex-with-quote/10000",
+    "depth/after-regex-with-quote/3000",
+    "depth/after-regex-with-quote/50000",
+    "depth/arrow/10000",
+    "depth/arrow/3000",
+    "depth/arrow/50000",
+    "depth/assignment/10000",
+    "depth/assignment/50000",
+    "depth/await-chain/10000",
+    "depth/await-chain/3000",
+    "depth/await-chain/50000",
+    "depth/bitwise-not/10000",
+    "depth/bitwise-not/50000",
+    "depth/conditional/10000",
+    "depth/conditional/50000",
+    "depth/do-while/10000",
+    "depth/do-while/50000",
+    "depth/else-if/10000",
+    "depth/else-if/3000",
+    "depth/else-if/50000",
+    "depth/eval-arrays/10000",
+    "depth/eval-arrays/3000",
+    "depth/eval-arrays/50000",
+    "depth/eval-not/10000",
+    "depth/eval-not/50000",
+    "depth/eval-parens/10000",
+    "depth/eval-parens/3000",
+    "depth/eval-parens/50000",
+    "depth/exponent/10000",
+    "depth/exponent/50000",
+    "depth/if/10000",
+    "depth/if/3000",
+    "depth/if/50000",
+    "depth/labels/10000",
+    "depth/labels/50000",
+    "depth/new/10000",
+    "depth/new/50000",
+    "depth/not/10000",
+    "depth/not/50000",
+    "depth/proto-chain/50000",
+    "depth/sum-50k-terms",
+    "depth/template-literal/10000",
+    "depth/template-literal/3000",
+    "depth/template-literal/50000",
+    "depth/typeof/10000",
+    "depth/typeof/50000",
+    "depth/unary-minus/10000",
+    "depth/unary-minus/50000",
+    "depth/unary-plus-minus/10000",
+    "depth/unary-plus-minus/3000",
+    "depth/unary-plus-minus/50000",
+    "depth/void/10000",
+    "depth/void/50000",
+    "insertMany/100k-docs-one-command",
+    "lookup/nested-12-growth",
+    "lookup/nested-21",
+    "lookup/nested-45",
+    "memory/array-concat-doubling",
+    "memory/array-push-loop",
+    "memory/bigint-huge",
+    "memory/insertMany-1e5",
+    "memory/join-16M",
+    "memory/map-9e6",
+    "memory/object-1e7-keys",
+    "memory/proxy-5M-keys",
+    "memory/set-9e6",
+    "memory/sparse-find",
+    "memory/sparse-insert",
+    "memory/sparse-json",
+    "memory/sparse-length-max",
+    "memory/sparse-print",
+    "memory/string-doubling",
+    "memory/string-doubling-concat",
+    "memory/string-doubling-template",
+    "multikey/1e5-elements",
+    "multikey/1e5-subdocs",
+    "multikey/compound-array-of-docs",
+    "multikey/update-1e5",
+    "nesting/insert-101",
+    "range/in-reduce",
+    "recursion/async-await",
+    "recursion/toString",
+    "recursion/valueOf",
+    "regex/RegExp-constructor",
+    "regex/a-or-a/40",
+    "regex/a-or-aa/40",
+    "regex/a-plus-plus/40",
+    "regex/a-question/10",
+    "regex/a-question/40",
+    "regex/a-star-star/40",
+    "regex/backreference/40",
+    "regex/matchAll-backtracking",
+    "regex/nested-groups/40",
+    "regex/regexFindAll-empty-matches",
+    "regex/replace-backtracking",
+    "regex/search-backtracking",
+    "regex/split-backtracking",
+    "regex/where-backtracking",
+    "sandbox/eval-import",
+    "sandbox/import-absolute",
+    "sandbox/import-json",
+    "sandbox/import-mjs",
+    "sandbox/loadScript-passwd",
+    "sandbox/loadScript-relative",
+    "string/reduce-doubling",
+    "time/array-from-infinite-iterator",
+    "time/for-in-growing",
+    "time/generator-infinite-spread",
+    "time/microtask-loop",
+    "time/promise-flood",
+    "time/promise-flood-2",
+    "unionWith/nested-45",
+    "unwind/1e5",
+    "unwind/1e5-with-payload",
+    "unwind/array-of-1e6-nulls",
+    "unwind/double",
+];
+
+/// A row's name, whether it met its expectation (or why not), and its seconds.
+type Verdict = (String, Result<(), String>, f64);
+
+/// How one row ended.
+struct Outcome {
+    status: Option<i32>,
+    signal: Option<i32>,
+    timed_out: bool,
+    stdout: String,
+    stderr: String,
+    seconds: f64,
+}
+
+fn run_row(row: &Row, dir: &Path) -> Outcome {
+    let mut args: Vec<OsString> = vec!["--quiet".into()];
+    match (&row.raw_args, &row.code) {
+        (Some(raw), _) => args.extend(raw.iter().cloned()),
+        (None, Some(code)) if code.len() > MAX_EVAL_BYTES || code.contains('\0') => {
+            let file = dir.join(format!("{}.js", row.name.replace('/', "_")));
+            // A script prints no value of its own: such rows expect an error or just an end.
+            std::fs::write(&file, code).expect("write script");
+            args.push(file.into());
+        }
+        (None, Some(code)) => {
+            args.push("--eval".into());
+            args.push(code.into());
+        }
+        (None, None) => {}
+    }
+    let started = Instant::now();
+    let spawned = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {ADDRESS_SPACE_KIB} && exec \"$0\" \"$@\""
+        ))
+        .arg(env!("CARGO_BIN_EXE_sprout"))
+        .args(&args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match spawned {
+        Ok(child) => child,
+        Err(e) => {
+            return Outcome {
+                status: None,
+                signal: None,
+                timed_out: false,
+                stdout: String::new(),
+                stderr: format!("could not start sprout: {e}"),
+                seconds: 0.0,
+            };
+        }
+    };
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let out_reader = std::thread::spawn(move || read_capped(&mut out));
+    let err_reader = std::thread::spawn(move || read_capped(&mut err));
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > TIME_LIMIT {
+            timed_out = true;
+            let _ = child.kill();
+            break child.wait().expect("wait after kill");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    use std::os::unix::process::ExitStatusExt;
+    Outcome {
+        status: status.code(),
+        signal: status.signal(),
+        timed_out,
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// Reads a pipe to its end, keeping the first 64 KiB (a runaway print must not fill memory).
+fn read_capped(pipe: &mut impl Read) -> String {
+    let mut kept = Vec::new();
+    let mut buf = [0u8; 8192];
+    while let Ok(n) = pipe.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        if kept.len() < 65_536 {
+            kept.extend_from_slice(&buf[..n]);
+        }
+    }
+    String::from_utf8_lossy(&kept).into_owned()
+}
+
+/// `Ok` when the outcome is the row's expected one; else what went wrong.
+fn judge(row: &Row, o: &Outcome) -> Result<(), String> {
+    let both = format!("{}{}", o.stdout, o.stderr);
+    if o.timed_out {
+        return Err(format!(
+            "hang: still running after {}s",
+            TIME_LIMIT.as_secs()
+        ));
+    }
+    if let Some(sig) = o.signal {
+        return Err(format!(
+            "crash: killed by signal {sig} ({})",
+            tail(&o.stderr)
+        ));
+    }
+    if both.contains("panicked at") {
+        return Err(format!("panic: {}", tail(&o.stderr)));
+    }
+    if both.contains("EnginePanic") {
+        return Err(format!("Boa's internal error shown: {}", tail(&both)));
+    }
+    let pattern = |p: &str| regex::Regex::new(p).expect("row pattern");
+    match (&row.expect, o.status) {
+        (Expect::Result(p), Some(0)) if pattern(p).is_match(&o.stdout) => Ok(()),
+        (Expect::Result(p), _) => Err(format!(
+            "expected a result matching /{p}/, got status {:?}: {}",
+            o.status,
+            tail(&both)
+        )),
+        (Expect::Error(p), Some(1 | 2)) if pattern(p).is_match(&o.stderr) => Ok(()),
+        (Expect::Error(p), _) => Err(format!(
+            "expected an error matching /{p}/, got status {:?}: {}",
+            o.status,
+            tail(&both)
+        )),
+        (Expect::Ends, Some(0 | 1)) => Ok(()),
+        (Expect::Ends, status) => Err(format!("exit status {status:?}: {}", tail(&both))),
+    }
+}
+
+fn tail(s: &str) -> String {
+    let s = s.trim();
+    let start = s.char_indices().rev().nth(300).map_or(0, |(i, _)| i);
+    s[start..].replace('\n', " | ")
+}
+
+/// A working folder holding the files the sandbox rows try to reach.
+fn work_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sprout-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("work dir");
+    std::fs::write(
+        dir.join("x.mjs"),
+        "globalThis.loaded = 'module ran'; export default 1;\n",
+    )
+    .expect("x.mjs");
+    std::fs::write(dir.join("data.json"), "{\"secret\": 42}\n").expect("data.json");
+    dir
+}
+
+#[test]
+fn hostile_inputs() {
+    let all = hostile::all();
+    assert!(all.len() >= 300, "the table has {} rows", all.len());
+    let mut names: Vec<&str> = all.iter().map(|r| r.name.as_str()).collect();
+    names.sort_unstable();
+    let before = names.len();
+    names.dedup();
+    assert_eq!(before, names.len(), "row names must be unique");
+    for known in KNOWN_FAILURES {
+        assert!(names.contains(known), "known failure {known} names no row");
+    }
+    let only = std::env::var("SPROUT_HOSTILE").unwrap_or_default();
+    let rows: Vec<&Row> = all.iter().filter(|r| r.name.contains(&only)).collect();
+    let dir = work_dir();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Verdict>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..PARALLEL {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(row) = rows.get(i) else { break };
+                    let outcome = run_row(row, &dir);
+                    let verdict = judge(row, &outcome);
+                    if let Err(why) = &verdict {
+                        eprintln!("hostile: {} ({:.1}s): {why}", row.name, outcome.seconds);
+                    }
+                    results
+                        .lock()
+                        .unwrap()
+                        .push((row.name.clone(), verdict, outcome.seconds));
+                }
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut results = results.into_inner().unwrap();
+    results.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut problems = Vec::new();
+    let (mut passed, mut known_failing) = (0, 0);
+    for (name, verdict, seconds) in &results {
+        let known = KNOWN_FAILURES.contains(&name.as_str());
+        match (verdict, known) {
+            (Ok(()), false) => passed += 1,
+            (Err(_), true) => known_failing += 1,
+            (Ok(()), true) => problems.push(format!(
+                "{name}: passes now ({seconds:.1}s); remove it from KNOWN_FAILURES"
+            )),
+            (Err(why), false) => problems.push(format!("{name} ({seconds:.1}s): {why}")),
+        }
+    }
+    eprintln!(
+        "hostile inputs: {} rows run, {passed} pass, {known_failing} known failures, {} problems",
+        results.len(),
+        problems.len()
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
