@@ -32,6 +32,7 @@ pub mod projection;
 pub mod query;
 pub mod sessions;
 pub mod storage;
+pub mod transfer;
 pub mod ttl;
 pub mod update;
 pub mod validation;

@@ -18,7 +18,7 @@ mod comparison;
 mod conditional;
 mod context;
 mod convert;
-mod date;
+pub(crate) mod date;
 mod field_path;
 mod logical;
 mod math;
