@@ -537,3 +537,132 @@ impl Undo {
         engine.pending.changes.truncate(self.first_change);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transfer::archive::read_archive;
+
+    fn engine_with(db: &str, docs: &[Document]) -> Engine {
+        let mut e = Engine::new();
+        let docs: Vec<Bson> = docs.iter().cloned().map(Bson::Document).collect();
+        let reply = e.run_command(db, &doc! {"insert": "c", "documents": docs});
+        assert_eq!(reply.get_f64("ok").unwrap(), 1.0, "{reply}");
+        let _ = e.take_changes();
+        e
+    }
+
+    fn error_of(reply: &Document) -> (i32, String) {
+        assert_eq!(reply.get_f64("ok").unwrap(), 0.0, "{reply}");
+        (
+            reply.get_i32("code").unwrap(),
+            reply.get_str("errmsg").unwrap().to_string(),
+        )
+    }
+
+    #[test]
+    fn a_json_import_is_one_change_batch() {
+        let mut e = engine_with("d", &[]);
+        let reply = e.run_command(
+            "d",
+            &doc! {"sproutImportJSON": "c", "text": "{\"_id\":1}\n{\"_id\":2}\n"},
+        );
+        assert_eq!(reply.get_i32("imported").unwrap(), 2);
+        assert_eq!(e.take_changes().changes.len(), 2);
+    }
+
+    #[test]
+    fn a_failed_import_leaves_no_change() {
+        let mut e = engine_with("d", &[doc! {"_id": 2}]);
+        let reply = e.run_command(
+            "d",
+            &doc! {"sproutImportJSON": "c", "text": "{\"_id\":1}\n{\"_id\":2}\n", "drop": true},
+        );
+        // The drop empties the collection, so this import succeeds …
+        assert_eq!(reply.get_i32("imported").unwrap(), 2);
+        let _ = e.take_changes();
+        // … and this one fails on its own duplicate, undoing its drop and its first insert.
+        let reply = e.run_command(
+            "d",
+            &doc! {"sproutImportJSON": "c", "text": "{\"_id\":7}\n{\"_id\":7}\n", "drop": true},
+        );
+        let (code, message) = error_of(&reply);
+        assert_eq!(code, 11000);
+        assert!(
+            message.starts_with("document #2 (line 2) was not imported"),
+            "{message}"
+        );
+        assert!(e.take_changes().is_empty());
+        let ns = Namespace::new("d", "c");
+        let ids: Vec<Bson> = e
+            .catalog()
+            .collection(&ns)
+            .unwrap()
+            .iter()
+            .map(|(_, d)| d.get("_id").unwrap().clone())
+            .collect();
+        assert_eq!(ids, vec![Bson::Int32(1), Bson::Int32(2)]);
+    }
+
+    #[test]
+    fn bad_arguments_are_errors() {
+        let mut e = engine_with("d", &[doc! {"_id": 1}]);
+        let cases = [
+            (
+                doc! {"sproutExportJSON": 5},
+                ErrorCode::InvalidNamespace.code(),
+            ),
+            (doc! {"sproutExportJSON": "c", "jsonFormat": "xml"}, 2),
+            (doc! {"sproutExportJSON": "c", "jsonFormat": 1}, 14),
+            (doc! {"sproutImportJSON": "c"}, 14),
+            (doc! {"sproutImportJSON": "c", "text": "{"}, 9),
+            (doc! {"sproutImportArchive": "x"}, 14),
+            (doc! {"sproutExportArchive": 1, "collections": ["nope"]}, 26),
+            (doc! {"sproutExportArchive": 1, "collections": "c"}, 14),
+        ];
+        for (command, code) in cases {
+            let reply = e.run_command("d", &command);
+            assert_eq!(error_of(&reply).0, code, "{command}");
+        }
+    }
+
+    #[test]
+    fn the_archive_database_is_chosen_or_named() {
+        let mut e = engine_with("a", &[doc! {"_id": 1}]);
+        let reply = e.run_command("b", &doc! {"insert": "c", "documents": [{"_id": 2}]});
+        assert_eq!(reply.get_i32("n").unwrap(), 1);
+        let mut bytes = Vec::new();
+        for db in ["a", "b"] {
+            let reply = e.run_command(db, &doc! {"sproutExportArchive": 1});
+            bytes.push(reply.get_binary_generic("archive").unwrap().clone());
+        }
+        // Two one-database archives joined by hand would not be an archive; build one with two
+        // databases from their parts instead.
+        let mut both = read_archive(&bytes[0]).unwrap();
+        both.collections
+            .extend(read_archive(&bytes[1]).unwrap().collections);
+        let both = write_archive(&both).unwrap();
+        let binary = |b: &Vec<u8>| Binary {
+            subtype: BinarySubtype::Generic,
+            bytes: b.clone(),
+        };
+        let mut target = Engine::new();
+        let reply = target.run_command("t", &doc! {"sproutImportArchive": binary(&both)});
+        let (code, message) = error_of(&reply);
+        assert_eq!(code, 2);
+        assert!(
+            message.contains("the databases a, b: choose one with fromDb"),
+            "{message}"
+        );
+        let reply = target.run_command(
+            "t",
+            &doc! {"sproutImportArchive": binary(&both), "fromDb": "b"},
+        );
+        assert_eq!(reply.get_i32("restored").unwrap(), 1, "{reply}");
+        let reply = target.run_command(
+            "t",
+            &doc! {"sproutImportArchive": binary(&both), "fromDb": "zz"},
+        );
+        assert_eq!(error_of(&reply).0, 26);
+    }
+}
