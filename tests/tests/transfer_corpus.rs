@@ -40,6 +40,71 @@ fn relaxed_image(value: &Bson) -> Bson {
     }
 }
 
+/// JSON text without the whitespace between tokens, and with `\uXXXX` escapes of non-ASCII
+/// characters (except U+2028 and U+2029) written as the characters: the Go driver writes
+/// UTF-8 as it is, where the corpus escapes it.
+fn go_style_json(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let hex = |at: usize| -> Option<u32> {
+        let digits: String = chars.get(at..at + 4)?.iter().collect();
+        u32::from_str_radix(&digits, 16).ok()
+    };
+    let mut out = String::new();
+    let mut in_string = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if !in_string {
+            if c == '"' {
+                in_string = true;
+            }
+            if !c.is_whitespace() {
+                out.push(c);
+            }
+            i += 1;
+            continue;
+        }
+        if c == '"' {
+            in_string = false;
+            out.push(c);
+            i += 1;
+        } else if c == '\\' && chars.get(i + 1) == Some(&'u') {
+            let unit = hex(i + 2);
+            let pair = unit
+                .filter(|u| (0xD800..0xDC00).contains(u))
+                .and_then(|high| {
+                    (chars.get(i + 6) == Some(&'\\') && chars.get(i + 7) == Some(&'u'))
+                        .then(|| hex(i + 8))
+                        .flatten()
+                        .filter(|low| (0xDC00..0xE000).contains(low))
+                        .map(|low| 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+                });
+            let (code, len) = match (pair, unit) {
+                (Some(code), _) => (Some(code), 12),
+                (None, Some(u)) => (Some(u), 6),
+                _ => (None, 2),
+            };
+            match code.and_then(char::from_u32) {
+                Some(ch) if (ch as u32) >= 0x80 && ch != '\u{2028}' && ch != '\u{2029}' => {
+                    out.push(ch);
+                    i += len;
+                }
+                _ => {
+                    out.extend(&chars[i..(i + len).min(chars.len())]);
+                    i += len;
+                }
+            }
+        } else if c == '\\' {
+            out.extend(&chars[i..(i + 2).min(chars.len())]);
+            i += 2;
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
 fn import_one(text: &str, layout: JsonLayout) -> Result<Vec<u8>, String> {
     let docs = parse_json_import(text, layout).map_err(|e| e.message)?;
     if docs.len() != 1 {
@@ -74,6 +139,21 @@ fn json_round_trips_over_the_bson_corpus() {
                 continue;
             }
             checked += 1;
+            let canonical_line = export_json([&doc], ExtJsonMode::Canonical, JsonLayout::Lines);
+            if let Some(cej) = case["canonical_extjson"].as_str()
+                && !cej.contains("$numberDouble")
+            {
+                // The Go driver's text is the corpus' canonical form without whitespace and
+                // with UTF-8 unescaped, except for doubles (Go writes `1E+06`, the corpus
+                // `1.0E+6`), which the round trips check instead.
+                let want: String = go_style_json(cej);
+                if canonical_line.trim_end() != want {
+                    failures.push(format!(
+                        "{id}: canonical text\n  ours:   {}\n  corpus: {want}",
+                        canonical_line.trim_end()
+                    ));
+                }
+            }
             let mut check = |what: &str, got: Result<Vec<u8>, String>, want: &[u8]| match got {
                 Ok(bytes) if bytes == want => {}
                 Ok(bytes) => failures.push(format!(
@@ -84,7 +164,6 @@ fn json_round_trips_over_the_bson_corpus() {
                 Err(e) => failures.push(format!("{id}: {what}: {e}")),
             };
 
-            let canonical_line = export_json([&doc], ExtJsonMode::Canonical, JsonLayout::Lines);
             let canonical_array = export_json([&doc], ExtJsonMode::Canonical, JsonLayout::Array);
             check(
                 "canonical line",
