@@ -171,6 +171,19 @@ pub(crate) fn set_nested(doc: &mut Document, path: &[String], value: Bson) {
     }
 }
 
+/// Takes the value at a path through documents, leaving `null` in its place (so the field keeps
+/// its position when the value is put back).
+fn take_nested(doc: &mut Document, path: &[String]) -> Option<Bson> {
+    match path {
+        [] => None,
+        [last] => doc.get_mut(last).map(|v| std::mem::replace(v, Bson::Null)),
+        [first, rest @ ..] => match doc.get_mut(first) {
+            Some(Bson::Document(d)) => take_nested(d, rest),
+            _ => None,
+        },
+    }
+}
+
 /// Removes the value at a path through documents.
 fn remove_nested(doc: &mut Document, path: &[String]) {
     match path {
@@ -206,9 +219,15 @@ impl Stage for Unwind {
         for doc in input {
             match get_nested(&doc, &self.path) {
                 Some(Bson::Array(items)) if !items.is_empty() => {
-                    let items = items.clone();
+                    // Take the array out first, so each output copies the rest of the document
+                    // and one element, not the whole array (which made a large array quadratic).
+                    let mut rest = doc;
+                    let Some(Bson::Array(items)) = take_nested(&mut rest, &self.path) else {
+                        continue;
+                    };
+                    out.reserve(items.len());
                     for (i, item) in items.into_iter().enumerate() {
-                        let mut d = doc.clone();
+                        let mut d = rest.clone();
                         set_nested(&mut d, &self.path, item);
                         out.push(self.with_index(d, Some(i)));
                     }
