@@ -22,6 +22,7 @@ mod date;
 mod field_path;
 mod logical;
 mod math;
+pub mod memory;
 mod named_args;
 mod object;
 pub mod operators;

@@ -3,6 +3,7 @@
 
 use bson::Bson;
 
+use super::super::memory::{ArrayBudget, VALUE_BYTES};
 use super::super::operators::arg;
 use super::super::{Expression, Vars};
 use super::{
@@ -88,13 +89,19 @@ fn element_at(
 
 pub(super) fn concat_arrays(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let mut out = Vec::new();
+    // The elements themselves only (what they own was counted where they were made), so a
+    // `$reduce` that appends one element at a time stays linear.
+    let mut budget = ArrayBudget::new("$concatArrays");
     for a in args {
         let v = a.eval(vars)?;
         if is_nullish(&v) {
             return Ok(Some(Bson::Null));
         }
         match v {
-            Some(Bson::Array(items)) => out.extend(items),
+            Some(Bson::Array(items)) => {
+                budget.add(items.len().saturating_mul(VALUE_BYTES))?;
+                out.extend(items);
+            }
             other => {
                 return Err(Error::location(
                     28664,

@@ -6,18 +6,19 @@ use super::super::array::type_name_of;
 use super::super::named_args::nullish;
 use super::super::operators::{OperatorDef, arg, parse_list};
 use super::super::{Expression, Scope, Vars};
+use super::builder::StringBuilder;
 use super::{coerce_to_string, integral_i32, value_string};
 use crate::error::{Error, Result};
 
 type Out = Result<Option<Bson>>;
 
 pub fn concat(args: &[Expression], vars: &Vars<'_>) -> Out {
-    let mut out = String::new();
+    let mut out = StringBuilder::default();
     for a in args {
         let v = a.eval(vars)?;
         match &v {
             _ if nullish(&v) => return Ok(Some(Bson::Null)),
-            Some(Bson::String(s)) => out.push_str(s),
+            Some(Bson::String(s)) => out.push(s)?,
             _ => {
                 return Err(Error::location(
                     16702,
@@ -26,7 +27,7 @@ pub fn concat(args: &[Expression], vars: &Vars<'_>) -> Out {
             }
         }
     }
-    Ok(Some(Bson::String(out)))
+    Ok(Some(Bson::String(out.finish())))
 }
 
 /// Numbers `$substrBytes` accepts for its index and length (not decimals).
