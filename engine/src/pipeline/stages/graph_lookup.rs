@@ -115,6 +115,9 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
     for path in [&as_field, &connect_from, &connect_to] {
         super::lookup::check_path(path)?;
     }
+    // MongoDB gives $graphLookup a sub-pipeline context of its own, so it counts (and is
+    // refused) at the sub-pipeline depth limit like $lookup.
+    cx.sub_pipeline_depth()?;
     Ok(Box::new(GraphLookup {
         from,
         as_field,

@@ -12,6 +12,7 @@ use bson::{Bson, Document};
 use super::window_function::{Partition, WindowFunction, set_path, sort_number, unit_millis};
 use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{Expression, Scope, Vars};
+use crate::pipeline::memory::{self, Held};
 use crate::pipeline::{ParseContext, RunContext, Stage};
 use crate::query::sort::SortSpec;
 use crate::value::OrderedValue;
@@ -346,6 +347,14 @@ impl Stage for SetWindowFields {
     }
 
     fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        // With `sortBy` or `partitionBy` MongoDB puts a `$sort` of the whole input in front;
+        // without, the whole input is the one partition the stage holds.
+        let held = if self.sort_by.is_some() || self.partition_by.is_some() {
+            Held::Sort
+        } else {
+            Held::WindowPartition
+        };
+        memory::check(held, "$setWindowFields", memory::held_bytes(&input), cx)?;
         // Partitions in ascending key order; each partition sorted stably by sortBy.
         let mut partitions: BTreeMap<OrderedValue, Vec<Document>> = BTreeMap::new();
         for doc in input {
