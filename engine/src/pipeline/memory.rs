@@ -150,6 +150,17 @@ mod tests {
             message.contains("allowDiskUse: true does not lift this limit in Sprout"),
             "{message}"
         );
+        // A leading $sort runs in the find layer: the aggregation still reports its own $sort.
+        let (code, message) = code_and_message(&mut e, vec![doc! {"$sort": {"k": 1}}], Some(false));
+        assert_eq!(code, 292);
+        assert_eq!(
+            message,
+            format!(
+                "PlanExecutor error during aggregation :: caused by :: Sort exceeded memory \
+                 limit of {BLOCKING_STAGE_MEMORY_BYTES} bytes, but did not opt in to external \
+                 sorting."
+            )
+        );
     }
 
     #[test]
