@@ -316,3 +316,51 @@ fn unwind_of_a_large_array_is_linear() {
         ]
     );
 }
+
+#[test]
+fn a_stage_that_multiplies_its_input_stops_at_256_mib() {
+    use super::memory::MAX_STAGE_OUTPUT_BYTES;
+    let mut e = Engine::new();
+    // 1,000 copies of a 300 KiB document would be 300 MiB; 800 are 240 MiB.
+    let s = "x".repeat(300 * 1024);
+    let items: Vec<i32> = (0..1000).collect();
+    let r = e.run_command(
+        "t",
+        &doc! {"insert": "w", "documents": [{"_id": 1, "s": &s, "a": items}]},
+    );
+    assert!(crate::reply_ok(&r), "{r:?}");
+    let unwind = |n: i32| {
+        vec![
+            doc! {"$project": {"s": 1, "a": {"$slice": ["$a", n]}}},
+            doc! {"$unwind": "$a"},
+            doc! {"$count": "n"},
+        ]
+    };
+    let out = first_batch(&aggregate(&mut e, "w".into(), unwind(800)));
+    assert_eq!(out[0].get_i32("n").ok(), Some(800));
+    let (code, message) = failure(&aggregate(&mut e, "w".into(), unwind(1000)));
+    assert_eq!(code, 146);
+    assert!(
+        message.contains(&format!(
+            "$unwind produced more than {MAX_STAGE_OUTPUT_BYTES} bytes of documents."
+        )),
+        "{message}"
+    );
+    // $push over a growing window copies the window for every document: 3,000 documents of
+    // 1 KiB would make 4.5 GiB of arrays.
+    let docs: Vec<Document> = (0..3000)
+        .map(|i| doc! {"_id": i, "s": "y".repeat(1024)})
+        .collect();
+    let r = e.run_command("t", &doc! {"insert": "p", "documents": docs});
+    assert!(crate::reply_ok(&r), "{r:?}");
+    let window = vec![
+        doc! {"$setWindowFields": {"sortBy": {"_id": 1}, "output": {"all": {
+        "$push": "$s", "window": {"documents": ["unbounded", "current"]}}}}},
+    ];
+    let (code, message) = failure(&aggregate(&mut e, "p".into(), window));
+    assert_eq!(code, 146);
+    assert!(
+        message.contains("$setWindowFields produced more than"),
+        "{message}"
+    );
+}

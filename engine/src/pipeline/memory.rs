@@ -20,6 +20,44 @@ use crate::value::bson_size::document_size;
 /// The most bytes one blocking stage may hold (MongoDB's default, 100 MiB).
 pub const BLOCKING_STAGE_MEMORY_BYTES: usize = 100 * 1024 * 1024;
 
+/// The most bytes of documents (BSON) one stage may produce. MongoDB streams documents from
+/// stage to stage and has no such limit; Sprout hands each stage's whole output to the next,
+/// so a stage that multiplies its input (`$unwind` of a long array in a large document,
+/// `$lookup`, `$setWindowFields` pushing whole windows) could fill the page's 1 GiB before any
+/// of MongoDB's limits applies. 256 MiB of BSON is two to four times that in memory.
+pub const MAX_STAGE_OUTPUT_BYTES: usize = 256 * 1024 * 1024;
+
+/// The bytes a multiplying stage has produced so far, against [`MAX_STAGE_OUTPUT_BYTES`].
+#[derive(Debug)]
+pub struct OutputBudget {
+    stage: &'static str,
+    used: usize,
+}
+
+impl OutputBudget {
+    pub fn new(stage: &'static str) -> Self {
+        OutputBudget { stage, used: 0 }
+    }
+
+    /// Counts `bytes` more of output, failing past the limit.
+    pub fn add(&mut self, bytes: usize) -> Result<()> {
+        self.used = self.used.saturating_add(bytes);
+        if self.used > MAX_STAGE_OUTPUT_BYTES {
+            let stage = self.stage;
+            return Err(Error::new(
+                ErrorCode::ExceededMemoryLimit,
+                format!(
+                    "{stage} produced more than {MAX_STAGE_OUTPUT_BYTES} bytes of documents. \
+                     MongoDB streams documents from stage to stage, but Sprout holds each \
+                     stage's output in memory, and this is its limit: reduce the documents \
+                     with $match, $project or $limit before {stage}"
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// What the stage holds its documents for, which decides MongoDB's error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Held {

@@ -21,6 +21,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{Expression, Scope};
 use crate::matcher::Filter;
 use crate::path::{FieldPath, LeafArrays};
+use crate::pipeline::memory::OutputBudget;
 use crate::pipeline::{ParseContext, Pipeline, RunContext, Stage, SubPipelineOwner};
 use crate::value::OrderedValue;
 use crate::value::display::{key_value, type_name};
@@ -387,10 +388,12 @@ impl Stage for Lookup {
         // As the last stage of an outer `$lookup`'s sub-pipeline, the documents made here are
         // that `$lookup`'s array: its size limit is checked as they are made.
         let mut outer_total = 0;
+        let mut budget = OutputBudget::new("$lookup");
         for mut doc in input {
             let joined = self.joined(&doc, &foreign, table.as_ref(), cx)?;
             let array = Bson::Array(joined.into_iter().map(Bson::Document).collect());
             set_nested(&mut doc, &self.as_path, array);
+            budget.add(crate::value::bson_size::document_size(&doc))?;
             if let Some(limit) = &cx.joined_limit {
                 add_joined(&mut outer_total, std::slice::from_ref(&doc), limit)?;
             }

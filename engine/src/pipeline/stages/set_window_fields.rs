@@ -367,6 +367,8 @@ impl Stage for SetWindowFields {
             partitions.entry(OrderedValue(key)).or_default().push(doc);
         }
         let mut out = Vec::new();
+        // The computed values (a `$push` over a growing window copies the window each time).
+        let mut budget = memory::OutputBudget::new("$setWindowFields");
         for (_, mut docs) in partitions {
             let keys: Vec<Vec<Bson>> = match &self.sort_by {
                 Some(sort) => {
@@ -389,7 +391,9 @@ impl Stage for SetWindowFields {
                 let mut values = Vec::with_capacity(self.outputs.len());
                 for field in &self.outputs {
                     let (lo, hi) = self.window_of(field, &part, i)?;
-                    values.push(field.function.value(&part, i, lo, hi)?);
+                    let v = field.function.value(&part, i, lo, hi)?;
+                    budget.add(crate::value::bson_size::value_size(&v))?;
+                    values.push(v);
                 }
                 computed.push(values);
             }

@@ -4,7 +4,9 @@
 use bson::{Bson, Document};
 
 use crate::error::{Error, Result};
+use crate::pipeline::memory::OutputBudget;
 use crate::pipeline::{ParseContext, RunContext, Stage};
+use crate::value::bson_size::{document_size, value_size};
 use crate::value::display::type_name;
 
 #[derive(Debug)]
@@ -216,6 +218,7 @@ impl Stage for Unwind {
 
     fn apply(&self, input: Vec<Document>, _cx: &RunContext<'_>) -> Result<Vec<Document>> {
         let mut out = Vec::with_capacity(input.len());
+        let mut budget = OutputBudget::new("$unwind");
         for doc in input {
             match get_nested(&doc, &self.path) {
                 Some(Bson::Array(items)) if !items.is_empty() => {
@@ -226,7 +229,9 @@ impl Stage for Unwind {
                         continue;
                     };
                     out.reserve(items.len());
+                    let rest_bytes = document_size(&rest);
                     for (i, item) in items.into_iter().enumerate() {
+                        budget.add(rest_bytes + value_size(&item))?;
                         let mut d = rest.clone();
                         set_nested(&mut d, &self.path, item);
                         out.push(self.with_index(d, Some(i)));
