@@ -295,7 +295,9 @@ impl Expression {
                 let mut out = Vec::with_capacity(items.len());
                 for e in items {
                     // A missing value in an array literal becomes null.
-                    out.push(e.eval(vars)?.unwrap_or(Bson::Null));
+                    let v = e.eval(vars)?.unwrap_or(Bson::Null);
+                    crate::value::nesting::check_built_value_depth(&v)?;
+                    out.push(v);
                 }
                 Ok(Some(Bson::Array(out)))
             }
@@ -303,6 +305,7 @@ impl Expression {
                 let mut out = Document::new();
                 for (k, e) in fields {
                     if let Some(v) = e.eval(vars)? {
+                        crate::value::nesting::check_built_value_depth(&v)?;
                         out.insert(k.clone(), v);
                     }
                 }

@@ -364,3 +364,25 @@ fn a_stage_that_multiplies_its_input_stops_at_256_mib() {
         "{message}"
     );
 }
+
+#[test]
+fn values_built_by_expressions_nest_at_most_200_levels() {
+    let mut e = Engine::new();
+    let wrap = |times: i32| {
+        doc! {"$reduce": {"input": {"$range": [0, times]}, "initialValue": [], "in": ["$$value"]}}
+    };
+    // 200 arrays: the largest value MongoDB can turn into BSON.
+    let out = first_batch(&project_one(&mut e, doc! {"$size": wrap(199)}));
+    assert_eq!(out[0].get_i32("v").ok(), Some(1));
+    // 100,000 levels used to overflow the stack; now the 201st level is refused.
+    let (code, message) = failure(&project_one(&mut e, doc! {"$size": wrap(100_000)}));
+    assert_eq!(code, 15);
+    assert!(
+        message.ends_with(
+            "cannot convert document to BSON because it exceeds the limit of 200 levels of nesting"
+        ),
+        "{message}"
+    );
+    let objects = doc! {"$reduce": {"input": {"$range": [0, 100_000]}, "initialValue": {}, "in": {"a": "$$value"}}};
+    assert_eq!(failure(&project_one(&mut e, objects)).0, 15);
+}

@@ -73,6 +73,48 @@ fn walk(doc: &Document, max: usize, skip_empty: bool, keys: bool) -> Option<Foun
     None
 }
 
+/// Whether `v` nests more than `max` levels (a document or array is one level, and the
+/// documents and arrays inside it add theirs).
+pub fn value_deeper_than(v: &Bson, max: usize) -> bool {
+    let Some((first, _)) = children(v) else {
+        return false;
+    };
+    if max == 0 {
+        return true;
+    }
+    let mut stack: Vec<Children<'_>> = vec![first];
+    while let Some(top) = stack.last_mut() {
+        let Some((_, value)) = top.next() else {
+            stack.pop();
+            continue;
+        };
+        if let Some((inner, _)) = children(value) {
+            if stack.len() >= max {
+                return true;
+            }
+            stack.push(inner);
+        }
+    }
+    false
+}
+
+/// An array or object built by an expression may hold values up to 199 levels deep, so it
+/// nests at most 200 levels: what MongoDB can turn into BSON (`Document::toBson`, 15 Overflow).
+/// Without this a `$reduce` that wraps `$$value` in an array each time builds a value deep
+/// enough to overflow the stack of everything that walks it, dropping it included.
+pub fn check_built_value_depth(element: &Bson) -> Result<()> {
+    if value_deeper_than(element, MAX_BSON_DEPTH - 1) {
+        return Err(Error::new(
+            ErrorCode::Overflow,
+            format!(
+                "cannot convert document to BSON because it exceeds the limit of \
+                 {MAX_BSON_DEPTH} levels of nesting"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// BSON validation of a command as it arrives: at most [`MAX_BSON_DEPTH`] levels below its top.
 pub fn check_command_depth(command: &Document) -> Result<()> {
     match walk(command, MAX_BSON_DEPTH + 1, false, false) {
@@ -187,6 +229,14 @@ mod tests {
         assert!(check_command_depth(&nested(201)).is_ok());
         let e = check_command_depth(&nested(202)).unwrap_err();
         assert_eq!(e.message, "BSONObj exceeds maximum nested object depth");
+    }
+
+    #[test]
+    fn value_depth_counts_each_container() {
+        let v = Bson::Array(vec![Bson::Document(doc! {"a": [1]})]);
+        assert!(!value_deeper_than(&v, 3));
+        assert!(value_deeper_than(&v, 2));
+        assert!(!value_deeper_than(&Bson::Int32(1), 0));
     }
 
     #[test]
