@@ -165,6 +165,10 @@ impl Scope {
     }
 }
 
+/// The operators besides array and object literals whose result can nest deeper than their
+/// arguments (a `$reduce` repeating one of them would otherwise build an unbounded depth).
+const NESTING_OPERATORS: &[&str] = &["$setField", "$objectToArray", "$arrayToObject", "$zip"];
+
 impl Expression {
     /// Parses an expression that names no user variables.
     pub fn parse(v: &Bson) -> Result<Expression> {
@@ -311,7 +315,16 @@ impl Expression {
                 }
                 Ok(Some(Bson::Document(out)))
             }
-            Expression::Operator { def, args } => (def.eval)(args, vars),
+            Expression::Operator { def, args } => {
+                let out = (def.eval)(args, vars)?;
+                // Operators that put a value one or two levels inside a new container.
+                if NESTING_OPERATORS.contains(&def.name)
+                    && let Some(v) = &out
+                {
+                    crate::value::nesting::check_value_depth(v)?;
+                }
+                Ok(out)
+            }
         }
     }
 

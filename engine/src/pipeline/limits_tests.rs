@@ -385,4 +385,7 @@ fn values_built_by_expressions_nest_at_most_200_levels() {
     );
     let objects = doc! {"$reduce": {"input": {"$range": [0, 100_000]}, "initialValue": {}, "in": {"a": "$$value"}}};
     assert_eq!(failure(&project_one(&mut e, objects)).0, 15);
+    let set_field = doc! {"$reduce": {"input": {"$range": [0, 100_000]}, "initialValue": {}, "in": {
+    "$setField": {"field": "a", "input": {}, "value": "$$value"}}}};
+    assert_eq!(failure(&project_one(&mut e, set_field)).0, 15);
 }

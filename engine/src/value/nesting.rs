@@ -104,15 +104,27 @@ pub fn value_deeper_than(v: &Bson, max: usize) -> bool {
 /// enough to overflow the stack of everything that walks it, dropping it included.
 pub fn check_built_value_depth(element: &Bson) -> Result<()> {
     if value_deeper_than(element, MAX_BSON_DEPTH - 1) {
-        return Err(Error::new(
-            ErrorCode::Overflow,
-            format!(
-                "cannot convert document to BSON because it exceeds the limit of \
-                 {MAX_BSON_DEPTH} levels of nesting"
-            ),
-        ));
+        return Err(built_too_deep());
     }
     Ok(())
+}
+
+/// [`check_built_value_depth`] for a whole result: at most [`MAX_BSON_DEPTH`] levels.
+pub fn check_value_depth(v: &Bson) -> Result<()> {
+    if value_deeper_than(v, MAX_BSON_DEPTH) {
+        return Err(built_too_deep());
+    }
+    Ok(())
+}
+
+fn built_too_deep() -> Error {
+    Error::new(
+        ErrorCode::Overflow,
+        format!(
+            "cannot convert document to BSON because it exceeds the limit of {MAX_BSON_DEPTH} \
+             levels of nesting"
+        ),
+    )
 }
 
 /// BSON validation of a command as it arrives: at most [`MAX_BSON_DEPTH`] levels below its top.
