@@ -297,19 +297,23 @@ impl Expression {
             Expression::Path(p) => p.evaluate(vars),
             Expression::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
+                let mut budget = memory::ArrayBudget::new("an array literal");
                 for e in items {
                     // A missing value in an array literal becomes null.
                     let v = e.eval(vars)?.unwrap_or(Bson::Null);
                     crate::value::nesting::check_built_value_depth(&v)?;
+                    budget.add(memory::value_memory(&v))?;
                     out.push(v);
                 }
                 Ok(Some(Bson::Array(out)))
             }
             Expression::Object(fields) => {
                 let mut out = Document::new();
+                let mut budget = memory::ArrayBudget::new("an object literal");
                 for (k, e) in fields {
                     if let Some(v) = e.eval(vars)? {
                         crate::value::nesting::check_built_value_depth(&v)?;
+                        budget.add(memory::value_memory(&v))?;
                         out.insert(k.clone(), v);
                     }
                 }

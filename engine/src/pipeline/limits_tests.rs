@@ -278,6 +278,14 @@ fn arrays_built_by_expressions_stop_at_100_mib() {
         message.contains("$map would use too much memory ("),
         "{message}"
     );
+    // An array literal holding $$value twice doubles the value's size on each step.
+    let twice = doc! {"$size": {"$reduce": {"input": {"$range": [0, 60]}, "initialValue": [1], "in": ["$$value", "$$value"]}}};
+    let (code, message) = failure(&project_one(&mut e, twice));
+    assert_eq!(code, 146);
+    assert!(
+        message.contains("an array literal would use too much memory ("),
+        "{message}"
+    );
     // $concatArrays doubling an array in $reduce.
     let doubling = doc! {"$size": {"$reduce": {"input": {"$range": [0, 40]}, "initialValue": [1], "in": {"$concatArrays": ["$$value", "$$value"]}}}};
     let (code, message) = failure(&project_one(&mut e, doubling));
