@@ -286,6 +286,9 @@ fn arrays_built_by_expressions_stop_at_100_mib() {
         message.contains("an array literal would use too much memory ("),
         "{message}"
     );
+    // $concatArrays doubling an array of arrays: few elements, each large.
+    let nested = doc! {"$size": {"$reduce": {"input": {"$range": [0, 40]}, "initialValue": [{"$range": [0, 100_000]}], "in": {"$concatArrays": ["$$value", "$$value"]}}}};
+    assert_eq!(failure(&project_one(&mut e, nested)).0, 146);
     // $concatArrays doubling an array in $reduce.
     let doubling = doc! {"$size": {"$reduce": {"input": {"$range": [0, 40]}, "initialValue": [1], "in": {"$concatArrays": ["$$value", "$$value"]}}}};
     let (code, message) = failure(&project_one(&mut e, doubling));

@@ -3,7 +3,7 @@
 
 use bson::Bson;
 
-use super::super::memory::{ArrayBudget, VALUE_BYTES};
+use super::super::memory::{ArrayBudget, value_memory};
 use super::super::operators::arg;
 use super::super::{Expression, Vars};
 use super::{
@@ -89,8 +89,9 @@ fn element_at(
 
 pub(super) fn concat_arrays(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let mut out = Vec::new();
-    // The elements themselves only (what they own was counted where they were made), so a
-    // `$reduce` that appends one element at a time stays linear.
+    // Everything the elements own: Sprout copies them where MongoDB shares, so
+    // `["$$value", "$$value"]` doubles the memory even when the elements are arrays. Counting
+    // walks what the copy copies, so it adds no more than a constant to the copy's cost.
     let mut budget = ArrayBudget::new("$concatArrays");
     for a in args {
         let v = a.eval(vars)?;
@@ -99,7 +100,9 @@ pub(super) fn concat_arrays(args: &[Expression], vars: &Vars<'_>) -> Result<Opti
         }
         match v {
             Some(Bson::Array(items)) => {
-                budget.add(items.len().saturating_mul(VALUE_BYTES))?;
+                for item in &items {
+                    budget.add(value_memory(item))?;
+                }
                 out.extend(items);
             }
             other => {
