@@ -1,7 +1,8 @@
 //! Memory caps on arrays built by expressions. MongoDB 8.0 caps `$range` at 100 MB
 //! (`internalQueryMaxRangeBytes`, ExceededMemoryLimit); later versions add the same kind of cap
 //! for `$map`/`$reduce` (`internalQueryMaxMapReduceExpressionBytes`) and `$concatArrays`.
-//! Sprout applies the 100 MB to all three, measured in its own memory: a value here costs
+//! Sprout applies the 100 MB to these and to `$regexFindAll`, `$split` and array and object
+//! literals, measured in its own memory: a value here costs
 //! [`VALUE_BYTES`] bytes (the size of a `Bson`) plus what it owns, several times MongoDB's
 //! 16-byte `Value`, and the page's WebAssembly memory ends at 1 GiB. So `$range` stops at
 //! about a million elements where MongoDB allows six and a half million.
@@ -10,7 +11,7 @@ use bson::{Bson, Document};
 
 use crate::error::{Error, ErrorCode, Result};
 
-/// The most bytes one array built by `$range`, `$map` or `$concatArrays` may take.
+/// The most bytes one array (or object) built by an expression may take.
 pub const MAX_BUILT_ARRAY_BYTES: usize = 100 * 1024 * 1024;
 /// What one value costs in Sprout's memory before what it owns.
 pub const VALUE_BYTES: usize = std::mem::size_of::<Bson>();

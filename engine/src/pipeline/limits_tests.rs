@@ -286,6 +286,21 @@ fn arrays_built_by_expressions_stop_at_100_mib() {
         message.contains("an array literal would use too much memory ("),
         "{message}"
     );
+    // An empty match at each of 4 million characters: a document per character.
+    let find_all = doc! {"$size": {"$regexFindAll": {"input": {"$reduce": {"input": {"$range": [0, 22]}, "initialValue": "a", "in": {"$concat": ["$$value", "$$value"]}}}, "regex": ""}}};
+    let (code, message) = failure(&project_one(&mut e, find_all));
+    assert_eq!(code, 146);
+    assert!(
+        message.contains("$regexFindAll would use too much memory ("),
+        "{message}"
+    );
+    let split = doc! {"$size": {"$split": [{"$reduce": {"input": {"$range": [0, 22]}, "initialValue": "a", "in": {"$concat": ["$$value", "$$value"]}}}, "a"]}};
+    let (code, message) = failure(&project_one(&mut e, split));
+    assert_eq!(code, 146);
+    assert!(
+        message.contains("$split would use too much memory ("),
+        "{message}"
+    );
     // $concatArrays doubling an array of arrays: few elements, each large.
     let nested = doc! {"$size": {"$reduce": {"input": {"$range": [0, 40]}, "initialValue": [{"$range": [0, 100_000]}], "in": {"$concatArrays": ["$$value", "$$value"]}}}};
     assert_eq!(failure(&project_one(&mut e, nested)).0, 146);

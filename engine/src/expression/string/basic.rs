@@ -3,6 +3,7 @@
 use bson::Bson;
 
 use super::super::array::type_name_of;
+use super::super::memory::{ArrayBudget, VALUE_BYTES};
 use super::super::named_args::nullish;
 use super::super::operators::{OperatorDef, arg, parse_list};
 use super::super::{Expression, Scope, Vars};
@@ -228,12 +229,14 @@ pub fn split(args: &[Expression], vars: &Vars<'_>) -> Out {
             "$split requires a non-empty separator",
         ));
     }
-    Ok(Some(Bson::Array(
-        input
-            .split(sep.as_str())
-            .map(|p| Bson::String(p.to_string()))
-            .collect(),
-    )))
+    // A one-byte separator through a long string of it makes a string per byte.
+    let mut budget = ArrayBudget::new("$split");
+    let mut out = Vec::new();
+    for part in input.split(sep.as_str()) {
+        budget.add(VALUE_BYTES + part.len())?;
+        out.push(Bson::String(part.to_string()));
+    }
+    Ok(Some(Bson::Array(out)))
 }
 
 /// `$indexOfBytes`/`$indexOfCP` take two to four arguments.
