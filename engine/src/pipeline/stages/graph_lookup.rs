@@ -210,6 +210,9 @@ impl GraphLookup {
             let spec = FindSpec::of_filter(Filter::parse(&query)?);
             let found = crate::exec::matching_record_ids(coll, &query, &spec, cx.match_ctx)?;
             let mut next: Vec<Bson> = Vec::new();
+            // The frontier's values once each, without a scan per value (a wide graph made
+            // this quadratic in the frontier's size).
+            let mut in_next: std::collections::BTreeSet<OrderedValue> = Default::default();
             for record_id in found {
                 let Some(found_doc) = coll.and_then(|c| c.get(record_id)) else {
                     continue;
@@ -219,7 +222,7 @@ impl GraphLookup {
                     continue;
                 }
                 for v in values_at(found_doc, &self.connect_from) {
-                    if !next.iter().any(|n| crate::value::values_equal(n, &v)) {
+                    if in_next.insert(OrderedValue(v.clone())) {
                         next.push(v);
                     }
                 }
