@@ -415,3 +415,32 @@ fn values_built_by_expressions_nest_at_most_200_levels() {
     "$setField": {"field": "a", "input": {}, "value": "$$value"}}}};
     assert_eq!(failure(&project_one(&mut e, set_field)).0, 15);
 }
+
+#[test]
+fn a_graph_lookup_holding_over_100_mib_fails_with_40099() {
+    let mut e = engine();
+    // A chain f0 -> f1 -> ... of 1 MiB documents.
+    let s = "x".repeat(1024 * 1024);
+    let docs: Vec<Document> = (0..105)
+        .map(|i| doc! {"_id": i, "next": i + 1, "s": &s})
+        .collect();
+    let r = e.run_command("t", &doc! {"insert": "f", "documents": docs});
+    assert!(crate::reply_ok(&r), "{r:?}");
+    let graph = |depth: i32| {
+        vec![
+            doc! {"$limit": 1},
+            doc! {"$graphLookup": {"from": "f", "startWith": 0, "connectFromField": "next",
+            "connectToField": "_id", "as": "chain", "maxDepth": depth}},
+            doc! {"$project": {"n": {"$size": "$chain"}}},
+        ]
+    };
+    // 95 documents: under the limit.
+    let out = first_batch(&aggregate(&mut e, "c".into(), graph(94)));
+    assert_eq!(out[0].get_i32("n").ok(), Some(95));
+    let (code, message) = failure(&aggregate(&mut e, "c".into(), graph(200)));
+    assert_eq!(code, 40099);
+    assert!(
+        message.ends_with("$graphLookup reached maximum memory consumption"),
+        "{message}"
+    );
+}

@@ -21,6 +21,7 @@ use crate::path::{FieldPath, LeafArrays};
 use crate::pipeline::{ParseContext, RunContext, Stage};
 use crate::query::FindSpec;
 use crate::value::OrderedValue;
+use crate::value::bson_size::{document_size, value_size};
 use crate::value::display::type_name;
 
 #[derive(Debug)]
@@ -130,6 +131,21 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
     }))
 }
 
+/// MongoDB's limit on what one `$graphLookup` holds (the documents found and the values still
+/// to look for): 100 MiB, and it cannot spill (`checkMemoryUsage` in
+/// document_source_graph_lookup.cpp, error 40099).
+pub const MAX_GRAPH_LOOKUP_BYTES: usize = 100 * 1024 * 1024;
+
+fn check_memory(bytes: usize) -> Result<()> {
+    if bytes >= MAX_GRAPH_LOOKUP_BYTES {
+        return Err(Error::location(
+            40099,
+            "$graphLookup reached maximum memory consumption",
+        ));
+    }
+    Ok(())
+}
+
 fn missing_required() -> Error {
     Error::location(
         40105,
@@ -201,7 +217,10 @@ impl GraphLookup {
             None => vec![Bson::Null],
         };
         let mut depth = 0_i64;
+        let mut visited_bytes = 0usize;
         while !frontier.is_empty() && self.max_depth.is_none_or(|max| depth <= max) {
+            let frontier_bytes: usize = frontier.iter().map(value_size).sum();
+            check_memory(visited_bytes + frontier_bytes)?;
             let mut query = Document::new();
             query.insert(self.connect_to.clone(), doc! {"$in": frontier});
             if let Some(restrict) = &self.restrict {
@@ -226,6 +245,8 @@ impl GraphLookup {
                         next.push(v);
                     }
                 }
+                visited_bytes += document_size(found_doc);
+                check_memory(visited_bytes)?;
                 visited.insert(record_id, (found_doc.clone(), depth));
             }
             frontier = next;
