@@ -4,6 +4,7 @@
 //! `hostile_table.rs` runs every row through the `sprout` binary in its own process.
 
 mod engine_limits;
+mod fuzz_finds;
 mod parsers;
 mod shell_limits;
 
@@ -69,5 +70,6 @@ pub fn all() -> Vec<Row> {
     rows.extend(shell_limits::rows());
     rows.extend(engine_limits::rows());
     rows.extend(parsers::rows());
+    rows.extend(fuzz_finds::rows());
     rows
 }

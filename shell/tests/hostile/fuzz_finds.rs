@@ -1,0 +1,36 @@
+//! Rows from the fuzzers' finds (`cargo xtask fuzz`, see docs/reliability.md): each input that
+//! crashed, ran out of memory or timed out, as a program for the `sprout` binary.
+
+use super::{Row, SIZE, result};
+
+pub fn rows() -> Vec<Row> {
+    vec![
+        // projection target, out of memory: a DocumentDB seed as a computed projection.
+        result(
+            "fuzz/projection-range-6.5M",
+            "db.c.insertMany(Array.from({length: 12}, (_, i) => ({i}))); \
+             try { db.c.find({}, {result: {$range: [0, 6505360]}}).toArray().length } \
+             catch (e) { /memory|exceed|limit/i.test(e.message) ? 'refused' : e.message }",
+            "^(12|refused)\n$",
+        ),
+        super::error(
+            "fuzz/projection-range-6.5M-in-map",
+            "db.c.insertMany(Array.from({length: 12}, (_, i) => ({i}))); \
+             db.c.find({}, {r: {$map: {input: {$range: [0, 100]}, in: {$range: [0, 6505360]}}}}).toArray().length",
+            SIZE,
+        ),
+        // shell_program target, timeouts: jstests seeds that build 16 MB strings from holes.
+        result(
+            "fuzz/array-16M-holes-toString",
+            "db.c.insertOne({big: Array(16 * 1024 * 1024 - 1024).toString()}); db.c.countDocuments()",
+            "^1\n$",
+        ),
+        result(
+            "fuzz/array-1M-join-20-inserts",
+            "var p = new Array(1024 * 1024).join('x'); \
+             for (var i = 0; i < 20; i++) db.c.insertOne({_id: i, p}); \
+             db.c.find().limit(-18).itcount() < 18",
+            "^true\n$",
+        ),
+    ]
+}
