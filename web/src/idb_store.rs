@@ -1,18 +1,22 @@
 //! IndexedDB persistence: the browser's [`engine::storage`] store.
 //!
-//! Three object stores in the database: `collections` (key `db\x01coll`, value: the options
-//! document as BSON bytes), `documents` (key `db\x01coll\x01<record id hex>`, value: the
-//! document's BSON bytes) and `clients` (key: a page's client id, value: `[seq, at]`, the last of
-//! its commands whose changes are stored and when). Each [`ChangeBatch`] commits in one readwrite
-//! transaction over all three, together with the mark of the command it came from, so a closed tab
+//! Four object stores in the database: `collections` (key `db\x01coll`, value: the options
+//! document as BSON bytes), `packs` (key `db\x01coll\x01<first record id hex>`, value: up to
+//! 1,024 documents, see [`crate::record_packs`]), `documents` (key `db\x01coll\x01<record id
+//! hex>`, value: the document's BSON bytes, or no bytes for a deleted document: the changes since
+//! the packs were written, which override them) and `clients` (key: a page's client id, value:
+//! `[seq, at]`, the last of its commands whose changes are stored and when). Each [`ChangeBatch`]
+//! commits in one readwrite transaction over all of them, together with the mark of the command it
+//! came from, so a closed tab
 //! never leaves half a command behind and a page whose command was in flight when the database's
 //! owner died can tell whether it was applied (see `shell_worker`). Indexes are not stored: they
 //! are rebuilt on load. Failures are [`StorageError`]s: a full quota is told apart, since the
 //! command must then report it and leave nothing half-written.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
+use engine::catalog::Namespace;
 use engine::storage::{
     Change, ChangeBatch, Snapshot, collection_key, document_key, parse_collection_key,
     parse_document_key,
@@ -21,6 +25,8 @@ use js_sys::{Array, Promise, Uint8Array};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
+
+use crate::record_packs::decode_pack;
 use web_sys::{
     IdbDatabase, IdbKeyRange, IdbOpenDbRequest, IdbRequest, IdbTransaction, IdbTransactionMode,
 };
@@ -28,17 +34,9 @@ use web_sys::{
 const DOCUMENTS: &str = "documents";
 const COLLECTIONS: &str = "collections";
 const CLIENTS: &str = "clients";
-/// 1: documents and collections; 2: clients (the marks of applied commands).
-const VERSION: u32 = 2;
-
-/// Documents read per request when the store is loaded ([`IdbStore::read_chunks`]).
-pub const CHUNK: u32 = 8192;
-
-/// One chunk of documents being read: its keys and its values.
-struct ChunkRead {
-    keys: Promise,
-    values: Promise,
-}
+const PACKS: &str = "packs";
+/// 1: documents and collections; 2: clients (the marks of applied commands); 3: packs.
+const VERSION: u32 = 3;
 
 /// Marks older than this are dropped when a page takes the database over: a page whose command
 /// waited that long for an answer has long been closed.
@@ -260,15 +258,22 @@ impl IdbStore {
         name: &str,
         on_event: Rc<dyn Fn(StoreEvent)>,
     ) -> Result<IdbStore, StorageError> {
-        let db = open_watched(name, VERSION, &[DOCUMENTS, COLLECTIONS, CLIENTS], on_event).await?;
+        let db = open_watched(
+            name,
+            VERSION,
+            &[DOCUMENTS, COLLECTIONS, CLIENTS, PACKS],
+            on_event,
+        )
+        .await?;
         Ok(IdbStore { db })
     }
 
     fn transaction(&self, mode: IdbTransactionMode) -> Result<IdbTransaction, StorageError> {
-        let stores = Array::of3(
+        let stores = Array::of4(
             &JsValue::from_str(DOCUMENTS),
             &JsValue::from_str(COLLECTIONS),
             &JsValue::from_str(CLIENTS),
+            &JsValue::from_str(PACKS),
         );
         self.db
             .transaction_with_str_sequence_and_mode(&stores, mode)
@@ -298,6 +303,7 @@ impl IdbStore {
         let docs = store(DOCUMENTS)?;
         let colls = store(COLLECTIONS)?;
         let clients = store(CLIENTS)?;
+        let packs = store(PACKS)?;
         let done = completion(&tx);
         if let Some((client, seq)) = mark {
             let value = Array::of2(
@@ -328,7 +334,7 @@ impl IdbStore {
                         &JsValue::from_str(&format!("{prefix}\u{2}")),
                     );
                     range
-                        .and_then(|r| docs.delete(&r))
+                        .and_then(|r| docs.delete(&r).and_then(|_| packs.delete(&r)))
                         .and_then(|_| colls.delete(&JsValue::from_str(&prefix)))
                         .map(|_| ())
                 }
@@ -342,8 +348,12 @@ impl IdbStore {
                         &JsValue::from_str(&document_key(ns, *record_id)),
                     )
                     .map(|_| ()),
+                // No bytes: deleted (a pack may still hold the document).
                 Change::DeleteDocument { ns, record_id } => docs
-                    .delete(&JsValue::from_str(&document_key(ns, *record_id)))
+                    .put_with_key(
+                        &Uint8Array::new_with_length(0),
+                        &JsValue::from_str(&document_key(ns, *record_id)),
+                    )
                     .map(|_| ()),
             };
             if let Err(e) = r {
@@ -384,101 +394,127 @@ impl IdbStore {
 
     /// Reads everything back, for [`engine::Engine::load`].
     pub async fn snapshot(&self) -> Result<Snapshot, StorageError> {
-        let mut whole = Snapshot::default();
-        self.read_chunks(|chunk| {
-            whole.collections.extend(chunk.collections);
-            whole.documents.extend(chunk.documents);
-            Ok(())
-        })
-        .await?;
-        Ok(whole)
+        Ok(self.load().await?.0)
     }
 
-    /// Reads everything back in chunks of [`CHUNK`] documents, in key order (database,
-    /// collection, record id: the order [`engine::Engine::load`] inserts in), handing each to
-    /// `on_chunk` while the browser reads the next; the first chunk also carries the collections.
-    /// So a large store is decoded and loaded while it is still being read, and never held twice
-    /// in memory. Each chunk is its own read transaction: this is for the database's owner, the
-    /// only page that writes it, before it takes commands.
-    pub async fn read_chunks(
-        &self,
-        mut on_chunk: impl FnMut(Snapshot) -> Result<(), String>,
-    ) -> Result<(), StorageError> {
+    /// Reads everything back, for [`engine::Engine::load`]: the collections, the packs'
+    /// documents with the changes since laid over them; and how many change records there are
+    /// (see [`IdbStore::compact`]). Documents come in any order ([`engine::Engine::load`] sorts).
+    pub async fn load(&self) -> Result<(Snapshot, usize), StorageError> {
         let tx = self.transaction(IdbTransactionMode::Readonly)?;
-        let colls = tx
-            .object_store(COLLECTIONS)
-            .map_err(|e| StorageError::of("store", e))?;
-        let collections = read_all(&colls).await?;
-        let mut next = Some(self.start_chunk(None)?);
-        let mut first = Some(collections);
-        while let Some(reading) = next.take() {
-            let keys: Array = JsFuture::from(reading.keys)
-                .await
-                .map_err(|e| StorageError::of("read", e))?
-                .unchecked_into();
-            let values: Array = JsFuture::from(reading.values)
-                .await
-                .map_err(|e| StorageError::of("read", e))?
-                .unchecked_into();
-            let count = keys.length();
-            if count == CHUNK {
-                // Ask for the next chunk before decoding this one.
-                next = Some(self.start_chunk(Some(&keys.get(count - 1)))?);
-            }
-            let mut chunk = Snapshot::default();
-            if let Some((keys, values)) = first.take() {
-                for (k, v) in keys.iter().zip(values.iter()) {
-                    let Some(ns) = k.as_string().and_then(|k| parse_collection_key(&k)) else {
-                        continue;
-                    };
-                    let bytes = Uint8Array::new(&v).to_vec();
-                    let options = bson::Document::from_reader(bytes.as_slice()).unwrap_or_default();
-                    chunk.collections.push((ns, options));
+        let store = |name| {
+            tx.object_store(name)
+                .map_err(|e| StorageError::of("store", e))
+        };
+        // All six reads are asked for at once; IndexedDB answers them in order.
+        let colls = start_read_all(&store(COLLECTIONS)?)?;
+        let packs = start_read_all(&store(PACKS)?)?;
+        let changes = start_read_all(&store(DOCUMENTS)?)?;
+        let mut snapshot = Snapshot::default();
+        let (keys, values) = colls.finish().await?;
+        for (k, v) in keys.iter().zip(values.iter()) {
+            let Some(ns) = k.as_string().and_then(|k| parse_collection_key(&k)) else {
+                continue;
+            };
+            let bytes = Uint8Array::new(&v).to_vec();
+            let options = bson::Document::from_reader(bytes.as_slice()).unwrap_or_default();
+            snapshot.collections.push((ns, options));
+        }
+        // The change records first (few, once compacted): they override the packs.
+        let (pack_keys, pack_values) = packs.finish().await?;
+        let (keys, values) = changes.finish().await?;
+        let change_records = keys.length() as usize;
+        let mut overrides: BTreeMap<Namespace, BTreeMap<u64, Vec<u8>>> = BTreeMap::new();
+        for (k, v) in keys.iter().zip(values.iter()) {
+            let Some((ns, record_id)) = k.as_string().and_then(|k| parse_document_key(&k)) else {
+                continue;
+            };
+            overrides
+                .entry(ns)
+                .or_default()
+                .insert(record_id, Uint8Array::new(&v).to_vec());
+        }
+        for (k, v) in pack_keys.iter().zip(pack_values.iter()) {
+            let Some((ns, _)) = k.as_string().and_then(|k| parse_document_key(&k)) else {
+                continue;
+            };
+            let entries =
+                decode_pack(&Uint8Array::new(&v).to_vec()).map_err(StorageError::Failed)?;
+            let mut changed = overrides.get_mut(&ns);
+            for (record_id, bytes) in entries {
+                let bytes = match changed.as_mut().and_then(|c| c.remove(&record_id)) {
+                    Some(newer) => newer,
+                    None => bytes,
+                };
+                // No bytes: deleted since the pack was written.
+                if !bytes.is_empty() {
+                    snapshot.documents.push((ns.clone(), record_id, bytes));
                 }
             }
-            chunk.documents.reserve(count as usize);
-            for (k, v) in keys.iter().zip(values.iter()) {
-                let Some((ns, rid)) = k.as_string().and_then(|k| parse_document_key(&k)) else {
-                    continue;
-                };
-                chunk
-                    .documents
-                    .push((ns, rid, Uint8Array::new(&v).to_vec()));
-            }
-            on_chunk(chunk).map_err(StorageError::Failed)?;
         }
-        Ok(())
+        // Documents inserted since the packs were written.
+        for (ns, changed) in overrides {
+            for (record_id, bytes) in changed {
+                if !bytes.is_empty() {
+                    snapshot.documents.push((ns.clone(), record_id, bytes));
+                }
+            }
+        }
+        Ok((snapshot, change_records))
     }
 
-    /// Starts reading the documents after key `after` (from the first when `None`), at most
-    /// [`CHUNK`] of them: keys and values, listened to from now on.
-    fn start_chunk(&self, after: Option<&JsValue>) -> Result<ChunkRead, StorageError> {
-        let read = |e| StorageError::of("read", e);
-        let tx = self
-            .db
-            .transaction_with_str_and_mode(DOCUMENTS, IdbTransactionMode::Readonly)
-            .map_err(|e| StorageError::of("transaction", e))?;
-        let docs = tx.object_store(DOCUMENTS).map_err(read)?;
-        let range = match after {
-            Some(key) => IdbKeyRange::lower_bound_with_open(key, true)
-                .map_err(read)?
-                .into(),
-            None => JsValue::NULL,
+    /// Replaces the stored documents by `packs` (key, pack bytes: every document of the
+    /// database, as the owner's engine holds them after its last commit) and drops the change
+    /// records, in one transaction: a crash leaves the old form or the new one.
+    pub async fn compact(&self, packs: &[(String, Vec<u8>)]) -> Result<(), StorageError> {
+        let tx = self.transaction(IdbTransactionMode::Readwrite)?;
+        let store = |name| {
+            tx.object_store(name)
+                .map_err(|e| StorageError::of("store", e))
         };
-        let keys = docs
-            .get_all_keys_with_key_and_limit(&range, CHUNK)
-            .map_err(read)?;
-        let values = docs
-            .get_all_with_key_and_limit(&range, CHUNK)
-            .map_err(read)?;
-        Ok(ChunkRead {
-            keys: request_promise(&keys),
-            values: request_promise(&values),
-        })
+        let docs = store(DOCUMENTS)?;
+        let pack_store = store(PACKS)?;
+        let done = completion(&tx);
+        let written = docs.clear().and_then(|_| pack_store.clear()).and_then(|_| {
+            for (key, bytes) in packs {
+                pack_store
+                    .put_with_key(&Uint8Array::from(bytes.as_slice()), &JsValue::from_str(key))?;
+            }
+            Ok(())
+        });
+        if let Err(e) = written {
+            let _ = tx.abort();
+            return Err(StorageError::of("write", e));
+        }
+        done.await.map_err(|e| StorageError::of("commit", e))
     }
 
     pub fn close(&self) {
         self.db.close();
+    }
+}
+
+/// A store's keys and values being read.
+struct ReadAll {
+    keys: Promise,
+    values: Promise,
+}
+
+/// Asks for all of a store's keys and values, listening from now on.
+fn start_read_all(store: &web_sys::IdbObjectStore) -> Result<ReadAll, StorageError> {
+    let read = |e| StorageError::of("read", e);
+    Ok(ReadAll {
+        keys: request_promise(&store.get_all_keys().map_err(read)?),
+        values: request_promise(&store.get_all().map_err(read)?),
+    })
+}
+
+impl ReadAll {
+    async fn finish(self) -> Result<(Array, Array), StorageError> {
+        let read = |e| StorageError::of("read", e);
+        let keys = JsFuture::from(self.keys).await.map_err(read)?;
+        let values = JsFuture::from(self.values).await.map_err(read)?;
+        Ok((keys.unchecked_into(), values.unchecked_into()))
     }
 }
 

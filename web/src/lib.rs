@@ -15,6 +15,7 @@ pub mod lessons;
 pub mod page_coordination;
 pub mod persistence;
 pub mod protocol;
+pub mod record_packs;
 pub mod shared_engine;
 pub mod shell_worker;
 pub mod syntax;

@@ -12,17 +12,21 @@
 use std::collections::HashMap;
 
 use engine::Engine;
-use engine::storage::ChangeBatch;
+use engine::storage::{Change, ChangeBatch, document_key};
 use shell::{Evaluation, Shell, ShellConfig};
 
 use crate::idb_store::{IdbStore, StorageError};
 use crate::protocol::{
     Catalog, CollectionSummary, ErrorInfo, IndexSummary, Reply, StructuredResult,
 };
+use crate::record_packs::{PACK_DOCUMENTS, encode_pack};
 
 /// Shell sessions kept for other pages; the least recently used is dropped beyond this (its page
 /// then starts a fresh session: its variables are gone, the data is not).
 const MAX_SESSIONS: usize = 16;
+
+/// Change records the store may hold before its documents are rewritten as packs.
+const COMPACT_AFTER: usize = 4096;
 
 /// MongoDB's code for a write that found no room (`OutOfDiskSpace` in the server's
 /// `src/mongo/base/error_codes.yml`); a full browser quota is the page's version of it.
@@ -58,13 +62,15 @@ pub struct SharedEngine {
     store: Option<IdbStore>,
     /// The last stored input of each client (from IndexedDB at takeover, then kept up to date).
     marks: HashMap<String, u64>,
+    /// Per-document change records in the store since its packs were written.
+    change_records: usize,
 }
 
 impl SharedEngine {
-    /// The database's engine (loaded with [`load_store`]), committing to `store`; `own` is the
-    /// owner page's session, already built.
+    /// The database's engine (loaded with [`load_store`], which counts the store's
+    /// `change_records`), committing to `store`; `own` is the owner page's session, already built.
     pub fn new(
-        engine: Engine,
+        (engine, change_records): (Engine, usize),
         store: Option<IdbStore>,
         marks: HashMap<String, u64>,
         own: Option<(String, Shell)>,
@@ -74,6 +80,30 @@ impl SharedEngine {
             sessions: own.into_iter().collect(),
             store,
             marks,
+            change_records,
+        }
+    }
+
+    /// When the store holds more than [`COMPACT_AFTER`] change records, rewrites its documents
+    /// as packs (the engine holds exactly what is stored: this runs between commands).
+    pub async fn compact_if_due(this: &std::cell::RefCell<Option<SharedEngine>>) {
+        let due = this.borrow().as_ref().and_then(|s| {
+            (s.change_records > COMPACT_AFTER)
+                .then(|| s.store.clone())
+                .flatten()
+                .zip(s.engine.as_ref().map(packs_of))
+        });
+        let Some((store, packs)) = due else {
+            return;
+        };
+        match store.compact(&packs).await {
+            Ok(()) => {
+                if let Some(shared) = this.borrow_mut().as_mut() {
+                    shared.change_records = 0;
+                }
+            }
+            // The change records stay valid: the next commit tries again.
+            Err(e) => web_sys::console::warn_1(&format!("compaction failed: {e}").into()),
         }
     }
 
@@ -141,6 +171,16 @@ impl SharedEngine {
             Ok(()) => {
                 if let Some(shared) = this.borrow_mut().as_mut() {
                     shared.marks.insert(client.to_string(), seq);
+                    shared.change_records += batch
+                        .changes
+                        .iter()
+                        .filter(|c| {
+                            matches!(
+                                c,
+                                Change::PutDocument { .. } | Change::DeleteDocument { .. }
+                            )
+                        })
+                        .count();
                 }
                 Ok(())
             }
@@ -149,7 +189,10 @@ impl SharedEngine {
                 let mut message = storage_failure(&e);
                 if let Some(shared) = this.borrow_mut().as_mut() {
                     match reloaded {
-                        Ok(engine) => shared.engine = Some(engine),
+                        Ok((engine, records)) => {
+                            shared.engine = Some(engine);
+                            shared.change_records = records;
+                        }
                         Err(why) => message.output.push_str(&format!(
                             "\nThe data in memory may differ from the stored data ({why}): reload the page."
                         )),
@@ -183,22 +226,36 @@ impl SharedEngine {
     }
 }
 
-/// A fresh engine with what `store` holds, loaded chunk by chunk as it is read.
-pub async fn load_store(store: &IdbStore) -> Result<Engine, String> {
-    let mut engine = Some(new_engine());
-    store
-        .read_chunks(|chunk| {
-            let loaded = engine
-                .take()
-                .ok_or("the engine was lost while loading")?
-                .load(chunk)
-                .map_err(|e| format!("stored data could not be loaded: {e}"))?;
-            engine = Some(loaded);
-            Ok(())
-        })
-        .await
-        .map_err(|e| e.to_string())?;
-    engine.ok_or_else(|| "the stored data could not be loaded".into())
+/// A fresh engine with what `store` holds, and how many change records the store has.
+pub async fn load_store(store: &IdbStore) -> Result<(Engine, usize), String> {
+    let (snapshot, change_records) = store.load().await.map_err(|e| e.to_string())?;
+    let engine = new_engine()
+        .load(snapshot)
+        .map_err(|e| format!("stored data could not be loaded: {e}"))?;
+    Ok((engine, change_records))
+}
+
+/// Every document of the engine in packs of [`PACK_DOCUMENTS`], keyed by their first record id.
+fn packs_of(engine: &Engine) -> Vec<(String, Vec<u8>)> {
+    let cat = engine.catalog();
+    let mut packs = Vec::new();
+    for db in cat.database_names() {
+        for (name, coll) in cat.collections(db) {
+            let ns = engine::catalog::Namespace::new(db, name);
+            let documents: Vec<(u64, Vec<u8>)> = coll
+                .iter()
+                .map(|(record_id, doc)| (record_id, doc.to_vec().unwrap_or_default()))
+                .collect();
+            for chunk in documents.chunks(PACK_DOCUMENTS) {
+                let key = document_key(&ns, chunk[0].0);
+                packs.push((
+                    key,
+                    encode_pack(chunk.iter().map(|(r, b)| (*r, b.as_slice()))),
+                ));
+            }
+        }
+    }
+    packs
 }
 
 /// The reply of a command whose changes IndexedDB refused.

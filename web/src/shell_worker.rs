@@ -242,7 +242,7 @@ async fn take_over(persistent: bool) -> Option<String> {
         let stored = if persistent {
             read_store(&name).await
         } else {
-            Ok((None, shared_engine::new_engine(), HashMap::new()))
+            Ok((None, (shared_engine::new_engine(), 0), HashMap::new()))
         };
         let _ = stored_tx.send(stored);
     });
@@ -255,7 +255,7 @@ async fn take_over(persistent: bool) -> Option<String> {
     let (engine, warning) = match stored {
         Ok((store, engine, marks)) => (SharedEngine::new(engine, store, marks, own), None),
         Err(e) => (
-            SharedEngine::new(shared_engine::new_engine(), None, HashMap::new(), own),
+            SharedEngine::new((shared_engine::new_engine(), 0), None, HashMap::new(), own),
             Some(e),
         ),
     };
@@ -272,7 +272,7 @@ async fn take_over(persistent: bool) -> Option<String> {
 /// The store and what it holds, or why it cannot be used.
 async fn read_store(
     name: &str,
-) -> Result<(Option<IdbStore>, Engine, HashMap<String, u64>), String> {
+) -> Result<(Option<IdbStore>, (Engine, usize), HashMap<String, u64>), String> {
     let store = IdbStore::open_watched(name, Rc::new(on_store_event))
         .await
         .map_err(|e| e.to_string())?;
@@ -525,6 +525,8 @@ async fn drain_jobs() {
                 });
             }
         }
+        // Between commands, once answered: the engine holds exactly what is stored.
+        SharedEngine::compact_if_due(&engine).await;
     }
     JOBS_DRAINING.with(|d| d.set(false));
 }
