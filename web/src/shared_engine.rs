@@ -236,7 +236,7 @@ pub async fn load_store(store: &IdbStore) -> Result<(Engine, usize), String> {
 }
 
 /// Every document of the engine in packs of [`PACK_DOCUMENTS`], keyed by their first record id.
-fn packs_of(engine: &Engine) -> Vec<(String, Vec<u8>)> {
+pub fn packs_of(engine: &Engine) -> Vec<(String, Vec<u8>)> {
     let cat = engine.catalog();
     let mut packs = Vec::new();
     for db in cat.database_names() {
