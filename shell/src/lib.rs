@@ -29,6 +29,7 @@ pub mod preprocess;
 pub mod printer;
 mod runtime;
 mod session;
+pub mod transfer;
 mod where_eval;
 
 use std::cell::RefCell;
