@@ -37,11 +37,16 @@ fn parse_args() -> Result<Args, String> {
         legacy: false,
         dataset: None,
     };
-    let mut it = std::env::args().skip(1);
+    // args_os: an argument that is not UTF-8 is a usage error, not a panic.
+    let mut it = std::env::args_os().skip(1).map(|a| {
+        a.into_string()
+            .map_err(|bad| format!("argument is not valid UTF-8: {:?}", bad.to_string_lossy()))
+    });
     while let Some(a) = it.next() {
+        let a = a?;
         match a.as_str() {
-            "--eval" | "-e" => args.eval.push(it.next().ok_or("--eval needs code")?),
-            "--dataset" => args.dataset = Some(it.next().ok_or("--dataset needs a name")?),
+            "--eval" | "-e" => args.eval.push(it.next().ok_or("--eval needs code")??),
+            "--dataset" => args.dataset = Some(it.next().ok_or("--dataset needs a name")??),
             a if a.starts_with("--dataset=") => {
                 args.dataset = Some(a.trim_start_matches("--dataset=").to_string())
             }
