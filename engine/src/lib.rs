@@ -32,6 +32,7 @@ pub mod projection;
 pub mod query;
 pub mod sessions;
 pub mod storage;
+pub mod transfer;
 pub mod ttl;
 pub mod update;
 pub mod validation;
@@ -203,7 +204,9 @@ impl Engine {
             }
             _ => false,
         };
-        let reply = match commands::dispatch(self, db, command, ctx) {
+        // BSON validation of the incoming command (depth), before anything walks it.
+        let checked = value::nesting::check_command_depth(command);
+        let reply = match checked.and_then(|()| commands::dispatch(self, db, command, ctx)) {
             Ok(reply) => reply,
             Err(e) => error_reply(&e),
         };

@@ -33,6 +33,7 @@ pub mod printer;
 pub mod regex_limit;
 mod runtime;
 mod session;
+pub mod transfer;
 mod where_eval;
 
 use std::cell::RefCell;

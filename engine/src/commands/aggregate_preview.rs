@@ -66,6 +66,8 @@ pub fn preview_pipeline(
         sessions: engine.sessions(),
         match_ctx: ctx,
         eval: &eval,
+        joined_limit: None,
+        allow_disk_use: true,
     };
     pipeline.preview(input, &cx, options.sample)
 }

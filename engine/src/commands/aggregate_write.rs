@@ -411,7 +411,7 @@ impl Merger<'_> {
                 .unwrap_or(Bson::Null);
             scope.constants.push((name.clone(), Some(v)));
         }
-        let pipeline = Pipeline::parse_sub(items, &scope)?;
+        let pipeline = Pipeline::parse_sub(items, &scope, 0)?;
         let current = engine
             .catalog()
             .collection(self.ns)
@@ -425,6 +425,8 @@ impl Merger<'_> {
             sessions: engine.sessions(),
             match_ctx: self.run.match_ctx,
             eval: self.run.eval,
+            joined_limit: None,
+            allow_disk_use: true,
         };
         pipeline
             .run(vec![current], &cx)?

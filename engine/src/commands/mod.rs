@@ -18,6 +18,7 @@ mod indexes;
 mod insert;
 mod plan_cache;
 mod reindex;
+mod transfer;
 mod update;
 mod view;
 
@@ -64,6 +65,10 @@ pub fn dispatch(
         "find" => find::find(engine, db, command, ctx),
         "aggregate" => aggregate::aggregate(engine, db, command, ctx),
         "sproutPreviewPipeline" => aggregate_preview::preview_command(engine, db, command, ctx),
+        "sproutExportJSON" => transfer::export_json_command(engine, db, command, ctx),
+        "sproutImportJSON" => transfer::import_json_command(engine, db, command),
+        "sproutExportArchive" => transfer::export_archive_command(engine, db, command),
+        "sproutImportArchive" => transfer::import_archive_command(engine, db, command),
         "getMore" => find::get_more(engine, db, command),
         "killCursors" => find::kill_cursors(engine, db, command),
         "delete" => delete::delete(engine, db, command, ctx),

@@ -84,6 +84,8 @@ impl PipelineUpdate {
             sessions: &sessions,
             match_ctx: &match_ctx,
             eval,
+            joined_limit: None,
+            allow_disk_use: true,
         };
         let mut out = self.pipeline.run(vec![doc.clone()], &cx)?;
         match out.pop() {

@@ -9,6 +9,7 @@ mod decimal_math;
 pub mod decimal_parse;
 pub mod display;
 pub mod extjson;
+pub mod nesting;
 pub mod numeric;
 mod order;
 

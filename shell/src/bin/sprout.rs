@@ -8,7 +8,10 @@
 //! sprout --quiet                 no banner
 //! sprout --legacy                print like the legacy 3.0 `mongo` shell
 //! sprout --dataset NAME          start with a lesson dataset loaded (and its database in use)
+//! sprout --import FILE …         load a mongoexport JSON file or mongodump archive first
+//! sprout --export FILE …         write a collection or database in MongoDB's formats at the end
 //! ```
+//! The transfer options are in `sprout_cli/transfer.rs` (and `docs/sprout-shell.md`).
 //! Exit status: 0 on success, 1 when evaluation failed (as mongosh), 2 for bad arguments.
 //! `load(path)` reads real files here (in the browser it only finds registered scripts).
 
@@ -18,6 +21,9 @@ use std::process::ExitCode;
 use engine::Engine;
 use shell::{JsonMode, Shell, ShellConfig, Style, printer};
 
+#[path = "sprout_cli/transfer.rs"]
+mod transfer;
+
 struct Args {
     eval: Vec<String>,
     files: Vec<String>,
@@ -26,6 +32,14 @@ struct Args {
     legacy: bool,
     /// A lesson dataset to load before anything runs (`--dataset NAME`).
     dataset: Option<String>,
+    /// `--import`/`--export` and their options.
+    transfer: transfer::TransferArgs,
+}
+
+/// An argument as text; one that is not UTF-8 is a usage error.
+fn utf8(arg: std::ffi::OsString) -> Result<String, String> {
+    arg.into_string()
+        .map_err(|bad| format!("argument is not valid UTF-8: {:?}", bad.to_string_lossy()))
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -36,17 +50,18 @@ fn parse_args() -> Result<Args, String> {
         quiet: false,
         legacy: false,
         dataset: None,
+        transfer: transfer::TransferArgs::default(),
     };
     // args_os: an argument that is not UTF-8 is a usage error, not a panic.
-    let mut it = std::env::args_os().skip(1).map(|a| {
-        a.into_string()
-            .map_err(|bad| format!("argument is not valid UTF-8: {:?}", bad.to_string_lossy()))
-    });
+    let mut it = std::env::args_os().skip(1);
     while let Some(a) = it.next() {
-        let a = a?;
+        if args.transfer.take(&a, &mut it)? {
+            continue;
+        }
+        let a = utf8(a)?;
         match a.as_str() {
-            "--eval" | "-e" => args.eval.push(it.next().ok_or("--eval needs code")??),
-            "--dataset" => args.dataset = Some(it.next().ok_or("--dataset needs a name")??),
+            "--eval" | "-e" => args.eval.push(utf8(it.next().ok_or("--eval needs code")?)?),
+            "--dataset" => args.dataset = Some(utf8(it.next().ok_or("--dataset needs a name")?)?),
             a if a.starts_with("--dataset=") => {
                 args.dataset = Some(a.trim_start_matches("--dataset=").to_string())
             }
@@ -56,7 +71,7 @@ fn parse_args() -> Result<Args, String> {
             "--legacy" => args.legacy = true,
             "--help" | "-h" => {
                 println!(
-                    "usage: sprout [--eval CODE] [--json[=relaxed|canonical]] [--quiet] [--legacy] [--dataset NAME] [file.js ...]"
+                    "usage: sprout [--eval CODE] [--json[=relaxed|canonical]] [--quiet] [--legacy] [--dataset NAME] [file.js ...]\n              [--import FILE] [--export FILE] [--type json|archive] [--db D] [--collection C]\n              [--jsonArray] [--jsonFormat relaxed|canonical] [--drop] [--fromDb D]"
                 );
                 std::process::exit(0);
             }
@@ -96,6 +111,10 @@ fn main() -> ExitCode {
             eprintln!("sprout: {e} (datasets: {})", names.join(", "));
             return ExitCode::from(2);
         }
+    }
+    if let Err(e) = args.transfer.run_import(&mut shell) {
+        eprintln!("sprout: {e}");
+        return ExitCode::from(1);
     }
 
     if !args.eval.is_empty() || !args.files.is_empty() {
@@ -137,9 +156,23 @@ fn main() -> ExitCode {
                 }
             }
         }
-        return ExitCode::SUCCESS;
+        return export_then_exit(&args, &mut shell);
+    }
+    if args.transfer.exports() {
+        return export_then_exit(&args, &mut shell);
     }
     repl(&mut shell, args.quiet)
+}
+
+/// Writes the `--export` file (if any) and ends the run.
+fn export_then_exit(args: &Args, shell: &mut Shell) -> ExitCode {
+    match args.transfer.run_export(shell) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sprout: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// The REPL: an unfinished statement continues on the next line (`...` prompt). A terminal gets

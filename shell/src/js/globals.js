@@ -1,6 +1,7 @@
 // Shell globals beyond the database API: the engine clock behind Date, seeded Math.random,
-// the legacy shell's assert family, load() of registered scripts, sprout.setStyle() and the
-// simulated clock (sprout.advanceClock(seconds), sprout.clock()).
+// the legacy shell's assert family, load() of registered scripts, sprout.setStyle(), the
+// simulated clock (sprout.advanceClock(seconds), sprout.clock()) and data in and out in
+// MongoDB's formats (sprout.exportJSON/importJSON/exportArchive/importArchive).
 (function (g, native) {
   'use strict';
   function define(name, value) {
@@ -119,6 +120,63 @@
     if (!native.loadScript(String(name))) throw new Error('file [' + name + '] doesn\'t exist');
     return true;
   });
+  // ---- data in and out in MongoDB's formats (docs/sprout-shell.md) ---------------------------
+  // Each helper is one engine command (sproutExportJSON, sproutImportJSON, sproutExportArchive,
+  // sproutImportArchive), so the page and the CLI run exactly the same code.
+  function transferDbName(options) {
+    if (options !== undefined && options !== null && options.db !== undefined) return String(options.db);
+    return g.db && typeof g.db.getName === 'function' ? String(g.db.getName()) : 'test';
+  }
+  function transferOptions(options, allowed, helper) {
+    if (options === undefined || options === null) return {};
+    if (typeof options !== 'object') throw new TypeError(helper + ': options must be an object');
+    Object.keys(options).forEach(function (k) {
+      if (allowed.indexOf(k) < 0) throw new TypeError(helper + ': unknown option \'' + k + '\' (options: ' + allowed.join(', ') + ')');
+    });
+    return options;
+  }
+  function transferCommand(dbName, cmd) {
+    var reply = native.runCommand(dbName, cmd);
+    if (reply.ok !== 1) throw g.MongoServerError(reply);
+    delete reply.ok;
+    return reply;
+  }
+  function copyOptions(from, to, names) {
+    names.forEach(function (pair) {
+      var src = pair[0], dst = pair[1];
+      if (from[src] !== undefined) to[dst] = from[src];
+    });
+    return to;
+  }
+  function exportJSON(collection, options) {
+    var o = transferOptions(options, ['db', 'jsonFormat', 'mode', 'jsonArray', 'filter', 'query', 'sort', 'skip', 'limit', 'projection', 'fields'], 'sprout.exportJSON');
+    var cmd = copyOptions(o, { sproutExportJSON: String(collection) }, [
+      ['mode', 'jsonFormat'], ['jsonFormat', 'jsonFormat'], ['jsonArray', 'jsonArray'], ['query', 'filter'],
+      ['filter', 'filter'], ['sort', 'sort'], ['skip', 'skip'], ['limit', 'limit'], ['fields', 'projection'],
+      ['projection', 'projection']]);
+    return transferCommand(transferDbName(o), cmd).text;
+  }
+  function importJSON(collection, text, options) {
+    var o = transferOptions(options, ['db', 'jsonArray', 'drop', 'bypassDocumentValidation'], 'sprout.importJSON');
+    if (typeof text !== 'string') throw new TypeError('sprout.importJSON: the data must be a string of JSON');
+    var cmd = copyOptions(o, { sproutImportJSON: String(collection), text: text }, [
+      ['jsonArray', 'jsonArray'], ['drop', 'drop'], ['bypassDocumentValidation', 'bypassDocumentValidation']]);
+    return transferCommand(transferDbName(o), cmd);
+  }
+  function exportArchive(options) {
+    var o = transferOptions(options, ['db', 'collections'], 'sprout.exportArchive');
+    var cmd = copyOptions(o, { sproutExportArchive: 1 }, [['collections', 'collections']]);
+    return transferCommand(transferDbName(o), cmd).archive;
+  }
+  function importArchive(data, options) {
+    var o = transferOptions(options, ['db', 'fromDb', 'drop', 'bypassDocumentValidation'], 'sprout.importArchive');
+    var bytes = typeof data === 'string' ? g.BinData(0, data) : data;
+    if (!(bytes instanceof g.Binary)) throw new TypeError('sprout.importArchive: the archive must be a BinData or a base64 string');
+    var cmd = copyOptions(o, { sproutImportArchive: bytes }, [
+      ['fromDb', 'fromDb'], ['drop', 'drop'], ['bypassDocumentValidation', 'bypassDocumentValidation']]);
+    return transferCommand(transferDbName(o), cmd);
+  }
+
   define('sprout', Object.freeze({
     setStyle: function (style) { return native.setStyle(String(style)); },
     getStyle: function () { return native.getStyle(); },
@@ -126,13 +184,21 @@
     // Sprout-only: move the engine's clock on (TTL indexes expire, new Date() moves) and read it.
     advanceClock: function (seconds) { native.advanceClock(seconds); return new Date(native.now()); },
     clock: function () { return new Date(native.now()); },
+    exportJSON: exportJSON,
+    importJSON: importJSON,
+    exportArchive: exportArchive,
+    importArchive: importArchive,
     help: function () {
       return 'Sprout shell helpers\n' +
         '  sprout.setStyle(style)        print as \'mongosh\' (default) or \'legacy\' (the 3.0 shell of the books)\n' +
         '  sprout.getStyle()             the current printing style\n' +
         '  sprout.scripts()              scripts load(name) can run\n' +
         '  sprout.clock()                the engine\'s time (what new Date() and $$NOW read)\n' +
-        '  sprout.advanceClock(seconds)  move the engine\'s time forward; TTL indexes expire documents on it';
+        '  sprout.advanceClock(seconds)  move the engine\'s time forward; TTL indexes expire documents on it\n' +
+        '  sprout.exportJSON(coll, opts) the collection as mongoexport JSON text (opts: jsonFormat, jsonArray, filter, sort, limit, db)\n' +
+        '  sprout.importJSON(coll, text, opts)  import mongoexport/mongoimport JSON, all or nothing (opts: jsonArray, drop, db)\n' +
+        '  sprout.exportArchive(opts)    the database as a mongodump --archive file, as BinData (opts: collections, db)\n' +
+        '  sprout.importArchive(data, opts)  restore a mongodump archive (BinData or base64) into the database (opts: fromDb, drop, db)';
     },
   }));
 })(globalThis, __sproutNative);

@@ -48,7 +48,8 @@ fn remaining() -> usize {
     {
         stacker::remaining_stack().unwrap_or(2 << 20)
     }
-    // wasm32: the shadow stack sits first in linear memory and grows down toward address 0.
+    // wasm32: the shadow stack sits first in linear memory and grows down toward address 0
+    // (rustc's wasm targets link with `-z stack-size=1048576 --stack-first`).
     #[cfg(target_arch = "wasm32")]
     {
         position()
