@@ -215,12 +215,9 @@ fn spawn_worker(ready: oneshot::Sender<Started>) -> Result<(), String> {
     Ok(())
 }
 
-/// The worker died (its wasm trapped or ran out of memory): replace it.
+/// The worker died (its wasm trapped: a stack overflow, exhausted memory): replace it.
 fn worker_died(why: &str) {
-    let message = format!(
-        "The shell stopped ({why}): it most likely ran out of memory. A fresh shell was \
-         started: variables are gone; the data is as it was after the last completed command."
-    );
+    let message = crate::protocol::crash_explanation(why);
     // Not from inside the handler that noticed: restarting drops the closure that is running.
     wasm_bindgen_futures::spawn_local(async move { restart(&message) });
 }

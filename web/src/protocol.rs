@@ -233,6 +233,26 @@ pub enum Response {
     Crashed { message: String },
 }
 
+/// What the page tells the learner when the worker died with `message` (the trap's text). A
+/// stack overflow says so (V8: `RangeError: Maximum call stack size exceeded`, Firefox:
+/// `InternalError: too much recursion`; wasm's shadow stack overflowing shows as an out-of-bounds
+/// memory access); anything else is most likely exhausted memory (an allocation failure aborts
+/// with `unreachable`).
+pub fn crash_explanation(message: &str) -> String {
+    let lower = message.to_ascii_lowercase();
+    let cause = if lower.contains("maximum call stack") || lower.contains("too much recursion") {
+        "the stack overflowed: the code nests or recurses too deeply"
+    } else if lower.contains("memory access out of bounds") {
+        "the stack overflowed or memory was corrupted: the code most likely nests or recurses too deeply"
+    } else {
+        "it most likely ran out of memory"
+    };
+    format!(
+        "The shell stopped ({message}): {cause}. A fresh shell was started: variables are gone; \
+         the data is as it was after the last completed command."
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use bson::{doc, oid::ObjectId};
@@ -408,6 +428,17 @@ mod tests {
             serde_json::from_str::<ChannelMessage>(r#"{"kind":"owner_ready"}"#).unwrap(),
             ChannelMessage::OwnerReady
         );
+    }
+
+    #[test]
+    fn a_stack_overflow_is_reported_as_one() {
+        let text = crash_explanation("RangeError: Maximum call stack size exceeded");
+        assert!(text.contains("the stack overflowed"), "{text}");
+        assert!(!text.contains("memory"), "{text}");
+        let text = crash_explanation("InternalError: too much recursion");
+        assert!(text.contains("the stack overflowed"), "{text}");
+        let text = crash_explanation("RuntimeError: unreachable");
+        assert!(text.contains("ran out of memory"), "{text}");
     }
 
     #[test]
