@@ -13,7 +13,7 @@ use crate::explain::{ExplainInput, Verbosity, explain_document};
 use crate::expression::{EvalContext, Scope};
 use crate::matcher::MatchContext;
 use crate::pipeline::{Pipeline, RunContext};
-use crate::planner::FindQuery;
+use crate::query::CanonicalQuery;
 use crate::query::FindSpec;
 
 use crate::value::display::type_name;
@@ -171,14 +171,9 @@ fn execute(
         if let Some(f) = p.filter {
             spec.filter = crate::matcher::Filter::parse_in(f, &a.scope)?;
         }
-        let empty = Document::new();
-        let query = FindQuery {
-            filter: p.filter.unwrap_or(&empty),
-            spec: &spec,
-            sort: p.sort,
-            projection: None,
-            hint: a.hint,
-        };
+        let query = CanonicalQuery::new(&spec)
+            .with_sort(p.sort)
+            .with_hint(a.hint);
         let coll = engine.catalog().collection(&a.ns);
         let execution =
             crate::exec::execute(coll, &query, ctx, run_to_end).map_err(executor_error)?;

@@ -6,7 +6,7 @@ use super::{count_option, document_option, target_namespace};
 use crate::Engine;
 use crate::error::{Error, Result};
 use crate::exec::count::execute_count;
-use crate::planner::FindQuery;
+use crate::query::CanonicalQuery;
 use crate::query::FindSpec;
 use crate::value::display::type_name;
 use crate::write::check_known_fields;
@@ -37,13 +37,8 @@ pub fn count(
             type_name(hint)
         )));
     }
-    let query = FindQuery {
-        filter: query_doc,
-        spec: &spec,
-        sort: None,
-        projection: None,
-        hint: command.get("hint").filter(|h| !is_empty_hint(h)),
-    };
+    let query =
+        CanonicalQuery::new(&spec).with_hint(command.get("hint").filter(|h| !is_empty_hint(h)));
     let coll = engine.catalog().collection(&ns);
     let (n, _) = execute_count(coll, &query, skip as u64, limit as u64, ctx, true)?;
     let n = n as i64;

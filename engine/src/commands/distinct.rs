@@ -10,7 +10,7 @@ use crate::Engine;
 use crate::error::{Error, Result};
 use crate::exec::execute_distinct;
 use crate::path::{FieldPath, LeafArrays, items};
-use crate::planner::FindQuery;
+use crate::query::CanonicalQuery;
 use crate::query::FindSpec;
 use crate::value::OrderedValue;
 use crate::value::display::type_name;
@@ -45,15 +45,11 @@ pub fn distinct(
     let spec = FindSpec::parse(Some(query_doc), None, None, None, None)?;
     let path = FieldPath::parse(key);
     let mut values = BTreeSet::new();
-    let query = FindQuery {
-        filter: query_doc,
-        spec: &spec,
-        sort: None,
-        projection: None,
-        hint: command
+    let query = CanonicalQuery::new(&spec).with_hint(
+        command
             .get("hint")
             .filter(|h| !super::count::is_empty_hint(h)),
-    };
+    );
     let coll = engine.catalog().collection(&ns);
     for doc in execute_distinct(coll, key, &query, ctx, true)?.docs {
         collect(&doc, &path, &mut values);

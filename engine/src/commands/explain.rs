@@ -7,7 +7,7 @@ use bson::{Bson, Document};
 use super::{count_option, document_option, target_namespace};
 use crate::Engine;
 use crate::error::{Error, Result};
-use crate::exec::{execute, find_query_from_command};
+use crate::exec::execute;
 use crate::explain::{ExplainInput, Verbosity, explain_document, unsupported};
 use crate::matcher::MatchContext;
 use crate::query::FindSpec;
@@ -65,9 +65,9 @@ fn explain_find(
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let ns = target_namespace(db, inner)?;
-    let spec = parse_find_spec(inner)?;
-    let empty = Document::new();
-    let query = find_query_from_command(inner, &spec, &empty);
+    let fields = super::find::FindFields::read(inner)?;
+    let spec = parse_find_spec(inner, &fields)?;
+    let query = fields.canonical(&spec);
     let start = engine.now_millis();
     let coll = engine.catalog().collection(&ns);
     let run = verbosity != Verbosity::QueryPlanner;
@@ -127,13 +127,7 @@ fn explain_delete(
         .unwrap_or(0)
         == 0;
     let spec = FindSpec::parse(Some(filter), None, None, None, None)?;
-    let query = crate::planner::FindQuery {
-        filter,
-        spec: &spec,
-        sort: None,
-        projection: None,
-        hint: statement.get("hint"),
-    };
+    let query = crate::query::CanonicalQuery::new(&spec).with_hint(statement.get("hint"));
     let start = engine.now_millis();
     let coll = engine.catalog().collection(&ns);
     let execution = crate::exec::explain_delete(
@@ -214,7 +208,7 @@ fn explain_query_command(
     name: &str,
     plan: impl FnOnce(
         Option<&crate::catalog::Collection>,
-        &crate::planner::FindQuery<'_>,
+        &crate::query::CanonicalQuery<'_>,
         &MatchContext<'_>,
         bool,
     ) -> Result<crate::exec::Execution>,
@@ -223,15 +217,11 @@ fn explain_query_command(
     let empty = Document::new();
     let filter = document_option(inner, name, "query")?.unwrap_or(&empty);
     let spec = FindSpec::parse(Some(filter), None, None, None, None)?;
-    let query = crate::planner::FindQuery {
-        filter,
-        spec: &spec,
-        sort: None,
-        projection: None,
-        hint: inner
+    let query = crate::query::CanonicalQuery::new(&spec).with_hint(
+        inner
             .get("hint")
             .filter(|h| !super::count::is_empty_hint(h)),
-    };
+    );
     let start = engine.now_millis();
     let coll = engine.catalog().collection(&ns);
     let execution = plan(coll, &query, ctx, verbosity != Verbosity::QueryPlanner)?;
@@ -265,11 +255,11 @@ pub(super) fn reply(
 }
 
 /// The find's spec, read as the find command reads it.
-fn parse_find_spec(inner: &Document) -> Result<FindSpec> {
+fn parse_find_spec(inner: &Document, fields: &super::find::FindFields<'_>) -> Result<FindSpec> {
     let mut spec = FindSpec::parse_with_let(
-        document_option(inner, "find", "filter")?,
-        document_option(inner, "find", "sort")?,
-        document_option(inner, "find", "projection")?,
+        fields.filter,
+        fields.sort,
+        fields.projection,
         count_option(inner, "find", "skip")?,
         super::find::limit_option(inner)?,
         document_option(inner, "find", "let")?,

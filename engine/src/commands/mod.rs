@@ -12,7 +12,7 @@ mod delete;
 mod distinct;
 mod explain;
 mod explain_write;
-mod find;
+pub(crate) mod find;
 mod find_and_modify;
 mod indexes;
 mod insert;

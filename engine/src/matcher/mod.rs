@@ -12,11 +12,11 @@
 
 mod bits;
 mod eval;
-mod expr;
+pub(crate) mod expr;
 pub(crate) mod json_schema;
 mod parse;
 mod regex;
-mod serialize;
+pub(crate) mod serialize;
 mod text;
 pub(crate) mod type_set;
 
@@ -132,6 +132,27 @@ impl Filter {
         Ok(Filter {
             root: parse::parse_filter_in(filter, parse::Level::TopLevel, scope)?,
         })
+    }
+
+    /// A filter made of an already parsed tree (a clause of the canonical query's conjunction).
+    pub(crate) fn from_expr(root: expr::Expr) -> Filter {
+        Filter { root }
+    }
+
+    /// The conjunction of already parsed clauses (one clause is itself; none matches all).
+    pub(crate) fn all_of<'f>(clauses: impl IntoIterator<Item = &'f Filter>) -> Filter {
+        let mut roots: Vec<expr::Expr> = clauses.into_iter().map(|f| f.root.clone()).collect();
+        match roots.len() {
+            0 => Filter::all(),
+            1 => Filter::from_expr(roots.remove(0)),
+            _ => Filter::from_expr(expr::Expr::And(roots)),
+        }
+    }
+
+    /// The parsed tree, for the canonical query (`crate::query::canonical`), which reads it to
+    /// split the top-level conjunction for the planner.
+    pub(crate) fn root(&self) -> &expr::Expr {
+        &self.root
     }
 
     /// The filter that matches every document (`{}`).

@@ -27,7 +27,7 @@ use std::collections::HashMap;
 
 use bson::{Bson, Document, doc};
 
-use super::{FindQuery, Solution};
+use super::{CanonicalQuery, Solution};
 
 /// `internalQueryCacheEvictionRatio`.
 pub const EVICTION_RATIO: u64 = 10;
@@ -49,7 +49,7 @@ pub struct CacheKey {
 
 impl CacheKey {
     /// The key of a query whose candidate plans are `candidates`.
-    pub fn of(query: &FindQuery<'_>, candidates: &[Solution]) -> CacheKey {
+    pub fn of(query: &CanonicalQuery<'_>, candidates: &[Solution]) -> CacheKey {
         let shape = shape_of(query);
         let mut indexes: Vec<&str> = Vec::new();
         for c in candidates {
@@ -293,7 +293,7 @@ impl Solution {
 /// The query's shape: the parsed filter with every value replaced by its kind (the kinds that
 /// change which plans are possible: null, regex, array, document, other), then the sort and the
 /// projection.
-pub fn shape_of(query: &FindQuery<'_>) -> String {
+pub fn shape_of(query: &CanonicalQuery<'_>) -> String {
     let mut out = String::from("q:");
     write_shape_doc(&query.spec.filter.parsed_query(), &mut out);
     out.push_str(";s:");
