@@ -4,6 +4,7 @@
 pub mod capped;
 mod collection;
 mod namespace;
+pub mod stats;
 
 pub use capped::CappedLimits;
 pub use collection::{Collection, bson_size};

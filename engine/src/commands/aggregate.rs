@@ -161,6 +161,7 @@ fn execute(
         sessions: engine.sessions(),
         match_ctx: ctx,
         eval: &a.eval,
+        find_records: Some(crate::exec::matching_record_ids),
     };
     let (input, find, pushed) = if a.pipeline.starts_with_source() {
         (Vec::new(), None, 0)
@@ -310,7 +311,7 @@ fn aggregate_namespace(db: &str, command: &Document) -> Result<(Namespace, bool)
     match command.get("aggregate") {
         Some(Bson::String(_)) => Ok((target_namespace(db, command)?, false)),
         Some(v @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_)))
-            if crate::query::as_i64(v) == Some(1) =>
+            if crate::value::as_i64(v) == Some(1) =>
         {
             Ok((Namespace::new(db, "$cmd.aggregate"), true))
         }

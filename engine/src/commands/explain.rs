@@ -123,7 +123,7 @@ fn explain_delete(
     };
     let multi = statement
         .get("limit")
-        .map(crate::query::as_i64_signed)
+        .map(crate::value::as_i64_signed)
         .unwrap_or(0)
         == 0;
     let spec = FindSpec::parse(Some(filter), None, None, None, None)?;
@@ -156,7 +156,7 @@ fn explain_count(
     let skip = count_option(inner, "count", "skip")?.unwrap_or(0) as u64;
     let limit = inner
         .get("limit")
-        .map(|l| crate::query::as_i64_signed(l).unsigned_abs())
+        .map(|l| crate::value::as_i64_signed(l).unsigned_abs())
         .unwrap_or(0);
     explain_query_command(
         engine,

@@ -33,7 +33,7 @@ pub fn find(
     set_min_max(&mut spec, command)?;
     let batch_size = count_option(command, "find", "batchSize")?.map(|b| b as usize);
     let single_batch = bool_option(command, "singleBatch", false)?
-        || matches!(command.get("limit"), Some(l) if crate::query::as_i64_signed(l) < 0);
+        || matches!(command.get("limit"), Some(l) if crate::value::as_i64_signed(l) < 0);
     let query = fields.canonical(&spec);
     let now = engine.now_millis();
     let docs =
@@ -96,7 +96,7 @@ pub fn set_min_max(spec: &mut FindSpec, command: &Document) -> Result<()> {
 pub fn limit_option(command: &Document) -> Result<Option<i64>> {
     match command.get("limit") {
         Some(l @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
-            Ok(Some(crate::query::as_i64_signed(l).abs()))
+            Ok(Some(crate::value::as_i64_signed(l).abs()))
         }
         _ => count_option(command, "find", "limit"),
     }

@@ -24,9 +24,6 @@ mod view;
 
 use bson::{Bson, Document};
 
-pub(crate) use admin::scale_option;
-pub use admin::storage_stats;
-
 use crate::Engine;
 use crate::catalog::{Namespace, validate_collection_name, validate_db_name};
 use crate::error::{Error, ErrorCode, Result};

@@ -127,7 +127,7 @@ fn scan_direction(index: &Index, q: &CanonicalQuery<'_>) -> Option<bool> {
 fn sign(v: &Bson) -> Option<bool> {
     match v {
         Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) | Bson::Decimal128(_) => {
-            Some(crate::query::as_i64_signed(v) >= 0)
+            Some(crate::value::as_i64_signed(v) >= 0)
         }
         _ => None,
     }

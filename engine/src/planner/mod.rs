@@ -244,7 +244,7 @@ fn resolve_hint(coll: &Collection, hint: &Bson) -> Result<Hint> {
         Bson::Document(d) if d.is_empty() => Err(bad()),
         Bson::Document(d) if d.contains_key("$natural") => Ok(Hint::Natural(
             d.get("$natural")
-                .map(crate::query::as_i64_signed)
+                .map(crate::value::as_i64_signed)
                 .unwrap_or(1)
                 >= 0,
         )),
@@ -529,7 +529,7 @@ fn covers_projection(index: &Index, q: &CanonicalQuery<'_>) -> bool {
         let truthy = match v {
             Bson::Boolean(b) => *b,
             Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) => {
-                crate::query::as_i64_signed(v) != 0
+                crate::value::as_i64_signed(v) != 0
             }
             _ => return false,
         };

@@ -6,4 +6,4 @@ mod find;
 pub mod sort;
 
 pub use canonical::CanonicalQuery;
-pub use find::{FindSpec, as_i64, as_i64_signed, run_find, run_find_with};
+pub use find::{FindSpec, run_find, run_find_with};

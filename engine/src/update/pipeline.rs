@@ -84,6 +84,7 @@ impl PipelineUpdate {
             sessions: &sessions,
             match_ctx: &match_ctx,
             eval,
+            find_records: None,
         };
         let mut out = self.pipeline.run(vec![doc.clone()], &cx)?;
         match out.pop() {

@@ -205,7 +205,13 @@ impl GraphLookup {
                 query = doc! {"$and": [query, restrict.clone()]};
             }
             let spec = FindSpec::of_filter(Filter::parse(&query)?);
-            let found = crate::exec::matching_record_ids(coll, &spec, cx.match_ctx)?;
+            let find_records = cx.find_records.ok_or_else(|| {
+                Error::new(
+                    ErrorCode::InternalError,
+                    "$graphLookup cannot run here: no planner access",
+                )
+            })?;
+            let found = find_records(coll, &spec, cx.match_ctx)?;
             let mut next: Vec<Bson> = Vec::new();
             for record_id in found {
                 let Some(found_doc) = coll.and_then(|c| c.get(record_id)) else {
