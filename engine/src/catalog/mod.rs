@@ -3,6 +3,7 @@
 
 pub mod capped;
 mod collection;
+pub mod derived;
 mod namespace;
 pub mod stats;
 

@@ -34,9 +34,7 @@ pub fn find_cached(
         match_ctx,
     };
     let key = CacheKey::of(query, &candidates);
-    let active = c
-        .plan_cache()
-        .borrow()
+    let active = crate::planner::plan_cache::cache_of(c)
         .get(&key)
         .filter(|e| e.is_active)
         .map(|e| (e.plan.clone(), e.works));
@@ -49,7 +47,7 @@ pub fn find_cached(
             }
         }
         // The cached plan needed more than its budget (or no longer applies): re-plan.
-        c.plan_cache().borrow_mut().evict(&key);
+        crate::planner::plan_cache::cache_of(c).evict(&key);
     }
     let sols = candidates.clone();
     let mut stages = Vec::with_capacity(candidates.len());
@@ -64,7 +62,7 @@ pub fn find_cached(
     // A winner that produced nothing and did not finish in the trial is not worth caching.
     if !members.is_empty() || trials[w].common.is_eof {
         let decision = decide(query, key, &sols, &trials, w, now_millis);
-        c.plan_cache().borrow_mut().record(decision);
+        crate::planner::plan_cache::cache_of(c).record(decision);
     }
     run_into(stage.as_mut(), &mut members)?;
     Ok(members.iter().map(Member::document).collect())

@@ -135,6 +135,12 @@ pub struct Decision {
     pub now_millis: i64,
 }
 
+/// The plan cache of a collection, kept in the collection's derived-state slot (emptied when
+/// its indexes change).
+pub fn cache_of(coll: &crate::catalog::Collection) -> std::cell::RefMut<'_, PlanCache> {
+    coll.derived().get::<PlanCache>()
+}
+
 /// The cache of one collection, in insertion order for listing.
 #[derive(Debug, Clone, Default)]
 pub struct PlanCache {
