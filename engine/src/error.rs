@@ -49,6 +49,8 @@ pub enum ErrorCode {
     ExceededMemoryLimit,
     /// `$merge` with `whenNotMatched: "fail"` met a result with no match.
     MergeStageNoMatchingDocument,
+    /// A `$lookup`, `$unionWith` or `$graphLookup` nested deeper than 20 sub-pipelines.
+    MaxSubPipelineDepthExceeded,
     Location(i32),
 }
 
@@ -94,6 +96,7 @@ impl ErrorCode {
         ErrorCode::JSInterpreterFailure,
         ErrorCode::ExceededMemoryLimit,
         ErrorCode::MergeStageNoMatchingDocument,
+        ErrorCode::MaxSubPipelineDepthExceeded,
     ];
 
     /// The code with this number: a named one where MongoDB names it, else `Location(n)`.
@@ -146,6 +149,7 @@ impl ErrorCode {
             ErrorCode::JSInterpreterFailure => 139,
             ErrorCode::ExceededMemoryLimit => 146,
             ErrorCode::MergeStageNoMatchingDocument => 13113,
+            ErrorCode::MaxSubPipelineDepthExceeded => 232,
             ErrorCode::Location(n) => n,
         }
     }
@@ -194,6 +198,7 @@ impl ErrorCode {
             ErrorCode::JSInterpreterFailure => "JSInterpreterFailure",
             ErrorCode::ExceededMemoryLimit => "ExceededMemoryLimit",
             ErrorCode::MergeStageNoMatchingDocument => "MergeStageNoMatchingDocument",
+            ErrorCode::MaxSubPipelineDepthExceeded => "MaxSubPipelineDepthExceeded",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()

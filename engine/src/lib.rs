@@ -204,7 +204,9 @@ impl Engine {
             }
             _ => false,
         };
-        let reply = match commands::dispatch(self, db, command, ctx) {
+        // BSON validation of the incoming command (depth), before anything walks it.
+        let checked = value::nesting::check_command_depth(command);
+        let reply = match checked.and_then(|()| commands::dispatch(self, db, command, ctx)) {
             Ok(reply) => reply,
             Err(e) => error_reply(&e),
         };

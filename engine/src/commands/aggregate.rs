@@ -46,6 +46,7 @@ struct Parsed<'c> {
     scope: Scope,
     hint: Option<&'c Bson>,
     eval: EvalContext,
+    allow_disk_use: bool,
 }
 
 fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Parsed<'c>> {
@@ -58,7 +59,9 @@ fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Par
         ));
     };
     let explain = bool_option(command, "explain", false)?;
-    bool_option(command, "allowDiskUse", false)?;
+    // MongoDB 8.0 defaults `allowDiskUseByDefault` to true: only an explicit false keeps
+    // blocking stages to their memory limit (see docs/reliability.md for what true means here).
+    let allow_disk_use = bool_option(command, "allowDiskUse", true)?;
     bool_option(command, "bypassDocumentValidation", false)?;
     check_hint(command.get("hint"))?;
     let batch_size = cursor_batch_size(command, explain)?;
@@ -84,6 +87,7 @@ fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Par
         scope,
         hint: command.get("hint").filter(|h| !matches!(h, Bson::Null)),
         eval,
+        allow_disk_use,
     })
 }
 
@@ -162,6 +166,8 @@ fn execute(
         match_ctx: ctx,
         eval: &a.eval,
         find_records: Some(crate::exec::matching_record_ids),
+        joined_limit: None,
+        allow_disk_use: a.allow_disk_use,
     };
     let (input, find, pushed) = if a.pipeline.starts_with_source() {
         (Vec::new(), None, 0)
@@ -176,8 +182,9 @@ fn execute(
             .with_sort(p.sort)
             .with_hint(a.hint);
         let coll = engine.catalog().collection(&a.ns);
-        let execution =
-            crate::exec::execute(coll, &query, ctx, run_to_end).map_err(executor_error)?;
+        let execution = crate::exec::execute(coll, &query, ctx, run_to_end)
+            .map_err(|e| pushed_down_error(e, a.allow_disk_use))
+            .map_err(executor_error)?;
         let docs = execution.docs.clone();
         (
             docs,
@@ -222,6 +229,21 @@ fn check_result_sizes(docs: &[Document]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// An error of the find layer that ran the leading stages, as the aggregation reports it: a
+/// blocking sort past its memory limit is the pipeline's `$sort` (with `allowDiskUse`'s
+/// meaning in Sprout, see `pipeline::memory`), not a find command's.
+fn pushed_down_error(e: Error, allow_disk_use: bool) -> Error {
+    if e.code() == ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed.code() {
+        return crate::pipeline::memory::exceeded(
+            crate::pipeline::memory::Held::Sort,
+            "$sort",
+            crate::exec::sort::MEMORY_LIMIT_BYTES as usize + 1,
+            allow_disk_use,
+        );
+    }
+    e
 }
 
 fn executor_error(mut e: Error) -> Error {

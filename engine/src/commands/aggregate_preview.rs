@@ -67,6 +67,8 @@ pub fn preview_pipeline(
         match_ctx: ctx,
         eval: &eval,
         find_records: Some(crate::exec::matching_record_ids),
+        joined_limit: None,
+        allow_disk_use: true,
     };
     pipeline.preview(input, &cx, options.sample)
 }

@@ -411,7 +411,7 @@ impl Merger<'_> {
                 .unwrap_or(Bson::Null);
             scope.constants.push((name.clone(), Some(v)));
         }
-        let pipeline = Pipeline::parse_sub(items, &scope)?;
+        let pipeline = Pipeline::parse_sub(items, &scope, 0)?;
         let current = engine
             .catalog()
             .collection(self.ns)
@@ -426,6 +426,8 @@ impl Merger<'_> {
             match_ctx: self.run.match_ctx,
             eval: self.run.eval,
             find_records: Some(crate::exec::matching_record_ids),
+            joined_limit: None,
+            allow_disk_use: true,
         };
         pipeline
             .run(vec![current], &cx)?

@@ -91,6 +91,8 @@ pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
 
 /// Puts `_id` first (generating an ObjectId when missing) and checks the document's shape.
 pub fn prepare_for_insert(engine: &mut Engine, d: &Document) -> Result<Document> {
+    // Nesting and field names first: both would make the size below meaningless.
+    crate::value::nesting::check_storable(d, crate::value::nesting::Write::Insert)?;
     let mut out = Document::new();
     match d.get("_id") {
         Some(id) => {
@@ -164,7 +166,9 @@ fn dollar_prefixed_in_value(v: &Bson) -> Option<String> {
 pub const MAX_DOCUMENT_BYTES: usize = 16 * 1024 * 1024;
 
 fn check_size(d: &Document) -> Result<()> {
-    let size = d.to_vec().map(|v| v.len()).unwrap_or(usize::MAX);
+    // Computed from the document (encoding it could fail, and an error here once showed up as
+    // a size of usize::MAX).
+    let size = crate::value::bson_size::document_size(d);
     if size > MAX_DOCUMENT_BYTES {
         return Err(Error::new(
             ErrorCode::Location(10334),
@@ -262,5 +266,78 @@ mod tests {
         assert_eq!(r.get_i32("code").unwrap(), 40414);
         let r = e.run_command("test", &doc! {"insert": "c", "documents": [{"_id": [1]}]});
         assert_eq!(r.get_array("writeErrors").unwrap().len(), 1);
+    }
+
+    fn first_write_error(r: &bson::Document) -> (i32, String) {
+        let w = r.get_array("writeErrors").unwrap()[0]
+            .as_document()
+            .unwrap()
+            .clone();
+        (
+            w.get_i32("code").unwrap(),
+            w.get_str("errmsg").unwrap().to_string(),
+        )
+    }
+
+    #[test]
+    fn a_field_name_with_nul_is_refused_with_the_drivers_message() {
+        let mut e = Engine::new();
+        let r = e.run_command("test", &doc! {"insert": "c", "documents": [{"a\0b": 1}]});
+        assert_eq!(
+            first_write_error(&r),
+            (2, "key a\0b must not contain null bytes".to_string())
+        );
+        let r = e.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
+        assert!(crate::reply_ok(&r));
+        let r = e.run_command(
+            "test",
+            &doc! {"update": "c", "updates": [{"q": {"_id": 1}, "u": {"$set": {"x": {"a\0b": 1}}}}]},
+        );
+        assert_eq!(first_write_error(&r).0, 2);
+    }
+
+    #[test]
+    fn documents_nest_at_most_180_levels() {
+        let nested = |levels: usize| {
+            let mut d = doc! {"a": 1};
+            for _ in 1..levels {
+                d = doc! {"a": d};
+            }
+            d
+        };
+        let mut e = Engine::new();
+        let r = e.run_command("test", &doc! {"insert": "c", "documents": [nested(180)]});
+        assert_eq!(r.get_i32("n").ok(), Some(1), "{r:?}");
+        let r = e.run_command("test", &doc! {"insert": "c", "documents": [nested(181)]});
+        assert_eq!(
+            first_write_error(&r),
+            (
+                15,
+                "cannot insert document because it exceeds 180 levels of nesting".to_string()
+            )
+        );
+        // A command nested past 200 levels is refused before anything reads it.
+        let r = e.run_command("test", &doc! {"find": "c", "filter": nested(250)});
+        assert_eq!(r.get_i32("code").ok(), Some(15));
+        assert_eq!(
+            r.get_str("errmsg").ok(),
+            Some("BSONObj exceeds maximum nested object depth")
+        );
+    }
+
+    #[test]
+    fn an_oversized_document_reports_its_size() {
+        let mut e = Engine::new();
+        let s = "x".repeat(16 * 1024 * 1024);
+        let r = e.run_command(
+            "test",
+            &doc! {"insert": "c", "documents": [{"_id": 1, "s": s}]},
+        );
+        let (code, message) = first_write_error(&r);
+        assert_eq!(code, 10334);
+        assert!(
+            message.starts_with("BSONObj size: 16777238 (0x1000016) is invalid."),
+            "{message}"
+        );
     }
 }

@@ -396,6 +396,7 @@ pub(super) fn update_record(
     let Some(updated) = spec.apply(&current, &env)? else {
         return Ok(None);
     };
+    crate::value::nesting::check_storable(&updated, crate::value::nesting::Write::Update)?;
     let bytes = updated
         .to_vec()
         .map_err(|e| Error::bad_value(e.to_string()))?;

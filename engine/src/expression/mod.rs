@@ -22,6 +22,7 @@ pub(crate) mod date;
 mod field_path;
 mod logical;
 mod math;
+pub mod memory;
 mod named_args;
 mod object;
 pub mod operators;
@@ -164,6 +165,10 @@ impl Scope {
     }
 }
 
+/// The operators besides array and object literals whose result can nest deeper than their
+/// arguments (a `$reduce` repeating one of them would otherwise build an unbounded depth).
+const NESTING_OPERATORS: &[&str] = &["$setField", "$objectToArray", "$arrayToObject", "$zip"];
+
 impl Expression {
     /// Parses an expression that names no user variables.
     pub fn parse(v: &Bson) -> Result<Expression> {
@@ -292,22 +297,38 @@ impl Expression {
             Expression::Path(p) => p.evaluate(vars),
             Expression::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
+                let mut budget = memory::ArrayBudget::new("an array literal");
                 for e in items {
                     // A missing value in an array literal becomes null.
-                    out.push(e.eval(vars)?.unwrap_or(Bson::Null));
+                    let v = e.eval(vars)?.unwrap_or(Bson::Null);
+                    crate::value::nesting::check_built_value_depth(&v)?;
+                    budget.add(memory::value_memory(&v))?;
+                    out.push(v);
                 }
                 Ok(Some(Bson::Array(out)))
             }
             Expression::Object(fields) => {
                 let mut out = Document::new();
+                let mut budget = memory::ArrayBudget::new("an object literal");
                 for (k, e) in fields {
                     if let Some(v) = e.eval(vars)? {
+                        crate::value::nesting::check_built_value_depth(&v)?;
+                        budget.add(memory::value_memory(&v))?;
                         out.insert(k.clone(), v);
                     }
                 }
                 Ok(Some(Bson::Document(out)))
             }
-            Expression::Operator { def, args } => (def.eval)(args, vars),
+            Expression::Operator { def, args } => {
+                let out = (def.eval)(args, vars)?;
+                // Operators that put a value one or two levels inside a new container.
+                if NESTING_OPERATORS.contains(&def.name)
+                    && let Some(v) = &out
+                {
+                    crate::value::nesting::check_value_depth(v)?;
+                }
+                Ok(out)
+            }
         }
     }
 

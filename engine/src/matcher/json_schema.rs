@@ -340,10 +340,14 @@ impl Schema {
             return false;
         }
         if self.unique_items {
-            for (i, a) in items.iter().enumerate() {
-                if items.iter().skip(i + 1).any(|b| values_equal(a, b)) {
-                    return false;
-                }
+            // An ordered set decides equality as `values_equal` does, without comparing every
+            // pair (a long array made that quadratic).
+            let mut seen = std::collections::BTreeSet::new();
+            if !items
+                .iter()
+                .all(|v| seen.insert(crate::value::OrderedValue(v.clone())))
+            {
+                return false;
             }
         }
         match &self.items {
@@ -528,6 +532,18 @@ mod tests {
 
     fn check(schema: Document, d: Document) -> bool {
         Schema::parse(&schema).unwrap().matches(&d)
+    }
+
+    #[test]
+    fn unique_items_over_a_long_array_is_not_quadratic() {
+        // 200,000 elements: comparing every pair was 2 * 10^10 comparisons.
+        let s = doc! {"properties": {"a": {"uniqueItems": true}}};
+        let distinct: Vec<Bson> = (0..200_000).map(Bson::Int32).collect();
+        assert!(check(s.clone(), doc! {"a": distinct.clone()}));
+        let mut repeated = distinct;
+        // 1 and 1.0 are equal values, as before.
+        repeated.push(Bson::Double(1.0));
+        assert!(!check(s, doc! {"a": repeated}));
     }
 
     #[test]

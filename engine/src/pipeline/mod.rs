@@ -19,6 +19,7 @@
 //! Documents are materialised between stages (`Vec<Document>`): Sprout's collections live in
 //! memory, and a vector keeps the interface simple for stage authors.
 
+pub mod memory;
 mod optimize;
 mod preview;
 mod projection;
@@ -28,6 +29,8 @@ pub use preview::StagePreview;
 
 #[cfg(test)]
 mod error_table_tests;
+#[cfg(test)]
+mod limits_tests;
 #[cfg(test)]
 pub(crate) mod test_support {
     use bson::Document;
@@ -190,7 +193,32 @@ pub struct ParseContext<'a> {
     pub position: usize,
     /// Whether the command named no collection (`aggregate: 1`).
     pub collectionless: bool,
+    /// How many sub-pipelines deep this pipeline is (0 for the command's own).
+    pub depth: usize,
 }
+
+impl ParseContext<'_> {
+    /// The depth of a sub-pipeline that a `$lookup`, `$unionWith` or `$graphLookup` at this
+    /// level opens. MongoDB checks the limit when such a stage is created
+    /// (`makeCopyForSubPipelineFromExpressionContext` in expression_context.cpp), so a too-deep
+    /// nesting fails while parsing, before anything runs.
+    pub fn sub_pipeline_depth(&self) -> Result<usize> {
+        if self.depth >= MAX_SUB_PIPELINE_DEPTH {
+            return Err(Error::new(
+                ErrorCode::MaxSubPipelineDepthExceeded,
+                format!(
+                    "Maximum number of nested sub-pipelines exceeded. Limit is \
+                     {MAX_SUB_PIPELINE_DEPTH}"
+                ),
+            ));
+        }
+        Ok(self.depth + 1)
+    }
+}
+
+/// MongoDB's `internalMaxSubPipelineViewDepth` default: how deep `$lookup`/`$unionWith`
+/// sub-pipelines may nest (20 nested `$lookup`s run, a 21st fails with code 232).
+pub const MAX_SUB_PIPELINE_DEPTH: usize = 20;
 
 /// What running a stage may need.
 #[derive(Debug, Clone, Copy)]
@@ -209,6 +237,12 @@ pub struct RunContext<'a> {
     /// on `exec` (whose UPDATE stage reaches `pipeline` through pipeline-style updates).
     /// `None` where no such stage can run (a pipeline-style update's restricted stages).
     pub find_records: Option<RecordFinder>,
+    /// Set for the last stage of a `$lookup`'s sub-pipeline: the documents it returns become
+    /// that `$lookup`'s array, whose size limit the stage may check as it goes.
+    pub joined_limit: Option<stages::JoinedLimit<'a>>,
+    /// Whether blocking stages may go past the 100 MB memory limit (`allowDiskUse`, true
+    /// unless the command says false, as MongoDB 8.0's `allowDiskUseByDefault`).
+    pub allow_disk_use: bool,
 }
 
 /// The record ids a parsed filter selects in a collection, in the chosen plan's order
@@ -268,13 +302,13 @@ impl Pipeline {
         } else {
             Input::Collection
         };
-        Pipeline::parse_with(items, scope, input)
+        Pipeline::parse_with(items, scope, input, 0)
     }
 
-    /// Parses a sub-pipeline (`$lookup`, `$unionWith`, `$facet`): it reads the documents it is
-    /// given, or produces its own with a leading `$documents`.
-    pub fn parse_sub(items: &[Bson], scope: &Scope) -> Result<Pipeline> {
-        Pipeline::parse_with(items, scope, Input::Sub(SubPipelineOwner::Other))
+    /// Parses a sub-pipeline (`$lookup`, `$unionWith`, `$facet`) at sub-pipeline `depth`: it
+    /// reads the documents it is given, or produces its own with a leading `$documents`.
+    pub fn parse_sub(items: &[Bson], scope: &Scope, depth: usize) -> Result<Pipeline> {
+        Pipeline::parse_with(items, scope, Input::Sub(SubPipelineOwner::Other), depth)
     }
 
     /// [`Pipeline::parse_sub`] for a `$lookup` or `$unionWith`, which refuse writing stages
@@ -283,11 +317,12 @@ impl Pipeline {
         items: &[Bson],
         scope: &Scope,
         owner: SubPipelineOwner,
+        depth: usize,
     ) -> Result<Pipeline> {
-        Pipeline::parse_with(items, scope, Input::Sub(owner))
+        Pipeline::parse_with(items, scope, Input::Sub(owner), depth)
     }
 
-    fn parse_with(items: &[Bson], scope: &Scope, input: Input) -> Result<Pipeline> {
+    fn parse_with(items: &[Bson], scope: &Scope, input: Input, depth: usize) -> Result<Pipeline> {
         // MongoDB's `internalPipelineLengthLimit`, checked for every pipeline and sub-pipeline
         // (Pipeline::validateCommon in src/mongo/db/pipeline/pipeline.cpp).
         if items.len() > MAX_PIPELINE_LENGTH {
@@ -307,6 +342,7 @@ impl Pipeline {
                 scope,
                 position,
                 collectionless: input == Input::Collectionless,
+                depth,
             };
             stages.push(parse_stage(spec, &cx)?);
         }
@@ -456,17 +492,24 @@ impl Pipeline {
         input: Vec<Document>,
         cx: &RunContext<'_>,
     ) -> Result<Vec<Document>> {
+        // Only the last stage's documents are the pipeline's result (see `joined_limit`).
+        let inner = RunContext {
+            joined_limit: None,
+            ..*cx
+        };
+        let last = self.stages.len().saturating_sub(1);
         self.stages
             .iter()
+            .enumerate()
             .skip(first)
-            .try_fold(input, |docs, stage| stage.apply(docs, cx))
+            .try_fold(input, |docs, (i, stage)| {
+                stage.apply(docs, if i == last { cx } else { &inner })
+            })
     }
 
     /// Runs every stage in order over `input`.
     pub fn run(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
-        self.stages
-            .iter()
-            .try_fold(input, |docs, stage| stage.apply(docs, cx))
+        self.run_from(0, input, cx)
     }
 
     /// The stages as explain shows them.

@@ -1,11 +1,13 @@
 //! `$addToSet` (with `$each`): append the values an array does not already hold.
 
+use std::collections::BTreeSet;
+
 use bson::Bson;
 
 use super::apply::{LeafContext, Outcome};
 use crate::error::{Error, Result};
+use crate::value::OrderedValue;
 use crate::value::display::{key_value, type_name};
-use crate::value::values_equal;
 
 pub fn parse(operand: &Bson) -> Result<Vec<Bson>> {
     let Bson::Document(d) = operand else {
@@ -44,8 +46,11 @@ pub fn apply(values: &[Bson], current: Option<&Bson>, cx: &LeafContext) -> Resul
         }
     };
     let before = items.len();
+    // An ordered set of what the array holds (compared as `values_equal` compares, collation
+    // included), so `$each` over a long array is n log n rather than a scan per value.
+    let mut held: BTreeSet<OrderedValue> = items.iter().cloned().map(OrderedValue).collect();
     for v in values {
-        if !items.iter().any(|e| values_equal(e, v)) {
+        if held.insert(OrderedValue(v.clone())) {
             items.push(v.clone());
         }
     }
@@ -104,5 +109,20 @@ mod tests {
             add(None, bson!({"$each": [], "x": 1})).unwrap_err().code(),
             2
         );
+    }
+
+    #[test]
+    fn each_over_a_long_array_is_not_quadratic() {
+        // 100,000 held values and 100,000 more (half new): a scan per value was 10^10
+        // comparisons.
+        let held: Vec<Bson> = (0..100_000).map(Bson::Int32).collect();
+        let each: Vec<Bson> = (50_000..150_000).map(Bson::Int32).collect();
+        match add(Some(Bson::Array(held)), bson!({"$each": each})).unwrap() {
+            Outcome::Set(Bson::Array(items)) => {
+                assert_eq!(items.len(), 150_000);
+                assert_eq!(items[149_999], Bson::Int32(149_999));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -85,6 +85,8 @@ impl PipelineUpdate {
             match_ctx: &match_ctx,
             eval,
             find_records: None,
+            joined_limit: None,
+            allow_disk_use: true,
         };
         let mut out = self.pipeline.run(vec![doc.clone()], &cx)?;
         match out.pop() {

@@ -7,7 +7,7 @@ use super::apply::Outcome;
 use crate::error::{Error, Result};
 use crate::matcher::Filter;
 use crate::value::display::type_name;
-use crate::value::values_equal;
+use crate::value::{OrderedValue, values_equal};
 
 /// The field name under which an element is wrapped to test an operator condition on it.
 const ELEMENT: &str = "e";
@@ -83,7 +83,10 @@ pub fn apply_pull(cond: &PullCondition, current: Option<&Bson>) -> Result<Outcom
 }
 
 pub fn apply_pull_all(values: &[Bson], current: Option<&Bson>) -> Result<Outcome> {
-    cull(current, |e| values.iter().any(|v| values_equal(e, v)))
+    // An ordered set (compared as `values_equal` compares), not a scan of `values` per element.
+    let pulled: std::collections::BTreeSet<OrderedValue> =
+        values.iter().cloned().map(OrderedValue).collect();
+    cull(current, |e| pulled.contains(&OrderedValue(e.clone())))
 }
 
 #[cfg(test)]
@@ -136,5 +139,21 @@ mod tests {
             e.message,
             "$pullAll requires an array argument but was given a int"
         );
+    }
+
+    #[test]
+    fn pull_all_of_many_values_from_a_long_array_is_not_quadratic() {
+        // 100,000 elements, 50,000 values to pull: a scan per element was 5 * 10^9.
+        let current = Bson::Array((0..100_000).map(Bson::Int32).collect());
+        let values: Vec<Bson> = (0..50_000)
+            .map(|i| Bson::Double(f64::from(i * 2)))
+            .collect();
+        match apply_pull_all(&values, Some(&current)).unwrap() {
+            Outcome::Set(Bson::Array(kept)) => {
+                assert_eq!(kept.len(), 50_000);
+                assert_eq!(kept[0], Bson::Int32(1));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

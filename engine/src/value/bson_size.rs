@@ -22,7 +22,8 @@ fn string_size(s: &str) -> usize {
     4 + s.len() + 1
 }
 
-fn value_size(value: &Bson) -> usize {
+/// The BSON byte length of one value (without a type byte or field name).
+pub fn value_size(value: &Bson) -> usize {
     match value {
         Bson::Double(_) | Bson::DateTime(_) | Bson::Int64(_) | Bson::Timestamp(_) => 8,
         Bson::String(s) | Bson::JavaScriptCode(s) | Bson::Symbol(s) => string_size(s),

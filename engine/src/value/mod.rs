@@ -10,6 +10,7 @@ pub mod decimal_parse;
 pub mod display;
 pub mod extjson;
 mod integer;
+pub mod nesting;
 pub mod numeric;
 mod order;
 pub mod regex;

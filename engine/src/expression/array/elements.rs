@@ -3,6 +3,7 @@
 
 use bson::Bson;
 
+use super::super::memory::{ArrayBudget, value_memory};
 use super::super::operators::arg;
 use super::super::{Expression, Vars};
 use super::{
@@ -88,13 +89,22 @@ fn element_at(
 
 pub(super) fn concat_arrays(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let mut out = Vec::new();
+    // Everything the elements own: Sprout copies them where MongoDB shares, so
+    // `["$$value", "$$value"]` doubles the memory even when the elements are arrays. Counting
+    // walks what the copy copies, so it adds no more than a constant to the copy's cost.
+    let mut budget = ArrayBudget::new("$concatArrays");
     for a in args {
         let v = a.eval(vars)?;
         if is_nullish(&v) {
             return Ok(Some(Bson::Null));
         }
         match v {
-            Some(Bson::Array(items)) => out.extend(items),
+            Some(Bson::Array(items)) => {
+                for item in &items {
+                    budget.add(value_memory(item))?;
+                }
+                out.extend(items);
+            }
             other => {
                 return Err(Error::location(
                     28664,

@@ -6,6 +6,7 @@
 
 use bson::{Bson, Document};
 
+use super::super::memory::{ArrayBudget, value_memory};
 use super::super::operators::{Arity, OperatorDef};
 use super::super::{Expression, Scope, Vars, truthy};
 use super::{as_int32, is_nullish, type_name_of, value_text};
@@ -257,9 +258,12 @@ fn map(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     };
     let mut element = ElementBinding::new(vars, variable_name(args));
     let mut out = Vec::with_capacity(items.len());
+    let mut budget = ArrayBudget::new("$map");
     for item in items {
         // A missing result cannot sit in an array: it becomes null.
-        out.push(element.eval(each, &item)?.unwrap_or(Bson::Null));
+        let v = element.eval(each, &item)?.unwrap_or(Bson::Null);
+        budget.add(value_memory(&v))?;
+        out.push(v);
     }
     Ok(Some(Bson::Array(out)))
 }

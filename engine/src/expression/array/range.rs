@@ -2,16 +2,17 @@
 
 use bson::Bson;
 
+use super::super::memory::{self, MAX_BUILT_ARRAY_BYTES};
 use super::super::operators::arg;
 use super::super::{Expression, Vars};
 use super::{as_int32, is_numeric, type_name_of, value_text};
 use crate::error::{Error, ErrorCode, Result};
 
-/// MongoDB's `internalQueryMaxRangeBytes` default (100 MB).
-const MAX_RANGE_BYTES: i64 = 100 * 1024 * 1024;
-/// What MongoDB counts per element (`sizeof(Value)`) and for the vector itself.
-const VALUE_BYTES: i64 = 16;
-const VECTOR_BYTES: i64 = 24;
+/// MongoDB's `internalQueryMaxRangeBytes` default (100 MB), applied to what the array costs in
+/// Sprout's memory (see `expression::memory`).
+const MAX_RANGE_BYTES: i64 = MAX_BUILT_ARRAY_BYTES as i64;
+const VALUE_BYTES: i64 = memory::VALUE_BYTES as i64;
+const VECTOR_BYTES: i64 = memory::VECTOR_BYTES as i64;
 
 pub(super) fn range(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let start = arg(args, 0, vars)?;

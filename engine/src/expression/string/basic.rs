@@ -3,21 +3,23 @@
 use bson::Bson;
 
 use super::super::array::type_name_of;
+use super::super::memory::{ArrayBudget, VALUE_BYTES};
 use super::super::named_args::nullish;
 use super::super::operators::{OperatorDef, arg, parse_list};
 use super::super::{Expression, Scope, Vars};
+use super::builder::StringBuilder;
 use super::{coerce_to_string, integral_i32, value_string};
 use crate::error::{Error, Result};
 
 type Out = Result<Option<Bson>>;
 
 pub fn concat(args: &[Expression], vars: &Vars<'_>) -> Out {
-    let mut out = String::new();
+    let mut out = StringBuilder::default();
     for a in args {
         let v = a.eval(vars)?;
         match &v {
             _ if nullish(&v) => return Ok(Some(Bson::Null)),
-            Some(Bson::String(s)) => out.push_str(s),
+            Some(Bson::String(s)) => out.push(s)?,
             _ => {
                 return Err(Error::location(
                     16702,
@@ -26,7 +28,7 @@ pub fn concat(args: &[Expression], vars: &Vars<'_>) -> Out {
             }
         }
     }
-    Ok(Some(Bson::String(out)))
+    Ok(Some(Bson::String(out.finish())))
 }
 
 /// Numbers `$substrBytes` accepts for its index and length (not decimals).
@@ -227,12 +229,14 @@ pub fn split(args: &[Expression], vars: &Vars<'_>) -> Out {
             "$split requires a non-empty separator",
         ));
     }
-    Ok(Some(Bson::Array(
-        input
-            .split(sep.as_str())
-            .map(|p| Bson::String(p.to_string()))
-            .collect(),
-    )))
+    // A one-byte separator through a long string of it makes a string per byte.
+    let mut budget = ArrayBudget::new("$split");
+    let mut out = Vec::new();
+    for part in input.split(sep.as_str()) {
+        budget.add(VALUE_BYTES + part.len())?;
+        out.push(Bson::String(part.to_string()));
+    }
+    Ok(Some(Bson::Array(out)))
 }
 
 /// `$indexOfBytes`/`$indexOfCP` take two to four arguments.

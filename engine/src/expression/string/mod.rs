@@ -6,6 +6,7 @@
 //! MongoDB's case mapping and comparison are ASCII only (`$toUpper: "é"` is `"é"`).
 
 mod basic;
+mod builder;
 mod regex;
 mod replace;
 mod trim;

@@ -4,6 +4,7 @@
 use bson::{Bson, Document};
 use regex::Regex;
 
+use super::super::memory::{ArrayBudget, value_memory};
 use super::super::named_args::{NamedSpec, named_value, nullish};
 use super::super::{Expression, Vars};
 use crate::error::{Error, Result};
@@ -135,6 +136,8 @@ pub fn regex_find_all(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bso
         return Ok(Some(Bson::Array(Vec::new())));
     };
     let mut out = Vec::new();
+    // An empty match at every character of a long string makes a document per character.
+    let mut budget = ArrayBudget::new("$regexFindAll");
     let mut pos = 0;
     // As MongoDB: matches do not overlap; after an empty match the search moves on one code
     // point; the search stops once the position reaches the end of the input.
@@ -142,7 +145,9 @@ pub fn regex_find_all(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bso
         let Some((doc, start, end)) = match_at(re.compiled(), &input, pos) else {
             break;
         };
-        out.push(Bson::Document(doc));
+        let found = Bson::Document(doc);
+        budget.add(value_memory(&found))?;
+        out.push(found);
         pos = if end > start {
             end
         } else {

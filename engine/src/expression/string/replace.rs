@@ -4,6 +4,7 @@ use bson::Bson;
 
 use super::super::named_args::{NamedSpec, named_value, nullish};
 use super::super::{Expression, Vars};
+use super::builder::StringBuilder;
 use super::value_string;
 use crate::error::{Error, Result};
 
@@ -59,7 +60,7 @@ pub fn replace_one(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>>
     let Some((input, find, replacement)) = operands("$replaceOne", args, vars)? else {
         return Ok(Some(Bson::Null));
     };
-    Ok(Some(Bson::String(input.replacen(&find, &replacement, 1))))
+    Ok(Some(Bson::String(replace(&input, &find, &replacement, 1)?)))
 }
 
 pub fn replace_all(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
@@ -68,5 +69,24 @@ pub fn replace_all(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>>
     };
     // An empty `find` matches before every character and at the end (MongoDB inserts between
     // bytes; between code points keeps the string valid UTF-8).
-    Ok(Some(Bson::String(input.replace(&find, &replacement))))
+    Ok(Some(Bson::String(replace(
+        &input,
+        &find,
+        &replacement,
+        usize::MAX,
+    )?)))
+}
+
+/// `input` with its first `times` occurrences of `find` replaced (as `str::replacen`), built
+/// under MongoDB's 64 MB string cap.
+fn replace(input: &str, find: &str, replacement: &str, times: usize) -> Result<String> {
+    let mut out = StringBuilder::default();
+    let mut last = 0;
+    for (at, found) in input.match_indices(find).take(times) {
+        out.push(&input[last..at])?;
+        out.push(replacement)?;
+        last = at + found.len();
+    }
+    out.push(&input[last..])?;
+    Ok(out.finish())
 }

@@ -12,6 +12,7 @@ use super::group::group_documents;
 use crate::accumulator::AccumulationStatement;
 use crate::error::{Error, Result};
 use crate::expression::{Expression, Scope};
+use crate::pipeline::memory::{self, Held};
 use crate::pipeline::{ParseContext, RunContext, Stage};
 use crate::value::display::{key_value, type_name};
 use crate::value::{canonical_type_rank, compare_values};
@@ -244,6 +245,7 @@ impl Stage for Bucket {
         let mut out = group_documents(&input, &self.output, cx.eval, |vars| {
             self.bucket_of(self.group_by.eval(vars)?)
         })?;
+        memory::check(Held::Group, "$bucket", memory::held_bytes(&out), cx)?;
         out.sort_by(|a, b| compare_values(id_of(a), id_of(b)));
         Ok(out)
     }

@@ -14,6 +14,7 @@ use super::granularity::Granularity;
 use crate::accumulator::{AccumulationStatement, State};
 use crate::error::{Error, Result};
 use crate::expression::{EvalContext, Expression, Vars};
+use crate::pipeline::memory::{self, Held};
 use crate::pipeline::{ParseContext, RunContext, Stage};
 use crate::value::compare_values;
 use crate::value::display::type_name;
@@ -179,6 +180,8 @@ impl Stage for BucketAuto {
     }
 
     fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        // MongoDB sorts the whole input by the groupBy value first.
+        memory::check(Held::Sort, "$bucketAuto", memory::held_bytes(&input), cx)?;
         let mut keyed = Vec::with_capacity(input.len());
         for doc in input {
             let key = self.key(&Vars::with_context(&doc, cx.eval))?;

@@ -254,28 +254,57 @@ impl Densify {
         }
     }
 
-    /// Grid values in `[lo, hi)` not already present.
+    /// Grid values in `[lo, hi)` not already present (`existing` is sorted). `generated`
+    /// counts the documents made so far by the whole stage, against MongoDB's limit.
     fn generate(
         &self,
-        lo: f64,
-        hi: f64,
+        (lo, hi): (f64, f64),
         existing: &[f64],
         template: &Document,
+        generated: &mut usize,
         out: &mut Vec<Document>,
-    ) {
+    ) -> Result<()> {
         let mut x = lo;
-        // Bound the work: a learner's typo (step 0.0001 over a year) must not hang the page.
-        let mut budget = 1_000_000usize;
-        while x < hi && budget > 0 {
-            if !existing.contains(&x) {
+        while x < hi {
+            if existing.binary_search_by(|e| e.total_cmp(&x)).is_err() {
+                if *generated == MAX_GENERATED_DOCS {
+                    return Err(too_many_generated());
+                }
+                *generated += 1;
                 let mut d = template.clone();
                 set_path(&mut d, &self.field, self.value_at(x));
                 out.push(d);
             }
-            x = self.next(x);
-            budget -= 1;
+            let next = self.next(x);
+            // A step below the precision of a double at `x` (or a date past the calendar's
+            // end) would not move: the grid ends there.
+            if next.partial_cmp(&x) != Some(std::cmp::Ordering::Greater) {
+                break;
+            }
+            x = next;
         }
+        Ok(())
     }
+}
+
+/// MongoDB's `internalQueryMaxAllowedDensifyDocs` default: the most documents one `$densify`
+/// may generate.
+pub const MAX_GENERATED_DOCS: usize = 500_000;
+
+/// MongoDB's error 5897900 (document_source_densify.cpp), raised when the stage is about to
+/// return one generated document more than the limit. Sprout has no server parameters to raise
+/// it, so the message ends with what to change in the stage instead.
+fn too_many_generated() -> Error {
+    fail(
+        5897900,
+        format!(
+            "Generated {} documents in $densify, which is over the limit of \
+             {MAX_GENERATED_DOCS}. Increase the 'internalQueryMaxAllowedDensifyDocs' parameter \
+             to allow more generated documents (Sprout cannot change this parameter: use a \
+             larger step, narrower bounds or fewer partitions)",
+            MAX_GENERATED_DOCS + 1
+        ),
+    )
 }
 
 impl Stage for Densify {
@@ -319,6 +348,7 @@ impl Stage for Densify {
             all.iter().copied().fold(f64::NEG_INFINITY, f64::max),
         );
         let mut out = without_field;
+        let mut generated_count = 0;
         for (_, (template, mut docs)) in partitions {
             docs.sort_by(|a, b| a.0.total_cmp(&b.0));
             let existing: Vec<f64> = docs.iter().map(|d| d.0).collect();
@@ -328,7 +358,13 @@ impl Stage for Densify {
                 Bounds::Explicit(lo, hi) => (lo, hi),
             };
             let mut generated = Vec::new();
-            self.generate(lo, hi, &existing, &template, &mut generated);
+            self.generate(
+                (lo, hi),
+                &existing,
+                &template,
+                &mut generated_count,
+                &mut generated,
+            )?;
             let mut merged: Vec<Document> = docs.into_iter().map(|d| d.1).collect();
             merged.extend(generated);
             merged.sort_by(|a, b| {

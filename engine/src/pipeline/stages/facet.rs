@@ -76,7 +76,10 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
                 ));
             }
         }
-        facets.push((name.clone(), Pipeline::parse_sub(items, cx.scope)?));
+        facets.push((
+            name.clone(),
+            Pipeline::parse_sub(items, cx.scope, cx.depth)?,
+        ));
     }
     Ok(Box::new(Facet { facets }))
 }
@@ -88,8 +91,13 @@ impl Stage for Facet {
 
     fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
         let mut out = Document::new();
+        // The facets' documents become one document, not the elements of a `$lookup` array.
+        let cx = RunContext {
+            joined_limit: None,
+            ..*cx
+        };
         for (name, pipeline) in &self.facets {
-            let docs = pipeline.run(input.clone(), cx)?;
+            let docs = pipeline.run(input.clone(), &cx)?;
             out.insert(
                 name.clone(),
                 Bson::Array(docs.into_iter().map(Bson::Document).collect()),

@@ -21,6 +21,7 @@ use crate::path::{FieldPath, LeafArrays};
 use crate::pipeline::{ParseContext, RunContext, Stage};
 use crate::query::FindSpec;
 use crate::value::OrderedValue;
+use crate::value::bson_size::{document_size, value_size};
 use crate::value::display::type_name;
 
 #[derive(Debug)]
@@ -115,6 +116,9 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
     for path in [&as_field, &connect_from, &connect_to] {
         super::lookup::check_path(path)?;
     }
+    // MongoDB gives $graphLookup a sub-pipeline context of its own, so it counts (and is
+    // refused) at the sub-pipeline depth limit like $lookup.
+    cx.sub_pipeline_depth()?;
     Ok(Box::new(GraphLookup {
         from,
         as_field,
@@ -125,6 +129,21 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
         max_depth,
         restrict,
     }))
+}
+
+/// MongoDB's limit on what one `$graphLookup` holds (the documents found and the values still
+/// to look for): 100 MiB, and it cannot spill (`checkMemoryUsage` in
+/// document_source_graph_lookup.cpp, error 40099).
+pub const MAX_GRAPH_LOOKUP_BYTES: usize = 100 * 1024 * 1024;
+
+fn check_memory(bytes: usize) -> Result<()> {
+    if bytes >= MAX_GRAPH_LOOKUP_BYTES {
+        return Err(Error::location(
+            40099,
+            "$graphLookup reached maximum memory consumption",
+        ));
+    }
+    Ok(())
 }
 
 fn missing_required() -> Error {
@@ -198,7 +217,10 @@ impl GraphLookup {
             None => vec![Bson::Null],
         };
         let mut depth = 0_i64;
+        let mut visited_bytes = 0usize;
         while !frontier.is_empty() && self.max_depth.is_none_or(|max| depth <= max) {
+            let frontier_bytes: usize = frontier.iter().map(value_size).sum();
+            check_memory(visited_bytes + frontier_bytes)?;
             let mut query = Document::new();
             query.insert(self.connect_to.clone(), doc! {"$in": frontier});
             if let Some(restrict) = &self.restrict {
@@ -213,6 +235,9 @@ impl GraphLookup {
             })?;
             let found = find_records(coll, &spec, cx.match_ctx)?;
             let mut next: Vec<Bson> = Vec::new();
+            // The frontier's values once each, without a scan per value (a wide graph made
+            // this quadratic in the frontier's size).
+            let mut in_next: std::collections::BTreeSet<OrderedValue> = Default::default();
             for record_id in found {
                 let Some(found_doc) = coll.and_then(|c| c.get(record_id)) else {
                     continue;
@@ -222,10 +247,12 @@ impl GraphLookup {
                     continue;
                 }
                 for v in values_at(found_doc, &self.connect_from) {
-                    if !next.iter().any(|n| crate::value::values_equal(n, &v)) {
+                    if in_next.insert(OrderedValue(v.clone())) {
                         next.push(v);
                     }
                 }
+                visited_bytes += document_size(found_doc);
+                check_memory(visited_bytes)?;
                 visited.insert(record_id, (found_doc.clone(), depth));
             }
             frontier = next;

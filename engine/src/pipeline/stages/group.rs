@@ -10,6 +10,7 @@ use bson::{Bson, Document};
 use crate::accumulator::{AccumulationStatement, State};
 use crate::error::{Error, Result};
 use crate::expression::{EvalContext, Expression, Scope, Vars};
+use crate::pipeline::memory::{self, Held};
 use crate::pipeline::{ParseContext, RunContext, Stage};
 use crate::value::OrderedValue;
 
@@ -52,9 +53,11 @@ impl Stage for Group {
     }
 
     fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
-        group_documents(&input, &self.fields, cx.eval, |vars| {
+        let out = group_documents(&input, &self.fields, cx.eval, |vars| {
             Ok(self.id.eval(vars)?.unwrap_or(Bson::Null))
-        })
+        })?;
+        memory::check(Held::Group, "$group", memory::held_bytes(&out), cx)?;
+        Ok(out)
     }
 
     fn serialize(&self) -> Document {

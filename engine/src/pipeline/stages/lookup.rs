@@ -21,6 +21,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{Expression, Scope};
 use crate::matcher::Filter;
 use crate::path::{FieldPath, LeafArrays};
+use crate::pipeline::memory::OutputBudget;
 use crate::pipeline::{ParseContext, Pipeline, RunContext, Stage, SubPipelineOwner};
 use crate::value::OrderedValue;
 use crate::value::display::{key_value, type_name};
@@ -36,6 +37,40 @@ pub struct Lookup {
     /// The pipeline parsed once, when no `let` variables need substituting.
     pipeline: Option<Pipeline>,
     outer_scope: Scope,
+    /// The sub-pipeline depth of `pipeline` (checked against the limit when parsed).
+    sub_depth: usize,
+}
+
+/// MongoDB's `internalLookupStageIntermediateDocumentMaxSizeBytes` default: the most bytes of
+/// documents one `$lookup` gathers into one `as` array.
+pub const MAX_JOINED_BYTES: usize = 100 * 1024 * 1024;
+
+/// Where the documents a sub-pipeline returns go: the `as` array of a `$lookup` on `from`,
+/// which MongoDB fails (code 4568) once its documents pass [`MAX_JOINED_BYTES`]. The last stage
+/// of the sub-pipeline receives this, so a nested `$lookup` stops while it builds the
+/// documents instead of after the whole sub-pipeline has been held in memory.
+#[derive(Debug, Clone, Copy)]
+pub struct JoinedLimit<'a> {
+    pub from: &'a str,
+}
+
+/// Adds the documents `docs` one by one to a running total, with MongoDB's check: the total so
+/// far must not be over the limit when another document arrives (document_source_lookup.cpp).
+pub fn add_joined(total: &mut usize, docs: &[Document], limit: &JoinedLimit<'_>) -> Result<()> {
+    for d in docs {
+        if *total > MAX_JOINED_BYTES {
+            return Err(Error::location(
+                4568,
+                format!(
+                    "Total size of documents in {} matching pipeline's $lookup stage exceeds \
+                     {MAX_JOINED_BYTES} bytes",
+                    limit.from
+                ),
+            ));
+        }
+        *total += crate::value::bson_size::document_size(d);
+    }
+    Ok(())
 }
 
 fn failed_to_parse(message: impl Into<String>) -> Error {
@@ -164,11 +199,13 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
         // Checked with a placeholder so errors in the pipeline surface at parse time.
         inner_scope.constants.push((name.clone(), Some(Bson::Null)));
     }
+    let sub_depth = cx.sub_pipeline_depth()?;
     let pipeline = match &pipeline_spec {
         Some(items) => Some(Pipeline::parse_sub_of(
             items,
             &inner_scope,
             SubPipelineOwner::Lookup,
+            sub_depth,
         )?),
         None => None,
     };
@@ -181,6 +218,7 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
         let_vars,
         pipeline_spec,
         outer_scope: cx.scope.clone(),
+        sub_depth,
     }))
 }
 
@@ -201,6 +239,11 @@ pub fn check_path(path: &str) -> Result<()> {
 }
 
 impl Lookup {
+    /// The foreign collection's name as errors show it (empty for a `$documents` pipeline).
+    fn foreign_name(&self) -> &str {
+        self.from.as_deref().unwrap_or_default()
+    }
+
     /// The values the equality form looks for: every value at `localField` (array elements
     /// one by one), or null when there is none.
     fn local_values(doc: &Document, local: &str) -> Vec<Bson> {
@@ -253,15 +296,33 @@ impl Lookup {
                         let v = e.evaluate_in(doc, cx.eval)?;
                         scope.constants.push((name.clone(), v));
                     }
-                    per_doc = Pipeline::parse_sub_of(items, &scope, SubPipelineOwner::Lookup)?;
+                    per_doc = Pipeline::parse_sub_of(
+                        items,
+                        &scope,
+                        SubPipelineOwner::Lookup,
+                        self.sub_depth,
+                    )?;
                     &per_doc
                 }
             };
             if pipeline.starts_with_source() {
                 matched = Vec::new();
             }
-            matched = pipeline.run(matched, cx)?;
+            let sub_cx = RunContext {
+                joined_limit: Some(JoinedLimit {
+                    from: self.foreign_name(),
+                }),
+                ..*cx
+            };
+            matched = pipeline.run(matched, &sub_cx)?;
         }
+        add_joined(
+            &mut 0,
+            &matched,
+            &JoinedLimit {
+                from: self.foreign_name(),
+            },
+        )?;
         Ok(matched)
     }
 }
@@ -324,10 +385,18 @@ impl Stage for Lookup {
             .as_ref()
             .map(|(_, foreign_field)| ForeignTable::build(&foreign, foreign_field));
         let mut out = Vec::with_capacity(input.len());
+        // As the last stage of an outer `$lookup`'s sub-pipeline, the documents made here are
+        // that `$lookup`'s array: its size limit is checked as they are made.
+        let mut outer_total = 0;
+        let mut budget = OutputBudget::new("$lookup");
         for mut doc in input {
             let joined = self.joined(&doc, &foreign, table.as_ref(), cx)?;
             let array = Bson::Array(joined.into_iter().map(Bson::Document).collect());
             set_nested(&mut doc, &self.as_path, array);
+            budget.add(crate::value::bson_size::document_size(&doc))?;
+            if let Some(limit) = &cx.joined_limit {
+                add_joined(&mut outer_total, std::slice::from_ref(&doc), limit)?;
+            }
             out.push(doc);
         }
         Ok(out)

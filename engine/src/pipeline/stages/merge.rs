@@ -349,7 +349,7 @@ fn check_update_pipeline(items: &[Bson], let_vars: &Document, cx: &ParseContext<
         // A placeholder: the values come from each result document.
         scope.constants.push((name.clone(), Some(Bson::Null)));
     }
-    Pipeline::parse_sub(items, &scope).map(|_| ())
+    Pipeline::parse_sub(items, &scope, cx.depth).map(|_| ())
 }
 
 impl WriteStage for Merge {

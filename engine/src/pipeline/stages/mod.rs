@@ -42,6 +42,7 @@ use bson::Bson;
 use super::ParseStage;
 
 pub use lookup::check_path as check_field_path;
+pub use lookup::{JoinedLimit, MAX_JOINED_BYTES};
 pub use merge::{MergeSpec, WhenMatched, WhenNotMatched};
 pub use out::OutSpec;
 

@@ -12,6 +12,7 @@ use bson::{Bson, Document};
 use super::window_function::{Partition, WindowFunction, set_path, sort_number, unit_millis};
 use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{Expression, Scope, Vars};
+use crate::pipeline::memory::{self, Held};
 use crate::pipeline::{ParseContext, RunContext, Stage};
 use crate::query::sort::SortSpec;
 use crate::value::OrderedValue;
@@ -346,6 +347,14 @@ impl Stage for SetWindowFields {
     }
 
     fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        // With `sortBy` or `partitionBy` MongoDB puts a `$sort` of the whole input in front;
+        // without, the whole input is the one partition the stage holds.
+        let held = if self.sort_by.is_some() || self.partition_by.is_some() {
+            Held::Sort
+        } else {
+            Held::WindowPartition
+        };
+        memory::check(held, "$setWindowFields", memory::held_bytes(&input), cx)?;
         // Partitions in ascending key order; each partition sorted stably by sortBy.
         let mut partitions: BTreeMap<OrderedValue, Vec<Document>> = BTreeMap::new();
         for doc in input {
@@ -358,6 +367,8 @@ impl Stage for SetWindowFields {
             partitions.entry(OrderedValue(key)).or_default().push(doc);
         }
         let mut out = Vec::new();
+        // The computed values (a `$push` over a growing window copies the window each time).
+        let mut budget = memory::OutputBudget::new("$setWindowFields");
         for (_, mut docs) in partitions {
             let keys: Vec<Vec<Bson>> = match &self.sort_by {
                 Some(sort) => {
@@ -380,7 +391,9 @@ impl Stage for SetWindowFields {
                 let mut values = Vec::with_capacity(self.outputs.len());
                 for field in &self.outputs {
                     let (lo, hi) = self.window_of(field, &part, i)?;
-                    values.push(field.function.value(&part, i, lo, hi)?);
+                    let v = field.function.value(&part, i, lo, hi)?;
+                    budget.add(crate::value::bson_size::value_size(&v))?;
+                    values.push(v);
                 }
                 computed.push(values);
             }

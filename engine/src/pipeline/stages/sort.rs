@@ -3,6 +3,7 @@
 use bson::{Bson, Document, doc};
 
 use crate::error::{Error, Result};
+use crate::pipeline::memory::{self, Held};
 use crate::pipeline::{ModifiedPaths, ParseContext, QueryPart, RunContext, Stage};
 use crate::query::sort::SortSpec;
 
@@ -50,13 +51,16 @@ impl Stage for Sort {
         "$sort"
     }
 
-    fn apply(&self, input: Vec<Document>, _cx: &RunContext<'_>) -> Result<Vec<Document>> {
+    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
         // The sort is stable: equal keys keep their incoming order.
         let mut refs: Vec<&Document> = input.iter().collect();
         self.sort.sort(&mut refs);
         let keep = self
             .limit
             .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        // A top-k sort holds only the k best documents at a time.
+        let held = memory::held_bytes(refs.iter().take(keep).copied());
+        memory::check(Held::Sort, "$sort", held, cx)?;
         Ok(refs.into_iter().take(keep).cloned().collect())
     }
 

@@ -8,6 +8,7 @@ use super::group::group_documents;
 use crate::accumulator::AccumulationStatement;
 use crate::error::{Error, Result};
 use crate::expression::Expression;
+use crate::pipeline::memory::{self, Held};
 use crate::pipeline::{ParseContext, RunContext, Stage};
 use crate::value::compare_values;
 
@@ -59,6 +60,7 @@ impl Stage for SortByCount {
         let mut out = group_documents(&input, &self.count, cx.eval, |vars| {
             Ok(self.key.eval(vars)?.unwrap_or(Bson::Null))
         })?;
+        memory::check(Held::Group, "$sortByCount", memory::held_bytes(&out), cx)?;
         let count = |d: &Document| d.get("count").cloned().unwrap_or(Bson::Null);
         out.sort_by(|a, b| compare_values(&count(b), &count(a)));
         Ok(out)

@@ -52,11 +52,13 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
             ));
         }
     };
+    let depth = cx.sub_pipeline_depth()?;
     let pipeline = match &pipeline_spec {
         Some(items) => Some(Pipeline::parse_sub_of(
             items,
             cx.scope,
             SubPipelineOwner::UnionWith,
+            depth,
         )?),
         None => None,
     };

@@ -4,7 +4,9 @@
 use bson::{Bson, Document};
 
 use crate::error::{Error, Result};
+use crate::pipeline::memory::OutputBudget;
 use crate::pipeline::{ParseContext, RunContext, Stage};
+use crate::value::bson_size::{document_size, value_size};
 use crate::value::display::type_name;
 
 #[derive(Debug)]
@@ -171,6 +173,19 @@ pub(crate) fn set_nested(doc: &mut Document, path: &[String], value: Bson) {
     }
 }
 
+/// Takes the value at a path through documents, leaving `null` in its place (so the field keeps
+/// its position when the value is put back).
+fn take_nested(doc: &mut Document, path: &[String]) -> Option<Bson> {
+    match path {
+        [] => None,
+        [last] => doc.get_mut(last).map(|v| std::mem::replace(v, Bson::Null)),
+        [first, rest @ ..] => match doc.get_mut(first) {
+            Some(Bson::Document(d)) => take_nested(d, rest),
+            _ => None,
+        },
+    }
+}
+
 /// Removes the value at a path through documents.
 fn remove_nested(doc: &mut Document, path: &[String]) {
     match path {
@@ -203,12 +218,21 @@ impl Stage for Unwind {
 
     fn apply(&self, input: Vec<Document>, _cx: &RunContext<'_>) -> Result<Vec<Document>> {
         let mut out = Vec::with_capacity(input.len());
+        let mut budget = OutputBudget::new("$unwind");
         for doc in input {
             match get_nested(&doc, &self.path) {
                 Some(Bson::Array(items)) if !items.is_empty() => {
-                    let items = items.clone();
+                    // Take the array out first, so each output copies the rest of the document
+                    // and one element, not the whole array (which made a large array quadratic).
+                    let mut rest = doc;
+                    let Some(Bson::Array(items)) = take_nested(&mut rest, &self.path) else {
+                        continue;
+                    };
+                    out.reserve(items.len());
+                    let rest_bytes = document_size(&rest);
                     for (i, item) in items.into_iter().enumerate() {
-                        let mut d = doc.clone();
+                        budget.add(rest_bytes + value_size(&item))?;
+                        let mut d = rest.clone();
                         set_nested(&mut d, &self.path, item);
                         out.push(self.with_index(d, Some(i)));
                     }
