@@ -31,6 +31,7 @@ pub mod planner;
 pub mod projection;
 pub mod query;
 pub mod sessions;
+pub mod sort;
 pub mod storage;
 pub mod transfer;
 pub mod ttl;

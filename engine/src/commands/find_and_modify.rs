@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{EvalContext, Scope};
 use crate::matcher::{Filter, MatchContext};
 use crate::query::FindSpec;
-use crate::query::sort::SortSpec;
+use crate::sort::SortSpec;
 use crate::storage::Change;
 use crate::update::{ArrayFilters, UpdateSpec, check_upsert_query};
 use crate::value::display::type_name;

@@ -8,7 +8,7 @@
 use super::bounds::Interval;
 use super::{CanonicalQuery, IxScanPlan, Solution, provided_sort};
 use crate::index::Index;
-use crate::query::sort::SortKey;
+use crate::sort::SortKey;
 
 /// `internalQueryMaxScansToExplode`.
 pub const MAX_SCANS_TO_EXPLODE: usize = 200;

@@ -32,7 +32,7 @@ use bson::{Bson, Document};
 use crate::catalog::Collection;
 use crate::error::{Error, Result};
 use crate::index::{Index, KeyKind};
-use crate::query::sort::SortKey;
+use crate::sort::SortKey;
 use bounds::{Interval, contains, intersect, intervals_for};
 use predicates::{Conjunct, Pred, Residual, residual};
 

@@ -8,7 +8,7 @@ use crate::expression::Scope;
 use crate::matcher::{Filter, MatchContext};
 use crate::projection::{Projection, ProjectionInput};
 
-use super::sort::SortSpec;
+use crate::sort::SortSpec;
 
 /// A parsed find: everything needed to produce its result set. The one place a find's filter,
 /// sort and projection are parsed and checked against each other.

@@ -1,9 +1,9 @@
 //! Read queries: a find's filter, sort, skip, limit and projection parsed once ([`FindSpec`]),
-//! its canonical form for the planner ([`canonical::CanonicalQuery`]), sort keys.
+//! its canonical form for the planner ([`canonical::CanonicalQuery`]). Sort patterns are
+//! [`crate::sort`].
 
 pub mod canonical;
 mod find;
-pub mod sort;
 
 pub use canonical::CanonicalQuery;
 pub use find::{FindSpec, run_find, run_find_with};

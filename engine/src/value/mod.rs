@@ -9,6 +9,7 @@ mod decimal_math;
 pub mod decimal_parse;
 pub mod display;
 pub mod extjson;
+pub mod hashed;
 mod integer;
 pub mod nesting;
 pub mod numeric;
