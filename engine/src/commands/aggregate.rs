@@ -178,9 +178,7 @@ fn execute(
         if let Some(f) = p.filter {
             spec.filter = crate::matcher::Filter::parse_in(f, &a.scope)?;
         }
-        let query = CanonicalQuery::new(&spec)
-            .with_sort(p.sort)
-            .with_hint(a.hint);
+        let query = CanonicalQuery::new(&spec).with_hint(a.hint);
         let coll = engine.catalog().collection(&a.ns);
         let execution = crate::exec::execute(coll, &query, ctx, run_to_end)
             .map_err(|e| pushed_down_error(e, a.allow_disk_use))

@@ -105,7 +105,6 @@ fn explain_statement(
     let ns = target_namespace(db, inner)?;
     let spec = FindSpec::parse(Some(write.filter), write.sort, None, None, None)?;
     let query = CanonicalQuery::new(&spec)
-        .with_sort(write.sort)
         .with_hint(write.hint.filter(|h| !super::count::is_empty_hint(h)));
     let array_filters = ArrayFilters::parse(&write.array_filters)?;
     let update = match write.update {

@@ -74,7 +74,6 @@ impl<'c> FindFields<'c> {
         'c: 'q,
     {
         crate::query::CanonicalQuery::new(spec)
-            .with_sort(self.sort)
             .with_projection(self.projection)
             .with_hint(self.hint)
             .with_filter_as_written(self.filter.filter(|f| !f.is_empty()))

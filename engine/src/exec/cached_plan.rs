@@ -121,7 +121,7 @@ fn decide(
         plan: signature(&sols[winner]),
         created_from_query: doc! {
             "query": query.filter_as_written.unwrap_or(&empty).clone(),
-            "sort": query.sort.unwrap_or(&empty).clone(),
+            "sort": query.sort_pattern().unwrap_or(&empty).clone(),
             "projection": query.projection.unwrap_or(&empty).clone(),
         },
         cached_plan: crate::explain::stage_document(&trials[winner], false),
@@ -143,8 +143,6 @@ pub fn shape_for_clear(
     projection: Option<&Document>,
 ) -> Result<String> {
     let spec = crate::query::FindSpec::parse(Some(filter), sort, projection, None, None)?;
-    let q = CanonicalQuery::new(&spec)
-        .with_sort(sort)
-        .with_projection(projection);
+    let q = CanonicalQuery::new(&spec).with_projection(projection);
     Ok(crate::planner::plan_cache::shape_of(&q))
 }

@@ -161,7 +161,7 @@ fn index_plans_return_what_a_collection_scan_returns() {
                 let spec =
                     FindSpec::parse(Some(&filter), sort.as_ref(), None, None, limit).unwrap();
                 let expected = run_find(plain.catalog().collection(&ns), &spec).unwrap();
-                let q = CanonicalQuery::new(&spec).with_sort(sort.as_ref());
+                let q = CanonicalQuery::new(&spec);
                 let coll = indexed.catalog().collection(&ns);
                 let got = super::find(coll, &q, &MatchContext::default()).unwrap();
                 if sort.is_some() {

@@ -75,7 +75,7 @@ pub fn explode_for_sort(
         loop {
             if part == 0 {
                 let merge = Solution::SortMerge {
-                    pattern: q.sort.cloned().unwrap_or_default(),
+                    pattern: q.sort_pattern().cloned().unwrap_or_default(),
                     children,
                 };
                 return Some(match fetch_filter {

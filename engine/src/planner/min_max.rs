@@ -104,7 +104,7 @@ pub fn plan(index: &Index, parts: &[Conjunct], q: &CanonicalQuery<'_>) -> Result
 /// pattern (forward) or of its reverse (backward). `None` when there is no sort or the index
 /// cannot provide it (a blocking SORT is added).
 fn scan_direction(index: &Index, q: &CanonicalQuery<'_>) -> Option<bool> {
-    let sort = q.sort?;
+    let sort = q.sort_pattern()?;
     if sort.is_empty() || sort.len() > index.spec.key.len() {
         return None;
     }

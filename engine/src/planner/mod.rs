@@ -11,7 +11,7 @@
 //!
 //! For aggregation (a leading `$match` and `$sort`, and the `$project` the pipeline can push
 //! down): build a [`crate::query::FindSpec`] (filter = the `$match`, sort = the `$sort`) and its
-//! [`CanonicalQuery`] (`with_sort` = the `$sort` pattern, a projection only when pushed down,
+//! [`CanonicalQuery`] (a projection only when pushed down,
 //! `with_hint` = the aggregate's hint), and call `crate::exec::execute(coll, &query, ctx, true)`: its `docs` are the documents in
 //! plan order, and `winner_stats`/`rejected`/`trials` feed
 //! [`crate::explain::stage_document`] / [`crate::explain::explain_document`] for the
@@ -576,7 +576,7 @@ fn finish_with(
     let needs_sort = spec.sort.is_some() && !sort_provided && !natural;
     if needs_sort {
         node = Solution::Sort {
-            pattern: q.sort.cloned().unwrap_or_default(),
+            pattern: q.sort_pattern().cloned().unwrap_or_default(),
             limit: spec.limit.map(|l| l.saturating_add(spec.skip)),
             child: Box::new(node),
         };

@@ -49,7 +49,7 @@ pub fn branch_candidates(
         sort: q.spec.sort.clone(),
         ..FindSpec::of_filter(branch.clone())
     };
-    let branch_query = CanonicalQuery::new(&spec).with_sort(q.sort);
+    let branch_query = CanonicalQuery::new(&spec);
     let parts = branch_conjuncts(branch);
     let mut out = Vec::new();
     for index in coll.indexes() {
@@ -94,7 +94,7 @@ pub fn compose(
     let children: Vec<Solution> = branches.into_iter().map(|b| b.solution).collect();
     let union = if sorted {
         Solution::SortMerge {
-            pattern: q.sort.cloned().unwrap_or_default(),
+            pattern: q.sort_pattern().cloned().unwrap_or_default(),
             children,
         }
     } else {

@@ -303,7 +303,7 @@ pub fn shape_of(query: &CanonicalQuery<'_>) -> String {
     let mut out = String::from("q:");
     write_shape_doc(&query.spec.filter.parsed_query(), &mut out);
     out.push_str(";s:");
-    if let Some(sort) = query.sort {
+    if let Some(sort) = query.sort_pattern() {
         write_exact(sort, &mut out);
     }
     out.push_str(";p:");

@@ -57,9 +57,6 @@ pub struct Conjunct {
 pub struct CanonicalQuery<'a> {
     /// The parsed filter, sort, skip, limit, projection and `min`/`max`.
     pub spec: &'a FindSpec,
-    /// The sort pattern as written (explain's SORT `sortPattern`; part of the plan-cache shape).
-    /// `None` when there is no sort or it is `{}`.
-    pub sort: Option<&'a Document>,
     /// The projection as written (explain's `transformBy`; part of the plan-cache shape).
     /// `None` when there is none or it is `{}`.
     pub projection: Option<&'a Document>,
@@ -75,7 +72,6 @@ impl<'a> CanonicalQuery<'a> {
     pub fn new(spec: &'a FindSpec) -> Self {
         CanonicalQuery {
             spec,
-            sort: None,
             projection: None,
             hint: None,
             filter_as_written: None,
@@ -83,10 +79,10 @@ impl<'a> CanonicalQuery<'a> {
         }
     }
 
-    /// With the sort pattern the spec's sort was parsed from.
-    pub fn with_sort(mut self, sort: Option<&'a Document>) -> Self {
-        self.sort = sort.filter(|s| !s.is_empty());
-        self
+    /// The sort pattern as written (explain's SORT `sortPattern`; part of the plan-cache
+    /// shape), from the parsed sort. `None` when there is no sort or it is `{}`.
+    pub fn sort_pattern(&self) -> Option<&'a Document> {
+        self.spec.sort.as_ref().map(crate::sort::SortSpec::pattern)
     }
 
     /// With the projection document the spec's projection was parsed from.
