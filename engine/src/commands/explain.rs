@@ -153,18 +153,15 @@ fn explain_count(
     verbosity: Verbosity,
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
-    let skip = count_option(inner, "count", "skip")?.unwrap_or(0) as u64;
-    let limit = inner
-        .get("limit")
-        .map(|l| crate::value::as_i64_signed(l).unsigned_abs())
-        .unwrap_or(0);
+    let request = super::count::CountRequest::parse(inner)?;
+    let (skip, limit) = (request.skip as u64, request.limit as u64);
     explain_query_command(
         engine,
         db,
         inner,
         verbosity,
         ctx,
-        "count",
+        (request.spec()?, request.hint),
         |coll, query, ctx, run| {
             Ok(crate::exec::count::execute_count(coll, query, skip, limit, ctx, run)?.1)
         },
@@ -180,24 +177,21 @@ fn explain_distinct(
     verbosity: Verbosity,
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
-    let Some(Bson::String(key)) = inner.get("key") else {
-        return Err(Error::location(
-            40414,
-            "BSON field 'distinct.key' is missing but a required field",
-        ));
-    };
+    let request = super::distinct::DistinctRequest::parse(inner)?;
+    let key = request.key;
     explain_query_command(
         engine,
         db,
         inner,
         verbosity,
         ctx,
-        "distinct",
+        (request.spec()?, request.hint),
         |coll, query, ctx, run| crate::exec::execute_distinct(coll, key, query, ctx, run),
     )
 }
 
-/// Explains a read command with a `query` and a `hint` (count, distinct): `plan` plans it and,
+/// Explains a read command with a parsed `query` and a `hint` (count, distinct, from their
+/// requests): `plan` plans it and,
 /// unless the verbosity is queryPlanner, runs it.
 fn explain_query_command(
     engine: &mut Engine,
@@ -205,7 +199,7 @@ fn explain_query_command(
     inner: &Document,
     verbosity: Verbosity,
     ctx: &MatchContext<'_>,
-    name: &str,
+    (spec, hint): (FindSpec, Option<&Bson>),
     plan: impl FnOnce(
         Option<&crate::catalog::Collection>,
         &crate::query::CanonicalQuery<'_>,
@@ -214,14 +208,7 @@ fn explain_query_command(
     ) -> Result<crate::exec::Execution>,
 ) -> Result<Document> {
     let ns = target_namespace(db, inner)?;
-    let empty = Document::new();
-    let filter = document_option(inner, name, "query")?.unwrap_or(&empty);
-    let spec = FindSpec::parse(Some(filter), None, None, None, None)?;
-    let query = crate::query::CanonicalQuery::new(&spec).with_hint(
-        inner
-            .get("hint")
-            .filter(|h| !super::count::is_empty_hint(h)),
-    );
+    let query = crate::query::CanonicalQuery::new(&spec).with_hint(hint);
     let start = engine.now_millis();
     let coll = engine.catalog().collection(&ns);
     let execution = plan(coll, &query, ctx, verbosity != Verbosity::QueryPlanner)?;
