@@ -2,9 +2,10 @@
 // engine, the shell and IndexedDB here, off the page's thread (web/src/shell_worker.rs).
 import init from './pkg/worker.js';
 
-// When the wasm instance traps (memory exhausted, an abort), the error surfaces here — often as
-// an unhandled promise rejection, which the page's `onerror` never sees — and no Rust code can
-// answer any more. Tell the page (protocol.rs `Response::Crashed`), which starts a fresh worker.
+// When the wasm instance traps (a stack overflow, exhausted memory, an abort), the error surfaces
+// here — often as an unhandled promise rejection, which the page's `onerror` never sees — and no
+// Rust code can answer any more. Tell the page (protocol.rs `Response::Crashed`), which starts a
+// fresh worker and says what happened (`protocol::crash_explanation`).
 let crashed = false;
 function reportCrash(what) {
   if (crashed) return;

@@ -31,6 +31,7 @@ pub mod planner;
 pub mod projection;
 pub mod query;
 pub mod sessions;
+pub mod sort;
 pub mod storage;
 pub mod transfer;
 pub mod ttl;
@@ -200,7 +201,7 @@ impl Engine {
         self.bypass_document_validation = match command.get("bypassDocumentValidation") {
             Some(Bson::Boolean(b)) => *b,
             Some(v @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
-                query::as_i64_signed(v) != 0
+                value::as_i64_signed(v) != 0
             }
             _ => false,
         };

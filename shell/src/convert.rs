@@ -19,6 +19,59 @@ use bson::{Binary, Bson, Document, Regex, Timestamp};
 /// Deeper values are refused rather than risking the native stack (cycles end here too).
 pub const MAX_DEPTH: usize = 150;
 
+/// The most BSON one conversion may produce: MongoDB's `maxMessageSizeBytes` (48,000,000), the
+/// largest command a client may send. Counting as the walk goes keeps a sparse array
+/// (`a[1e8] = 1`) or a huge object from being walked element by element into memory.
+pub const MAX_CONVERTED_BYTES: usize = 48_000_000;
+
+/// State of one JS → BSON conversion.
+struct Walk {
+    keys_fn: JsObject,
+    /// BSON bytes the conversion may still produce.
+    remaining: std::cell::Cell<usize>,
+}
+
+impl Walk {
+    /// Counts `bytes` of output against [`MAX_CONVERTED_BYTES`].
+    fn charge(&self, bytes: usize) -> JsResult<()> {
+        match self.remaining.get().checked_sub(bytes) {
+            Some(left) => {
+                self.remaining.set(left);
+                Ok(())
+            }
+            None => Err(too_large()),
+        }
+    }
+}
+
+fn too_large() -> JsError {
+    JsNativeError::range()
+        .with_message(format!(
+            "the value is too large to send to the database: its BSON would pass \
+             {MAX_CONVERTED_BYTES} bytes (MongoDB's maxMessageSizeBytes; a document may hold at \
+             most 16 MB)"
+        ))
+        .into()
+}
+
+/// A JavaScript string as UTF-8. Lone surrogates become U+FFFD, as js-bson's UTF-8 encoder
+/// (the platform's TextEncoder or Buffer) writes them for mongosh.
+fn utf8(s: &boa_engine::JsString) -> String {
+    s.to_std_string_lossy()
+}
+
+/// A field name: BSON keys are NUL-terminated, so a NUL inside one is refused (js-bson's rule).
+fn field_name(key: &boa_engine::JsString) -> JsResult<String> {
+    let name = utf8(key);
+    if name.contains('\0') {
+        return Err(type_error(format!(
+            "key {} must not contain null bytes",
+            name.replace('\0', "\\0")
+        )));
+    }
+    Ok(name)
+}
+
 fn type_error(msg: impl Into<String>) -> JsError {
     JsNativeError::typ().with_message(msg.into()).into()
 }
@@ -38,7 +91,11 @@ pub fn to_bson(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
         .get(js_string!("__sproutKeys"), ctx)?
         .as_object()
         .ok_or_else(|| type_error("shell runtime is damaged: __sproutKeys missing"))?;
-    to_bson_at(v, ctx, &keys_fn, 0)
+    let walk = Walk {
+        keys_fn,
+        remaining: std::cell::Cell::new(MAX_CONVERTED_BYTES),
+    };
+    to_bson_at(v, ctx, &walk, 0)
 }
 
 /// Converts a JS value that must be an object into a BSON document.
@@ -52,7 +109,7 @@ pub fn to_document(v: &JsValue, ctx: &mut Context) -> JsResult<Document> {
     }
 }
 
-fn to_bson_at(v: &JsValue, ctx: &mut Context, keys_fn: &JsObject, depth: usize) -> JsResult<Bson> {
+fn to_bson_at(v: &JsValue, ctx: &mut Context, walk: &Walk, depth: usize) -> JsResult<Bson> {
     if depth > MAX_DEPTH {
         return Err(type_error(format!(
             "value is nested more than {MAX_DEPTH} levels deep (or refers to itself)"
@@ -61,7 +118,11 @@ fn to_bson_at(v: &JsValue, ctx: &mut Context, keys_fn: &JsObject, depth: usize) 
     Ok(match v.variant() {
         JsVariant::Null | JsVariant::Undefined => Bson::Null,
         JsVariant::Boolean(b) => Bson::Boolean(b),
-        JsVariant::String(s) => Bson::String(s.to_std_string_escaped()),
+        JsVariant::String(s) => {
+            let text = utf8(&s);
+            walk.charge(text.len() + 5)?;
+            Bson::String(text)
+        }
         JsVariant::Integer32(i) => Bson::Int32(i),
         JsVariant::Float64(f) => number(f),
         JsVariant::BigInt(b) => {
@@ -72,7 +133,7 @@ fn to_bson_at(v: &JsValue, ctx: &mut Context, keys_fn: &JsObject, depth: usize) 
             )
         }
         JsVariant::Symbol(_) => return Err(type_error("a Symbol cannot be converted to BSON")),
-        JsVariant::Object(obj) => object_to_bson(&obj, ctx, keys_fn, depth)?,
+        JsVariant::Object(obj) => object_to_bson(&obj, ctx, walk, depth)?,
     })
 }
 
@@ -94,6 +155,10 @@ fn make_regex(pattern: &str, options: &str) -> JsResult<Regex> {
     })
 }
 
+fn decimal_digits(i: u64) -> usize {
+    i.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
 fn number(f: f64) -> Bson {
     if f.fract() == 0.0 && f >= f64::from(i32::MIN) && f <= f64::from(i32::MAX) {
         Bson::Int32(f as i32)
@@ -102,18 +167,20 @@ fn number(f: f64) -> Bson {
     }
 }
 
-fn object_to_bson(
-    obj: &JsObject,
-    ctx: &mut Context,
-    keys_fn: &JsObject,
-    depth: usize,
-) -> JsResult<Bson> {
+fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) -> JsResult<Bson> {
+    walk.charge(5)?;
     if obj.is_array() {
         let len = get(obj, "length", ctx)?.to_length(ctx)?;
+        // Every element costs at least its type byte, a one-digit key and its NUL, holes of a
+        // sparse array included (they become nulls): refuse before walking them one by one.
+        if len.saturating_mul(3) > walk.remaining.get() as u64 {
+            return Err(too_large());
+        }
         let mut out = Vec::with_capacity(len.min(1 << 16) as usize);
         for i in 0..len {
+            walk.charge(2 + decimal_digits(i))?;
             let item = obj.get(i, ctx)?;
-            out.push(to_bson_at(&item, ctx, keys_fn, depth + 1)?);
+            out.push(to_bson_at(&item, ctx, walk, depth + 1)?);
         }
         return Ok(Bson::Array(out));
     }
@@ -148,9 +215,11 @@ fn object_to_bson(
         JsValue::undefined()
     };
     if let Some(kind) = marker.as_string() {
-        return typed_to_bson(&kind.to_std_string_escaped(), obj, ctx, keys_fn, depth);
+        return typed_to_bson(&kind.to_std_string_escaped(), obj, ctx, walk, depth);
     }
-    let keys = keys_fn.call(&JsValue::undefined(), &[JsValue::from(obj.clone())], ctx)?;
+    let keys = walk
+        .keys_fn
+        .call(&JsValue::undefined(), &[JsValue::from(obj.clone())], ctx)?;
     let keys = keys
         .as_object()
         .ok_or_else(|| type_error("Object.keys failed"))?;
@@ -158,18 +227,15 @@ fn object_to_bson(
     let mut doc = Document::new();
     for i in 0..n {
         let key = keys.get(i, ctx)?.to_string(ctx)?;
+        let name = field_name(&key)?;
+        walk.charge(2 + name.len())?;
         let value = obj.get(key.clone(), ctx)?;
         // Functions as field values are dropped, as js-bson does without serializeFunctions,
         // except where they are the value (e.g. $where), handled above.
-        if value.as_object().is_some_and(|o| o.is_callable())
-            && key.to_std_string_escaped() != "$where"
-        {
+        if value.as_object().is_some_and(|o| o.is_callable()) && name != "$where" {
             continue;
         }
-        doc.insert(
-            key.to_std_string_escaped(),
-            to_bson_at(&value, ctx, keys_fn, depth + 1)?,
-        );
+        doc.insert(name, to_bson_at(&value, ctx, walk, depth + 1)?);
     }
     Ok(Bson::Document(doc))
 }
@@ -178,7 +244,7 @@ fn typed_to_bson(
     kind: &str,
     obj: &JsObject,
     ctx: &mut Context,
-    keys_fn: &JsObject,
+    walk: &Walk,
     depth: usize,
 ) -> JsResult<Bson> {
     Ok(match kind {
@@ -220,7 +286,7 @@ fn typed_to_bson(
             if scope.is_undefined() {
                 Bson::JavaScriptCode(code)
             } else {
-                let Bson::Document(scope) = to_bson_at(&scope, ctx, keys_fn, depth + 1)? else {
+                let Bson::Document(scope) = to_bson_at(&scope, ctx, walk, depth + 1)? else {
                     return Err(type_error("Code scope must be an object"));
                 };
                 Bson::JavaScriptCodeWithScope(bson::JavaScriptCodeWithScope { code, scope })

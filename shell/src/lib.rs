@@ -25,8 +25,12 @@
 pub mod convert;
 pub mod dataset;
 pub mod dates;
+pub mod host;
+pub mod jobs;
+mod nesting;
 pub mod preprocess;
 pub mod printer;
+pub mod regex_limit;
 mod runtime;
 mod session;
 pub mod transfer;
@@ -35,13 +39,21 @@ mod where_eval;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use boa_engine::{Context, JsError, JsValue, Source, js_string};
+use boa_engine::{Context, JsError, JsValue, js_string};
 use bson::{Bson, Document};
 use engine::Engine;
 
 use preprocess::ShellCommand;
 pub use printer::{JsonMode, PrintOptions, Style};
 use session::Session;
+
+/// The default [`Limits::nesting`]: far deeper than written code nests, shallow enough that
+/// Boa's recursive compiler stays within the stack (docs/reliability.md, "Shell limits").
+pub const DEFAULT_NESTING: usize = 400;
+
+/// The default [`Limits::parse_stack_bytes`]: all the stack there is, less a reserve for Boa's
+/// compiler (see `nesting::stack`).
+pub const DEFAULT_PARSE_STACK_BYTES: usize = usize::MAX;
 
 /// Limits that keep learner code from hanging or crashing the page.
 #[derive(Debug, Clone, Copy)]
@@ -50,8 +62,12 @@ pub struct Limits {
     pub loop_iterations: u64,
     /// Depth of JavaScript call recursion.
     pub recursion: usize,
-    /// Deepest bracket nesting accepted in one input.
+    /// Deepest nesting of brackets, operators and statements in one piece of code (the typed
+    /// input, a loaded script, `eval`/`Function` text, `$where` code).
     pub nesting: usize,
+    /// Native stack, in bytes, that parsing one input may use at most (see `nesting::stack`:
+    /// it never uses the last few MiB natively, 256 KiB in wasm, whatever this says).
+    pub parse_stack_bytes: usize,
 }
 
 impl Default for Limits {
@@ -59,7 +75,8 @@ impl Default for Limits {
         Limits {
             loop_iterations: 10_000_000,
             recursion: 400,
-            nesting: 200,
+            nesting: DEFAULT_NESTING,
+            parse_stack_bytes: DEFAULT_PARSE_STACK_BYTES,
         }
     }
 }
@@ -142,7 +159,17 @@ impl Shell {
             config.style,
             config.seed,
         )));
-        let mut ctx = Context::default();
+        let nesting = nesting::NestingLimits {
+            depth: config.limits.nesting,
+            stack_bytes: config.limits.parse_stack_bytes,
+        };
+        let mut ctx = Context::builder()
+            .host_hooks(Rc::new(host::ShellHooks { limits: nesting }))
+            .job_executor(Rc::new(jobs::BoundedJobs::default()))
+            .module_loader(Rc::new(boa_engine::module::IdleModuleLoader))
+            .build()
+            .unwrap_or_default();
+        ctx.insert_data(nesting);
         ctx.runtime_limits_mut()
             .set_loop_iteration_limit(config.limits.loop_iterations);
         ctx.runtime_limits_mut()
@@ -204,6 +231,13 @@ impl Shell {
 
     /// Evaluates one input and returns what the shell shows.
     pub fn eval(&mut self, input: &str) -> Evaluation {
+        nesting::stack::with_stack(|| self.eval_on_stack(input))
+    }
+
+    fn eval_on_stack(&mut self, input: &str) -> Evaluation {
+        let _stack = nesting::stack::StackScope::enter(self.limits.parse_stack_bytes);
+        regex_limit::install();
+        regex_limit::clear();
         let mut out = Evaluation::default();
         match preprocess::classify(input) {
             ShellCommand::Empty => {}
@@ -232,31 +266,24 @@ impl Shell {
                 Err(e) => out.error = Some(self.js_error(e)),
             },
             ShellCommand::Js(code) => {
-                if preprocess::nesting_depth(&code) > self.limits.nesting {
-                    out.error = Some(ShellError {
-                        name: "RangeError".into(),
-                        message: format!(
-                            "input is nested more than {} levels deep",
-                            self.limits.nesting
-                        ),
-                        code: None,
-                    });
-                } else {
-                    let r = self.ctx.eval(Source::from_bytes(code.as_bytes()));
-                    if r.as_ref().err().is_some_and(is_incomplete) {
-                        out.incomplete = true;
-                        out.printed = self.session.borrow_mut().take_printed();
-                        return out;
-                    }
-                    self.display(r, &mut out);
+                let r = nesting::eval_checked(&mut self.ctx, &code);
+                if r.as_ref().err().is_some_and(is_incomplete) {
+                    out.incomplete = true;
+                    out.printed = self.session.borrow_mut().take_printed();
+                    return out;
                 }
+                self.display(r, &mut out);
             }
+        }
+        // The input's promise jobs run after it, as a REPL drains its microtasks.
+        if let Err(e) = self.ctx.run_jobs() {
+            let e = self.js_error(e);
+            out.error.get_or_insert(e);
         }
         let printed = self.session.borrow_mut().take_printed();
         let mut all = printed;
         all.append(&mut out.printed);
         out.printed = all;
-        let _ = self.ctx.run_jobs();
         out
     }
 
@@ -464,11 +491,22 @@ impl Shell {
     fn js_error(&mut self, e: JsError) -> ShellError {
         if let Some(engine_err) = e.as_engine() {
             // Runtime limits (loops, recursion, stack) end the command; try/catch cannot catch them.
+            let text = engine_err.to_string();
+            // Boa reports a limit reached inside an operation the spec says cannot fail (an
+            // `async` function creating its promise at the recursion limit) as a "panic".
+            let message = if text.starts_with("EnginePanic") {
+                format!(
+                    "Maximum call stack size exceeded: the command was stopped inside an operation \
+                     that cannot report errors ({text}); is there a recursion that never ends?"
+                )
+            } else {
+                format!(
+                    "{text} (the command was stopped: is there a loop or recursion that never ends?)"
+                )
+            };
             return ShellError {
                 name: "RangeError".into(),
-                message: format!(
-                    "{engine_err} (the command was stopped: is there a loop or recursion that never ends?)"
-                ),
+                message,
                 code: None,
             };
         }

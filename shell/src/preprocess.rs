@@ -1,4 +1,5 @@
 //! Shell-only syntax handled before JavaScript, as mongosh does: `use`, `show`, `it`, `exit`.
+//! (The nesting limits that protect Boa's parser are in `nesting/`.)
 
 /// What one input line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,51 +35,6 @@ fn is_plain_word(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || "_-.".contains(c))
 }
 
-/// The deepest bracket nesting in the input, ignoring strings and comments. Boa's parser recurses
-/// per level, so absurdly deep literals are refused before parsing to protect the native stack.
-pub fn nesting_depth(src: &str) -> usize {
-    let (mut depth, mut max) = (0usize, 0usize);
-    let mut chars = src.chars().peekable();
-    let mut quote: Option<char> = None;
-    while let Some(c) = chars.next() {
-        if let Some(q) = quote {
-            if c == '\\' {
-                chars.next();
-            } else if c == q {
-                quote = None;
-            }
-            continue;
-        }
-        match c {
-            '"' | '\'' | '`' => quote = Some(c),
-            '/' if chars.peek() == Some(&'/') => {
-                for n in chars.by_ref() {
-                    if n == '\n' {
-                        break;
-                    }
-                }
-            }
-            '/' if chars.peek() == Some(&'*') => {
-                chars.next();
-                let mut prev = ' ';
-                for n in chars.by_ref() {
-                    if prev == '*' && n == '/' {
-                        break;
-                    }
-                    prev = n;
-                }
-            }
-            '(' | '[' | '{' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            ')' | ']' | '}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    max
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,12 +56,5 @@ mod tests {
         assert_eq!(classify("   "), ShellCommand::Empty);
         assert_eq!(classify("exit"), ShellCommand::Exit);
         assert_eq!(classify("quit();"), ShellCommand::Exit);
-    }
-
-    #[test]
-    fn depth_ignores_strings_and_comments() {
-        assert_eq!(nesting_depth("db.c.find({a: {b: [1]}})"), 4);
-        assert_eq!(nesting_depth("'((((' // [[[[\n[1]"), 1);
-        assert_eq!(nesting_depth(&"[".repeat(5000)), 5000);
     }
 }

@@ -60,6 +60,7 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
         ("getStyle", 0, get_style),
         ("advanceClock", 1, advance_clock),
         ("lazyModuleSource", 1, lazy_module_source),
+        ("regexLimitHit", 0, crate::regex_limit::limit_hit),
     ];
     let mut init = ObjectInitializer::new(ctx);
     for (name, len, f) in natives {
@@ -318,13 +319,19 @@ fn random(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     Ok(JsValue::from(bits as f64 / (1u64 << 53) as f64))
 }
 
+/// `load(name)`: runs a registered script (or, in the CLI, the file the user named) as a global
+/// script. The text never reaches JavaScript, so shell code cannot read files through it.
 fn load_script(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let name = arg_string(args, 0, ctx)?;
     let found = session(ctx)?
         .try_borrow()
         .map_err(|_| busy(NOT_IN_WHERE))?
         .script(&name);
-    Ok(found.map_or_else(JsValue::null, |s| js_string_value(&s)))
+    let Some(source) = found else {
+        return Ok(JsValue::from(false));
+    };
+    crate::nesting::eval_checked(ctx, &source)?;
+    Ok(JsValue::from(true))
 }
 
 /// The source of a module `js/lazy_modules.js` evaluates on first use.
@@ -365,19 +372,33 @@ fn set_style(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
     Ok(js_string_value(&format!("printing in the {name} style")))
 }
 
-/// `sprout.advanceClock(seconds)`: moves the engine's clock forward (whole milliseconds).
+/// The last instant a JavaScript `Date` holds (ECMA-262 §21.4.1.22: 8.64e15 ms after the epoch).
+const MAX_DATE_MILLIS: f64 = 8.64e15;
+
+/// `sprout.advanceClock(seconds)`: moves the engine's clock forward (whole milliseconds), no
+/// further than the last date `new Date()` can show.
 fn advance_clock(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    let seconds = arg(args, 0).to_number(ctx)?;
+    let value = arg(args, 0);
+    let seconds = value.to_number(ctx)?;
     if !seconds.is_finite() || seconds < 0.0 {
         return Err(type_error(
             "sprout.advanceClock(seconds) needs a number of seconds >= 0",
         ));
     }
-    session(ctx)?
-        .try_borrow_mut()
-        .map_err(|_| busy(NOT_IN_WHERE))?
-        .engine
-        .advance_clock((seconds * 1000.0).round() as i64);
+    let s = session(ctx)?;
+    let mut s = s.try_borrow_mut().map_err(|_| busy(NOT_IN_WHERE))?;
+    let target = s.engine.now_millis() as f64 + (seconds * 1000.0).round();
+    if target > MAX_DATE_MILLIS {
+        return Err(JsNativeError::range()
+            .with_message(format!(
+                "sprout.advanceClock({}) would move the clock past the last date a JavaScript \
+                 Date can hold (+275760-09-13T00:00:00Z); advance it by at most {} seconds",
+                value.to_string(ctx)?.to_std_string_escaped(),
+                ((MAX_DATE_MILLIS - s.engine.now_millis() as f64) / 1000.0).floor()
+            ))
+            .into());
+    }
+    s.engine.advance_clock((seconds * 1000.0).round() as i64);
     Ok(JsValue::undefined())
 }
 

@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use boa_engine::{Context, JsObject, Source, js_string};
+use boa_engine::{Context, JsObject, js_string};
 use bson::{Bson, Document};
 use engine::matcher::WhereEvaluator;
 use engine::{Error, ErrorCode};
@@ -53,7 +53,7 @@ fn compile(code: &str, ctx: &mut Context) -> Result<JsObject, String> {
     };
     let mut last = String::new();
     for src in attempts {
-        match ctx.eval(Source::from_bytes(src.as_bytes())) {
+        match crate::nesting::eval_checked(ctx, &src) {
             Ok(v) => match v.as_object().filter(|o| o.is_callable()) {
                 Some(f) => return Ok(f),
                 None => last = "$where code is not a function".into(),

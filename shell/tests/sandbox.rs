@@ -220,7 +220,7 @@ const ATTEMPTS: &[(&str, &[&str], Expect)] = &[
     (
         "deeply nested literal",
         &[DEEP],
-        Error("RangeError: input is nested more than"),
+        Error("RangeError: Maximum call stack size exceeded: the code is nested more than"),
     ),
     (
         "deep JSON.parse",

@@ -9,7 +9,7 @@
 
 use bson::{Bson, Document, doc};
 use engine::Engine;
-use engine::query::sort::SortSpec;
+use engine::sort::SortSpec;
 
 use super::ejson::canonical;
 use super::report::Outcome;

@@ -5,9 +5,14 @@
 //! and awaits the answer. When the user stops a command, or the worker dies (out of memory, an
 //! internal error), it terminates the worker, answers the pending command with what happened, and
 //! starts a fresh worker from IndexedDB.
+//!
+//! The worker may own the page's database or forward to the page that does (see
+//! [`crate::shell_worker`]); either way it tells this module when another page changed the data
+//! and when something about the storage should be said ([`WorkerEvent`]).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use futures_channel::oneshot;
 use wasm_bindgen::JsCast;
@@ -15,7 +20,9 @@ use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 pub use crate::protocol::CollectionSummary;
-use crate::protocol::{Catalog, ErrorInfo, Request, RequestBody, Response, StructuredResult};
+use crate::protocol::{
+    Catalog, ErrorInfo, Request, RequestBody, Response, StorageInfo, StructuredResult,
+};
 
 /// The script that boots the `worker` binary's wasm module inside the worker (in `static/`).
 const WORKER_SCRIPT: &str = "./worker.js";
@@ -49,12 +56,34 @@ impl Outcome {
     }
 }
 
+/// What the worker tells the page between answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WorkerEvent {
+    /// Another page changed the data: [`collections`] has the new list.
+    DataChanged,
+    /// A line about the storage to show (another page took the database over, upgrades it…).
+    Notice(String),
+}
+
+/// What the page does with a [`WorkerEvent`].
+type Listener = Rc<dyn Fn(WorkerEvent)>;
+
+/// How the worker started: the database and how it is kept, and why data will not survive a
+/// reload, if it will not.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Started {
+    pub storage: StorageInfo,
+    pub warning: Option<String>,
+}
+
 struct Proxy {
     worker: Worker,
     next_id: u64,
     pending: HashMap<u64, oneshot::Sender<Outcome>>,
-    ready: Option<oneshot::Sender<Option<String>>>,
+    ready: Option<oneshot::Sender<Started>>,
     catalog: Catalog,
+    /// The worker owns the database's engine (else the commands run in another page).
+    owner: bool,
     // Kept alive as long as the worker they listen to.
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
@@ -63,18 +92,45 @@ struct Proxy {
 thread_local! {
     static PROXY: RefCell<Option<Proxy>> = const { RefCell::new(None) };
     static SESSION_SETUP: RefCell<Option<RequestBody>> = const { RefCell::new(None) };
+    static LISTENER: RefCell<Option<Listener>> = const { RefCell::new(None) };
 }
 
-/// Starts the shell worker and waits until it has loaded the stored data. `Err` carries why
-/// the data will not survive a reload (the playground still works in memory).
-pub async fn start() -> Result<(), String> {
+/// Calls `listener` with what the worker says between answers.
+pub fn set_listener(listener: impl Fn(WorkerEvent) + 'static) {
+    LISTENER.with(|l| *l.borrow_mut() = Some(Rc::new(listener)));
+}
+
+/// Tells the listener, outside any borrow of the proxy.
+fn tell(event: WorkerEvent) {
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Some(listener) = LISTENER.with(|l| l.borrow().clone()) {
+            listener(event);
+        }
+    });
+}
+
+/// Starts the shell worker and waits until it has loaded the stored data (or joined the page
+/// that holds it).
+pub async fn start() -> Started {
     let (ready_tx, ready_rx) = oneshot::channel();
-    spawn_worker(ready_tx)?;
-    match ready_rx.await {
-        Ok(None) => Ok(()),
-        Ok(Some(warning)) => Err(warning),
-        Err(_) => Err("the shell worker stopped while starting".into()),
+    if let Err(e) = spawn_worker(ready_tx) {
+        return Started {
+            warning: Some(e),
+            ..Started::default()
+        };
     }
+    ready_rx.await.unwrap_or_else(|_| Started {
+        warning: Some("the shell worker stopped while starting".into()),
+        ..Started::default()
+    })
+}
+
+/// The worker's script with the page's query string, which chooses the database.
+fn worker_url() -> String {
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    format!("{WORKER_SCRIPT}{search}")
 }
 
 /// The worker `index.html` started before the page's wasm loaded, with what it said meanwhile
@@ -114,13 +170,13 @@ fn replay_early(early: &js_sys::Array) {
     }
 }
 
-fn spawn_worker(ready: oneshot::Sender<Option<String>>) -> Result<(), String> {
+fn spawn_worker(ready: oneshot::Sender<Started>) -> Result<(), String> {
     let (worker, early) = match take_boot_worker() {
         Some((worker, early)) => (worker, Some(early)),
         None => {
             let options = WorkerOptions::new();
             options.set_type(WorkerType::Module);
-            let worker = Worker::new_with_options(WORKER_SCRIPT, &options)
+            let worker = Worker::new_with_options(&worker_url(), &options)
                 .map_err(|e| format!("the shell worker could not start: {e:?}"))?;
             (worker, None)
         }
@@ -148,6 +204,7 @@ fn spawn_worker(ready: oneshot::Sender<Option<String>>) -> Result<(), String> {
             pending: HashMap::new(),
             ready: Some(ready),
             catalog,
+            owner: true,
             _on_message: on_message,
             _on_error: on_error,
         });
@@ -158,12 +215,9 @@ fn spawn_worker(ready: oneshot::Sender<Option<String>>) -> Result<(), String> {
     Ok(())
 }
 
-/// The worker died (its wasm trapped or ran out of memory): replace it.
+/// The worker died (its wasm trapped: a stack overflow, exhausted memory): replace it.
 fn worker_died(why: &str) {
-    let message = format!(
-        "The shell stopped ({why}): it most likely ran out of memory. A fresh shell was \
-         started: variables are gone; the data is as it was after the last completed command."
-    );
+    let message = crate::protocol::crash_explanation(why);
     // Not from inside the handler that noticed: restarting drops the closure that is running.
     wasm_bindgen_futures::spawn_local(async move { restart(&message) });
 }
@@ -187,6 +241,7 @@ fn on_response(text: &str) {
             Response::Crashed { .. } => {}
             Response::Ready {
                 warning,
+                storage,
                 catalog,
                 phases,
             } => {
@@ -195,9 +250,15 @@ fn on_response(text: &str) {
                     crate::mark_at(&phase.name, phase.at);
                 }
                 if let Some(ready) = proxy.ready.take() {
-                    let _ = ready.send(warning);
+                    let _ = ready.send(Started { storage, warning });
                 }
             }
+            Response::Changed { collections } => {
+                proxy.catalog.collections = collections;
+                tell(WorkerEvent::DataChanged);
+            }
+            Response::Notice { message } => tell(WorkerEvent::Notice(message)),
+            Response::Role { owner } => proxy.owner = owner,
             Response::Done {
                 id,
                 output,
@@ -260,10 +321,15 @@ pub fn set_session(setup: Option<RequestBody>) {
 
 /// Stops the running command: the worker is terminated and a fresh one started.
 pub fn interrupt() {
-    restart(
+    let owner = PROXY.with(|p| p.borrow().as_ref().is_none_or(|proxy| proxy.owner));
+    restart(if owner {
         "Interrupted: the command was stopped. A fresh shell was started: variables are gone; \
-         the data is as it was after the last completed command.",
-    );
+         the data is as it was after the last completed command."
+    } else {
+        "Stopped waiting: the command runs in another page that holds this database (a tab or \
+         frame of this site), and may still complete there; stop it in that page. A fresh shell \
+         was started here: variables are gone."
+    });
 }
 
 /// Terminates the worker, answers pending commands with `message`, and starts a new worker.
@@ -284,7 +350,11 @@ fn restart(message: &str) {
             let mut message = message;
             match started {
                 Ok(()) => {
-                    if let Ok(Some(warning)) = ready_rx.await {
+                    if let Ok(Started {
+                        warning: Some(warning),
+                        ..
+                    }) = ready_rx.await
+                    {
                         message.push_str(&format!("\nwarning: {warning}"));
                     }
                 }

@@ -4,6 +4,7 @@
 
 pub mod completion;
 pub mod components;
+pub mod database_choice;
 pub mod doc_text;
 pub mod engine_client;
 pub mod explain;
@@ -11,7 +12,11 @@ pub mod history;
 pub mod i18n;
 pub mod idb_store;
 pub mod lessons;
+pub mod page_coordination;
+pub mod persistence;
 pub mod protocol;
+pub mod record_packs;
+pub mod shared_engine;
 pub mod shell_worker;
 pub mod syntax;
 pub mod theme;
@@ -46,6 +51,9 @@ pub enum ConsoleNote {
     LessonData(String),
     /// Back to the playground's own data (kept in IndexedDB).
     PlaygroundData,
+    /// Something happened to the storage under the console (another page took the database
+    /// over, upgrades it, or blocks an upgrade); the worker's words.
+    Storage(String),
 }
 
 impl ConsoleNote {
@@ -60,6 +68,7 @@ impl ConsoleNote {
                 "The console is back on your own data (kept in this browser).",
             )
             .into(),
+            ConsoleNote::Storage(message) => message.clone(),
         }
     }
 }
@@ -85,9 +94,12 @@ pub fn push_note(state: AppState, note: ConsoleNote) {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Status {
     Starting,
-    /// The shell worker loaded the stored data in `ms` milliseconds.
+    /// The shell worker loaded the stored data of `database` in `ms` milliseconds;
+    /// `persistent`: whether the browser keeps it under storage pressure (`None`: unknown).
     Ready {
         ms: f64,
+        database: String,
+        persistent: Option<bool>,
     },
     /// The shell works, but IndexedDB failed (why): nothing will survive a reload.
     InMemory(String),
@@ -97,11 +109,40 @@ impl Status {
     pub fn text(&self, lang: Lang) -> String {
         match (self, lang) {
             (Status::Starting, lang) => tr(lang, "starting the engine…").to_string(),
-            (Status::Ready { ms }, Lang::En) => {
-                format!("ready · data kept in this browser (IndexedDB) · loaded in {ms:.0} ms")
+            (
+                Status::Ready {
+                    ms,
+                    database,
+                    persistent,
+                },
+                Lang::En,
+            ) => {
+                let kept = match persistent {
+                    Some(true) => ", persistent",
+                    Some(false) => ", not persistent: the browser may clear it",
+                    None => "",
+                };
+                format!(
+                    "ready · database “{database}” kept in this browser (IndexedDB{kept}) · \
+                     loaded in {ms:.0} ms"
+                )
             }
-            (Status::Ready { ms }, Lang::Zh) => {
-                format!("就绪 · 数据保存在本浏览器中（IndexedDB）· 加载用时 {ms:.0} ms")
+            (
+                Status::Ready {
+                    ms,
+                    database,
+                    persistent,
+                },
+                Lang::Zh,
+            ) => {
+                let kept = match persistent {
+                    Some(true) => "，持久保存",
+                    Some(false) => "，非持久：浏览器可能清除",
+                    None => "",
+                };
+                format!(
+                    "就绪 · 数据库“{database}”保存在本浏览器中（IndexedDB{kept}）· 加载用时 {ms:.0} ms"
+                )
             }
             (Status::InMemory(why), Lang::En) => format!("ready (in memory only): {why}"),
             (Status::InMemory(why), Lang::Zh) => format!("就绪（仅在内存中）：{why}"),
@@ -147,17 +188,32 @@ fn App() -> impl IntoView {
     let lesson_state = LessonState::new();
     provide_context(lesson_state);
     crate::lessons::session::save_on_change(state, lesson_state);
+    engine_client::set_listener(move |event| match event {
+        engine_client::WorkerEvent::DataChanged => refresh(state),
+        engine_client::WorkerEvent::Notice(message) => {
+            push_note(state, ConsoleNote::Storage(message))
+        }
+    });
     leptos::task::spawn_local(async move {
         mark("sprout:ui-started");
         let t0 = js_sys::Date::now();
-        let result = engine_client::start().await;
+        let started = engine_client::start().await;
         mark("sprout:shell-ready");
         let ms = js_sys::Date::now() - t0;
-        state.status.set(match result {
-            Ok(()) => Status::Ready { ms },
-            Err(e) => Status::InMemory(e),
+        let database = started.storage.database.clone();
+        state.status.set(match started.warning {
+            Some(e) => Status::InMemory(e),
+            None if started.storage.in_memory => Status::InMemory(format!(
+                "database “{database}” lives in this page only (storage=memory)"
+            )),
+            None => Status::Ready {
+                ms,
+                database,
+                persistent: None,
+            },
         });
         refresh(state);
+        show_persistence(state, crate::persistence::persisted().await);
         state.ready.set(true);
         // Reopens the lesson the learner was on, once the shell worker can load its data.
         crate::lessons::session::restore(state, lesson_state);
@@ -242,6 +298,14 @@ pub async fn run_in_console(state: AppState, input: String) -> engine_client::Ou
     }
     refresh(state);
     state.busy.set(false);
+    if !outcome.is_error && !state.collections.with_untracked(Vec::is_empty) {
+        // The learner has data of their own: ask once that the browser keeps it.
+        leptos::task::spawn_local(async move {
+            if let Some(granted) = crate::persistence::ask_once().await {
+                show_persistence(state, Some(granted));
+            }
+        });
+    }
     if first {
         mark("sprout:first-result");
     }
@@ -262,6 +326,15 @@ fn scroll_output_to_end() {
     });
 }
 
+/// Puts whether storage is persistent on the status line (when the data is in IndexedDB).
+fn show_persistence(state: AppState, persistent: Option<bool>) {
+    state.status.update(|status| {
+        if let Status::Ready { persistent: p, .. } = status {
+            *p = persistent;
+        }
+    });
+}
+
 /// Re-reads what the sidebar shows from the engine.
 pub fn refresh(state: AppState) {
     state.collections.set(engine_client::collections());
@@ -274,10 +347,23 @@ mod tests {
 
     #[test]
     fn the_status_line_speaks_both_languages() {
-        let ready = Status::Ready { ms: 412.4 };
+        let ready = Status::Ready {
+            ms: 412.4,
+            database: "playground".into(),
+            persistent: None,
+        };
         assert_eq!(
             ready.text(Lang::En),
-            "ready · data kept in this browser (IndexedDB) · loaded in 412 ms"
+            "ready · database “playground” kept in this browser (IndexedDB) · loaded in 412 ms"
+        );
+        let kept = Status::Ready {
+            ms: 1.0,
+            database: "shop".into(),
+            persistent: Some(true),
+        };
+        assert!(
+            kept.text(Lang::En)
+                .contains("“shop” kept in this browser (IndexedDB, persistent)")
         );
         assert!(
             ready.text(Lang::Zh).starts_with("就绪") && ready.text(Lang::Zh).contains("412 ms")

@@ -4,6 +4,10 @@
 //! work: running shell input, and whatever else the page asks of the worker); the worker answers
 //! each with a [`Response::Done`] carrying the text to show, the result in structured form when
 //! it is documents, and what the sidebar needs, so the page never reads engine state directly.
+//!
+//! The shell workers of the pages that open one database talk over a `BroadcastChannel` in
+//! [`ChannelMessage`]s: the owner of the database's engine runs the others' inputs and answers
+//! them, and tells every page when the data changed (see `shell_worker`).
 
 use bson::{Bson, Document};
 use serde::{Deserialize, Serialize};
@@ -139,6 +143,53 @@ pub struct Phase {
     pub at: f64,
 }
 
+/// Which database a page works on and how it is kept, for the status line.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StorageInfo {
+    /// The database's name (`?db=`; `playground` by default).
+    pub database: String,
+    /// The data lives in memory only (chosen with `?storage=memory`, or IndexedDB failed).
+    pub in_memory: bool,
+}
+
+/// What one shell input produced, as the page shows it; sent from the database's owner to the
+/// page that asked (over the channel when that is another page).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reply {
+    pub output: String,
+    pub is_error: bool,
+    #[serde(default)]
+    pub result: Option<StructuredResult>,
+    #[serde(default)]
+    pub error: Option<ErrorInfo>,
+    pub catalog: Catalog,
+}
+
+/// Between the shell workers of the pages that open one database (a `BroadcastChannel` named by
+/// `DatabaseChoice::channel_name`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ChannelMessage {
+    /// A page that does not own the engine asks the owner to run `input` in its shell session.
+    /// `seq` grows with each of the client's inputs: the owner runs each (client, seq) once.
+    Forward {
+        client: String,
+        seq: u64,
+        input: String,
+    },
+    /// The owner's answer to a `Forward`.
+    Reply {
+        client: String,
+        seq: u64,
+        reply: Reply,
+    },
+    /// The data changed (a command's changes were committed): the collections now.
+    Changed { collections: Vec<CollectionSummary> },
+    /// A page took the database over (the previous owner closed): inputs that waited for an
+    /// answer are sent again (the new owner knows which were applied already).
+    OwnerReady,
+}
+
 /// Worker → page.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -147,6 +198,8 @@ pub enum Response {
     /// will not survive a reload (IndexedDB unavailable), if it will not.
     Ready {
         warning: Option<String>,
+        #[serde(default)]
+        storage: StorageInfo,
         catalog: Catalog,
         /// When the worker reached each phase of its start, for the page's performance
         /// timeline (the end-to-end test reports them).
@@ -166,10 +219,38 @@ pub enum Response {
         #[serde(default)]
         error: Option<ErrorInfo>,
     },
+    /// Another page changed the data: the sidebar shows these collections now.
+    Changed { collections: Vec<CollectionSummary> },
+    /// Something about the storage the page should say (another page upgrades the database,
+    /// this page took the database over…).
+    Notice { message: String },
+    /// Whether this page's worker now owns the database's engine (runs the commands of every
+    /// page of the database) or forwards its commands to the page that does.
+    Role { owner: bool },
     /// The worker hit an error it cannot recover from (an exhausted memory, an aborted wasm
     /// instance); sent by `static/worker.js`, not by Rust code, which may no longer run. The
     /// page replaces the worker.
     Crashed { message: String },
+}
+
+/// What the page tells the learner when the worker died with `message` (the trap's text). A
+/// stack overflow says so (V8: `RangeError: Maximum call stack size exceeded`, Firefox:
+/// `InternalError: too much recursion`; wasm's shadow stack overflowing shows as an out-of-bounds
+/// memory access); anything else is most likely exhausted memory (an allocation failure aborts
+/// with `unreachable`).
+pub fn crash_explanation(message: &str) -> String {
+    let lower = message.to_ascii_lowercase();
+    let cause = if lower.contains("maximum call stack") || lower.contains("too much recursion") {
+        "the stack overflowed: the code nests or recurses too deeply"
+    } else if lower.contains("memory access out of bounds") {
+        "the stack overflowed or memory was corrupted: the code most likely nests or recurses too deeply"
+    } else {
+        "it most likely ran out of memory"
+    };
+    format!(
+        "The shell stopped ({message}): {cause}. A fresh shell was started: variables are gone; \
+         the data is as it was after the last completed command."
+    )
 }
 
 #[cfg(test)]
@@ -312,6 +393,52 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn channel_messages_round_trip_through_json() {
+        let forward = ChannelMessage::Forward {
+            client: "c1".into(),
+            seq: 4,
+            input: "db.t.find()".into(),
+        };
+        let text = serde_json::to_string(&forward).unwrap();
+        assert!(text.starts_with(r#"{"kind":"forward""#), "{text}");
+        assert_eq!(
+            serde_json::from_str::<ChannelMessage>(&text).unwrap(),
+            forward
+        );
+        let reply = ChannelMessage::Reply {
+            client: "c1".into(),
+            seq: 4,
+            reply: Reply {
+                output: "[]".into(),
+                is_error: false,
+                result: None,
+                error: None,
+                catalog: Catalog::default(),
+            },
+        };
+        let text = serde_json::to_string(&reply).unwrap();
+        assert_eq!(
+            serde_json::from_str::<ChannelMessage>(&text).unwrap(),
+            reply
+        );
+        assert_eq!(
+            serde_json::from_str::<ChannelMessage>(r#"{"kind":"owner_ready"}"#).unwrap(),
+            ChannelMessage::OwnerReady
+        );
+    }
+
+    #[test]
+    fn a_stack_overflow_is_reported_as_one() {
+        let text = crash_explanation("RangeError: Maximum call stack size exceeded");
+        assert!(text.contains("the stack overflowed"), "{text}");
+        assert!(!text.contains("memory"), "{text}");
+        let text = crash_explanation("InternalError: too much recursion");
+        assert!(text.contains("the stack overflowed"), "{text}");
+        let text = crash_explanation("RuntimeError: unreachable");
+        assert!(text.contains("ran out of memory"), "{text}");
     }
 
     #[test]

@@ -7,26 +7,38 @@
 //! worker and starts a fresh one from what IndexedDB holds (every completed command was committed
 //! as one transaction, so nothing half-done is ever stored).
 //!
-//! The worker runs one input at a time, commits its changes, and answers with a
-//! [`Response::Done`].
+//! One database, many pages: the pages (tabs, frames) that open one database elect one owner
+//! with a Web Lock named after the database (`page_coordination`). The owner's worker holds the
+//! one engine ([`SharedEngine`]) and runs every page's inputs, in arrival order, each in its
+//! page's own shell session; the other pages' workers forward their inputs over the database's
+//! `BroadcastChannel` ([`ChannelMessage`]) and never hold data or write IndexedDB. When the
+//! owner's page closes or dies, the lock passes to a waiting page, whose worker reloads the engine
+//! from IndexedDB (exactly the committed commands) and announces itself; inputs still waiting for
+//! an answer are sent again, and the marks stored with each commit say which of them were applied
+//! already (those are reported, never run twice). `docs/ARCHITECTURE.md` tells the whole design.
+//!
+//! The worker runs the page's inputs one at a time and answers each with a [`Response::Done`].
 
-use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
 
 use engine::Engine;
 use engine::clock::Clock;
-use engine::storage::Snapshot;
-use shell::{Shell, ShellConfig};
+use futures_channel::oneshot;
+use shell::Shell;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+use web_sys::{BroadcastChannel, DedicatedWorkerGlobalScope, MessageEvent};
 
-use crate::idb_store::IdbStore;
+use crate::database_choice::{DatabaseChoice, Persistence};
+use crate::idb_store::{IdbStore, StoreEvent};
 use crate::lessons::in_worker;
+use crate::page_coordination as coordination;
 use crate::protocol::{
-    Catalog, CollectionSummary, ErrorInfo, IndexSummary, Phase, Request, RequestBody, Response,
-    StructuredResult,
+    Catalog, ChannelMessage, Phase, Reply, Request, RequestBody, Response, StorageInfo,
 };
+use crate::shared_engine::{self, SharedEngine, catalog_of, failure, reply_of};
 
 /// The browser's clock (std's SystemTime is not available in wasm32-unknown-unknown).
 pub struct BrowserClock;
@@ -37,34 +49,69 @@ impl Clock for BrowserClock {
     }
 }
 
-/// The IndexedDB database the playground keeps its data in.
-pub const DATABASE_NAME: &str = "sprout-playground";
+/// One input for the owner's engine: this page's or another's (answered over the channel).
+struct Job {
+    client: String,
+    seq: u64,
+    input: String,
+    answer: Option<oneshot::Sender<Reply>>,
+}
 
-struct Session {
-    shell: Shell,
-    store: Option<IdbStore>,
+/// What became of an input forwarded to the owner.
+enum Forwarded {
+    Answered(Box<Reply>),
+    /// The owner changed (this page took over, or a new owner announced itself): ask again.
+    Retry,
 }
 
 thread_local! {
-    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
-    /// Inputs received while another is being committed; run strictly in order.
+    static CHOICE: RefCell<DatabaseChoice> = RefCell::new(DatabaseChoice::default());
+    /// This worker's name among the database's pages (a fresh one per worker).
+    static CLIENT: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The database's engine, when this worker owns it and has loaded it.
+    static SHARED: Rc<RefCell<Option<SharedEngine>>> = Rc::new(RefCell::new(None));
+    /// This worker holds the owner's lock (or works in memory alone).
+    static OWNING: Cell<bool> = const { Cell::new(false) };
+    /// A lesson's shell: while a lesson is open, the page's inputs run here, in memory.
+    static LESSON: RefCell<Option<Shell>> = const { RefCell::new(None) };
+    static CHANNEL: RefCell<Option<BroadcastChannel>> = const { RefCell::new(None) };
+    /// The owner's inputs, run strictly in order.
+    static JOBS: RefCell<VecDeque<Job>> = const { RefCell::new(VecDeque::new()) };
+    static JOBS_DRAINING: Cell<bool> = const { Cell::new(false) };
+    /// As owner: each other page's last accepted seq, and its reply once sent.
+    static ACCEPTED: RefCell<HashMap<String, (u64, Option<Reply>)>> = RefCell::new(HashMap::new());
+    /// As another page: the input sent to the owner and not yet answered.
+    static PENDING: RefCell<Option<(u64, String, oneshot::Sender<Forwarded>)>> = const { RefCell::new(None) };
+    static NEXT_SEQ: Cell<u64> = const { Cell::new(1) };
+    /// The page's requests, run strictly in order.
     static QUEUE: RefCell<VecDeque<Request>> = const { RefCell::new(VecDeque::new()) };
-    static DRAINING: RefCell<bool> = const { RefCell::new(false) };
+    static DRAINING: Cell<bool> = const { Cell::new(false) };
     /// The moments of the worker's start, sent with [`Response::Ready`].
     static PHASES: RefCell<Vec<Phase>> = const { RefCell::new(Vec::new()) };
-    /// The shell has started: queued requests may run.
-    static STARTED: RefCell<bool> = const { RefCell::new(false) };
+    /// The worker has started: queued requests may run.
+    static STARTED: Cell<bool> = const { Cell::new(false) };
 }
 
-fn random_seed() -> u64 {
-    (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64
+fn shared() -> Rc<RefCell<Option<SharedEngine>>> {
+    SHARED.with(Rc::clone)
 }
 
-/// The worker's entry point: load the stored data, start the shell, announce readiness, then
-/// answer requests (those that arrive while it starts wait in the queue).
+fn client() -> String {
+    CLIENT.with(|c| c.borrow().clone())
+}
+
+/// The worker's entry point: decide the database from the URL, become its owner or join the
+/// owner, announce readiness, then answer requests (those that arrive meanwhile wait).
 pub fn run() {
     console_error_panic_hook::set_once();
     phase("sprout:worker-module-running");
+    CLIENT.with(|c| {
+        *c.borrow_mut() = format!(
+            "{:x}-{:x}",
+            js_sys::Date::now() as u64,
+            (js_sys::Math::random() * 4_294_967_296.0) as u64
+        )
+    });
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
         receive(&ev.data());
@@ -80,21 +127,200 @@ pub fn run() {
         receive(&data);
     }
     wasm_bindgen_futures::spawn_local(async move {
-        let warning = start().await.err();
+        let (warning, storage) = start().await;
+        let catalog = run_shared("").await.catalog;
         post(&Response::Ready {
             warning,
-            catalog: catalog(),
+            storage,
+            catalog,
             phases: PHASES.with(|p| std::mem::take(&mut *p.borrow_mut())),
         });
-        STARTED.with(|s| *s.borrow_mut() = true);
+        STARTED.with(|s| s.set(true));
         drain().await;
     });
 }
 
-/// Notes that the worker's first start reached `name` (see [`Phase`]); the later starts (back
-/// from a lesson to the playground's data) are not reported.
+/// The database this page opens: the worker's URL carries the page's query string.
+fn choice_from_location() -> Result<DatabaseChoice, String> {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    DatabaseChoice::from_query(&scope.location().search())
+}
+
+/// Becomes the database's owner or joins it; says why data will not survive a reload, if so.
+async fn start() -> (Option<String>, StorageInfo) {
+    let (choice, mut warning) = match choice_from_location() {
+        Ok(c) => (c, None),
+        Err(e) => (
+            DatabaseChoice {
+                persistence: Persistence::Memory,
+                ..DatabaseChoice::default()
+            },
+            Some(format!("{e}; the data is kept in memory only")),
+        ),
+    };
+    CHOICE.with(|c| *c.borrow_mut() = choice.clone());
+    let mut in_memory = choice.persistence == Persistence::Memory;
+    if !in_memory && !coordination::locks_available() {
+        // Without a lock, two pages could each write from their own copy: refuse to share.
+        warning = Some(
+            "this browser cannot coordinate its pages here (no Web Locks: an http page that is \
+             not on localhost?), so the data is kept in this page's memory only"
+                .into(),
+        );
+        in_memory = true;
+    }
+    if !in_memory {
+        match coordination::open_channel(&choice.channel_name(), on_channel_text) {
+            Ok(channel) => CHANNEL.with(|c| *c.borrow_mut() = Some(channel)),
+            Err(e) => {
+                warning = Some(format!("{e}; the data is kept in memory only"));
+                in_memory = true;
+            }
+        }
+    }
+    if in_memory {
+        OWNING.with(|o| o.set(true));
+        if let Some(w) = take_over(false).await {
+            warning.get_or_insert(w);
+        }
+    } else {
+        match coordination::acquire(&choice.lock_name(), true).await {
+            Ok(true) => {
+                OWNING.with(|o| o.set(true));
+                warning = take_over(true).await;
+                in_memory = warning.is_some();
+            }
+            _ => {
+                post(&Response::Role { owner: false });
+                let name = choice.lock_name();
+                wasm_bindgen_futures::spawn_local(wait_for_ownership(name));
+            }
+        }
+    }
+    let storage = StorageInfo {
+        database: choice.name.clone(),
+        in_memory,
+    };
+    (
+        warning.map(|w| format!("{w} — data will not survive a reload")),
+        storage,
+    )
+}
+
+/// Waits for the owner's lock (the owner's page closes or dies), then takes the database over.
+async fn wait_for_ownership(lock: String) {
+    if let Ok(true) = coordination::acquire(&lock, false).await {
+        OWNING.with(|o| o.set(true));
+        let was_started = STARTED.with(Cell::get);
+        let warning = take_over(true).await;
+        if !was_started {
+            // Still starting (a fresh worker after Stop, while the old one's lock was being
+            // released): nothing to tell.
+            return;
+        }
+        let mut message =
+            "This page now holds the database (the page that held it closed): its data was \
+             reloaded from IndexedDB."
+                .to_string();
+        if let Some(w) = warning {
+            message.push_str(&format!(" Warning: {w}."));
+        }
+        post(&Response::Notice { message });
+    }
+}
+
+/// Loads the database's engine (from IndexedDB when `persistent`) and starts answering inputs,
+/// this page's and the others'. Returns why the data is in memory only, if it is.
+async fn take_over(persistent: bool) -> Option<String> {
+    post(&Response::Role { owner: true });
+    let first_start = !STARTED.with(Cell::get);
+    let name = CHOICE.with(|c| c.borrow().indexed_db_name());
+    // IndexedDB opens and reads on the browser's side while the shell's JavaScript is evaluated
+    // here (the larger part of starting): the read is started, then the shell is built.
+    let (stored_tx, stored_rx) = oneshot::channel();
+    wasm_bindgen_futures::spawn_local(async move {
+        let stored = if persistent {
+            read_store(&name).await
+        } else {
+            Ok((None, (shared_engine::new_engine(), 0), HashMap::new()))
+        };
+        let _ = stored_tx.send(stored);
+    });
+    yield_to_tasks().await;
+    let own = first_start.then(|| (client(), shared_engine::new_shell()));
+    phase("sprout:shell-built");
+    let stored = stored_rx
+        .await
+        .unwrap_or_else(|_| Err("IndexedDB was not read".into()));
+    let (engine, warning) = match stored {
+        Ok((store, engine, marks)) => (SharedEngine::new(engine, store, marks, own), None),
+        Err(e) => (
+            SharedEngine::new((shared_engine::new_engine(), 0), None, HashMap::new(), own),
+            Some(e),
+        ),
+    };
+    *shared().borrow_mut() = Some(engine);
+    phase("sprout:data-loaded");
+    broadcast(&ChannelMessage::OwnerReady);
+    if let Some((_, _, waiting)) = PENDING.with(|p| p.borrow_mut().take()) {
+        let _ = waiting.send(Forwarded::Retry);
+    }
+    wasm_bindgen_futures::spawn_local(drain_jobs());
+    warning
+}
+
+/// The store and what it holds, or why it cannot be used.
+async fn read_store(
+    name: &str,
+) -> Result<(Option<IdbStore>, (Engine, usize), HashMap<String, u64>), String> {
+    let store = IdbStore::open_watched(name, Rc::new(on_store_event))
+        .await
+        .map_err(|e| e.to_string())?;
+    phase("sprout:store-opened");
+    let marks = store.marks().await.map_err(|e| e.to_string())?;
+    let engine = shared_engine::load_store(&store).await?;
+    Ok((Some(store), engine, marks))
+}
+
+/// Another page's connection blocks this page's upgrade, or another page upgrades the database.
+fn on_store_event(event: StoreEvent) {
+    match event {
+        StoreEvent::Blocked => post(&Response::Notice {
+            message: "Waiting for another Sprout page that keeps this database open with an older \
+                      version: close or reload that page."
+                .into(),
+        }),
+        StoreEvent::VersionChange => {
+            // Hand the database to the page that upgrades it: release the lock and forward.
+            if let Some(engine) = shared().borrow_mut().as_mut() {
+                engine.drop_store();
+            }
+            *shared().borrow_mut() = None;
+            OWNING.with(|o| o.set(false));
+            JOBS.with(|j| j.borrow_mut().clear());
+            coordination::release();
+            post(&Response::Role { owner: false });
+            post(&Response::Notice {
+                message: "Another page opened this database with a newer version of Sprout: \
+                          this page now sends its commands to that page. Reload it to update."
+                    .into(),
+            });
+            let lock = CHOICE.with(|c| c.borrow().lock_name());
+            wasm_bindgen_futures::spawn_local(wait_for_ownership(lock));
+        }
+    }
+}
+
+/// Lets other spawned tasks run up to their first wait (a resolved promise's microtask).
+async fn yield_to_tasks() {
+    let _ =
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&JsValue::UNDEFINED)).await;
+}
+
+/// Notes that the worker's first start reached `name` (see [`Phase`]); later starts are not
+/// reported.
 fn phase(name: &str) {
-    if STARTED.with(|s| *s.borrow()) {
+    if STARTED.with(Cell::get) {
         return;
     }
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
@@ -112,7 +338,7 @@ fn phase(name: &str) {
 /// The global under which `worker.js` keeps requests that arrived before this module ran.
 const EARLY_REQUESTS: &str = "sproutEarlyRequests";
 
-/// Queues one request from the page; it runs once the shell has started.
+/// Queues one request from the page; it runs once the worker has started.
 fn receive(data: &JsValue) {
     let Some(text) = data.as_string() else {
         return;
@@ -120,7 +346,7 @@ fn receive(data: &JsValue) {
     match serde_json::from_str::<Request>(&text) {
         Ok(request) => {
             QUEUE.with(|q| q.borrow_mut().push_back(request));
-            if STARTED.with(|s| *s.borrow()) {
+            if STARTED.with(Cell::get) {
                 wasm_bindgen_futures::spawn_local(drain());
             }
         }
@@ -140,227 +366,314 @@ fn post(response: &Response) {
     }
 }
 
-/// Runs queued inputs one after another (an input's commit is awaited before the next runs).
+fn broadcast(message: &ChannelMessage) {
+    let Ok(text) = serde_json::to_string(message) else {
+        return;
+    };
+    CHANNEL.with(|c| {
+        if let Some(channel) = c.borrow().as_ref() {
+            let _ = channel.post_message(&JsValue::from_str(&text));
+        }
+    });
+}
+
+/// A message from another page of the database.
+fn on_channel_text(text: String) {
+    let Ok(message) = serde_json::from_str::<ChannelMessage>(&text) else {
+        return;
+    };
+    let owning = OWNING.with(Cell::get);
+    match message {
+        ChannelMessage::Forward { client, seq, input } if owning => accept(client, seq, input),
+        ChannelMessage::Forward { .. } => {}
+        ChannelMessage::Reply {
+            client: to,
+            seq,
+            reply,
+        } if to == client() => {
+            let waiting = PENDING.with(|p| {
+                let mut p = p.borrow_mut();
+                match p.as_ref() {
+                    Some((s, _, _)) if *s == seq => p.take(),
+                    _ => None,
+                }
+            });
+            if let Some((_, _, tx)) = waiting {
+                let _ = tx.send(Forwarded::Answered(Box::new(reply)));
+            }
+        }
+        ChannelMessage::Reply { .. } => {}
+        ChannelMessage::Changed { collections } if !owning => {
+            post(&Response::Changed { collections });
+        }
+        ChannelMessage::Changed { .. } => {}
+        ChannelMessage::OwnerReady if !owning => {
+            // The previous owner may have died with this page's input: ask the new one.
+            let again = PENDING.with(|p| {
+                p.borrow()
+                    .as_ref()
+                    .map(|(seq, input, _)| (*seq, input.clone()))
+            });
+            if let Some((seq, input)) = again {
+                broadcast(&ChannelMessage::Forward {
+                    client: client(),
+                    seq,
+                    input,
+                });
+            }
+            if !STARTED.with(Cell::get) {
+                return;
+            }
+            post(&Response::Notice {
+                message: "The page that held this database closed; another page took it over \
+                          with every completed command. Shell variables of this page are gone."
+                    .into(),
+            });
+        }
+        ChannelMessage::OwnerReady => {}
+    }
+}
+
+/// As owner: takes another page's input unless it was taken already (a page sends an input
+/// again when a new owner announces itself).
+fn accept(client: String, seq: u64, input: String) {
+    let repeat = ACCEPTED.with(|a| match a.borrow().get(&client) {
+        Some((last, reply)) if seq <= *last => {
+            Some((seq == *last).then(|| reply.clone()).flatten())
+        }
+        _ => None,
+    });
+    match repeat {
+        // Answered already: the answer may have been lost, send it again.
+        Some(Some(reply)) => broadcast(&ChannelMessage::Reply { client, seq, reply }),
+        // Queued or running: its answer will come.
+        Some(None) => {}
+        None => {
+            ACCEPTED.with(|a| a.borrow_mut().insert(client.clone(), (seq, None)));
+            JOBS.with(|j| {
+                j.borrow_mut().push_back(Job {
+                    client,
+                    seq,
+                    input,
+                    answer: None,
+                })
+            });
+            wasm_bindgen_futures::spawn_local(drain_jobs());
+        }
+    }
+}
+
+/// As owner: runs queued inputs one after another, each committed before it is answered.
+async fn drain_jobs() {
+    if shared().borrow().is_none() || JOBS_DRAINING.with(|d| d.replace(true)) {
+        return;
+    }
+    let me = client();
+    while let Some(job) = JOBS.with(|j| j.borrow_mut().pop_front()) {
+        let engine = shared();
+        let applied = engine
+            .borrow()
+            .as_ref()
+            .is_some_and(|e| e.applied(&job.client, job.seq));
+        let reply = if applied {
+            let catalog = engine
+                .borrow_mut()
+                .as_mut()
+                .map(|e| e.catalog_for(&job.client))
+                .unwrap_or_default();
+            Reply {
+                catalog,
+                ..failure(
+                    "This command was completed and saved by the page that held the database, \
+                     which closed before it could answer: its output is lost. It was not run again.",
+                )
+            }
+        } else {
+            let evaluated = engine
+                .borrow_mut()
+                .as_mut()
+                .map(|e| e.evaluate(&job.client, &job.input));
+            let Some((reply, batch)) = evaluated else {
+                // The engine was handed over (another page upgrades the database).
+                break;
+            };
+            match SharedEngine::commit(&engine, &batch, &job.client, job.seq).await {
+                Ok(()) if batch.is_empty() => reply,
+                Ok(()) => {
+                    announce_change(&job.client, &me);
+                    reply
+                }
+                Err(failed) => failed,
+            }
+        };
+        match job.answer {
+            Some(tx) => {
+                let _ = tx.send(reply);
+            }
+            None => {
+                ACCEPTED.with(|a| {
+                    if let Some(entry) = a.borrow_mut().get_mut(&job.client)
+                        && entry.0 == job.seq
+                    {
+                        entry.1 = Some(reply.clone());
+                    }
+                });
+                broadcast(&ChannelMessage::Reply {
+                    client: job.client,
+                    seq: job.seq,
+                    reply,
+                });
+            }
+        }
+        // Between commands, once answered: the engine holds exactly what is stored.
+        SharedEngine::compact_if_due(&engine).await;
+    }
+    JOBS_DRAINING.with(|d| d.set(false));
+}
+
+/// Tells the other pages (and this page, when another page's command did it) that data changed.
+fn announce_change(by: &str, me: &str) {
+    let collections = shared()
+        .borrow()
+        .as_ref()
+        .map(SharedEngine::collections)
+        .unwrap_or_default();
+    if by != me {
+        post(&Response::Changed {
+            collections: collections.clone(),
+        });
+    }
+    broadcast(&ChannelMessage::Changed { collections });
+}
+
+/// Runs `input` on the database's engine, wherever it is, in this page's session.
+async fn run_shared(input: &str) -> Reply {
+    let seq = NEXT_SEQ.with(|n| {
+        let seq = n.get();
+        n.set(seq + 1);
+        seq
+    });
+    loop {
+        if OWNING.with(Cell::get) {
+            let (tx, rx) = oneshot::channel();
+            JOBS.with(|j| {
+                j.borrow_mut().push_back(Job {
+                    client: client(),
+                    seq,
+                    input: input.to_string(),
+                    answer: Some(tx),
+                })
+            });
+            wasm_bindgen_futures::spawn_local(drain_jobs());
+            match rx.await {
+                Ok(reply) => return reply,
+                // Handed over while queued: ask the new owner.
+                Err(_) => continue,
+            }
+        }
+        let (tx, rx) = oneshot::channel();
+        PENDING.with(|p| *p.borrow_mut() = Some((seq, input.to_string(), tx)));
+        broadcast(&ChannelMessage::Forward {
+            client: client(),
+            seq,
+            input: input.to_string(),
+        });
+        match rx.await {
+            Ok(Forwarded::Answered(reply)) => return *reply,
+            Ok(Forwarded::Retry) | Err(_) => continue,
+        }
+    }
+}
+
+/// Runs the page's requests one after another.
 async fn drain() {
-    if DRAINING.with(|d| std::mem::replace(&mut *d.borrow_mut(), true)) {
+    if DRAINING.with(|d| d.replace(true)) {
         return;
     }
     while let Some(request) = QUEUE.with(|q| q.borrow_mut().pop_front()) {
         let response = answer(request).await;
         post(&response);
     }
-    DRAINING.with(|d| *d.borrow_mut() = false);
-}
-
-/// Makes `session` the one requests run in, closing the previous one's IndexedDB connection.
-fn replace_session(session: Session) {
-    let previous = SESSION.with(|c| c.borrow_mut().replace(session));
-    if let Some(store) = previous.and_then(|p| p.store) {
-        store.close();
-    }
-}
-
-/// Opens IndexedDB, loads what it holds into a fresh engine, and starts the shell. On storage
-/// failure the playground still works, in memory, and says so.
-async fn start() -> Result<(), String> {
-    // IndexedDB opens and reads on the browser's side while the shell's JavaScript is evaluated
-    // here (the larger part of starting): the read is started, then the shell is built.
-    let (stored_tx, stored_rx) = futures_channel::oneshot::channel();
-    wasm_bindgen_futures::spawn_local(async move {
-        let _ = stored_tx.send(read_store().await);
-    });
-    yield_to_tasks().await;
-    let mut shell = Shell::new(
-        Engine::with_clock(Box::new(BrowserClock), random_seed()),
-        ShellConfig {
-            seed: random_seed(),
-            ..ShellConfig::default()
-        },
-    );
-    phase("sprout:shell-built");
-    let (store, snapshot, warning) = stored_rx.await.unwrap_or_else(|_| {
-        (
-            None,
-            Default::default(),
-            Some("IndexedDB was not read".into()),
-        )
-    });
-    let engine = Engine::with_clock(Box::new(BrowserClock), random_seed())
-        .load(snapshot)
-        .map_err(|e| format!("stored data could not be loaded: {e}"))?;
-    shell.replace_engine(engine);
-    phase("sprout:data-loaded");
-    replace_session(Session { shell, store });
-    match warning {
-        Some(w) => Err(format!("{w} — data will not survive a reload")),
-        None => Ok(()),
-    }
-}
-
-/// The playground's store and what it holds; on failure, no store, no data, and why.
-async fn read_store() -> (Option<IdbStore>, Snapshot, Option<String>) {
-    match IdbStore::open(DATABASE_NAME).await {
-        Ok(store) => match store.snapshot().await {
-            Ok(s) => (Some(store), s, None),
-            Err(e) => (None, Default::default(), Some(e)),
-        },
-        Err(e) => (None, Default::default(), Some(e)),
-    }
-}
-
-/// Lets other spawned tasks run up to their first wait (a resolved promise's microtask).
-async fn yield_to_tasks() {
-    let _ =
-        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&JsValue::UNDEFINED)).await;
+    DRAINING.with(|d| d.set(false));
 }
 
 /// Does what one request asks and says how it went.
 async fn answer(request: Request) -> Response {
+    let id = request.id;
     match request.body {
         RequestBody::Run { input } => {
-            let ran = run_input(&input).await;
-            Response::Done {
-                id: request.id,
-                output: ran.output,
-                is_error: ran.is_error,
-                catalog: catalog(),
-                result: ran.result,
-                error: ran.error,
-            }
+            let in_lesson = LESSON.with(|l| {
+                l.borrow_mut().as_mut().map(|shell| {
+                    let evaluation = shell.eval(&input);
+                    // A lesson's data lives in memory only.
+                    let _ = shell.with_engine(|e| e.take_changes());
+                    reply_of(&evaluation, catalog_of(shell))
+                })
+            });
+            let reply = match in_lesson {
+                Some(reply) => reply,
+                None => run_shared(&input).await,
+            };
+            done(id, reply)
         }
         RequestBody::OpenLesson { lesson, replay } => match in_worker::open(&lesson, replay) {
-            Ok((shell, note)) => {
-                // The lesson's data lives in memory only: the playground's stored data stays
-                // as it was, and comes back on CloseLesson.
-                replace_session(Session { shell, store: None });
-                text_answer(request.id, note, false)
+            Ok((mut shell, note)) => {
+                // The lesson's data lives in memory only: the database stays as it was, and
+                // comes back on CloseLesson.
+                let catalog = catalog_of(&mut shell);
+                LESSON.with(|l| *l.borrow_mut() = Some(shell));
+                done(id, text_reply(note, false, catalog))
             }
-            Err(e) => text_answer(request.id, e, true),
+            Err(e) => done(id, failure(&e)),
         },
-        RequestBody::CloseLesson => match start().await {
-            Ok(()) => text_answer(request.id, "the playground's data is back".into(), false),
-            Err(warning) => text_answer(request.id, warning, true),
-        },
+        RequestBody::CloseLesson => {
+            LESSON.with(|l| *l.borrow_mut() = None);
+            let catalog = run_shared("").await.catalog;
+            done(
+                id,
+                text_reply("the playground's data is back".into(), false, catalog),
+            )
+        }
         RequestBody::CheckExercise {
             lesson,
             exercise,
             answer,
         } => {
             let outcome = in_worker::check(&lesson, exercise, &answer);
-            text_answer(request.id, outcome.message, !outcome.passed)
+            done(
+                id,
+                text_reply(outcome.message, !outcome.passed, current_catalog().await),
+            )
         }
     }
 }
 
-/// An answer that is only text (no result documents, no shell error).
-fn text_answer(id: u64, output: String, is_error: bool) -> Response {
-    Response::Done {
-        id,
+/// The catalogue the page shows now: the lesson's, or the database's.
+async fn current_catalog() -> Catalog {
+    let lesson = LESSON.with(|l| l.borrow_mut().as_mut().map(catalog_of));
+    match lesson {
+        Some(c) => c,
+        None => run_shared("").await.catalog,
+    }
+}
+
+fn text_reply(output: String, is_error: bool, catalog: Catalog) -> Reply {
+    Reply {
         output,
         is_error,
-        catalog: catalog(),
         result: None,
         error: None,
+        catalog,
     }
 }
 
-/// What one shell input produced.
-struct Ran {
-    output: String,
-    is_error: bool,
-    result: Option<StructuredResult>,
-    error: Option<ErrorInfo>,
-}
-
-/// Runs one input in the shell, then commits its changes to IndexedDB.
-async fn run_input(input: &str) -> Ran {
-    let (evaluation, batch, store) = SESSION.with(|c| {
-        let mut c = c.borrow_mut();
-        match c.as_mut() {
-            Some(session) => {
-                let ev = session.shell.eval(input);
-                let batch = session.shell.with_engine(|e| e.take_changes());
-                (Some(ev), batch, session.store.clone())
-            }
-            None => (None, Default::default(), None),
-        }
-    });
-    let Some(ev) = evaluation else {
-        return Ran {
-            output: "the shell could not start".into(),
-            is_error: true,
-            result: None,
-            error: None,
-        };
-    };
-    let is_error = ev.error.is_some() || ev.incomplete;
-    let mut output = if ev.incomplete {
-        "SyntaxError: the statement is not finished (missing a closing bracket or quote?)".into()
-    } else {
-        ev.text()
-    };
-    if let Some(store) = store
-        && let Err(e) = store.commit(&batch).await
-    {
-        output.push_str(&format!("\nwarning: {e}"));
+fn done(id: u64, reply: Reply) -> Response {
+    Response::Done {
+        id,
+        output: reply.output,
+        is_error: reply.is_error,
+        catalog: reply.catalog,
+        result: reply.result,
+        error: reply.error,
     }
-    let more = ev
-        .result
-        .as_deref()
-        .is_some_and(|r| r.ends_with("Type \"it\" for more"));
-    Ran {
-        output,
-        is_error,
-        result: ev
-            .value
-            .as_ref()
-            .filter(|_| ev.error.is_none())
-            .and_then(|v| StructuredResult::of(v, more)),
-        error: ev.error.as_ref().map(|e| ErrorInfo {
-            name: e.name.clone(),
-            code: e.code,
-            code_name: e
-                .code
-                .map(|c| engine::error::ErrorCode::from_code(c).name()),
-        }),
-    }
-}
-
-/// Databases and collections with document counts, and the current database.
-fn catalog() -> Catalog {
-    SESSION.with(|c| {
-        let mut c = c.borrow_mut();
-        let Some(session) = c.as_mut() else {
-            return Catalog {
-                collections: Vec::new(),
-                current_db: "test".into(),
-            };
-        };
-        let collections = session.shell.with_engine(|e| {
-            let cat = e.catalog();
-            cat.database_names()
-                .flat_map(|db| {
-                    cat.collections(db)
-                        .map(move |(name, coll)| CollectionSummary {
-                            db: db.to_string(),
-                            name: name.to_string(),
-                            count: coll.len(),
-                            indexes: coll
-                                .indexes()
-                                .iter()
-                                .map(|i| IndexSummary {
-                                    name: i.name().to_string(),
-                                    key: bson::Bson::Document(i.spec.key.clone())
-                                        .into_relaxed_extjson(),
-                                })
-                                .collect(),
-                        })
-                })
-                .collect()
-        });
-        Catalog {
-            collections,
-            current_db: session.shell.current_db(),
-        }
-    })
 }

@@ -22,7 +22,7 @@ use bson::{Bson, Document};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{Expression, Scope, Vars};
-use crate::query::sort::SortSpec;
+use crate::sort::SortSpec;
 use crate::value::display::key_value;
 
 pub use n_family::validate_n;

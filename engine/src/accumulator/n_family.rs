@@ -10,7 +10,7 @@ use bson::Bson;
 use super::describe;
 use crate::error::{Error, Result};
 use crate::expression::{Expression, Scope};
-use crate::query::sort::SortSpec;
+use crate::sort::SortSpec;
 use crate::value::compare_values;
 
 /// MongoDB's checks on an evaluated `n`: a positive integral number.

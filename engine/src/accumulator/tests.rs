@@ -1,3 +1,5 @@
+//! Tests of the accumulators: each operator's results and its argument errors.
+
 use bson::{Bson, Document, bson, doc};
 
 use super::{AccumulationStatement, Accumulator};

@@ -47,7 +47,7 @@ fn as_whole(v: &Bson) -> Option<i64> {
         // `as` saturates (infinities to the i64 bounds) and turns NaN into 0, as the server's
         // safeNumberLong does.
         Bson::Double(d) => Some(*d as i64),
-        Bson::Decimal128(_) => crate::query::as_i64(v),
+        Bson::Decimal128(_) => crate::value::as_i64(v),
         _ => None,
     }
 }

@@ -6,15 +6,14 @@
 //! is what a durable store keeps (the options plus an `$indexes` list), and
 //! [`Collection::with_options`] rebuilds the indexes from it.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use bson::{Bson, Document};
 
 use super::capped::CappedLimits;
+use super::derived::DerivedSlot;
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::{DocKeys, Index, IndexSpec};
-use crate::planner::plan_cache::PlanCache;
 use crate::value::SimpleOrderedValue;
 
 /// The catalog-entry field that carries the secondary index specs (never a user option: `create`
@@ -33,9 +32,9 @@ pub struct Collection {
     /// The documents' total BSON size, kept up to date once a capped collection has needed it
     /// (so an insert into a capped collection does not re-measure every document).
     capped_bytes: Option<u64>,
-    /// Cached winning plans by query shape. Planning reads the collection through `&self`, and
-    /// choosing a plan is what fills the cache, hence the cell (the engine is single-threaded).
-    plan_cache: RefCell<PlanCache>,
+    /// State the planner derives from the collection (its plan cache), emptied whenever the
+    /// indexes change; the catalog does not know its type.
+    derived: DerivedSlot,
 }
 
 impl Default for Collection {
@@ -54,7 +53,7 @@ impl Collection {
             next_record_id: 1,
             inserted: false,
             capped_bytes: None,
-            plan_cache: RefCell::new(PlanCache::default()),
+            derived: DerivedSlot::default(),
         }
     }
 
@@ -115,13 +114,13 @@ impl Collection {
             }
         }
         self.indexes.push(index);
-        self.plan_cache.get_mut().clear();
+        self.derived.clear();
         Ok(())
     }
 
-    /// The collection's plan cache (see [`crate::planner::plan_cache`]).
-    pub fn plan_cache(&self) -> &RefCell<PlanCache> {
-        &self.plan_cache
+    /// The state an upper layer derives from this collection (the planner's plan cache).
+    pub fn derived(&self) -> &DerivedSlot {
+        &self.derived
     }
 
     /// Drops a secondary index by name; `None` when there is none of that name.
@@ -130,7 +129,7 @@ impl Collection {
             .indexes
             .iter()
             .position(|i| i.name() == name && !i.spec.is_id())?;
-        self.plan_cache.get_mut().clear();
+        self.derived.clear();
         Some(self.indexes.remove(pos).spec)
     }
 
@@ -139,7 +138,7 @@ impl Collection {
         let ix = self.indexes.iter_mut().find(|i| i.name() == name)?;
         let old = ix.spec.hidden;
         ix.spec.hidden = hidden;
-        self.plan_cache.get_mut().clear();
+        self.derived.clear();
         if hidden {
             ix.spec.document.insert("hidden", true);
         } else {
@@ -212,14 +211,14 @@ impl Collection {
             rebuilt.push(index);
         }
         self.indexes = rebuilt;
-        self.plan_cache.get_mut().clear();
+        self.derived.clear();
         Ok(())
     }
 
     /// Drops every secondary index (what `convertToCapped` leaves behind: only `_id_`).
     pub fn drop_secondary_indexes(&mut self) {
         self.indexes.retain(|i| i.spec.is_id());
-        self.plan_cache.get_mut().clear();
+        self.derived.clear();
     }
 
     /// Sets an index's `expireAfterSeconds` (collMod; stored as a long); returns the old value
@@ -229,7 +228,7 @@ impl Collection {
         let old = ix.spec.document.get("expireAfterSeconds").cloned();
         ix.spec.expire_after_seconds = Some(seconds);
         ix.spec.document.insert("expireAfterSeconds", seconds);
-        self.plan_cache.get_mut().clear();
+        self.derived.clear();
         Some(old)
     }
 

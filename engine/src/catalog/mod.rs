@@ -3,7 +3,9 @@
 
 pub mod capped;
 mod collection;
+pub mod derived;
 mod namespace;
+pub mod stats;
 
 pub use capped::CappedLimits;
 pub use collection::{Collection, bson_size};

@@ -171,7 +171,7 @@ fn strength_field(value: &Bson) -> Result<i32> {
         Bson::Int32(i) => i64::from(*i),
         Bson::Int64(i) => *i,
         Bson::Double(d) if d.is_finite() => d.trunc() as i64,
-        Bson::Decimal128(_) => crate::query::as_i64_signed(value),
+        Bson::Decimal128(_) => crate::value::as_i64_signed(value),
         other => {
             return Err(Error::type_mismatch(format!(
                 "BSON field 'collation.strength' is the wrong type '{}', expected types '[long, int, decimal, double]'",

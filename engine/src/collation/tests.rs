@@ -1,3 +1,5 @@
+//! Tests of collations: locales, strength levels and options against MongoDB's orders.
+
 use std::cmp::Ordering;
 
 use bson::{Bson, doc};

@@ -13,7 +13,7 @@ use crate::explain::{ExplainInput, Verbosity, explain_document};
 use crate::expression::{EvalContext, Scope};
 use crate::matcher::MatchContext;
 use crate::pipeline::{Pipeline, RunContext};
-use crate::planner::FindQuery;
+use crate::query::CanonicalQuery;
 use crate::query::FindSpec;
 
 use crate::value::display::type_name;
@@ -165,6 +165,7 @@ fn execute(
         sessions: engine.sessions(),
         match_ctx: ctx,
         eval: &a.eval,
+        find_records: Some(crate::exec::matching_record_ids),
         joined_limit: None,
         allow_disk_use: a.allow_disk_use,
     };
@@ -177,14 +178,7 @@ fn execute(
         if let Some(f) = p.filter {
             spec.filter = crate::matcher::Filter::parse_in(f, &a.scope)?;
         }
-        let empty = Document::new();
-        let query = FindQuery {
-            filter: p.filter.unwrap_or(&empty),
-            spec: &spec,
-            sort: p.sort,
-            projection: None,
-            hint: a.hint,
-        };
+        let query = CanonicalQuery::new(&spec).with_hint(a.hint);
         let coll = engine.catalog().collection(&a.ns);
         let execution = crate::exec::execute(coll, &query, ctx, run_to_end)
             .map_err(|e| pushed_down_error(e, a.allow_disk_use))
@@ -337,7 +331,7 @@ fn aggregate_namespace(db: &str, command: &Document) -> Result<(Namespace, bool)
     match command.get("aggregate") {
         Some(Bson::String(_)) => Ok((target_namespace(db, command)?, false)),
         Some(v @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_)))
-            if crate::query::as_i64(v) == Some(1) =>
+            if crate::value::as_i64(v) == Some(1) =>
         {
             Ok((Namespace::new(db, "$cmd.aggregate"), true))
         }

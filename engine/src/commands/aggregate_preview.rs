@@ -66,6 +66,7 @@ pub fn preview_pipeline(
         sessions: engine.sessions(),
         match_ctx: ctx,
         eval: &eval,
+        find_records: Some(crate::exec::matching_record_ids),
         joined_limit: None,
         allow_disk_use: true,
     };
@@ -81,7 +82,7 @@ pub fn preview_command(
 ) -> Result<Document> {
     let coll = match command.get("sproutPreviewPipeline") {
         Some(Bson::String(_)) => Some(target_namespace(db, command)?.coll),
-        Some(v) if crate::query::as_i64(v) == Some(1) => None,
+        Some(v) if crate::value::as_i64(v) == Some(1) => None,
         _ => {
             return Err(Error::new(
                 ErrorCode::FailedToParse,

@@ -93,7 +93,7 @@ pub fn coll_mod(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
             // The old value is reported as it was stored; the new one is stored as a long, as
             // mongod's collMod writes it.
             let old = coll.set_index_expire_after(&name, seconds).flatten();
-            if old.as_ref().and_then(crate::query::as_i64) != Some(seconds) {
+            if old.as_ref().and_then(crate::value::as_i64) != Some(seconds) {
                 if let Some(old) = old {
                     reply.insert("expireAfterSeconds_old", old);
                 }
@@ -146,7 +146,7 @@ impl IndexChange {
                 ("keyPattern", Bson::Document(d)) => key = Some(d.clone()),
                 ("hidden", Bson::Boolean(b)) => hidden = Some(*b),
                 ("expireAfterSeconds", n @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
-                    let seconds = crate::query::as_i64_signed(n);
+                    let seconds = crate::value::as_i64_signed(n);
                     if seconds < 0 {
                         return Err(Error::bad_value(format!(
                             "BSON field 'collMod.index.expireAfterSeconds' value must be >= 0, actual value '{seconds}'"

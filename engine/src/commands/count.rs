@@ -6,7 +6,7 @@ use super::{count_option, document_option, target_namespace};
 use crate::Engine;
 use crate::error::{Error, Result};
 use crate::exec::count::execute_count;
-use crate::planner::FindQuery;
+use crate::query::CanonicalQuery;
 use crate::query::FindSpec;
 use crate::value::display::type_name;
 use crate::write::check_known_fields;
@@ -19,31 +19,10 @@ pub fn count(
     ctx: &crate::matcher::MatchContext<'_>,
 ) -> Result<Document> {
     let ns = target_namespace(db, command)?;
-    check_known_fields(
-        command,
-        "count",
-        &["query", "limit", "skip", "hint", "collation", "fields"],
-    )?;
-    let empty = Document::new();
-    let query_doc = document_option(command, "count", "query")?.unwrap_or(&empty);
-    let spec = FindSpec::parse(Some(query_doc), None, None, None, None)?;
-    let skip = count_option(command, "count", "skip")?.unwrap_or(0);
-    let limit = limit_option(command)?;
-    if let Some(hint) = command.get("hint")
-        && !matches!(hint, Bson::String(_) | Bson::Document(_))
-    {
-        return Err(Error::type_mismatch(format!(
-            "BSON field 'count.hint' is the wrong type '{}', expected types '[string, object]'",
-            type_name(hint)
-        )));
-    }
-    let query = FindQuery {
-        filter: query_doc,
-        spec: &spec,
-        sort: None,
-        projection: None,
-        hint: command.get("hint").filter(|h| !is_empty_hint(h)),
-    };
+    let request = CountRequest::parse(command)?;
+    let spec = request.spec()?;
+    let (skip, limit) = (request.skip, request.limit);
+    let query = CanonicalQuery::new(&spec).with_hint(request.hint);
     let coll = engine.catalog().collection(&ns);
     let (n, _) = execute_count(coll, &query, skip as u64, limit as u64, ctx, true)?;
     let n = n as i64;
@@ -52,6 +31,50 @@ pub fn count(
         Err(_) => Bson::Int64(n),
     };
     Ok(doc! {"n": n, "ok": 1.0})
+}
+
+/// A `count` command's arguments, read once with MongoDB's messages: by `count` and by its
+/// explain, so the two cannot drift.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct CountRequest<'c> {
+    pub query: Option<&'c Document>,
+    pub skip: i64,
+    /// 0: no limit (a negative limit counts its absolute value).
+    pub limit: i64,
+    /// `None` when absent or "none" (null, `""`, `{}`).
+    pub hint: Option<&'c Bson>,
+}
+
+impl<'c> CountRequest<'c> {
+    pub(super) fn parse(command: &'c Document) -> Result<Self> {
+        check_known_fields(
+            command,
+            "count",
+            &["query", "limit", "skip", "hint", "collation", "fields"],
+        )?;
+        let query = document_option(command, "count", "query")?;
+        let skip = count_option(command, "count", "skip")?.unwrap_or(0);
+        let limit = limit_option(command)?;
+        if let Some(hint) = command.get("hint")
+            && !matches!(hint, Bson::String(_) | Bson::Document(_))
+        {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'count.hint' is the wrong type '{}', expected types '[string, object]'",
+                type_name(hint)
+            )));
+        }
+        Ok(CountRequest {
+            query,
+            skip,
+            limit,
+            hint: command.get("hint").filter(|h| !is_empty_hint(h)),
+        })
+    }
+
+    /// The query, parsed.
+    pub(super) fn spec(&self) -> Result<FindSpec> {
+        FindSpec::parse(self.query, None, None, None, None)
+    }
 }
 
 /// No hint: absent, null, `""` or `{}` (what drivers send for "none").
@@ -122,5 +145,24 @@ mod tests {
             ),
             27
         );
+    }
+
+    #[test]
+    fn explain_reads_the_arguments_as_the_command_does() {
+        let mut e = Engine::new();
+        for cmd in [
+            doc! {"count": "c", "limit": "x"},
+            doc! {"count": "c", "bogus": 1},
+            doc! {"count": "c", "hint": 5},
+            doc! {"distinct": "c", "key": 5},
+            doc! {"distinct": "c"},
+            doc! {"distinct": "c", "key": "a", "query": 3},
+        ] {
+            let direct = e.run_command("t", &cmd);
+            let explained = e.run_command("t", &doc! {"explain": cmd.clone()});
+            assert!(direct.get_i32("code").is_ok(), "{cmd:?} must fail");
+            assert_eq!(direct.get("code"), explained.get("code"), "{cmd:?}");
+            assert_eq!(direct.get("errmsg"), explained.get("errmsg"), "{cmd:?}");
+        }
     }
 }

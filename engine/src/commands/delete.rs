@@ -113,7 +113,7 @@ fn delete_one_statement(
     )?;
     let spec = FindSpec::parse_with_let(Some(q), None, None, None, None, let_vars)?;
     let mut victims =
-        crate::exec::matching_record_ids(engine.catalog().collection(ns), q, &spec, ctx)?;
+        crate::exec::matching_record_ids(engine.catalog().collection(ns), &spec, ctx)?;
     if limit == 1 {
         victims.truncate(1);
     }

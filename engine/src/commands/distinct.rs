@@ -10,7 +10,7 @@ use crate::Engine;
 use crate::error::{Error, Result};
 use crate::exec::execute_distinct;
 use crate::path::{FieldPath, LeafArrays, items};
-use crate::planner::FindQuery;
+use crate::query::CanonicalQuery;
 use crate::query::FindSpec;
 use crate::value::OrderedValue;
 use crate::value::display::type_name;
@@ -24,42 +24,61 @@ pub fn distinct(
     ctx: &crate::matcher::MatchContext<'_>,
 ) -> Result<Document> {
     let ns = target_namespace(db, command)?;
-    check_known_fields(command, "distinct", &["key", "query", "collation", "hint"])?;
-    let key = match command.get("key") {
-        Some(Bson::String(k)) => k,
-        Some(other) => {
-            return Err(Error::type_mismatch(format!(
-                "BSON field 'distinct.key' is the wrong type '{}', expected type 'string'",
-                type_name(other)
-            )));
-        }
-        None => {
-            return Err(Error::location(
-                40414,
-                "BSON field 'distinct.key' is missing but a required field",
-            ));
-        }
-    };
-    let empty = Document::new();
-    let query_doc = document_option(command, "distinct", "query")?.unwrap_or(&empty);
-    let spec = FindSpec::parse(Some(query_doc), None, None, None, None)?;
+    let request = DistinctRequest::parse(command)?;
+    let key = request.key;
+    let spec = request.spec()?;
     let path = FieldPath::parse(key);
     let mut values = BTreeSet::new();
-    let query = FindQuery {
-        filter: query_doc,
-        spec: &spec,
-        sort: None,
-        projection: None,
-        hint: command
-            .get("hint")
-            .filter(|h| !super::count::is_empty_hint(h)),
-    };
+    let query = CanonicalQuery::new(&spec).with_hint(request.hint);
     let coll = engine.catalog().collection(&ns);
     for doc in execute_distinct(coll, key, &query, ctx, true)?.docs {
         collect(&doc, &path, &mut values);
     }
     let values: Vec<Bson> = values.into_iter().map(|v| v.0).collect();
     Ok(doc! {"values": values, "ok": 1.0})
+}
+
+/// A `distinct` command's arguments, read once with MongoDB's messages: by `distinct` and by
+/// its explain, so the two cannot drift.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct DistinctRequest<'c> {
+    pub key: &'c str,
+    pub query: Option<&'c Document>,
+    /// `None` when absent or "none" (null, `""`, `{}`).
+    pub hint: Option<&'c Bson>,
+}
+
+impl<'c> DistinctRequest<'c> {
+    pub(super) fn parse(command: &'c Document) -> Result<Self> {
+        check_known_fields(command, "distinct", &["key", "query", "collation", "hint"])?;
+        let key = match command.get("key") {
+            Some(Bson::String(k)) => k,
+            Some(other) => {
+                return Err(Error::type_mismatch(format!(
+                    "BSON field 'distinct.key' is the wrong type '{}', expected type 'string'",
+                    type_name(other)
+                )));
+            }
+            None => {
+                return Err(Error::location(
+                    40414,
+                    "BSON field 'distinct.key' is missing but a required field",
+                ));
+            }
+        };
+        Ok(DistinctRequest {
+            key,
+            query: document_option(command, "distinct", "query")?,
+            hint: command
+                .get("hint")
+                .filter(|h| !super::count::is_empty_hint(h)),
+        })
+    }
+
+    /// The query, parsed.
+    pub(super) fn spec(&self) -> Result<FindSpec> {
+        FindSpec::parse(self.query, None, None, None, None)
+    }
 }
 
 /// The distinct values of `key` over `docs`, in value order (a view's distinct).

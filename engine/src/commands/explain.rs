@@ -7,7 +7,7 @@ use bson::{Bson, Document};
 use super::{count_option, document_option, target_namespace};
 use crate::Engine;
 use crate::error::{Error, Result};
-use crate::exec::{execute, find_query_from_command};
+use crate::exec::execute;
 use crate::explain::{ExplainInput, Verbosity, explain_document, unsupported};
 use crate::matcher::MatchContext;
 use crate::query::FindSpec;
@@ -65,9 +65,9 @@ fn explain_find(
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let ns = target_namespace(db, inner)?;
-    let spec = parse_find_spec(inner)?;
-    let empty = Document::new();
-    let query = find_query_from_command(inner, &spec, &empty);
+    let fields = super::find::FindFields::read(inner)?;
+    let spec = parse_find_spec(inner, &fields)?;
+    let query = fields.canonical(&spec);
     let start = engine.now_millis();
     let coll = engine.catalog().collection(&ns);
     let run = verbosity != Verbosity::QueryPlanner;
@@ -123,17 +123,11 @@ fn explain_delete(
     };
     let multi = statement
         .get("limit")
-        .map(crate::query::as_i64_signed)
+        .map(crate::value::as_i64_signed)
         .unwrap_or(0)
         == 0;
     let spec = FindSpec::parse(Some(filter), None, None, None, None)?;
-    let query = crate::planner::FindQuery {
-        filter,
-        spec: &spec,
-        sort: None,
-        projection: None,
-        hint: statement.get("hint"),
-    };
+    let query = crate::query::CanonicalQuery::new(&spec).with_hint(statement.get("hint"));
     let start = engine.now_millis();
     let coll = engine.catalog().collection(&ns);
     let execution = crate::exec::explain_delete(
@@ -159,18 +153,15 @@ fn explain_count(
     verbosity: Verbosity,
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
-    let skip = count_option(inner, "count", "skip")?.unwrap_or(0) as u64;
-    let limit = inner
-        .get("limit")
-        .map(|l| crate::query::as_i64_signed(l).unsigned_abs())
-        .unwrap_or(0);
+    let request = super::count::CountRequest::parse(inner)?;
+    let (skip, limit) = (request.skip as u64, request.limit as u64);
     explain_query_command(
         engine,
         db,
         inner,
         verbosity,
         ctx,
-        "count",
+        (request.spec()?, request.hint),
         |coll, query, ctx, run| {
             Ok(crate::exec::count::execute_count(coll, query, skip, limit, ctx, run)?.1)
         },
@@ -186,24 +177,21 @@ fn explain_distinct(
     verbosity: Verbosity,
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
-    let Some(Bson::String(key)) = inner.get("key") else {
-        return Err(Error::location(
-            40414,
-            "BSON field 'distinct.key' is missing but a required field",
-        ));
-    };
+    let request = super::distinct::DistinctRequest::parse(inner)?;
+    let key = request.key;
     explain_query_command(
         engine,
         db,
         inner,
         verbosity,
         ctx,
-        "distinct",
+        (request.spec()?, request.hint),
         |coll, query, ctx, run| crate::exec::execute_distinct(coll, key, query, ctx, run),
     )
 }
 
-/// Explains a read command with a `query` and a `hint` (count, distinct): `plan` plans it and,
+/// Explains a read command with a parsed `query` and a `hint` (count, distinct, from their
+/// requests): `plan` plans it and,
 /// unless the verbosity is queryPlanner, runs it.
 fn explain_query_command(
     engine: &mut Engine,
@@ -211,27 +199,16 @@ fn explain_query_command(
     inner: &Document,
     verbosity: Verbosity,
     ctx: &MatchContext<'_>,
-    name: &str,
+    (spec, hint): (FindSpec, Option<&Bson>),
     plan: impl FnOnce(
         Option<&crate::catalog::Collection>,
-        &crate::planner::FindQuery<'_>,
+        &crate::query::CanonicalQuery<'_>,
         &MatchContext<'_>,
         bool,
     ) -> Result<crate::exec::Execution>,
 ) -> Result<Document> {
     let ns = target_namespace(db, inner)?;
-    let empty = Document::new();
-    let filter = document_option(inner, name, "query")?.unwrap_or(&empty);
-    let spec = FindSpec::parse(Some(filter), None, None, None, None)?;
-    let query = crate::planner::FindQuery {
-        filter,
-        spec: &spec,
-        sort: None,
-        projection: None,
-        hint: inner
-            .get("hint")
-            .filter(|h| !super::count::is_empty_hint(h)),
-    };
+    let query = crate::query::CanonicalQuery::new(&spec).with_hint(hint);
     let start = engine.now_millis();
     let coll = engine.catalog().collection(&ns);
     let execution = plan(coll, &query, ctx, verbosity != Verbosity::QueryPlanner)?;
@@ -265,11 +242,11 @@ pub(super) fn reply(
 }
 
 /// The find's spec, read as the find command reads it.
-fn parse_find_spec(inner: &Document) -> Result<FindSpec> {
+fn parse_find_spec(inner: &Document, fields: &super::find::FindFields<'_>) -> Result<FindSpec> {
     let mut spec = FindSpec::parse_with_let(
-        document_option(inner, "find", "filter")?,
-        document_option(inner, "find", "sort")?,
-        document_option(inner, "find", "projection")?,
+        fields.filter,
+        fields.sort,
+        fields.projection,
         count_option(inner, "find", "skip")?,
         super::find::limit_option(inner)?,
         document_option(inner, "find", "let")?,

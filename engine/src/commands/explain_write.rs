@@ -13,7 +13,7 @@ use crate::exec::update::{Update, UpdatePlan};
 use crate::exec::{Stage, explain_write};
 use crate::explain::Verbosity;
 use crate::matcher::MatchContext;
-use crate::planner::FindQuery;
+use crate::query::CanonicalQuery;
 use crate::query::FindSpec;
 use crate::update::{ArrayFilters, UpdateSpec};
 
@@ -104,13 +104,8 @@ fn explain_statement(
 ) -> Result<Document> {
     let ns = target_namespace(db, inner)?;
     let spec = FindSpec::parse(Some(write.filter), write.sort, None, None, None)?;
-    let query = FindQuery {
-        filter: write.filter,
-        spec: &spec,
-        sort: write.sort,
-        projection: None,
-        hint: write.hint.filter(|h| !super::count::is_empty_hint(h)),
-    };
+    let query = CanonicalQuery::new(&spec)
+        .with_hint(write.hint.filter(|h| !super::count::is_empty_hint(h)));
     let array_filters = ArrayFilters::parse(&write.array_filters)?;
     let update = match write.update {
         Some(u) => Some(UpdateSpec::parse(u, &array_filters)?),

@@ -20,10 +20,11 @@ pub fn find(
 ) -> Result<Document> {
     let ns = target_namespace(db, command)?;
     let eval = engine.eval_context();
+    let fields = FindFields::read(command)?;
     let mut spec = FindSpec::parse_with_let_in(
-        document_option(command, "find", "filter")?,
-        document_option(command, "find", "sort")?,
-        document_option(command, "find", "projection")?,
+        fields.filter,
+        fields.sort,
+        fields.projection,
         count_option(command, "find", "skip")?,
         limit_option(command)?,
         document_option(command, "find", "let")?,
@@ -32,9 +33,8 @@ pub fn find(
     set_min_max(&mut spec, command)?;
     let batch_size = count_option(command, "find", "batchSize")?.map(|b| b as usize);
     let single_batch = bool_option(command, "singleBatch", false)?
-        || matches!(command.get("limit"), Some(l) if crate::query::as_i64_signed(l) < 0);
-    let empty = Document::new();
-    let query = crate::exec::find_query_from_command(command, &spec, &empty);
+        || matches!(command.get("limit"), Some(l) if crate::value::as_i64_signed(l) < 0);
+    let query = fields.canonical(&spec);
     let now = engine.now_millis();
     let docs =
         crate::exec::cached_plan::find_cached(engine.catalog().collection(&ns), &query, ctx, now)?;
@@ -45,6 +45,39 @@ pub fn find(
         batch_size,
         single_batch,
     ))
+}
+
+/// The fields of a find command the planner reads, read once (by `find` and by its explain).
+#[derive(Debug, Clone, Copy)]
+pub struct FindFields<'c> {
+    pub filter: Option<&'c Document>,
+    pub sort: Option<&'c Document>,
+    pub projection: Option<&'c Document>,
+    /// `None` when absent or null.
+    pub hint: Option<&'c Bson>,
+}
+
+impl<'c> FindFields<'c> {
+    /// Reads them, with MongoDB's type errors (`BSON field 'find.sort' is the wrong type…`).
+    pub fn read(command: &'c Document) -> Result<Self> {
+        Ok(FindFields {
+            filter: document_option(command, "find", "filter")?,
+            sort: document_option(command, "find", "sort")?,
+            projection: document_option(command, "find", "projection")?,
+            hint: command.get("hint").filter(|h| !matches!(h, Bson::Null)),
+        })
+    }
+
+    /// The canonical query of the find `spec` parsed from these fields.
+    pub fn canonical<'q>(&self, spec: &'q FindSpec) -> crate::query::CanonicalQuery<'q>
+    where
+        'c: 'q,
+    {
+        crate::query::CanonicalQuery::new(spec)
+            .with_projection(self.projection)
+            .with_hint(self.hint)
+            .with_filter_as_written(self.filter.filter(|f| !f.is_empty()))
+    }
 }
 
 /// Reads `min` and `max` (index key bounds; an empty document is no bound).
@@ -62,7 +95,7 @@ pub fn set_min_max(spec: &mut FindSpec, command: &Document) -> Result<()> {
 pub fn limit_option(command: &Document) -> Result<Option<i64>> {
     match command.get("limit") {
         Some(l @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
-            Ok(Some(crate::query::as_i64_signed(l).abs()))
+            Ok(Some(crate::value::as_i64_signed(l).abs()))
         }
         _ => count_option(command, "find", "limit"),
     }

@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{EvalContext, Scope};
 use crate::matcher::{Filter, MatchContext};
 use crate::query::FindSpec;
-use crate::query::sort::SortSpec;
+use crate::sort::SortSpec;
 use crate::storage::Change;
 use crate::update::{ArrayFilters, UpdateSpec, check_upsert_query};
 use crate::value::display::type_name;
@@ -122,7 +122,7 @@ pub fn find_and_modify(
         }
         None => None,
     };
-    let target = first_match(engine, &ns, &query, &find.filter, find.sort.as_ref(), ctx)?;
+    let target = first_match(engine, &ns, &find.filter, find.sort.as_ref(), ctx)?;
 
     let (last_error, value) = match &spec {
         None => remove_one(engine, &ns, target),
@@ -150,12 +150,11 @@ pub fn find_and_modify(
 fn first_match(
     engine: &Engine,
     ns: &Namespace,
-    query: &Document,
     filter: &Filter,
     sort: Option<&SortSpec>,
     ctx: &MatchContext<'_>,
 ) -> Result<Option<(u64, Document)>> {
-    let records = matching_records(engine, ns, query, filter, sort, ctx)?;
+    let records = matching_records(engine, ns, filter, sort, ctx)?;
     let found = records.first().and_then(|record_id| {
         let doc = engine.catalog().collection(ns)?.get(*record_id)?.clone();
         Some((*record_id, doc))

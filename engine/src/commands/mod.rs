@@ -12,7 +12,7 @@ mod delete;
 mod distinct;
 mod explain;
 mod explain_write;
-mod find;
+pub(crate) mod find;
 mod find_and_modify;
 mod indexes;
 mod insert;
@@ -23,9 +23,6 @@ mod update;
 mod view;
 
 use bson::{Bson, Document};
-
-pub(crate) use admin::scale_option;
-pub use admin::storage_stats;
 
 use crate::Engine;
 use crate::catalog::{Namespace, validate_collection_name, validate_db_name};

@@ -24,7 +24,7 @@ pub fn plan_cache_clear(engine: &mut Engine, db: &str, command: &Document) -> Re
         None => None,
     };
     if let Some(coll) = engine.catalog().collection(&ns) {
-        let mut cache = coll.plan_cache().borrow_mut();
+        let mut cache = crate::planner::plan_cache::cache_of(coll);
         match shape {
             Some(s) => {
                 cache.clear_shape(&s);
@@ -58,8 +58,7 @@ mod tests {
     fn entries(e: &mut Engine) -> Vec<bson::Document> {
         let ns = crate::catalog::Namespace::new("t", "c");
         let coll = e.catalog().collection(&ns).unwrap();
-        coll.plan_cache()
-            .borrow()
+        crate::planner::plan_cache::cache_of(coll)
             .entries()
             .map(|x| x.document())
             .collect()

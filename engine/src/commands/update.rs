@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{EvalContext, Scope};
 use crate::matcher::{Filter, MatchContext};
 use crate::query::FindSpec;
-use crate::query::sort::SortSpec;
+use crate::sort::SortSpec;
 use crate::storage::Change;
 use crate::update::{ArrayFilters, UpdateEnv, UpdateSpec, check_upsert_query};
 use crate::value::display::type_name;
@@ -318,7 +318,7 @@ fn run_statement(
         Some(s) if !s.is_empty() => Some(SortSpec::parse(s)?),
         _ => None,
     };
-    let mut targets = matching_records(engine, ns, &statement.q, &filter, sort.as_ref(), ctx)?;
+    let mut targets = matching_records(engine, ns, &filter, sort.as_ref(), ctx)?;
     if !statement.multi {
         targets.truncate(1);
     }
@@ -337,21 +337,20 @@ fn run_statement(
     Ok(result)
 }
 
-/// The record ids of the documents `query` (parsed as `filter`) matches, in the order the
+/// The record ids of the documents `filter` matches, in the order the
 /// planner's chosen plan returns them (as MongoDB's update, findAndModify, count and distinct
 /// select their documents), then stably in `sort` order when there is one. Evaluation errors
 /// (`$where` with no evaluator, `$expr` failures) are returned, as find returns them.
 pub(super) fn matching_records(
     engine: &Engine,
     ns: &Namespace,
-    query: &Document,
     filter: &Filter,
     sort: Option<&SortSpec>,
     context: &MatchContext<'_>,
 ) -> Result<Vec<u64>> {
     let coll = engine.catalog().collection(ns);
     let spec = FindSpec::of_filter(filter.clone());
-    let mut records = crate::exec::matching_record_ids(coll, query, &spec, context)?;
+    let mut records = crate::exec::matching_record_ids(coll, &spec, context)?;
     if let (Some(sort), Some(coll)) = (sort, coll) {
         let mut keyed: Vec<(u64, &Document)> = records
             .iter()

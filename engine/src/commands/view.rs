@@ -147,15 +147,15 @@ pub fn run_read(
 fn push_skip_and_limit(pipeline: &mut Vec<Bson>, command: &Document) {
     if let Some(skip) = command
         .get("skip")
-        .filter(|s| crate::query::as_i64_signed(s) > 0)
+        .filter(|s| crate::value::as_i64_signed(s) > 0)
     {
         pipeline.push(Bson::Document(doc! {"$skip": skip.clone()}));
     }
     if let Some(limit) = command
         .get("limit")
-        .filter(|l| crate::query::as_i64_signed(l) != 0)
+        .filter(|l| crate::value::as_i64_signed(l) != 0)
     {
-        let n = crate::query::as_i64_signed(limit).abs();
+        let n = crate::value::as_i64_signed(limit).abs();
         pipeline.push(Bson::Document(doc! {"$limit": n}));
     }
 }

@@ -2,7 +2,7 @@
 //! plan runs without a race for a trial of `works × 10`, and is re-planned when it needs more;
 //! otherwise the candidates race and the decision is recorded.
 
-use bson::{Bson, Document, doc};
+use bson::{Document, doc};
 
 use super::multi_plan::{self, MultiPlan, TRIAL_RESULTS};
 use super::{ExecContext, Member, Stage, State, build, execute, run_into};
@@ -10,13 +10,13 @@ use crate::catalog::Collection;
 use crate::error::Result;
 use crate::matcher::MatchContext;
 use crate::planner::plan_cache::{CacheKey, Decision, EVICTION_RATIO, signature};
-use crate::planner::{FindQuery, Solution, plan_find};
+use crate::planner::{CanonicalQuery, Solution, plan_find};
 
 /// Plans (through the collection's plan cache) and runs a find: its documents in result order.
 /// `now_millis` stamps a new cache entry's `timeOfCreation`.
 pub fn find_cached(
     coll: Option<&Collection>,
-    query: &FindQuery<'_>,
+    query: &CanonicalQuery<'_>,
     match_ctx: &MatchContext<'_>,
     now_millis: i64,
 ) -> Result<Vec<Document>> {
@@ -34,9 +34,7 @@ pub fn find_cached(
         match_ctx,
     };
     let key = CacheKey::of(query, &candidates);
-    let active = c
-        .plan_cache()
-        .borrow()
+    let active = crate::planner::plan_cache::cache_of(c)
         .get(&key)
         .filter(|e| e.is_active)
         .map(|e| (e.plan.clone(), e.works));
@@ -49,7 +47,7 @@ pub fn find_cached(
             }
         }
         // The cached plan needed more than its budget (or no longer applies): re-plan.
-        c.plan_cache().borrow_mut().evict(&key);
+        crate::planner::plan_cache::cache_of(c).evict(&key);
     }
     let sols = candidates.clone();
     let mut stages = Vec::with_capacity(candidates.len());
@@ -64,7 +62,7 @@ pub fn find_cached(
     // A winner that produced nothing and did not finish in the trial is not worth caching.
     if !members.is_empty() || trials[w].common.is_eof {
         let decision = decide(query, key, &sols, &trials, w, now_millis);
-        c.plan_cache().borrow_mut().record(decision);
+        crate::planner::plan_cache::cache_of(c).record(decision);
     }
     run_into(stage.as_mut(), &mut members)?;
     Ok(members.iter().map(Member::document).collect())
@@ -72,7 +70,7 @@ pub fn find_cached(
 
 /// Whether MongoDB's plan cache would take this query: not a `$text` search, not hinted, and
 /// not a rooted `$or` (which MongoDB caches branch by branch).
-fn cacheable(query: &FindQuery<'_>) -> bool {
+fn cacheable(query: &CanonicalQuery<'_>) -> bool {
     query.hint.is_none()
         && query.spec.filter.text_query().is_none()
         && crate::planner::or::rooted_or_branches(query).is_none()
@@ -101,7 +99,7 @@ fn cached_trial(stage: &mut dyn Stage, budget: u64) -> Option<Vec<Member>> {
 /// The cache entry of a race: candidates ranked by score, best first (as `$planCacheStats`
 /// lists `creationExecStats` and `candidatePlanScores`).
 fn decide(
-    query: &FindQuery<'_>,
+    query: &CanonicalQuery<'_>,
     key: CacheKey,
     sols: &[Solution],
     trials: &[super::StageStats],
@@ -122,8 +120,8 @@ fn decide(
         winner_works: trials[winner].common.works,
         plan: signature(&sols[winner]),
         created_from_query: doc! {
-            "query": query.filter.clone(),
-            "sort": query.sort.unwrap_or(&empty).clone(),
+            "query": query.filter_as_written.unwrap_or(&empty).clone(),
+            "sort": query.sort_pattern().unwrap_or(&empty).clone(),
             "projection": query.projection.unwrap_or(&empty).clone(),
         },
         cached_plan: crate::explain::stage_document(&trials[winner], false),
@@ -145,12 +143,6 @@ pub fn shape_for_clear(
     projection: Option<&Document>,
 ) -> Result<String> {
     let spec = crate::query::FindSpec::parse(Some(filter), sort, projection, None, None)?;
-    let q = FindQuery {
-        filter,
-        spec: &spec,
-        sort: sort.filter(|s| !s.is_empty()),
-        projection: projection.filter(|p| !p.is_empty()),
-        hint: None::<&Bson>,
-    };
+    let q = CanonicalQuery::new(&spec).with_projection(projection);
     Ok(crate::planner::plan_cache::shape_of(&q))
 }

@@ -10,7 +10,7 @@ use crate::catalog::Collection;
 use crate::error::Result;
 use crate::matcher::MatchContext;
 use crate::planner::count::as_count_scan;
-use crate::planner::{FindQuery, Solution, plan_find};
+use crate::planner::{CanonicalQuery, Solution, plan_find};
 
 /// COUNT's and RECORD_STORE_FAST_COUNT's statistics.
 #[derive(Debug, Clone, Copy, Default)]
@@ -156,7 +156,7 @@ impl Stage for FastCount {
 /// Plans and (with `run_to_end`) runs a count: the number counted and the execution for explain.
 pub fn execute_count(
     coll: Option<&Collection>,
-    query: &FindQuery<'_>,
+    query: &CanonicalQuery<'_>,
     skip: u64,
     limit: u64,
     match_ctx: &MatchContext<'_>,
@@ -167,7 +167,7 @@ pub fn execute_count(
         query,
         match_ctx,
     };
-    if query.filter.is_empty() && query.hint.is_none() {
+    if query.conjuncts().is_empty() && query.hint.is_none() {
         let total = coll.map_or(0, |c| c.len() as u64);
         let mut root = FastCount::new(total, skip, limit);
         if run_to_end {

@@ -5,6 +5,7 @@ use bson::{Bson, doc};
 
 use super::{CommonStats, Member, Stage, StageStats, State};
 use crate::error::Result;
+use crate::index::encode::successor;
 use crate::index::{EntryKey, Index, KeyKind};
 use crate::planner::IxScanPlan;
 use crate::planner::bounds::Interval;
@@ -112,18 +113,6 @@ impl<'a> DistinctScan<'a> {
             text_score: None,
         })
     }
-}
-
-/// The smallest byte string above every string that starts with `prefix`.
-pub fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
-    let mut out = prefix.to_vec();
-    while let Some(last) = out.pop() {
-        if last < 0xFF {
-            out.push(last + 1);
-            return Some(out);
-        }
-    }
-    None
 }
 
 impl Stage for DistinctScan<'_> {

@@ -341,7 +341,7 @@ impl<'a> IndexScan<'a> {
     }
 }
 
-use super::distinct_scan::successor;
+use crate::index::encode::successor;
 
 impl Stage for IndexScan<'_> {
     fn work(&mut self) -> Result<State> {

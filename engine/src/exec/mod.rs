@@ -38,7 +38,7 @@ use bson::{Bson, Document};
 use crate::catalog::Collection;
 use crate::error::{Error, ErrorCode, Result};
 use crate::matcher::MatchContext;
-use crate::planner::{FindQuery, Solution, plan_find};
+use crate::planner::{CanonicalQuery, Solution, plan_find};
 
 /// A document (or index key) moving between stages.
 #[derive(Debug, Clone, Default)]
@@ -176,7 +176,7 @@ pub trait Stage {
 #[derive(Clone, Copy)]
 pub struct ExecContext<'a> {
     pub coll: Option<&'a Collection>,
-    pub query: &'a FindQuery<'a>,
+    pub query: &'a CanonicalQuery<'a>,
     pub match_ctx: &'a MatchContext<'a>,
 }
 
@@ -289,7 +289,7 @@ impl Execution {
 /// after choosing the plan (explain's queryPlanner verbosity).
 pub fn execute(
     coll: Option<&Collection>,
-    query: &FindQuery<'_>,
+    query: &CanonicalQuery<'_>,
     match_ctx: &MatchContext<'_>,
     run_to_end: bool,
 ) -> Result<Execution> {
@@ -387,7 +387,7 @@ fn run_into(stage: &mut dyn Stage, members: &mut Vec<Member>) -> Result<()> {
 /// [`crate::query::run_find_with`], with index access where an index serves the query.
 pub fn find(
     coll: Option<&Collection>,
-    query: &FindQuery<'_>,
+    query: &CanonicalQuery<'_>,
     match_ctx: &MatchContext<'_>,
 ) -> Result<Vec<Document>> {
     Ok(execute(coll, query, match_ctx, true)?.docs)
@@ -398,7 +398,7 @@ pub fn find(
 pub fn execute_distinct(
     coll: Option<&Collection>,
     key: &str,
-    query: &FindQuery<'_>,
+    query: &CanonicalQuery<'_>,
     match_ctx: &MatchContext<'_>,
     run_to_end: bool,
 ) -> Result<Execution> {
@@ -434,7 +434,7 @@ pub fn execute_distinct(
 /// under a DELETE stage that counts what it would delete (nothing is removed).
 pub fn explain_delete(
     coll: Option<&Collection>,
-    query: &FindQuery<'_>,
+    query: &CanonicalQuery<'_>,
     multi: bool,
     match_ctx: &MatchContext<'_>,
     run_to_end: bool,
@@ -448,7 +448,7 @@ pub fn explain_delete(
 /// the write's root stage (`root`), which counts what it would change without changing it.
 pub fn explain_write<'a>(
     coll: Option<&'a Collection>,
-    query: &'a FindQuery<'a>,
+    query: &'a CanonicalQuery<'a>,
     match_ctx: &'a MatchContext<'a>,
     run_to_end: bool,
     root: impl FnOnce(Box<dyn Stage + 'a>) -> Box<dyn Stage + 'a>,
@@ -476,38 +476,12 @@ pub fn explain_write<'a>(
 /// findAndModify commands' document selection.
 pub fn matching_record_ids(
     coll: Option<&Collection>,
-    filter: &Document,
     spec: &FindSpec,
     match_ctx: &MatchContext<'_>,
 ) -> Result<Vec<u64>> {
-    let query = FindQuery {
-        filter,
-        spec,
-        sort: None,
-        projection: None,
-        hint: None,
-    };
+    let query = CanonicalQuery::new(spec);
     let ex = execute(coll, &query, match_ctx, true)?;
     Ok(ex.record_ids.into_iter().flatten().collect())
-}
-
-/// A `find` command's parts as the planner reads them.
-pub fn find_query_from_command<'a>(
-    command: &'a Document,
-    spec: &'a FindSpec,
-    empty: &'a Document,
-) -> FindQuery<'a> {
-    let get = |f: &str| match command.get(f) {
-        Some(Bson::Document(d)) if !d.is_empty() => Some(d),
-        _ => None,
-    };
-    FindQuery {
-        filter: get("filter").unwrap_or(empty),
-        spec,
-        sort: get("sort"),
-        projection: get("projection"),
-        hint: command.get("hint").filter(|h| !matches!(h, Bson::Null)),
-    }
 }
 
 use crate::query::FindSpec;

@@ -13,7 +13,7 @@ use crate::planner::or::{branch_candidates, compose};
 /// whole query is then planned as usual).
 pub fn plan_rooted_or(
     coll: &Collection,
-    branches: &[bson::Document],
+    branches: &[crate::matcher::Filter],
     cx: ExecContext<'_>,
 ) -> Result<Option<Solution>> {
     let mut winners = Vec::with_capacity(branches.len());

@@ -6,7 +6,7 @@ use bson::{Bson, Document, doc, oid::ObjectId};
 use crate::Engine;
 use crate::catalog::Namespace;
 use crate::matcher::MatchContext;
-use crate::planner::FindQuery;
+use crate::query::CanonicalQuery;
 use crate::query::{FindSpec, run_find};
 
 pub(super) fn run(e: &mut Engine, db: &str, cmd: Document) -> Document {
@@ -161,13 +161,7 @@ fn index_plans_return_what_a_collection_scan_returns() {
                 let spec =
                     FindSpec::parse(Some(&filter), sort.as_ref(), None, None, limit).unwrap();
                 let expected = run_find(plain.catalog().collection(&ns), &spec).unwrap();
-                let q = FindQuery {
-                    filter: &filter,
-                    spec: &spec,
-                    sort: sort.as_ref(),
-                    projection: None,
-                    hint: None,
-                };
+                let q = CanonicalQuery::new(&spec);
                 let coll = indexed.catalog().collection(&ns);
                 let got = super::find(coll, &q, &MatchContext::default()).unwrap();
                 if sort.is_some() {
@@ -188,10 +182,7 @@ fn index_plans_return_what_a_collection_scan_returns() {
                 // Every index, forced by hint, gives the same set too.
                 for hint in ["a_1", "b_-1_a_1", "c.d_1"] {
                     let h = Bson::String(hint.into());
-                    let q = FindQuery {
-                        hint: Some(&h),
-                        ..q
-                    };
+                    let q = q.clone().with_hint(Some(&h));
                     let got = super::find(coll, &q, &MatchContext::default()).unwrap();
                     if sort.is_some() {
                         assert_eq!(
@@ -219,8 +210,8 @@ fn planned_find(e: &Engine, db: &str, cmd: &Document) -> Vec<Document> {
     let ns = Namespace::new(db, cmd.get_str("find").unwrap());
     let get = |f: &str| cmd.get_document(f).ok();
     let spec = FindSpec::parse(get("filter"), get("sort"), get("projection"), None, None).unwrap();
-    let empty = Document::new();
-    let q = super::find_query_from_command(cmd, &spec, &empty);
+    let fields = crate::commands::find::FindFields::read(cmd).unwrap();
+    let q = fields.canonical(&spec);
     super::find(e.catalog().collection(&ns), &q, &MatchContext::default()).unwrap()
 }
 
@@ -638,13 +629,9 @@ fn rejected_plans_hints_idhack_and_sort_direction() {
     let ns = Namespace::new("t", "c");
     let filter = doc! {"b": {"$gte": 47}};
     let spec = FindSpec::parse(Some(&filter), None, None, None, None).unwrap();
-    let ids = super::matching_record_ids(
-        e.catalog().collection(&ns),
-        &filter,
-        &spec,
-        &MatchContext::default(),
-    )
-    .unwrap();
+    let ids =
+        super::matching_record_ids(e.catalog().collection(&ns), &spec, &MatchContext::default())
+            .unwrap();
     assert_eq!(ids, vec![48, 49, 50]);
     // Hidden indexes are not planned.
     let mut e2 = Engine::new();

@@ -6,11 +6,11 @@ use std::collections::HashSet;
 
 use bson::{Bson, Document, doc};
 
-use super::distinct_scan::successor;
 use super::index_scan::IndexScanStats;
 use super::{CommonStats, Member, Stage, StageStats, State};
 use crate::error::Result;
 use crate::index::Index;
+use crate::index::encode::successor;
 
 pub struct TextScan<'a> {
     index: &'a Index,

@@ -61,7 +61,7 @@ mod ty {
 const MISSING: i32 = 0;
 
 /// MongoDB's type aliases and numbers (the names `$type` prints).
-use crate::matcher::type_set::ALIASES as TYPES;
+use crate::value::type_set::ALIASES as TYPES;
 
 fn type_alias(code: i32) -> &'static str {
     if code == MISSING {

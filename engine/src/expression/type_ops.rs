@@ -110,7 +110,7 @@ fn size_value(n: usize) -> Bson {
 /// The hashed index key of the value (a missing value hashes as null), as a long.
 fn to_hashed_index_key(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let v = arg(args, 0, vars)?.unwrap_or(Bson::Null);
-    Ok(Some(crate::index::keygen::hash_value(&v)))
+    Ok(Some(crate::value::hashed::hash_value(&v)))
 }
 
 #[cfg(test)]

@@ -154,6 +154,18 @@ fn encode_number(v: &Bson, out: &mut Vec<u8>) {
     }
 }
 
+/// The smallest byte string above every string that starts with `prefix`.
+pub fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut out = prefix.to_vec();
+    while let Some(last) = out.pop() {
+        if last < 0xFF {
+            out.push(last + 1);
+            return Some(out);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

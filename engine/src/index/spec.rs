@@ -176,7 +176,7 @@ impl IndexSpec {
                 None => Ok(false),
                 Some(Bson::Boolean(b)) => Ok(*b),
                 Some(v @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
-                    Ok(crate::query::as_i64(v).is_none_or(|n| n != 0))
+                    Ok(crate::value::as_i64(v).is_none_or(|n| n != 0))
                 }
                 Some(other) => Err(Error::type_mismatch(format!(
                     "The field '{field}' must be a bool, but got {}",
@@ -319,7 +319,7 @@ impl IndexSpec {
             && self
                 .key
                 .get("_id")
-                .and_then(crate::query::as_i64)
+                .and_then(crate::value::as_i64)
                 .is_some_and(|n| n == 1);
         self.unique || id_pattern
     }
@@ -370,7 +370,7 @@ fn parse_key_pattern(key: &Document) -> Result<Vec<KeyPart>> {
             Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) | Bson::Decimal128(_) => {
                 let positive = match v {
                     Bson::Decimal128(d) => !d.to_string().starts_with('-'),
-                    other => crate::query::as_i64_signed(other) >= 0,
+                    other => crate::value::as_i64_signed(other) >= 0,
                 };
                 let zero = match v {
                     Bson::Int32(i) => *i == 0,
@@ -474,7 +474,7 @@ fn check_partial_filter(filter: &Document) -> Result<()> {
                             "$eq" | "$gt" | "$gte" | "$lt" | "$lte" | "$type" | "$in" => true,
                             "$exists" => {
                                 matches!(operand, Bson::Boolean(true))
-                                    || crate::query::as_i64(operand).is_some_and(|n| n != 0)
+                                    || crate::value::as_i64(operand).is_some_and(|n| n != 0)
                             }
                             _ => false,
                         };

@@ -32,7 +32,7 @@ pub fn parse(spec: &Document, key_fields: usize) -> Result<Option<i64>> {
         }
         // safeNumberLong: truncation, saturating at the i64 bounds.
         Bson::Double(d) => *d as i64,
-        Bson::Decimal128(_) => crate::query::as_i64(v).unwrap_or(0),
+        Bson::Decimal128(_) => crate::value::as_i64(v).unwrap_or(0),
         other => {
             return Err(fail(format!(
                 "TTL index 'expireAfterSeconds' option must be numeric, but received a type of '{}",

@@ -3,9 +3,9 @@
 use bson::Bson;
 
 use super::bits::BitTest;
-use super::regex::QueryRegex;
-use super::type_set::TypeSet;
 use crate::path::FieldPath;
+use crate::value::regex::QueryRegex;
+use crate::value::type_set::TypeSet;
 
 /// A node of a parsed filter.
 #[derive(Debug, Clone)]

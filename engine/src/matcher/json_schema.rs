@@ -11,9 +11,9 @@ use std::cmp::Ordering;
 
 use bson::{Bson, Document};
 
-use super::regex::QueryRegex;
-use super::type_set::TypeSet;
 use crate::error::{Error, ErrorCode, Result};
+use crate::value::regex::QueryRegex;
+use crate::value::type_set::TypeSet;
 use crate::value::{Decimal, compare_values, values_equal};
 
 /// A parsed schema.

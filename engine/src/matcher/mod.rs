@@ -2,8 +2,8 @@
 //! MongoDB's error codes for malformed filters) and then evaluated against many documents.
 //!
 //! Files by job: `parse.rs` (the one parser), `expr.rs` (one variant per operator), `eval.rs`
-//! (evaluation, with the elemMatchKey), and one file per operand family: `regex.rs`,
-//! `type_set.rs`, `bits.rs`, `json_schema.rs`.
+//! (evaluation, with the elemMatchKey), and one file per operand family:
+//! `bits.rs`, `json_schema.rs` (regular expressions and `$type` sets are values: `crate::value`).
 //!
 //! Semantics follow MongoDB 8.0: a predicate on a path matches when any value the path reaches
 //! satisfies it (see [`crate::path`]); `{a: null}` matches a missing `a`; `$ne`, `$nin` and
@@ -12,13 +12,11 @@
 
 mod bits;
 mod eval;
-mod expr;
+pub(crate) mod expr;
 pub(crate) mod json_schema;
 mod parse;
-mod regex;
-mod serialize;
+pub(crate) mod serialize;
 mod text;
-pub(crate) mod type_set;
 
 #[cfg(test)]
 mod bad_input_tests;
@@ -30,10 +28,10 @@ mod tests;
 use bson::{Bson, Document};
 
 use crate::error::Result;
+pub use crate::value::regex::QueryRegex;
+pub use crate::value::type_set::{TypeSet, type_code};
 pub use expr::TextQuery;
 pub(crate) use parse::truncated as truncated_number;
-pub use regex::QueryRegex;
-pub use type_set::{TypeSet, type_code};
 
 /// Evaluates `$where` JavaScript. The shell implements it with its JavaScript engine; the engine
 /// itself runs no JavaScript.
@@ -132,6 +130,27 @@ impl Filter {
         Ok(Filter {
             root: parse::parse_filter_in(filter, parse::Level::TopLevel, scope)?,
         })
+    }
+
+    /// A filter made of an already parsed tree (a clause of the canonical query's conjunction).
+    pub(crate) fn from_expr(root: expr::Expr) -> Filter {
+        Filter { root }
+    }
+
+    /// The conjunction of already parsed clauses (one clause is itself; none matches all).
+    pub(crate) fn all_of<'f>(clauses: impl IntoIterator<Item = &'f Filter>) -> Filter {
+        let mut roots: Vec<expr::Expr> = clauses.into_iter().map(|f| f.root.clone()).collect();
+        match roots.len() {
+            0 => Filter::all(),
+            1 => Filter::from_expr(roots.remove(0)),
+            _ => Filter::from_expr(expr::Expr::And(roots)),
+        }
+    }
+
+    /// The parsed tree, for the canonical query (`crate::query::canonical`), which reads it to
+    /// split the top-level conjunction for the planner.
+    pub(crate) fn root(&self) -> &expr::Expr {
+        &self.root
     }
 
     /// The filter that matches every document (`{}`).

@@ -4,13 +4,13 @@ use bson::{Bson, Document};
 
 use super::bits::{BitOp, BitTest};
 use super::expr::{CmpOp, Expr, InList, TextQuery, ValuePred};
-use super::regex::QueryRegex;
-use super::type_set::TypeSet;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expression::Scope;
 use crate::path::FieldPath;
 use crate::value::compare_values;
 use crate::value::display::key_value;
+use crate::value::regex::QueryRegex;
+use crate::value::type_set::TypeSet;
 
 /// Where in a filter the parser is: some operators apply only to the whole document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -94,7 +94,7 @@ fn pred_doc(pred: &ValuePred) -> Document {
     }
 }
 
-fn regex_bson(r: &super::regex::QueryRegex) -> Bson {
+pub(crate) fn regex_bson(r: &crate::value::regex::QueryRegex) -> Bson {
     match (r.pattern.clone().try_into(), r.options.clone().try_into()) {
         (Ok(pattern), Ok(options)) => Bson::RegularExpression(bson::Regex { pattern, options }),
         _ => Bson::String(r.pattern.clone()),

@@ -232,6 +232,11 @@ pub struct RunContext<'a> {
     pub match_ctx: &'a MatchContext<'a>,
     /// The command's `$$NOW` and `$rand` generator.
     pub eval: &'a EvalContext,
+    /// How a stage selects a collection's documents through the planner (`$graphLookup`):
+    /// the executor's entry point, handed in by the command so that `pipeline` does not depend
+    /// on `exec` (whose UPDATE stage reaches `pipeline` through pipeline-style updates).
+    /// `None` where no such stage can run (a pipeline-style update's restricted stages).
+    pub find_records: Option<RecordFinder>,
     /// Set for the last stage of a `$lookup`'s sub-pipeline: the documents it returns become
     /// that `$lookup`'s array, whose size limit the stage may check as it goes.
     pub joined_limit: Option<stages::JoinedLimit<'a>>,
@@ -239,6 +244,14 @@ pub struct RunContext<'a> {
     /// unless the command says false, as MongoDB 8.0's `allowDiskUseByDefault`).
     pub allow_disk_use: bool,
 }
+
+/// The record ids a parsed filter selects in a collection, in the chosen plan's order
+/// (`crate::exec::matching_record_ids`).
+pub type RecordFinder = for<'c, 'm> fn(
+    Option<&'c crate::catalog::Collection>,
+    &crate::query::FindSpec,
+    &MatchContext<'m>,
+) -> Result<Vec<u64>>;
 
 /// Where a pipeline's documents come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@
 use bson::{Document, doc};
 
 use super::bounds::Interval;
-use super::{FindQuery, IxScanPlan, Solution, index_access};
+use super::{CanonicalQuery, IxScanPlan, Solution, index_access};
 use crate::catalog::Collection;
 use crate::error::Result;
 use crate::index::KeyKind;
@@ -50,7 +50,11 @@ pub fn is_single_range(bounds: &[Vec<Interval>]) -> bool {
 }
 
 /// The DISTINCT_SCAN plan for `distinct(key)` with this query, when an index allows one.
-pub fn distinct_scan(coll: &Collection, key: &str, q: &FindQuery<'_>) -> Result<Option<Solution>> {
+pub fn distinct_scan(
+    coll: &Collection,
+    key: &str,
+    q: &CanonicalQuery<'_>,
+) -> Result<Option<Solution>> {
     let parts = q.conjuncts();
     for index in coll.indexes() {
         let Some(first) = index.spec.parts.first() else {
@@ -64,7 +68,7 @@ pub fn distinct_scan(coll: &Collection, key: &str, q: &FindQuery<'_>) -> Result<
         {
             continue;
         }
-        let Some(access) = index_access(index, &parts, q)? else {
+        let Some(access) = index_access(index, parts, q)? else {
             continue;
         };
         let scan = match access.solution {

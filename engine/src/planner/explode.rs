@@ -6,16 +6,20 @@
 //! (200) scans.
 
 use super::bounds::Interval;
-use super::{FindQuery, IxScanPlan, Solution, provided_sort};
+use super::{CanonicalQuery, IxScanPlan, Solution, provided_sort};
 use crate::index::Index;
-use crate::query::sort::SortKey;
+use crate::sort::SortKey;
 
 /// `internalQueryMaxScansToExplode`.
 pub const MAX_SCANS_TO_EXPLODE: usize = 200;
 
 /// The exploded form of `access` (an IXSCAN, possibly under a FETCH) for the query's sort, or
 /// `None` when the index cannot provide the sort that way.
-pub fn explode_for_sort(index: &Index, access: &Solution, q: &FindQuery<'_>) -> Option<Solution> {
+pub fn explode_for_sort(
+    index: &Index,
+    access: &Solution,
+    q: &CanonicalQuery<'_>,
+) -> Option<Solution> {
     let first_sort_field = match q.spec.sort.as_ref()?.keys().first()? {
         SortKey::Field { path, .. } => path.dotted(),
         _ => return None,
@@ -71,7 +75,7 @@ pub fn explode_for_sort(index: &Index, access: &Solution, q: &FindQuery<'_>) -> 
         loop {
             if part == 0 {
                 let merge = Solution::SortMerge {
-                    pattern: q.sort.cloned().unwrap_or_default(),
+                    pattern: q.sort_pattern().cloned().unwrap_or_default(),
                     children,
                 };
                 return Some(match fetch_filter {

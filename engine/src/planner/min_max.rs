@@ -8,7 +8,7 @@ use bson::{Bson, Document};
 
 use super::predicates::Conjunct;
 use super::predicates::residual;
-use super::{FindQuery, IxScanPlan, KeyRange, Solution, covers_projection, finish_with};
+use super::{CanonicalQuery, IxScanPlan, KeyRange, Solution, covers_projection, finish_with};
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::{Index, KeyKind};
 
@@ -42,7 +42,7 @@ pub fn natural_hint() -> Error {
 }
 
 /// The solution for a `min()`/`max()` find on the hinted `index`.
-pub fn plan(index: &Index, parts: &[Conjunct], q: &FindQuery<'_>) -> Result<Solution> {
+pub fn plan(index: &Index, parts: &[Conjunct], q: &CanonicalQuery<'_>) -> Result<Solution> {
     let (min, max) = (q.spec.min.as_ref(), q.spec.max.as_ref());
     check_field_names(min, max)?;
     let incompatible = || Error::location(51174, "The index chosen is not compatible with min/max");
@@ -103,8 +103,8 @@ pub fn plan(index: &Index, parts: &[Conjunct], q: &FindQuery<'_>) -> Result<Solu
 /// The direction in which the index returns the requested sort: a sort on a prefix of the key
 /// pattern (forward) or of its reverse (backward). `None` when there is no sort or the index
 /// cannot provide it (a blocking SORT is added).
-fn scan_direction(index: &Index, q: &FindQuery<'_>) -> Option<bool> {
-    let sort = q.sort?;
+fn scan_direction(index: &Index, q: &CanonicalQuery<'_>) -> Option<bool> {
+    let sort = q.sort_pattern()?;
     if sort.is_empty() || sort.len() > index.spec.key.len() {
         return None;
     }
@@ -127,7 +127,7 @@ fn scan_direction(index: &Index, q: &FindQuery<'_>) -> Option<bool> {
 fn sign(v: &Bson) -> Option<bool> {
     match v {
         Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) | Bson::Decimal128(_) => {
-            Some(crate::query::as_i64_signed(v) >= 0)
+            Some(crate::value::as_i64_signed(v) >= 0)
         }
         _ => None,
     }

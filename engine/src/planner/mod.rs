@@ -10,9 +10,9 @@
 //! [`crate::exec::explain_write`] (DELETE, UPDATE).
 //!
 //! For aggregation (a leading `$match` and `$sort`, and the `$project` the pipeline can push
-//! down): build a [`crate::query::FindSpec`] and a [`FindQuery`] with `filter` = the `$match`,
-//! `sort` = the `$sort`, `projection` = `None` unless pushed down, `hint` = the aggregate's hint,
-//! and call `crate::exec::execute(coll, &query, ctx, true)`: its `docs` are the documents in
+//! down): build a [`crate::query::FindSpec`] (filter = the `$match`, sort = the `$sort`) and its
+//! [`CanonicalQuery`] (a projection only when pushed down,
+//! `with_hint` = the aggregate's hint), and call `crate::exec::execute(coll, &query, ctx, true)`: its `docs` are the documents in
 //! plan order, and `winner_stats`/`rejected`/`trials` feed
 //! [`crate::explain::stage_document`] / [`crate::explain::explain_document`] for the
 //! `$cursor` stage's `queryPlanner` and `executionStats` (queryPlanner verbosity: pass
@@ -32,28 +32,12 @@ use bson::{Bson, Document};
 use crate::catalog::Collection;
 use crate::error::{Error, Result};
 use crate::index::{Index, KeyKind};
-use crate::query::FindSpec;
-use crate::query::sort::SortKey;
+use crate::sort::SortKey;
 use bounds::{Interval, contains, intersect, intervals_for};
-use predicates::{Conjunct, Pred, Residual, conjuncts, residual};
+use predicates::{Conjunct, Pred, Residual, residual};
 
-/// What a find asks for, as the planner needs it.
-#[derive(Debug, Clone, Copy)]
-pub struct FindQuery<'a> {
-    pub filter: &'a Document,
-    pub spec: &'a FindSpec,
-    pub sort: Option<&'a Document>,
-    pub projection: Option<&'a Document>,
-    pub hint: Option<&'a Bson>,
-}
-
-impl FindQuery<'_> {
-    /// The filter's conjuncts, read from the parsed filter: MongoDB plans the canonical query,
-    /// so an `$or` of equalities on one path is planned as the `$in` it was rewritten into.
-    pub fn conjuncts(&self) -> Vec<Conjunct> {
-        conjuncts(&self.spec.filter.parsed_query())
-    }
-}
+/// What the planner plans: built once per find by [`crate::query::canonical`].
+pub use crate::query::CanonicalQuery;
 
 /// A node of a query solution.
 #[derive(Debug, Clone)]
@@ -182,7 +166,7 @@ impl Solution {
 }
 
 /// The candidate solutions for a find, best guess first. Errors: a hint naming no index.
-pub fn plan_find(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Vec<Solution>> {
+pub fn plan_find(coll: Option<&Collection>, q: &CanonicalQuery<'_>) -> Result<Vec<Solution>> {
     if q.spec.filter.text_query().is_some() {
         return Ok(vec![finish(q, text::plan_text(coll, q)?, false)?]);
     }
@@ -204,14 +188,14 @@ pub fn plan_find(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Vec<Sol
                 Error::bad_value("hint provided does not correspond to an existing index")
             })?,
         };
-        return Ok(vec![min_max::plan(index, &parts, q)?]);
+        return Ok(vec![min_max::plan(index, parts, q)?]);
     }
     if let Some(Hint::Natural(forward)) = hinted {
-        return Ok(vec![finish(q, collscan(&parts, q, forward)?, false)?]);
+        return Ok(vec![finish(q, collscan(parts, q, forward)?, false)?]);
     }
     if hinted.is_none()
         && natural.is_none()
-        && let Some(id) = id_hack_key(&parts)
+        && let Some(id) = id_hack_key(parts)
     {
         return Ok(vec![finish(q, Solution::IdHack { id }, false)?]);
     }
@@ -224,12 +208,12 @@ pub fn plan_find(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Vec<Sol
                 _ => {}
             }
             let forced = hinted.is_some();
-            if let Some(sol) = index_solution(index, &parts, q, forced)? {
+            if let Some(sol) = index_solution(index, parts, q, forced)? {
                 out.push(sol);
             }
         }
         if hinted.is_none()
-            && let Some(sol) = or::contained_or_candidate(coll, &parts, q)?
+            && let Some(sol) = or::contained_or_candidate(coll, parts, q)?
         {
             out.push(sol);
         }
@@ -237,7 +221,7 @@ pub fn plan_find(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Vec<Sol
     if out.is_empty() {
         out.push(finish(
             q,
-            collscan(&parts, q, natural.unwrap_or(true))?,
+            collscan(parts, q, natural.unwrap_or(true))?,
             false,
         )?);
     }
@@ -260,7 +244,7 @@ fn resolve_hint(coll: &Collection, hint: &Bson) -> Result<Hint> {
         Bson::Document(d) if d.is_empty() => Err(bad()),
         Bson::Document(d) if d.contains_key("$natural") => Ok(Hint::Natural(
             d.get("$natural")
-                .map(crate::query::as_i64_signed)
+                .map(crate::value::as_i64_signed)
                 .unwrap_or(1)
                 >= 0,
         )),
@@ -309,7 +293,7 @@ fn id_hack_key(parts: &[Conjunct]) -> Option<Bson> {
     }
 }
 
-fn collscan(parts: &[Conjunct], q: &FindQuery<'_>, forward: bool) -> Result<Solution> {
+fn collscan(parts: &[Conjunct], q: &CanonicalQuery<'_>, forward: bool) -> Result<Solution> {
     let all: Vec<&Conjunct> = parts.iter().collect();
     Ok(Solution::CollScan {
         forward,
@@ -321,7 +305,7 @@ fn collscan(parts: &[Conjunct], q: &FindQuery<'_>, forward: bool) -> Result<Solu
 fn index_solution(
     index: &Index,
     parts: &[Conjunct],
-    q: &FindQuery<'_>,
+    q: &CanonicalQuery<'_>,
     forced: bool,
 ) -> Result<Option<Solution>> {
     let Some(access) = index_access(index, parts, q)? else {
@@ -364,14 +348,14 @@ pub struct IndexAccess {
 pub fn index_access(
     index: &Index,
     parts: &[Conjunct],
-    q: &FindQuery<'_>,
+    q: &CanonicalQuery<'_>,
 ) -> Result<Option<IndexAccess>> {
     if index.spec.parts.is_empty() || !collation_allows(index) {
         return Ok(None);
     }
     // Partial indexes serve only queries whose filter implies the partial filter.
-    if let Some((pf, _)) = &index.spec.partial
-        && !implies(parts, &conjuncts(pf))
+    if let Some((_, pf)) = &index.spec.partial
+        && !implies(parts, &crate::query::canonical::filter_conjuncts(pf))
     {
         return Ok(None);
     }
@@ -482,7 +466,7 @@ fn implies(query: &[Conjunct], partial: &[Conjunct]) -> bool {
 pub(crate) fn provided_sort(
     index: &Index,
     bounds: &[Vec<Interval>],
-    q: &FindQuery<'_>,
+    q: &CanonicalQuery<'_>,
 ) -> Option<bool> {
     let sort = q.spec.sort.as_ref()?;
     let keys = sort.keys();
@@ -523,7 +507,7 @@ pub(crate) fn provided_sort(
 }
 
 /// Whether the projection needs only this index's fields (a covered query).
-fn covers_projection(index: &Index, q: &FindQuery<'_>) -> bool {
+fn covers_projection(index: &Index, q: &CanonicalQuery<'_>) -> bool {
     let (Some(proj), Some(p)) = (q.projection, q.spec.projection.as_ref()) else {
         return false;
     };
@@ -545,7 +529,7 @@ fn covers_projection(index: &Index, q: &FindQuery<'_>) -> bool {
         let truthy = match v {
             Bson::Boolean(b) => *b,
             Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_) => {
-                crate::query::as_i64_signed(v) != 0
+                crate::value::as_i64_signed(v) != 0
             }
             _ => return false,
         };
@@ -575,13 +559,13 @@ fn covers_projection(index: &Index, q: &FindQuery<'_>) -> bool {
         })
 }
 
-fn finish(q: &FindQuery<'_>, access: Solution, sort_provided: bool) -> Result<Solution> {
+fn finish(q: &CanonicalQuery<'_>, access: Solution, sort_provided: bool) -> Result<Solution> {
     finish_with(q, access, sort_provided, false)
 }
 
 /// Adds SORT, SKIP, LIMIT and PROJECTION above an access path.
 fn finish_with(
-    q: &FindQuery<'_>,
+    q: &CanonicalQuery<'_>,
     access: Solution,
     sort_provided: bool,
     covered: bool,
@@ -592,7 +576,7 @@ fn finish_with(
     let needs_sort = spec.sort.is_some() && !sort_provided && !natural;
     if needs_sort {
         node = Solution::Sort {
-            pattern: q.sort.cloned().unwrap_or_default(),
+            pattern: q.sort_pattern().cloned().unwrap_or_default(),
             limit: spec.limit.map(|l| l.saturating_add(spec.skip)),
             child: Box::new(node),
         };

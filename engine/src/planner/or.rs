@@ -12,13 +12,13 @@
 //! with the other conjuncts as its filter over an OR of the branches, each branch on its first
 //! usable index (MongoDB's enumerator's first choice); the multi-planner decides.
 
-use bson::{Bson, Document};
-
-use super::predicates::{Conjunct, conjuncts, residual};
-use super::{FindQuery, Solution, finish_with, index_access};
+use super::predicates::{Conjunct, residual};
+use super::{CanonicalQuery, Solution, finish_with, index_access};
 use crate::catalog::Collection;
 use crate::error::Result;
+use crate::matcher::Filter;
 use crate::query::FindSpec;
+use crate::query::canonical::{branch_conjuncts, or_branches};
 
 /// One branch's index access path and the scan direction that provides the sort, if any.
 #[derive(Debug, Clone)]
@@ -28,48 +28,29 @@ pub struct BranchPlan {
 }
 
 /// The branches of a rooted `$or` the subplanner applies to.
-pub fn rooted_or_branches(q: &FindQuery<'_>) -> Option<Vec<Document>> {
+pub fn rooted_or_branches(q: &CanonicalQuery<'_>) -> Option<Vec<Filter>> {
     if q.hint.is_some() || q.spec.sort.as_ref().and_then(|s| s.natural()).is_some() {
         return None;
     }
-    let parts = q.conjuncts();
-    match parts.as_slice() {
+    match q.conjuncts() {
         [only] => or_branches(only),
         _ => None,
     }
-}
-
-/// The branch documents of a `{$or: [...]}` conjunct.
-fn or_branches(c: &Conjunct) -> Option<Vec<Document>> {
-    if c.path.is_some() {
-        return None;
-    }
-    let Some(Bson::Array(items)) = c.doc.get("$or") else {
-        return None;
-    };
-    let branches: Vec<Document> = items
-        .iter()
-        .filter_map(|b| b.as_document().cloned())
-        .collect();
-    (!branches.is_empty() && branches.len() == items.len()).then_some(branches)
 }
 
 /// Every index access path one branch can use (a predicate bounds the index's leading key
 /// part); `None` when the branch can use no index, which makes the whole `$or` unindexable.
 pub fn branch_candidates(
     coll: &Collection,
-    branch: &Document,
-    q: &FindQuery<'_>,
+    branch: &Filter,
+    q: &CanonicalQuery<'_>,
 ) -> Result<Option<Vec<BranchPlan>>> {
-    let spec = FindSpec::parse(Some(branch), q.sort, None, None, None)?;
-    let branch_query = FindQuery {
-        filter: branch,
-        spec: &spec,
-        sort: q.sort,
-        projection: None,
-        hint: None,
+    let spec = FindSpec {
+        sort: q.spec.sort.clone(),
+        ..FindSpec::of_filter(branch.clone())
     };
-    let parts = conjuncts(branch);
+    let branch_query = CanonicalQuery::new(&spec);
+    let parts = branch_conjuncts(branch);
     let mut out = Vec::new();
     for index in coll.indexes() {
         if index.spec.hidden {
@@ -102,7 +83,7 @@ pub fn branch_candidates(
 /// `OR`; under a FETCH (with `fetch_filter`) unless every branch already fetched; then the
 /// find's SORT/SKIP/LIMIT/PROJECTION.
 pub fn compose(
-    q: &FindQuery<'_>,
+    q: &CanonicalQuery<'_>,
     branches: Vec<BranchPlan>,
     fetch_filter: Option<super::predicates::Residual>,
 ) -> Result<Solution> {
@@ -113,7 +94,7 @@ pub fn compose(
     let children: Vec<Solution> = branches.into_iter().map(|b| b.solution).collect();
     let union = if sorted {
         Solution::SortMerge {
-            pattern: q.sort.cloned().unwrap_or_default(),
+            pattern: q.sort_pattern().cloned().unwrap_or_default(),
             children,
         }
     } else {
@@ -134,7 +115,7 @@ pub fn compose(
 pub fn contained_or_candidate(
     coll: &Collection,
     parts: &[Conjunct],
-    q: &FindQuery<'_>,
+    q: &CanonicalQuery<'_>,
 ) -> Result<Option<Solution>> {
     if parts.len() < 2 {
         return Ok(None);

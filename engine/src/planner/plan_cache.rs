@@ -27,7 +27,7 @@ use std::collections::HashMap;
 
 use bson::{Bson, Document, doc};
 
-use super::{FindQuery, Solution};
+use super::{CanonicalQuery, Solution};
 
 /// `internalQueryCacheEvictionRatio`.
 pub const EVICTION_RATIO: u64 = 10;
@@ -49,7 +49,7 @@ pub struct CacheKey {
 
 impl CacheKey {
     /// The key of a query whose candidate plans are `candidates`.
-    pub fn of(query: &FindQuery<'_>, candidates: &[Solution]) -> CacheKey {
+    pub fn of(query: &CanonicalQuery<'_>, candidates: &[Solution]) -> CacheKey {
         let shape = shape_of(query);
         let mut indexes: Vec<&str> = Vec::new();
         for c in candidates {
@@ -133,6 +133,12 @@ pub struct Decision {
     pub creation_exec_stats: Vec<Document>,
     pub candidate_plan_scores: Vec<f64>,
     pub now_millis: i64,
+}
+
+/// The plan cache of a collection, kept in the collection's derived-state slot (emptied when
+/// its indexes change).
+pub fn cache_of(coll: &crate::catalog::Collection) -> std::cell::RefMut<'_, PlanCache> {
+    coll.derived().get::<PlanCache>()
 }
 
 /// The cache of one collection, in insertion order for listing.
@@ -293,11 +299,11 @@ impl Solution {
 /// The query's shape: the parsed filter with every value replaced by its kind (the kinds that
 /// change which plans are possible: null, regex, array, document, other), then the sort and the
 /// projection.
-pub fn shape_of(query: &FindQuery<'_>) -> String {
+pub fn shape_of(query: &CanonicalQuery<'_>) -> String {
     let mut out = String::from("q:");
     write_shape_doc(&query.spec.filter.parsed_query(), &mut out);
     out.push_str(";s:");
-    if let Some(sort) = query.sort {
+    if let Some(sort) = query.sort_pattern() {
         write_exact(sort, &mut out);
     }
     out.push_str(";p:");

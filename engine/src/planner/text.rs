@@ -7,8 +7,8 @@
 
 use bson::{Bson, Document};
 
-use super::predicates::{Conjunct, Pred, Residual, as_document, conjuncts};
-use super::{FindQuery, Solution};
+use super::predicates::{Conjunct, Pred, Residual, as_document};
+use super::{CanonicalQuery, Solution};
 use crate::catalog::Collection;
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::text::ParsedTextQuery;
@@ -37,7 +37,7 @@ fn text_index_required() -> Error {
 
 /// The access path for a find whose filter has `$text` (SORT, SKIP, LIMIT and PROJECTION are
 /// added by the caller).
-pub fn plan_text(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Solution> {
+pub fn plan_text(coll: Option<&Collection>, q: &CanonicalQuery<'_>) -> Result<Solution> {
     let coll = coll.ok_or_else(text_index_required)?;
     let index = coll
         .indexes()
@@ -56,7 +56,7 @@ pub fn plan_text(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Solutio
     if filter.text_under_nor() {
         return Err(Error::bad_value("text expression not allowed in nor"));
     }
-    let parts = conjuncts(q.filter);
+    let parts = q.conjuncts();
     let Some(text_at) = parts
         .iter()
         .position(|c| c.path.is_none() && c.doc.contains_key("$text"))
@@ -98,13 +98,10 @@ pub fn plan_text(coll: Option<&Collection>, q: &FindQuery<'_>) -> Result<Solutio
         .filter(|(i, _)| !used.contains(i))
         .map(|(_, c)| c)
         .collect();
-    let residual = match as_document(&rest) {
-        Some(doc) => Some(Residual {
-            filter: Filter::parse(&doc)?,
-            doc,
-        }),
-        None => None,
-    };
+    let residual = as_document(&rest).map(|doc| Residual {
+        filter: Filter::all_of(rest.iter().map(|c| &c.clause)),
+        doc,
+    });
     let wants_score = q.spec.sort.as_ref().is_some_and(|s| s.needs_text_score())
         || q.spec
             .projection

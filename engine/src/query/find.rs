@@ -1,6 +1,6 @@
 //! Executes a find over a collection (a collection scan; the planner issue adds index access).
 
-use bson::{Bson, Document};
+use bson::Document;
 
 use crate::catalog::Collection;
 use crate::error::{Error, ErrorCode, Result};
@@ -8,7 +8,7 @@ use crate::expression::Scope;
 use crate::matcher::{Filter, MatchContext};
 use crate::projection::{Projection, ProjectionInput};
 
-use super::sort::SortSpec;
+use crate::sort::SortSpec;
 
 /// A parsed find: everything needed to produce its result set. The one place a find's filter,
 /// sort and projection are parsed and checked against each other.
@@ -196,24 +196,6 @@ pub fn run_find_with(
         .take(take)
         .map(|d| spec.project(d, ctx))
         .collect()
-}
-
-/// `Bson::Int64` or `Int32` as i64, for cursor ids and counts.
-pub fn as_i64(v: &Bson) -> Option<i64> {
-    match v {
-        Bson::Int32(i) => Some(i64::from(*i)),
-        Bson::Int64(i) => Some(*i),
-        Bson::Double(d) if d.fract() == 0.0 => Some(*d as i64),
-        _ => None,
-    }
-}
-
-/// A numeric option's value with its sign (a negative find `limit` means a single batch).
-pub fn as_i64_signed(v: &Bson) -> i64 {
-    match v {
-        Bson::Double(d) => as_i64(v).unwrap_or(*d as i64),
-        _ => as_i64(v).unwrap_or(0),
-    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,9 @@
-//! Read queries: a find's filter, sort, skip, limit and projection applied to a collection.
+//! Read queries: a find's filter, sort, skip, limit and projection parsed once ([`FindSpec`]),
+//! its canonical form for the planner ([`canonical::CanonicalQuery`]). Sort patterns are
+//! [`crate::sort`].
 
+pub mod canonical;
 mod find;
-pub mod sort;
 
-pub use find::{FindSpec, as_i64, as_i64_signed, run_find, run_find_with};
+pub use canonical::CanonicalQuery;
+pub use find::{FindSpec, run_find, run_find_with};

@@ -84,6 +84,7 @@ impl PipelineUpdate {
             sessions: &sessions,
             match_ctx: &match_ctx,
             eval,
+            find_records: None,
             joined_limit: None,
             allow_disk_use: true,
         };

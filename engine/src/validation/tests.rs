@@ -1,3 +1,5 @@
+//! Tests of document validation: validators, levels, actions and the errInfo details.
+
 use bson::{Bson, Document, doc};
 
 use crate::Engine;

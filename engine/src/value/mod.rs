@@ -9,10 +9,15 @@ mod decimal_math;
 pub mod decimal_parse;
 pub mod display;
 pub mod extjson;
+pub mod hashed;
+mod integer;
 pub mod nesting;
 pub mod numeric;
 mod order;
+pub mod regex;
+pub mod type_set;
 
+pub use integer::{as_i64, as_i64_signed};
 pub use numeric::{Decimal, decimal_is_nan};
 pub(crate) use order::db_pointer_parts;
 pub use order::{

@@ -36,6 +36,12 @@ struct Args {
     transfer: transfer::TransferArgs,
 }
 
+/// An argument as text; one that is not UTF-8 is a usage error.
+fn utf8(arg: std::ffi::OsString) -> Result<String, String> {
+    arg.into_string()
+        .map_err(|bad| format!("argument is not valid UTF-8: {:?}", bad.to_string_lossy()))
+}
+
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
         eval: Vec::new(),
@@ -46,14 +52,16 @@ fn parse_args() -> Result<Args, String> {
         dataset: None,
         transfer: transfer::TransferArgs::default(),
     };
-    let mut it = std::env::args().skip(1);
+    // args_os: an argument that is not UTF-8 is a usage error, not a panic.
+    let mut it = std::env::args_os().skip(1);
     while let Some(a) = it.next() {
-        if args.transfer.take(std::ffi::OsStr::new(&a), &mut it)? {
+        if args.transfer.take(&a, &mut it)? {
             continue;
         }
+        let a = utf8(a)?;
         match a.as_str() {
-            "--eval" | "-e" => args.eval.push(it.next().ok_or("--eval needs code")?),
-            "--dataset" => args.dataset = Some(it.next().ok_or("--dataset needs a name")?),
+            "--eval" | "-e" => args.eval.push(utf8(it.next().ok_or("--eval needs code")?)?),
+            "--dataset" => args.dataset = Some(utf8(it.next().ok_or("--dataset needs a name")?)?),
             a if a.starts_with("--dataset=") => {
                 args.dataset = Some(a.trim_start_matches("--dataset=").to_string())
             }

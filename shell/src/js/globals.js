@@ -116,11 +116,8 @@
   define('friendlyEqual', friendlyEqual);
 
   // ---- load() and sprout.* ---------------------------------------------------------------------
-  var indirectEval = eval;
   define('load', function load(name) {
-    var source = native.loadScript(String(name));
-    if (source === null) throw new Error('file [' + name + '] doesn\'t exist');
-    indirectEval(source);
+    if (!native.loadScript(String(name))) throw new Error('file [' + name + '] doesn\'t exist');
     return true;
   });
   // ---- data in and out in MongoDB's formats (docs/sprout-shell.md) ---------------------------

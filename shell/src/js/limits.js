@@ -5,7 +5,8 @@
 (function (g) {
   'use strict';
   var MAX_STRING = 1 << 25; // UTF-16 units (64 MiB)
-  var MAX_ARRAY = 1 << 24; // elements
+  var MAX_ARRAY = 1 << 22; // elements
+  var MAX_COLLECTION = 1 << 20; // Map and Set entries
   function hide(obj, key, value) {
     Object.defineProperty(obj, key, { value: value, writable: true, configurable: true, enumerable: false });
   }
@@ -49,6 +50,21 @@
     if (items != null) arrayLength(Number(items.length) || 0);
     return from.apply(this, arguments);
   };
+
+  // Maps and Sets grow one entry at a time, so a loop can fill memory within the loop limit
+  // (9e6 entries); V8 stops at 2^24 entries with this message, the shell earlier.
+  [['Map', 'set'], ['Set', 'add']].forEach(function (pair) {
+    var proto = g[pair[0]].prototype;
+    var add = proto[pair[1]];
+    var has = proto.has;
+    var size = Object.getOwnPropertyDescriptor(proto, 'size').get;
+    hide(proto, pair[1], Object.defineProperty(function () {
+      if (size.call(this) >= MAX_COLLECTION && !has.call(this, arguments[0])) {
+        throw new RangeError(pair[0] + ' maximum size exceeded (the shell allows ' + MAX_COLLECTION + ' entries)');
+      }
+      return add.apply(this, arguments);
+    }, 'name', { value: pair[1] }));
+  });
 
   // ---- native recursion ---------------------------------------------------------------------
   // Some of Boa's built-ins recurse on the native stack once per level of nesting (JSON.stringify,
@@ -155,6 +171,21 @@
       configurable: true, enumerable: false,
     });
   }
+
+  // ---- regular expressions ------------------------------------------------------------------
+  // A search that backtracks past the step limit (src/regex_limit.rs) reports no match; exec
+  // (which test, match, replace, split and search all call) turns that into an error.
+  var nativeExec = RegExp.prototype.exec;
+  var regexLimitHit = __sproutNative.regexLimitHit;
+  hide(RegExp.prototype, 'exec', function exec(s) {
+    var found = nativeExec.call(this, s);
+    if (found === null && regexLimitHit()) {
+      throw new RangeError('regular expression ' + String(this) + ' was stopped after 10000000 ' +
+        'backtracking steps on one search (catastrophic backtracking: nested quantifiers such as ' +
+        '(a+)+ can take exponential time); simplify the pattern');
+    }
+    return found;
+  });
 
   // Without shared memory, nothing can wait on it; Atomics keeps its non-blocking operations.
   delete g.SharedArrayBuffer;

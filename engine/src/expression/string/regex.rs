@@ -8,7 +8,7 @@ use super::super::memory::{ArrayBudget, value_memory};
 use super::super::named_args::{NamedSpec, named_value, nullish};
 use super::super::{Expression, Vars};
 use crate::error::{Error, Result};
-use crate::matcher::QueryRegex;
+use crate::value::regex::QueryRegex;
 
 pub const SPEC: NamedSpec = NamedSpec {
     fields: &["input", "regex", "options"],

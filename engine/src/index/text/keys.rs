@@ -12,17 +12,11 @@ use crate::error::{Error, Result};
 use crate::index::keygen::DocKeys;
 use crate::index::spec::IndexSpec;
 
-/// The value at a dotted path through sub-documents (`None` when missing or under an array).
+/// The value of a prefix or suffix field, read as MongoDB's FTS key generation reads it
+/// (`getFieldDotted`: sub-documents and array positions, no implicit array traversal), through
+/// the one path walker.
 fn value_at<'a>(doc: &'a Document, path: &str) -> Option<&'a Bson> {
-    let mut parts = path.split('.');
-    let mut current = doc.get(parts.next()?)?;
-    for part in parts {
-        current = match current {
-            Bson::Document(d) => d.get(part)?,
-            _ => return None,
-        };
-    }
-    Some(current)
+    crate::path::lookup(doc, &crate::path::FieldPath::parse(path))
 }
 
 /// The keys a document contributes to a text index.

@@ -51,7 +51,7 @@ fn number_int(v: &Bson) -> Option<i64> {
             d.clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i64
         }),
         Bson::Decimal128(_) => {
-            Some(crate::query::as_i64_signed(v).clamp(i64::from(i32::MIN), i64::from(i32::MAX)))
+            Some(crate::value::as_i64_signed(v).clamp(i64::from(i32::MIN), i64::from(i32::MAX)))
         }
         _ => None,
     }

@@ -50,7 +50,9 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
             )));
         };
         match k.as_str() {
-            "storageStats" => stage.storage_scale = Some(crate::commands::scale_option(options)?),
+            "storageStats" => {
+                stage.storage_scale = Some(crate::catalog::stats::scale_option(options)?)
+            }
             "count" => stage.count = true,
             "latencyStats" | "queryExecStats" => {
                 return Err(Error::new(
@@ -98,7 +100,10 @@ impl Stage for CollStats {
         };
         if let Some(scale) = self.storage_scale {
             let coll = coll.ok_or_else(|| missing("storageStats"))?;
-            out.insert("storageStats", crate::commands::storage_stats(coll, scale));
+            out.insert(
+                "storageStats",
+                crate::catalog::stats::storage_stats(coll, scale),
+            );
         }
         if self.count {
             let coll = coll.ok_or_else(|| missing("count"))?;

@@ -227,7 +227,13 @@ impl GraphLookup {
                 query = doc! {"$and": [query, restrict.clone()]};
             }
             let spec = FindSpec::of_filter(Filter::parse(&query)?);
-            let found = crate::exec::matching_record_ids(coll, &query, &spec, cx.match_ctx)?;
+            let find_records = cx.find_records.ok_or_else(|| {
+                Error::new(
+                    ErrorCode::InternalError,
+                    "$graphLookup cannot run here: no planner access",
+                )
+            })?;
+            let found = find_records(coll, &spec, cx.match_ctx)?;
             let mut next: Vec<Bson> = Vec::new();
             // The frontier's values once each, without a scan per value (a wide graph made
             // this quadratic in the frontier's size).

@@ -67,8 +67,7 @@ impl Stage for PlanCacheStats {
     fn apply(&self, _input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
         let ns = Namespace::new(cx.db, cx.collection.unwrap_or_default());
         Ok(cx.catalog.collection(&ns).map_or_else(Vec::new, |c| {
-            c.plan_cache()
-                .borrow()
+            crate::planner::plan_cache::cache_of(c)
                 .entries()
                 .map(|e| e.document())
                 .collect()

@@ -14,7 +14,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{Expression, Scope, Vars};
 use crate::pipeline::memory::{self, Held};
 use crate::pipeline::{ParseContext, RunContext, Stage};
-use crate::query::sort::SortSpec;
+use crate::sort::SortSpec;
 use crate::value::OrderedValue;
 use crate::value::display::{key_value, type_name};
 

@@ -5,7 +5,7 @@ use bson::{Bson, Document, doc};
 use crate::error::{Error, Result};
 use crate::pipeline::memory::{self, Held};
 use crate::pipeline::{ModifiedPaths, ParseContext, QueryPart, RunContext, Stage};
-use crate::query::sort::SortSpec;
+use crate::sort::SortSpec;
 
 #[derive(Debug)]
 pub struct Sort {

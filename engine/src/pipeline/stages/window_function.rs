@@ -9,7 +9,7 @@ use bson::{Bson, Document};
 use crate::accumulator::Accumulator;
 use crate::error::{Error, Result};
 use crate::expression::{Expression, Scope, Vars};
-use crate::query::sort::SortSpec;
+use crate::sort::SortSpec;
 use crate::value::display::key_value;
 
 /// A parsed window function.

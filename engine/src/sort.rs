@@ -31,9 +31,16 @@ pub enum SortKey {
 #[derive(Debug, Clone)]
 pub struct SortSpec {
     keys: Vec<SortKey>,
+    /// The pattern as written (explain's `sortPattern`, the plan-cache shape).
+    pattern: Box<Document>,
 }
 
 impl SortSpec {
+    /// The sort document this was parsed from.
+    pub fn pattern(&self) -> &Document {
+        &self.pattern
+    }
+
     pub fn parse(spec: &Document) -> Result<Self> {
         let mut keys = Vec::with_capacity(spec.len());
         for (k, v) in spec {
@@ -64,7 +71,10 @@ impl SortSpec {
                 ascending,
             });
         }
-        Ok(SortSpec { keys })
+        Ok(SortSpec {
+            keys,
+            pattern: Box::new(spec.clone()),
+        })
     }
 
     pub fn keys(&self) -> &[SortKey] {

@@ -1,0 +1,523 @@
+//! `tidy`: the architecture invariants a program can check (issue #21), over the workspace's
+//! source files. Each checker is a pure function over file paths and texts, shown failing on a
+//! synthetic bad input in its own unit test; `workspace_*` tests run them on the real tree.
+//!
+//! The invariants (see `docs/ARCHITECTURE.md`):
+//! - the engine depends on no browser or JavaScript crate (`engine/Cargo.toml`);
+//! - `Filter::parse` is called only by the matcher, by `query/find.rs` (a find's filter, the
+//!   input of the canonical query) and by the listed owners of other filter arguments; never
+//!   by the planner, the executor or explain;
+//! - no source file over 1,000 lines outside tests;
+//! - every Rust source file opens with a `//!` module doc;
+//! - `catalog`, `index` and `value` import nothing from `query`, `planner`, `exec`, `commands`;
+//! - the shell and web crates use only the listed engine module paths (a shrinking list: a new
+//!   path fails until it is added here on purpose).
+
+use std::path::{Path, PathBuf};
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ sits in the workspace")
+        .to_path_buf()
+}
+
+/// The `.rs` files under `dir`, as paths relative to the workspace root with `/` separators.
+fn rust_files(root: &Path, dir: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.join(dir)];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().to_string();
+            if p.is_dir() {
+                if !matches!(
+                    name.as_str(),
+                    "target" | "node_modules" | ".git" | "pkg" | "dist"
+                ) {
+                    stack.push(p);
+                }
+            } else if name.ends_with(".rs") {
+                let rel = p
+                    .strip_prefix(root)
+                    .expect("under the root")
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                let text = std::fs::read_to_string(&p).unwrap_or_default();
+                out.push((rel, text));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+const CRATE_DIRS: &[&str] = &[
+    "engine", "shell", "web", "lessons", "xtask", "tests", "bench",
+];
+
+fn all_rust_files() -> Vec<(String, String)> {
+    let root = workspace_root();
+    CRATE_DIRS
+        .iter()
+        .flat_map(|d| rust_files(&root, d))
+        .collect()
+}
+
+/// Whether a file is test code (a test suite, a `tests.rs`/`*_tests.rs` module, a fixture).
+fn is_test_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    path.starts_with("tests/")
+        || path.contains("/tests/")
+        || name == "tests.rs"
+        || name.ends_with("_tests.rs")
+}
+
+/// The file's text without its trailing `#[cfg(test)] mod name { ... }` module, and without
+/// comment lines (a doc link is not an import).
+fn non_test_code(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut end = lines.len();
+    for (i, l) in lines.iter().enumerate() {
+        if l.trim() == "#[cfg(test)]"
+            && lines[i + 1..]
+                .iter()
+                .find(|n| !n.trim().is_empty())
+                .is_some_and(|n| n.trim_start().starts_with("mod ") && n.trim_end().ends_with('{'))
+        {
+            end = i;
+            break;
+        }
+    }
+    lines[..end]
+        .iter()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+// ---- 1. No browser or JavaScript crate in the engine --------------------------------------
+
+const BROWSER_CRATES: &[&str] = &[
+    "wasm-bindgen",
+    "wasm-bindgen-futures",
+    "js-sys",
+    "web-sys",
+    "serde-wasm-bindgen",
+    "console_error_panic_hook",
+    "boa_engine",
+    "boa_gc",
+    "leptos",
+    "gloo",
+    "idb",
+    "rexie",
+];
+
+/// The browser or JavaScript crates a Cargo manifest's `[dependencies]` name.
+fn browser_dependencies(manifest: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut in_deps = false;
+    for line in manifest.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            in_deps =
+                t == "[dependencies]" || t.starts_with("[target.") && t.ends_with("dependencies]");
+            continue;
+        }
+        if !in_deps || t.starts_with('#') || t.is_empty() {
+            continue;
+        }
+        let name = t
+            .split(['=', '.'])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_matches('"');
+        if BROWSER_CRATES.iter().any(|b| {
+            name == *b || name.starts_with(&format!("{b}-")) || name.starts_with(&format!("{b}_"))
+        }) {
+            found.push(name.to_string());
+        }
+    }
+    found
+}
+
+#[test]
+fn browser_dependency_checker_catches_one() {
+    let bad = "[package]\nname = \"engine\"\n[dependencies]\nbson = \"3\"\nweb-sys = { version = \"0.3\" }\nleptos_dom = \"0.8\"\n[dev-dependencies]\njs-sys = \"0.3\"\n";
+    assert_eq!(browser_dependencies(bad), vec!["web-sys", "leptos_dom"]);
+    assert!(browser_dependencies("[dependencies]\nbson = \"3\"\n").is_empty());
+}
+
+#[test]
+fn workspace_engine_has_no_browser_dependency() {
+    let manifest = std::fs::read_to_string(workspace_root().join("engine/Cargo.toml")).unwrap();
+    assert_eq!(browser_dependencies(&manifest), Vec::<String>::new());
+}
+
+// ---- 2. Filter::parse only where filters are owned ----------------------------------------
+
+/// Files outside the matcher that parse a filter, each with why. Planner, exec and explain
+/// never do: they work on the canonical query's parsed clauses.
+const FILTER_PARSE_ALLOWED: &[(&str, &str)] = &[
+    (
+        "engine/src/query/find.rs",
+        "FindSpec: a find's filter, parsed once; the canonical query's input",
+    ),
+    (
+        "engine/src/pipeline/stages/match_stage.rs",
+        "$match's filter, parsed with the pipeline",
+    ),
+    (
+        "engine/src/pipeline/stages/lookup.rs",
+        "$lookup: the join filter built per outer document",
+    ),
+    (
+        "engine/src/pipeline/stages/graph_lookup.rs",
+        "restrictSearchWithMatch; the $in filter built per depth",
+    ),
+    (
+        "engine/src/update/positional.rs",
+        "arrayFilters, parsed once per command",
+    ),
+    (
+        "engine/src/update/pull.rs",
+        "$pull conditions, parsed once per update",
+    ),
+    ("engine/src/validation/mod.rs", "a collection's validator"),
+    (
+        "engine/src/validation/explain.rs",
+        "errInfo details: which validator clause failed",
+    ),
+    ("engine/src/index/spec.rs", "partialFilterExpression"),
+    (
+        "engine/src/commands/aggregate.rs",
+        "the leading $match pushed down, with the command's let scope",
+    ),
+    (
+        "engine/src/commands/aggregate_write.rs",
+        "$merge's `on` equality built per document",
+    ),
+    ("engine/src/commands/update.rs", "an update statement's q"),
+    ("engine/src/commands/admin.rs", "listCollections' filter"),
+];
+
+/// Files that call `Filter::parse*` outside the matcher and the allowed owners.
+fn filter_parse_violations(files: &[(String, String)], allowed: &[(&str, &str)]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|(p, _)| p.starts_with("engine/src/") && !p.starts_with("engine/src/matcher/"))
+        .filter(|(p, _)| !is_test_file(p))
+        .filter(|(p, _)| !allowed.iter().any(|(a, _)| a == p))
+        .filter(|(_, t)| non_test_code(t).contains("Filter::parse"))
+        .map(|(p, _)| p.clone())
+        .collect()
+}
+
+#[test]
+fn filter_parse_checker_catches_one() {
+    let files = vec![
+        (
+            "engine/src/planner/x.rs".to_string(),
+            "//! x\nfn f() { let f = Filter::parse(&d)?; }\n".to_string(),
+        ),
+        (
+            "engine/src/planner/y.rs".to_string(),
+            "//! y\nfn g() {}\n#[cfg(test)]\nmod tests {\n    fn t() { Filter::parse(&d); }\n}\n"
+                .to_string(),
+        ),
+        (
+            "engine/src/matcher/parse.rs".to_string(),
+            "//! m\nfn h() { Filter::parse_in(&d, s) }\n".to_string(),
+        ),
+    ];
+    assert_eq!(
+        filter_parse_violations(&files, &[]),
+        vec!["engine/src/planner/x.rs"]
+    );
+    assert!(filter_parse_violations(&files, &[("engine/src/planner/x.rs", "why")]).is_empty());
+}
+
+#[test]
+fn workspace_filter_parse_only_where_allowed() {
+    let files = all_rust_files();
+    assert_eq!(
+        filter_parse_violations(&files, FILTER_PARSE_ALLOWED),
+        Vec::<String>::new(),
+        "parse filters in the matcher or canonicalisation; the planner reads CanonicalQuery"
+    );
+    // The allow-list only shrinks: every entry still parses.
+    for (path, why) in FILTER_PARSE_ALLOWED {
+        let text = files.iter().find(|(p, _)| p == path).map(|(_, t)| t);
+        assert!(
+            text.is_some_and(|t| non_test_code(t).contains("Filter::parse")),
+            "{path} ({why}) no longer parses a filter: remove it from FILTER_PARSE_ALLOWED"
+        );
+    }
+}
+
+// ---- 3. No file over 1,000 lines outside tests ----------------------------------------------
+
+const MAX_LINES: usize = 1000;
+
+fn long_files(files: &[(String, String)]) -> Vec<(String, usize)> {
+    files
+        .iter()
+        .filter(|(p, _)| !is_test_file(p))
+        .map(|(p, t)| (p.clone(), t.lines().count()))
+        .filter(|(_, n)| *n > MAX_LINES)
+        .collect()
+}
+
+#[test]
+fn long_file_checker_catches_one() {
+    let long = "//! x\n".to_string() + &"fn f() {}\n".repeat(1000);
+    let files = vec![
+        ("engine/src/big.rs".to_string(), long.clone()),
+        ("engine/src/ok_tests.rs".to_string(), long.clone()),
+        ("tests/conformance/big.rs".to_string(), long),
+        ("engine/src/small.rs".to_string(), "//! s\n".to_string()),
+    ];
+    assert_eq!(
+        long_files(&files),
+        vec![("engine/src/big.rs".to_string(), 1001)]
+    );
+}
+
+#[test]
+fn workspace_has_no_file_over_1000_lines() {
+    assert_eq!(long_files(&all_rust_files()), Vec::<(String, usize)>::new());
+}
+
+// ---- 4. Every source file opens with a module doc -------------------------------------------
+
+fn files_without_module_doc(files: &[(String, String)]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|(_, t)| {
+            !t.lines()
+                .find(|l| !l.trim().is_empty())
+                .is_some_and(|l| l.starts_with("//!"))
+        })
+        .map(|(p, _)| p.clone())
+        .collect()
+}
+
+#[test]
+fn module_doc_checker_catches_one() {
+    let files = vec![
+        ("a.rs".to_string(), "\n//! documented\nuse x;\n".to_string()),
+        ("b.rs".to_string(), "use x;\n//! too late\n".to_string()),
+        ("c.rs".to_string(), "// a plain comment\n".to_string()),
+        ("d.rs".to_string(), String::new()),
+    ];
+    assert_eq!(
+        files_without_module_doc(&files),
+        vec!["b.rs", "c.rs", "d.rs"]
+    );
+}
+
+#[test]
+fn workspace_files_open_with_module_docs() {
+    assert_eq!(
+        files_without_module_doc(&all_rust_files()),
+        Vec::<String>::new()
+    );
+}
+
+// ---- 5. Lower layers import nothing from upper ones ------------------------------------------
+
+const LOWER: &[&str] = &["catalog", "index", "value"];
+const UPPER: &[&str] = &["query", "planner", "exec", "commands"];
+
+/// `(file, upper module)` for each lower-layer file that names an upper-layer module.
+fn upward_imports(files: &[(String, String)]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (p, t) in files {
+        let Some(rest) = p.strip_prefix("engine/src/") else {
+            continue;
+        };
+        let top = rest.split('/').next().unwrap_or("").trim_end_matches(".rs");
+        if !LOWER.contains(&top) || is_test_file(p) {
+            continue;
+        }
+        let code = non_test_code(t);
+        for up in UPPER {
+            if code.contains(&format!("crate::{up}::")) || code.contains(&format!("crate::{up}}}"))
+            {
+                out.push((p.clone(), up.to_string()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn upward_import_checker_catches_one() {
+    let files = vec![
+        (
+            "engine/src/catalog/x.rs".to_string(),
+            "//! x\n/// See [`crate::planner::y`].\nuse crate::planner::plan_cache::PlanCache;\n"
+                .to_string(),
+        ),
+        (
+            "engine/src/value/y.rs".to_string(),
+            "//! y\n// crate::exec::z in a comment\nuse crate::error::Result;\n".to_string(),
+        ),
+        (
+            "engine/src/planner/z.rs".to_string(),
+            "//! z\nuse crate::exec::Stage;\n".to_string(),
+        ),
+    ];
+    assert_eq!(
+        upward_imports(&files),
+        vec![("engine/src/catalog/x.rs".to_string(), "planner".to_string())]
+    );
+}
+
+#[test]
+fn workspace_lower_layers_import_nothing_from_upper_ones() {
+    assert_eq!(
+        upward_imports(&all_rust_files()),
+        Vec::<(String, String)>::new()
+    );
+}
+
+// ---- 6. The engine paths the shell and web crates use ----------------------------------------
+
+/// Engine module paths the shell and the web crate use today beside the crate root's items
+/// (`engine::Engine`, `engine::Error`...). A shrinking list: the engine's public surface is to
+/// become a small documented set (issue #21), and a new path fails this test until added.
+const CLIENT_ENGINE_PATHS: &[&str] = &[
+    "engine::catalog::Namespace",
+    "engine::catalog::Namespace::new",
+    "engine::catalog::validate_db_name",
+    "engine::clock::Clock",
+    "engine::clock::SimulatedClock",
+    "engine::error::ErrorCode::from_code",
+    "engine::matcher::MatchContext",
+    "engine::matcher::WhereEvaluator",
+    "engine::storage",
+    "engine::value::decimal_parse::parse_decimal128",
+    "engine::value::display::type_name",
+    "engine::value::extjson::parse_value",
+    "engine::value::extjson::to_json_with",
+];
+
+/// Each `engine::module::...` path a file names (not `base64::engine::...`, not comments).
+fn engine_paths(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        let bytes = line.as_bytes();
+        let mut from = 0;
+        while let Some(at) = line[from..].find("engine::") {
+            let start = from + at;
+            from = start + "engine::".len();
+            let before = start.checked_sub(1).map(|i| bytes[i]);
+            if before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':') {
+                continue;
+            }
+            let path: String = line[start..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            let path = path.trim_end_matches(':').to_string();
+            // `engine::Engine`, `engine::Error`: crate-root items are the public surface.
+            let second = path.split("::").nth(1).unwrap_or("");
+            if second.starts_with(|c: char| c.is_ascii_lowercase()) {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a file belongs to a client crate's code (its test suites may reach further).
+fn is_client_code(path: &str) -> bool {
+    (path.starts_with("shell/") || path.starts_with("web/") || path.starts_with("lessons/"))
+        && !is_test_file(path)
+}
+
+/// The engine's modules, from `pub mod name;` lines of its `lib.rs`.
+fn engine_modules(lib_rs: &str) -> Vec<String> {
+    lib_rs
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub mod "))
+        .map(|m| m.trim_end_matches(';').trim().to_string())
+        .collect()
+}
+
+fn unlisted_engine_paths(
+    files: &[(String, String)],
+    modules: &[String],
+    allowed: &[&str],
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (p, t) in files {
+        if !is_client_code(p) {
+            continue;
+        }
+        for path in engine_paths(t) {
+            let module = path.split("::").nth(1).unwrap_or("");
+            if modules.iter().any(|m| m == module) && !allowed.contains(&path.as_str()) {
+                out.push((p.clone(), path));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn engine_path_checker_catches_one() {
+    let files = vec![
+        (
+            "shell/src/x.rs".to_string(),
+            "//! x\nuse engine::planner::plan_cache::PlanCache;\nuse engine::Engine;\nengine::reply_ok(d);\nlet b = base64::engine::general_purpose::STANDARD;\n// engine::exec::nothing\n".to_string(),
+        ),
+        ("engine/src/y.rs".to_string(), "use engine::exec::x;\n".to_string()),
+    ];
+    let modules = engine_modules("pub mod planner;\npub mod exec;\nmod private;\n");
+    assert_eq!(modules, vec!["planner", "exec"]);
+    assert_eq!(
+        unlisted_engine_paths(&files, &modules, &[]),
+        vec![(
+            "shell/src/x.rs".to_string(),
+            "engine::planner::plan_cache::PlanCache".to_string()
+        )]
+    );
+    assert!(
+        unlisted_engine_paths(
+            &files,
+            &modules,
+            &["engine::planner::plan_cache::PlanCache"]
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn workspace_clients_use_only_listed_engine_paths() {
+    let files = all_rust_files();
+    let lib_rs = std::fs::read_to_string(workspace_root().join("engine/src/lib.rs")).unwrap();
+    let modules = engine_modules(&lib_rs);
+    assert_eq!(
+        unlisted_engine_paths(&files, &modules, CLIENT_ENGINE_PATHS),
+        Vec::<(String, String)>::new(),
+        "use the engine through commands or a crate-root item; or list the path on purpose"
+    );
+    let used: Vec<String> = files
+        .iter()
+        .filter(|(p, _)| is_client_code(p))
+        .flat_map(|(_, t)| engine_paths(t))
+        .collect();
+    for path in CLIENT_ENGINE_PATHS {
+        assert!(
+            used.iter().any(|u| u == path),
+            "{path} is no longer used: remove it from CLIENT_ENGINE_PATHS"
+        );
+    }
+}
