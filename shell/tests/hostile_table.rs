@@ -1,6 +1,8 @@
 //! The hostile-input table (`tests/hostile/`): every row runs through the `sprout` binary in its
 //! own process, as an attacker would run it: a 20 s limit, a 4 GiB address-space cap, two rows
-//! at a time. Each row must end by itself (no signal, no panic, no hang) in its expected outcome.
+//! at a time (a row that runs out of time beside another is run once more alone, since on two
+//! cores its neighbour can double its time). Each row must end by itself (no signal, no panic,
+//! no hang) in its expected outcome.
 //!
 //! `KNOWN_FAILURES` lists rows whose fix belongs to work not merged yet (shell limits, engine
 //! limits); it is checked both ways: a listed row that passes fails the test, so the list only
@@ -34,90 +36,28 @@ const MAX_EVAL_BYTES: usize = 100_000;
 /// (shell side); `$range`/string/array growth, nested sub-pipelines, `$densify`, `$unwind` and
 /// multikey over large arrays, 100 levels of nesting, blocking-stage memory (engine side).
 /// Measured on this branch before those fixes; sorted.
+/// Known failures that are hangs: whether they end within the time limit depends on the
+/// machine's speed and load (a 1e7-key object is built in 19.6 s on a quiet machine, an answer
+/// where the row wants the cap's error), so any outcome but a crash or a panic is accepted (and
+/// counted) rather than checked both ways. Quadratic `{__proto__: o}` chains (Boa checks the whole
+/// chain for a cycle at every link), a 1e7-key object and a huge BigInt: issue #18's open caps.
+const KNOWN_HANGS: &[&str] = &[
+    "depth/proto-chain/50000",
+    "memory/bigint-huge",
+    "memory/object-1e7-keys",
+];
+
 const KNOWN_FAILURES: &[&str] = &[
+    // jstests build 16 MB strings as `Array(n).toString()` over holes; the shell's cap on array
+    // built-ins (2^22 elements, docs/reliability.md) refuses it with "Invalid array length"
+    // where mongosh answers. The cap needs to tell holes from materialised elements.
+    "fuzz/array-16M-holes-toString",
     // A negative limit is one batch, which MongoDB caps at 16 MiB (15 of these 1 MiB
     // documents); Sprout returns all 18 (found by the shell fuzzer from jstests' single_batch.js).
     "fuzz/array-1M-join-20-inserts",
-    "args/dataset-not-utf8",
-    "args/eval-not-utf8",
     "args/eval-not-utf8-inside",
-    "args/file-name-not-utf8",
-    "args/option-not-utf8",
     "createIndex/key-too-many-fields",
-    "depth/30k-parameters",
-    "depth/Function-arrays/10000",
-    "depth/Function-arrays/3000",
-    "depth/Function-arrays/50000",
-    "depth/Function-objects/10000",
-    "depth/Function-objects/3000",
-    "depth/Function-objects/50000",
-    "depth/after-regex-with-quote/10000",
-    "depth/after-regex-with-quote/3000",
-    "depth/after-regex-with-quote/50000",
-    "depth/arrow/10000",
-    "depth/arrow/3000",
-    "depth/arrow/50000",
-    "depth/assignment/10000",
-    "depth/assignment/50000",
-    "depth/await-chain/10000",
-    "depth/await-chain/3000",
-    "depth/await-chain/50000",
-    "depth/bitwise-not/10000",
-    "depth/bitwise-not/50000",
-    "depth/conditional/10000",
-    "depth/conditional/50000",
-    "depth/do-while/10000",
-    "depth/do-while/50000",
-    "depth/else-if/10000",
-    "depth/else-if/3000",
-    "depth/else-if/50000",
-    "depth/eval-arrays/10000",
-    "depth/eval-arrays/3000",
-    "depth/eval-arrays/50000",
-    "depth/eval-not/10000",
-    "depth/eval-not/50000",
-    "depth/eval-parens/10000",
-    "depth/eval-parens/3000",
-    "depth/eval-parens/50000",
-    "depth/exponent/10000",
-    "depth/exponent/50000",
-    "depth/if/10000",
-    "depth/if/3000",
-    "depth/if/50000",
-    "depth/labels/10000",
-    "depth/labels/50000",
-    "depth/new/10000",
-    "depth/new/50000",
-    "depth/not/10000",
-    "depth/not/50000",
-    "depth/proto-chain/50000",
-    "depth/sum-50k-terms",
-    "depth/template-literal/10000",
-    "depth/template-literal/3000",
-    "depth/template-literal/50000",
-    "depth/typeof/10000",
-    "depth/typeof/50000",
-    "depth/unary-minus/10000",
-    "depth/unary-minus/50000",
-    "depth/unary-plus-minus/10000",
-    "depth/unary-plus-minus/3000",
-    "depth/unary-plus-minus/50000",
-    "depth/void/10000",
-    "depth/void/50000",
     "lookup/nested-12-growth",
-    "memory/array-concat-doubling",
-    "memory/array-push-loop",
-    "memory/bigint-huge",
-    "memory/insertMany-1e5",
-    "memory/join-16M",
-    "memory/map-9e6",
-    "memory/object-1e7-keys",
-    "memory/proxy-5M-keys",
-    "memory/set-9e6",
-    "memory/sparse-find",
-    "memory/sparse-insert",
-    "memory/sparse-length-max",
-    "memory/sparse-print",
     "memory/string-doubling",
     "memory/string-doubling-concat",
     "memory/string-doubling-template",
@@ -126,31 +66,13 @@ const KNOWN_FAILURES: &[&str] = &[
     "recursion/async-await",
     "recursion/toString",
     "recursion/valueOf",
-    "regex/RegExp-constructor",
-    "regex/a-or-a/40",
-    "regex/a-or-aa/40",
-    "regex/a-plus-plus/40",
     "regex/a-question/10",
-    "regex/a-question/40",
-    "regex/a-star-star/40",
-    "regex/backreference/40",
-    "regex/matchAll-backtracking",
-    "regex/nested-groups/40",
-    "regex/replace-backtracking",
-    "regex/search-backtracking",
-    "regex/split-backtracking",
-    "regex/where-backtracking",
     "sandbox/eval-import",
     "sandbox/import-absolute",
     "sandbox/import-json",
     "sandbox/import-mjs",
     "sandbox/loadScript-passwd",
     "sandbox/loadScript-relative",
-    "time/for-in-growing",
-    "time/generator-infinite-spread",
-    "time/microtask-loop",
-    "time/promise-flood",
-    "time/promise-flood-2",
     "unwind/double",
 ];
 
@@ -319,7 +241,7 @@ fn hostile_inputs() {
     let before = names.len();
     names.dedup();
     assert_eq!(before, names.len(), "row names must be unique");
-    for known in KNOWN_FAILURES {
+    for known in KNOWN_FAILURES.iter().chain(KNOWN_HANGS) {
         assert!(names.contains(known), "known failure {known} names no row");
     }
     let only = std::env::var("SPROUT_HOSTILE").unwrap_or_default();
@@ -327,6 +249,7 @@ fn hostile_inputs() {
     let dir = work_dir();
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Verdict>> = Mutex::new(Vec::new());
+    let retry: Mutex<Vec<&Row>> = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..PARALLEL {
             s.spawn(|| {
@@ -334,6 +257,11 @@ fn hostile_inputs() {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(row) = rows.get(i) else { break };
                     let outcome = run_row(row, &dir);
+                    if outcome.timed_out {
+                        // Run alone below: on two cores a neighbouring row can double its time.
+                        retry.lock().unwrap().push(row);
+                        continue;
+                    }
                     let verdict = judge(row, &outcome);
                     if let Err(why) = &verdict {
                         eprintln!("hostile: {} ({:.1}s): {why}", row.name, outcome.seconds);
@@ -346,12 +274,33 @@ fn hostile_inputs() {
             });
         }
     });
-    let _ = std::fs::remove_dir_all(&dir);
     let mut results = results.into_inner().unwrap();
+    for row in retry.into_inner().unwrap() {
+        let outcome = run_row(row, &dir);
+        let verdict = judge(row, &outcome);
+        if let Err(why) = &verdict {
+            eprintln!(
+                "hostile: {} ({:.1}s, alone): {why}",
+                row.name, outcome.seconds
+            );
+        }
+        results.push((row.name.clone(), verdict, outcome.seconds));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
     results.sort_by(|a, b| a.0.cmp(&b.0));
     let mut problems = Vec::new();
     let (mut passed, mut known_failing) = (0, 0);
     for (name, verdict, seconds) in &results {
+        if KNOWN_HANGS.contains(&name.as_str()) {
+            match verdict {
+                Err(why) if why.starts_with("crash") || why.starts_with("panic") => {
+                    problems.push(format!("{name} ({seconds:.1}s): {why}"))
+                }
+                Err(_) => known_failing += 1,
+                Ok(()) => passed += 1,
+            }
+            continue;
+        }
         let known = KNOWN_FAILURES.contains(&name.as_str());
         match (verdict, known) {
             (Ok(()), false) => passed += 1,

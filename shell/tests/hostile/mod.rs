@@ -62,7 +62,8 @@ pub const DEPTH: &str = r"(?i)(nest|deep|depth|recursi|call stack|stack size|too
 /// Errors that say a size, memory or count limit was reached.
 pub const SIZE: &str = r"(?i)(too large|larger than|too long|too big|exceed|memory|limit|maximum|invalid (string|array) length|out of range|size)";
 /// Errors that say a time or step limit was reached.
-pub const TIME: &str = r"(?i)(limit|exceed|too many|maximum|steps|iteration|backtrack|timed? ?out)";
+pub const TIME: &str =
+    r"(?i)(limit|exceed|too many|more than [0-9]+|maximum|steps|iteration|backtrack|timed? ?out)";
 
 /// Every row.
 pub fn all() -> Vec<Row> {
