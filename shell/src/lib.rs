@@ -43,6 +43,7 @@ use boa_engine::{Context, JsError, JsValue, js_string};
 use bson::{Bson, Document};
 use engine::Engine;
 
+pub use nesting::lexical_depth;
 use preprocess::ShellCommand;
 pub use printer::{JsonMode, PrintOptions, Style};
 use session::Session;

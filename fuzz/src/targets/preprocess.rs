@@ -1,8 +1,10 @@
 //! The shell's input preprocessing (`shell::preprocess`): classifying a line as `use`, `show`,
-//! `it`, `exit` or JavaScript, and the nesting-depth scan. Invariants: JavaScript input is passed
-//! on unchanged, and the depth never exceeds the number of opening brackets.
+//! `it`, `exit` or JavaScript, and the token-level nesting measure that guards Boa's parser.
+//! Invariants: JavaScript input is passed on unchanged, and the measure scanned up to a limit
+//! agrees with the whole measure (equal below the limit, past it above).
 
-use shell::preprocess::{ShellCommand, classify, nesting_depth};
+use shell::lexical_depth;
+use shell::preprocess::{ShellCommand, classify};
 
 pub fn run(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
@@ -13,13 +15,15 @@ pub fn run(data: &[u8]) {
         }
         ShellCommand::It | ShellCommand::Exit | ShellCommand::Empty => {}
     }
-    let opening = text
-        .chars()
-        .filter(|c| matches!(c, '(' | '[' | '{'))
-        .count();
-    let depth = nesting_depth(&text);
-    assert!(
-        depth <= opening,
-        "depth {depth} is more than the {opening} opening brackets"
-    );
+    const LIMIT: usize = 400;
+    let whole = lexical_depth(&text, usize::MAX);
+    let limited = lexical_depth(&text, LIMIT);
+    if whole <= LIMIT {
+        assert_eq!(limited, whole, "the limited scan disagrees below the limit");
+    } else {
+        assert!(
+            limited > LIMIT,
+            "the limited scan missed a depth of {whole}"
+        );
+    }
 }

@@ -60,6 +60,12 @@ impl TooDeep {
     }
 }
 
+/// The token-level nesting measure of `src` ([`lexical`]), scanning no further than the point
+/// where it passes `limit`. Public for the fuzz target of the shell's input checks.
+pub fn lexical_depth(src: &str, limit: usize) -> usize {
+    lexical::depth(src, limit)
+}
+
 /// Checks that `code` can be parsed and compiled without exhausting the native stack. A syntax
 /// error is not this check's business: Boa reports it when it parses the code to run it.
 pub(crate) fn check(code: &str, limits: NestingLimits) -> Result<(), TooDeep> {
