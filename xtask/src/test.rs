@@ -13,6 +13,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let skip_browser = args.iter().any(|a| a == "--skip-browser");
     let started = Instant::now();
     ensure_tools()?;
+    report_free_disk();
     let mut timings: Vec<(&str, f64)> = Vec::new();
     let mut step =
         |name: &'static str, f: &mut dyn FnMut() -> Result<(), String>| -> Result<(), String> {
@@ -69,11 +70,25 @@ pub fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// The host toolchain's cargo, with variables that would redirect it removed.
+/// The host toolchain's cargo, with variables that would redirect it removed. Incremental
+/// compilation is off: the full suite is a one-shot build, and incremental caches for every
+/// test target cost gigabytes of disk that a CI machine may not have.
 fn native_cargo() -> Command {
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cmd.current_dir(root());
+    cmd.current_dir(root()).env("CARGO_INCREMENTAL", "0");
     cmd
+}
+
+/// Free space where target/ lives, printed at the start so that a failure to write or link
+/// (SIGBUS from the linker when the disk fills) can be told from a code failure.
+fn report_free_disk() {
+    let out = Command::new("df").args(["-h", "."]).current_dir(root()).output();
+    if let Ok(out) = out {
+        let text = String::from_utf8_lossy(&out.stdout);
+        if let Some(line) = text.lines().nth(1) {
+            eprintln!("xtask: disk where target/ lives: {line}");
+        }
+    }
 }
 
 fn end_to_end() -> Result<(), String> {

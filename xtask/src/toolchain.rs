@@ -58,7 +58,8 @@ pub fn wasm_cargo(subcommand: &str) -> Result<Command, String> {
     ] {
         cmd.env_remove(var);
     }
-    cmd.current_dir(root());
+    // One-shot builds: incremental caches only cost disk (see test.rs, native_cargo).
+    cmd.current_dir(root()).env("CARGO_INCREMENTAL", "0");
     cmd.arg(subcommand);
     if let WasmToolchain::DebianWeb = tc {
         cmd.env("RUSTC", "/usr/bin/rustc")
