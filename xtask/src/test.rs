@@ -82,7 +82,10 @@ fn native_cargo() -> Command {
 /// Free space where target/ lives, printed at the start so that a failure to write or link
 /// (SIGBUS from the linker when the disk fills) can be told from a code failure.
 fn report_free_disk() {
-    let out = Command::new("df").args(["-h", "."]).current_dir(root()).output();
+    let out = Command::new("df")
+        .args(["-h", "."])
+        .current_dir(root())
+        .output();
     if let Ok(out) = out {
         let text = String::from_utf8_lossy(&out.stdout);
         if let Some(line) = text.lines().nth(1) {
