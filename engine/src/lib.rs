@@ -30,6 +30,7 @@ pub mod pipeline;
 pub mod planner;
 pub mod projection;
 pub mod query;
+pub mod replication;
 pub mod sessions;
 pub mod sort;
 pub mod storage;
