@@ -47,6 +47,7 @@ use catalog::{Catalog, Collection};
 use clock::{Clock, ObjectIdGenerator, SystemClock};
 use cursor::CursorTable;
 pub use error::{Error, ErrorCode, Result};
+pub use replication::{MemberState, ReplicaSet};
 use storage::{Change, ChangeBatch, Snapshot};
 
 /// The version of MongoDB whose behaviour Sprout follows.
