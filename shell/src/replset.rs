@@ -54,6 +54,11 @@ pub(crate) fn run_command(session: &mut Session, db: &str, command: &Document) -
         }
         _ => set.run_command(db, command),
     };
+    // A write that waited for its write concern moved the set's clock: `new Date()` follows.
+    let behind = set.now_millis() - session.engine.now_millis();
+    if behind > 0 {
+        session.engine.advance_clock(behind);
+    }
     Some(reply)
 }
 

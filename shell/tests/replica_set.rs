@@ -155,3 +155,15 @@ fn the_cli_starts_connected_to_a_replica_set() {
         .expect("sprout runs");
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn waiting_for_a_write_concern_moves_the_shell_clock() {
+    let mut s = shell();
+    run(&mut s, "sprout.replSet.setLag('172.17.0.3:27017', 4000)");
+    run(&mut s, "var before = sprout.clock()");
+    run(
+        &mut s,
+        "db.c.insertOne({_id: 1}, {writeConcern: {w: 3, wtimeout: 10000}})",
+    );
+    assert_eq!(run(&mut s, "sprout.clock() - before"), "4000");
+}
