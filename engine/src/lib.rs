@@ -76,6 +76,9 @@ pub struct Engine {
     observer: Option<CommandObserver>,
     /// The running command asked `bypassDocumentValidation: true`.
     bypass_document_validation: bool,
+    /// `hello`'s `topologyVersion.processId`: fixed for the engine's life, as a mongod's is
+    /// for its process.
+    process_id: bson::oid::ObjectId,
 }
 
 impl std::fmt::Debug for Engine {
@@ -84,6 +87,16 @@ impl std::fmt::Debug for Engine {
             .field("catalog", &self.catalog)
             .finish_non_exhaustive()
     }
+}
+
+/// A process id as a mongod makes one: an ObjectId whose time is the start and whose other
+/// bytes come from the seed (without drawing from the ObjectId generator, so seeded engines
+/// keep their `_id` sequences).
+fn process_id(start_millis: i64, seed: u64) -> bson::oid::ObjectId {
+    let mut bytes = [0u8; 12];
+    bytes[..4].copy_from_slice(&((start_millis / 1000) as u32).to_be_bytes());
+    bytes[4..].copy_from_slice(&seed.to_be_bytes());
+    bson::oid::ObjectId::from_bytes(bytes)
 }
 
 impl Default for Engine {
@@ -114,7 +127,13 @@ impl Engine {
             sessions: sessions::SessionCache::default(),
             observer: None,
             bypass_document_validation: false,
+            process_id: process_id(now, seed),
         }
+    }
+
+    /// `hello`'s `topologyVersion.processId` (see the field).
+    pub fn process_id(&self) -> bson::oid::ObjectId {
+        self.process_id
     }
 
     /// The document validation the running command must apply to writes into `ns` (none when

@@ -167,3 +167,23 @@ fn waiting_for_a_write_concern_moves_the_shell_clock() {
     );
     assert_eq!(run(&mut s, "sprout.clock() - before"), "4000");
 }
+
+#[test]
+fn hello_on_a_standalone_answers_as_mongod_does() {
+    let engine = Engine::with_clock(Box::new(SimulatedClock::new(1_700_000_000_000)), 3);
+    let mut s = Shell::new(engine, ShellConfig::default());
+    assert_eq!(s.prompt_prefix(), "");
+    assert_eq!(run(&mut s, "db.hello().isWritablePrimary"), "true");
+    assert_eq!(
+        run(&mut s, "Object.keys(db.hello()).join()"),
+        "isWritablePrimary,topologyVersion,maxBsonObjectSize,maxMessageSizeBytes,\
+         maxWriteBatchSize,localTime,logicalSessionTimeoutMinutes,connectionId,\
+         minWireVersion,maxWireVersion,readOnly,ok"
+    );
+    assert_eq!(run(&mut s, "db.hello().maxWireVersion"), "25");
+    assert_eq!(run(&mut s, "db.isMaster().ismaster"), "true");
+    assert_eq!(
+        run(&mut s, "db.runCommand({isMaster: 1}).hosts === undefined"),
+        "true"
+    );
+}

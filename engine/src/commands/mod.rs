@@ -14,6 +14,7 @@ mod explain;
 mod explain_write;
 pub(crate) mod find;
 mod find_and_modify;
+pub(crate) mod hello;
 mod indexes;
 mod insert;
 mod plan_cache;
@@ -92,6 +93,8 @@ pub fn dispatch(
         "convertToCapped" => convert_to_capped::convert_to_capped(engine, db, command),
         "reIndex" => reindex::reindex(engine, db, command),
         "ping" => Ok(bson::doc! {"ok": 1.0}),
+        "hello" => Ok(hello::hello(engine, false)),
+        "isMaster" | "ismaster" => Ok(hello::hello(engine, true)),
         "buildInfo" | "buildinfo" => Ok(admin::build_info()),
         other => Err(Error::new(
             ErrorCode::CommandNotFound,

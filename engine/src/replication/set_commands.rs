@@ -14,6 +14,7 @@ use super::server_selection::{
     latency_window, suitable_servers,
 };
 use super::write_concern::WriteConcern;
+use crate::commands::hello as limits;
 use crate::error::{Error, ErrorCode, Result};
 use crate::value::as_i64;
 use crate::{error_reply, reply_ok};
@@ -232,13 +233,16 @@ impl ReplicaSet {
             "lastWrite",
             doc! {"opTime": op_time.clone(), "lastWriteDate": wall, "majorityOpTime": op_time, "majorityWriteDate": wall},
         );
-        d.insert("maxBsonObjectSize", 16_777_216);
-        d.insert("maxMessageSizeBytes", 48_000_000);
-        d.insert("maxWriteBatchSize", 100_000);
+        d.insert("maxBsonObjectSize", limits::MAX_BSON_OBJECT_SIZE);
+        d.insert("maxMessageSizeBytes", limits::MAX_MESSAGE_SIZE_BYTES);
+        d.insert("maxWriteBatchSize", limits::MAX_WRITE_BATCH_SIZE);
         d.insert("localTime", bson::DateTime::from_millis(self.now_millis()));
-        d.insert("logicalSessionTimeoutMinutes", 30);
-        d.insert("minWireVersion", 0);
-        d.insert("maxWireVersion", 25);
+        d.insert(
+            "logicalSessionTimeoutMinutes",
+            limits::LOGICAL_SESSION_TIMEOUT_MINUTES,
+        );
+        d.insert("minWireVersion", limits::MIN_WIRE_VERSION);
+        d.insert("maxWireVersion", limits::MAX_WIRE_VERSION);
         d.insert("readOnly", false);
         d.insert("ok", 1.0);
         d
