@@ -187,3 +187,37 @@ fn hello_on_a_standalone_answers_as_mongod_does() {
         "true"
     );
 }
+
+#[test]
+fn print_replication_info_reports_the_oplog_window() {
+    let mut s = shell();
+    let first = run(&mut s, "new Date(1700000000000).toString()");
+    run(&mut s, "sprout.advanceClock(5400)");
+    run(&mut s, "db.c.insertOne({_id: 1})");
+    let last = run(&mut s, "new Date(1700005400000).toString()");
+    run(&mut s, "sprout.advanceClock(60)");
+    let now = run(&mut s, "new Date().toString()");
+    assert_eq!(
+        run(&mut s, "rs.printReplicationInfo()"),
+        format!(
+            "actual oplog size\n'16 MB'\n---\nconfigured oplog size\n'16 MB'\n---\n\
+             log length start to end\n'5400 secs (1.5 hrs)'\n---\n\
+             oplog first event time\n'{first}'\n---\n\
+             oplog last event time\n'{last}'\n---\nnow\n'{now}'"
+        )
+    );
+    assert_eq!(run(&mut s, "db.getReplicationInfo().timeDiff"), "5400");
+    assert_eq!(run(&mut s, "db.getReplicationInfo().usedMB > 0"), "true");
+}
+
+#[test]
+fn print_replication_info_on_a_standalone_says_there_is_no_replication() {
+    let engine = Engine::with_clock(Box::new(SimulatedClock::new(1_700_000_000_000)), 3);
+    let mut s = Shell::new(engine, ShellConfig::default());
+    let ev = s.eval("db.printReplicationInfo()");
+    let error = format!("{:?}", ev.error);
+    assert!(
+        error.contains("Replication not detected. Are you connected to a replset?"),
+        "{error}"
+    );
+}

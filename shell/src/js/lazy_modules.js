@@ -38,5 +38,6 @@
     'getIndexKeys', 'dropIndex', 'dropIndexes', 'hideIndex', 'unhideIndex', 'reIndex', 'explain']);
   methods('indexes', g.__sproutApi.Cursor.prototype, ['explain']);
   globals('replset', ['rs', 'ReplSetTest']);
-  methods('replset', Object.getPrototypeOf(g.db), ['hello', 'isMaster']);
+  methods('replset', Object.getPrototypeOf(g.db), ['hello', 'isMaster', 'getReplicationInfo',
+    'printReplicationInfo']);
 })(globalThis, __sproutNative);

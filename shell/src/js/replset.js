@@ -1,6 +1,7 @@
 // Replica-set helpers over Sprout's simulated set (engine/src/replication): the `rs` object as
 // mongosh has it (initiate, status, conf, reconfig, add, addArb, remove, stepDown,
-// printSecondaryReplicationInfo), db.hello() / db.isMaster(), the mongo shell's test fixture
+// printReplicationInfo, printSecondaryReplicationInfo), db.hello() / db.isMaster(),
+// db.getReplicationInfo() / db.printReplicationInfo(), the mongo shell's test fixture
 // `new ReplSetTest({name, nodes})`; `sprout.replSet` (globals.js) stops, starts, delays and
 // slows members.
 // Loaded on first use (lazy_modules.js).
@@ -84,6 +85,70 @@
     });
   };
 
+  function MongoshRuntimeError(message) {
+    var e = new Error(message);
+    e.name = 'MongoshRuntimeError';
+    return e;
+  }
+  // db.getReplicationInfo() as mongosh computes it from local.oplog.rs: its configured
+  // (capped) size, the size it uses, and the time between its first and last entries.
+  function getReplicationInfo() {
+    var local = g.db.getSiblingDB('local');
+    if (local.getCollectionNames().indexOf('oplog.rs') < 0) {
+      throw api.MongoshInvalidInputError('Replication not detected. Are you connected to a replset?');
+    }
+    var oplog = local.getCollection('oplog.rs');
+    var stats = oplog.stats();
+    if (!stats || !stats.maxSize) {
+      throw MongoshRuntimeError('Could not get stats for local.oplog.rs collection. collstats returned ' + JSON.stringify(stats));
+    }
+    var mb = 1024 * 1024;
+    var result = {
+      configuredLogSizeMB: stats.maxSize / mb,
+      logSizeMB: Math.max(stats.maxSize, stats.size) / mb,
+      usedMB: Math.ceil(stats.size / mb * 100) / 100,
+    };
+    var first = oplog.find().sort({ $natural: 1 }).limit(1).toArray()[0];
+    var last = oplog.find().sort({ $natural: -1 }).limit(1).toArray()[0];
+    if (first === undefined || last === undefined) {
+      throw MongoshRuntimeError('objects not found in local.oplog.$main -- is this a new and empty db instance?');
+    }
+    var tFirst = first.ts.t;
+    var tLast = last.ts.t;
+    result.timeDiff = tLast - tFirst;
+    result.timeDiffHours = Math.round(result.timeDiff / 36) / 100;
+    result.tFirst = new Date(tFirst * 1000).toString();
+    result.tLast = new Date(tLast * 1000).toString();
+    result.now = new Date().toString();
+    return result;
+  }
+  // Prints getReplicationInfo() as mongosh's StatsResult does: each label on its own line,
+  // its value quoted below, sections separated by `---`.
+  function printReplicationInfo() {
+    var info;
+    try {
+      info = getReplicationInfo();
+    } catch (error) {
+      var hello = admin({ hello: 1 });
+      if (hello.arbiterOnly) return g.print('message\n\'cannot provide replication status from an arbiter\'');
+      if (hello.setName !== undefined && !hello.isWritablePrimary) {
+        g.print('message\n\'this is a secondary, printing secondary replication info.\'');
+        return rs.printSecondaryReplicationInfo();
+      }
+      throw error;
+    }
+    var sections = [
+      ['actual oplog size', info.logSizeMB + ' MB'],
+      ['configured oplog size', info.configuredLogSizeMB + ' MB'],
+      ['log length start to end', info.timeDiff + ' secs (' + info.timeDiffHours + ' hrs)'],
+      ['oplog first event time', info.tFirst],
+      ['oplog last event time', info.tLast],
+      ['now', info.now],
+    ];
+    g.print(sections.map(function (s) { return s[0] + '\n\'' + s[1] + '\''; }).join('\n---\n'));
+  }
+  rs.printReplicationInfo = printReplicationInfo;
+
   function member(hostOrIndex) {
     if (typeof hostOrIndex === 'number') return currentConfig().members[hostOrIndex].host;
     return hostOrIndex;
@@ -134,4 +199,6 @@
   var D = Object.getPrototypeOf(g.db);
   D.hello = function () { return command('admin', { hello: 1 }); };
   D.isMaster = function () { return command('admin', { isMaster: 1 }); };
+  D.getReplicationInfo = getReplicationInfo;
+  D.printReplicationInfo = printReplicationInfo;
 })(globalThis, __sproutNative);
