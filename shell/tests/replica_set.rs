@@ -221,3 +221,48 @@ fn print_replication_info_on_a_standalone_says_there_is_no_replication() {
         "{error}"
     );
 }
+
+#[test]
+fn a_majority_read_does_not_see_a_write_only_the_primary_has() {
+    let mut s = shell();
+    run(&mut s, "db.c.insertOne({_id: 1})");
+    run(
+        &mut s,
+        "sprout.replSet.setLag('172.17.0.3:27017', 10000); sprout.replSet.setLag('172.17.0.4:27017', 10000)",
+    );
+    run(&mut s, "db.c.insertOne({_id: 2})");
+    assert_eq!(
+        run(&mut s, "db.c.find().readConcern('local').toArray().length"),
+        "2"
+    );
+    assert_eq!(
+        run(&mut s, "db.c.find().readConcern('majority').toArray()"),
+        "[ { _id: 1 } ]"
+    );
+    assert_eq!(
+        run(
+            &mut s,
+            "db.runCommand({find: 'c', readConcern: {level: 'majority'}}).cursor.firstBatch.length"
+        ),
+        "1"
+    );
+    run(&mut s, "sprout.advanceClock(10)");
+    assert_eq!(
+        run(
+            &mut s,
+            "db.c.find().readConcern('majority').toArray().length"
+        ),
+        "2"
+    );
+}
+
+#[test]
+fn a_majority_read_on_a_standalone_sees_every_write() {
+    let engine = Engine::with_clock(Box::new(SimulatedClock::new(1_700_000_000_000)), 3);
+    let mut s = Shell::new(engine, ShellConfig::default());
+    run(&mut s, "db.c.insertOne({_id: 1})");
+    assert_eq!(
+        run(&mut s, "db.c.find().readConcern('majority').toArray()"),
+        "[ { _id: 1 } ]"
+    );
+}

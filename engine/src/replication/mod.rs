@@ -8,11 +8,13 @@
 //! - `apply`: a member applying entries (and copying another member's data).
 //! - `replica_set`: members, replication over simulated time, elections.
 //! - `write_concern`: `w`/`wtimeout` against the set.
+//! - `read_concern`: read concern levels; `majority` reads at the majority commit point.
 //! - `set_commands`: the commands a client connected to the set runs.
 
 mod apply;
 pub mod config;
 pub mod oplog;
+pub mod read_concern;
 pub mod replica_set;
 pub mod server_selection;
 pub mod set_commands;

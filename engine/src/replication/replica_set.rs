@@ -91,6 +91,8 @@ pub struct ReplicaSet {
     pub last_served: Option<String>,
     /// Which member holds each open cursor (getMore follows its cursor).
     pub(super) cursor_members: Vec<(i64, usize)>,
+    /// Cursors left open by reads at read concern "majority", each on its own snapshot.
+    pub(super) snapshot_cursors: super::read_concern::SnapshotCursors,
 }
 
 impl std::fmt::Debug for ReplicaSet {
@@ -121,6 +123,7 @@ impl ReplicaSet {
             random_state: seed,
             last_served: None,
             cursor_members: Vec::new(),
+            snapshot_cursors: Default::default(),
         };
         for i in 0..set.config.members.len() {
             let member = set.new_member(i as u64);
@@ -138,6 +141,14 @@ impl ReplicaSet {
         set.hold_election(None);
         set.replicate();
         Ok(set)
+    }
+
+    /// A fresh, empty engine on the set's clock, as member `index`'s would be.
+    pub(super) fn snapshot_engine(&self, index: usize) -> Engine {
+        let clock = SharedClock(self.clock.clone());
+        let mut engine = Engine::with_clock(Box::new(clock), self.seed.wrapping_add(index as u64));
+        engine.advance_clock(self.offset_ms);
+        engine
     }
 
     fn new_member(&self, index: u64) -> Member {
@@ -517,7 +528,7 @@ impl ReplicaSet {
 /// Records an oplog entry in a member's own capped `local.oplog.rs`, which learners can read.
 /// Sprout's collections need an `_id`, which MongoDB's oplog entries lack: the entry's `ts`
 /// (unique) is stored as `_id`, last, so the entry reads as MongoDB's up to that field.
-fn write_local_oplog(engine: &mut Engine, entry: &Document) {
+pub(super) fn write_local_oplog(engine: &mut Engine, entry: &Document) {
     let ns = Namespace::new("local", "oplog.rs");
     let ns_text = ns.to_string();
     if engine.catalog.collection(&ns).is_none() {

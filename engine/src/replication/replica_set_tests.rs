@@ -366,3 +366,86 @@ fn step_down_waits_for_a_secondary_to_catch_up() {
         Some("stepdown period must be longer than secondaryCatchUpPeriodSecs")
     );
 }
+
+fn find_with_concern(set: &mut ReplicaSet, level: &str, batch_size: i32) -> Document {
+    set.run_command(
+        "test",
+        &doc! {"find": "c", "batchSize": batch_size, "readConcern": {"level": level}},
+    )
+}
+
+#[test]
+fn a_majority_read_does_not_see_a_write_only_the_primary_has() {
+    let mut set = three_members();
+    set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
+    for host in [B, C] {
+        set.run_command(
+            "admin",
+            &doc! {"sproutReplSetMember": host, "lagMillis": 5000},
+        );
+    }
+    let before = set.majority_commit_point();
+    set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 2}]});
+    assert_eq!(set.majority_commit_point(), before);
+    let last_write = set.hello(false).get_document("lastWrite").unwrap().clone();
+    assert_ne!(last_write.get("opTime"), last_write.get("majorityOpTime"));
+    let local = find_with_concern(&mut set, "local", 10);
+    assert_eq!(
+        first_batch(&local),
+        vec![
+            Bson::Document(doc! {"_id": 1}),
+            Bson::Document(doc! {"_id": 2})
+        ]
+    );
+    let majority = find_with_concern(&mut set, "majority", 10);
+    assert_eq!(
+        first_batch(&majority),
+        vec![Bson::Document(doc! {"_id": 1})]
+    );
+    // Once a majority has applied the write, a majority read sees it.
+    set.advance_clock(5000);
+    let majority = find_with_concern(&mut set, "majority", 10);
+    assert_eq!(first_batch(&majority).len(), 2);
+}
+
+#[test]
+fn a_majority_read_keeps_its_snapshot_across_get_more() {
+    let mut set = three_members();
+    set.run_command(
+        "test",
+        &doc! {"insert": "c", "documents": [{"_id": 1}, {"_id": 2}, {"_id": 3}]},
+    );
+    set.run_command("admin", &doc! {"sproutReplSetMember": B, "running": false});
+    set.run_command("admin", &doc! {"sproutReplSetMember": C, "running": false});
+    // The primary alone cannot commit: it steps down without a majority, so restart one.
+    set.run_command("admin", &doc! {"sproutReplSetMember": C, "running": true});
+    set.run_command(
+        "admin",
+        &doc! {"sproutReplSetMember": C, "lagMillis": 60_000},
+    );
+    set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 4}]});
+    let reply = find_with_concern(&mut set, "majority", 2);
+    assert_eq!(first_batch(&reply).len(), 2);
+    let id = reply.get_document("cursor").unwrap().get_i64("id").unwrap();
+    assert_ne!(id, 0);
+    // A local read on the primary opens a cursor of its own meanwhile.
+    let local = find_with_concern(&mut set, "local", 1);
+    assert_ne!(
+        local.get_document("cursor").unwrap().get_i64("id").ok(),
+        Some(id)
+    );
+    let more = set.run_command("test", &doc! {"getMore": id, "collection": "c"});
+    let next = more.get_document("cursor").unwrap();
+    assert_eq!(
+        next.get_array("nextBatch").unwrap(),
+        &vec![Bson::Document(doc! {"_id": 3})]
+    );
+    assert_eq!(next.get_i64("id").ok(), Some(0));
+}
+
+#[test]
+fn an_unknown_read_concern_level_fails() {
+    let mut set = three_members();
+    let reply = find_with_concern(&mut set, "most", 10);
+    assert_eq!(reply.get_i32("code").ok(), Some(2));
+}

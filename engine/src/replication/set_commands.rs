@@ -8,6 +8,7 @@
 use bson::{Bson, Document, doc};
 
 use super::config::ReplSetConfig;
+use super::read_concern::ReadConcernLevel;
 use super::replica_set::{MemberState, ReplicaSet};
 use super::server_selection::{
     Operation, ReadPreference, ReadPreferenceMode, SelectionSettings, TagSet, choose_in_window,
@@ -96,11 +97,26 @@ impl ReplicaSet {
     }
 
     fn read_command(&mut self, db: &str, command: &Document) -> Result<Document> {
+        let level = ReadConcernLevel::of(command)?;
         let index = self.select_for_read(command)?;
         let mut cmd = command.clone();
         cmd.remove("$readPreference");
-        let mut reply = self.member_engine(index).run_command(db, &cmd);
-        self.record_changes(index);
+        let snapshot = match level {
+            ReadConcernLevel::Majority => self.majority_snapshot(index),
+            _ => None,
+        };
+        let mut reply = match snapshot {
+            Some(mut engine) => {
+                let mut reply = engine.run_command(db, &cmd);
+                self.snapshot_cursors.adopt(&mut reply, engine);
+                reply
+            }
+            None => {
+                let reply = self.member_engine(index).run_command(db, &cmd);
+                self.record_changes(index);
+                reply
+            }
+        };
         let host = self.config().members[index].host.clone();
         if let Some(Bson::Document(cursor)) = reply.get("cursor")
             && let Some(id) = cursor.get("id").and_then(as_i64)
@@ -118,6 +134,9 @@ impl ReplicaSet {
     }
 
     fn cursor_command(&mut self, db: &str, command: &Document) -> Result<Document> {
+        if let Some(reply) = self.snapshot_cursors.run(db, command) {
+            return Ok(reply);
+        }
         let id = match command.get("getMore") {
             Some(v) => as_i64(v),
             None => match command.get("cursors") {
@@ -229,9 +248,12 @@ impl ReplicaSet {
         let applied = self.member(me).applied;
         let wall = bson::DateTime::from_millis(self.last_applied_wall_ms(applied));
         let op_time = self.op_time(applied);
+        // The majority fields are the member's view of the majority commit point.
+        let majority = applied.min(self.majority_commit_point());
+        let majority_wall = bson::DateTime::from_millis(self.last_applied_wall_ms(majority));
         d.insert(
             "lastWrite",
-            doc! {"opTime": op_time.clone(), "lastWriteDate": wall, "majorityOpTime": op_time, "majorityWriteDate": wall},
+            doc! {"opTime": op_time, "lastWriteDate": wall, "majorityOpTime": self.op_time(majority), "majorityWriteDate": majority_wall},
         );
         d.insert("maxBsonObjectSize", limits::MAX_BSON_OBJECT_SIZE);
         d.insert("maxMessageSizeBytes", limits::MAX_MESSAGE_SIZE_BYTES);

@@ -83,7 +83,7 @@ impl WriteConcern {
 
 impl ReplicaSet {
     /// Whether the members in `acked` satisfy `target`.
-    fn satisfied(&self, target: &WriteTarget, acked: &[usize]) -> bool {
+    pub(super) fn satisfied(&self, target: &WriteTarget, acked: &[usize]) -> bool {
         match target {
             WriteTarget::Members(n) => acked.len() as i64 >= *n,
             WriteTarget::Majority => {
@@ -104,7 +104,7 @@ impl ReplicaSet {
     }
 
     /// The data-bearing members that have applied the first `upto` entries.
-    fn acknowledged(&self, upto: usize) -> Vec<usize> {
+    pub(super) fn acknowledged(&self, upto: usize) -> Vec<usize> {
         (0..self.members.len())
             .filter(|&i| !self.config().members[i].arbiter_only && self.member(i).applied >= upto)
             .collect()

@@ -138,6 +138,12 @@
     if (tagSet !== undefined) this._readPref.tags = tagSet;
     return this;
   };
+  // cursor.readConcern(level), as mongosh sends it: `readConcern: {level}` on the find.
+  Cursor.prototype.readConcern = function (level) {
+    if (this._buffer !== null) throw MongoshInvalidInputError('Cursor already executed; cannot call readConcern()');
+    this._spec.readConcern = { level: level };
+    return this;
+  };
   Cursor.prototype._exec = function () {
     if (this._buffer !== null) return;
     var cmd = { find: this._coll._name };
