@@ -18,6 +18,7 @@ mod indexes;
 mod insert;
 mod plan_cache;
 mod reindex;
+pub(crate) mod request;
 mod transfer;
 mod update;
 mod view;

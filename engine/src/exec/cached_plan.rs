@@ -124,11 +124,13 @@ fn decide(
             "sort": query.sort_pattern().unwrap_or(&empty).clone(),
             "projection": query.projection.unwrap_or(&empty).clone(),
         },
-        cached_plan: crate::explain::stage_document(&trials[winner], false),
+        cached_plan: super::stats_document::stage_document(&trials[winner], false),
         creation_exec_stats: ranked
             .iter()
             .map(|&(_, i)| {
-                crate::explain::narrow_counters(crate::explain::plan_execution_info(&trials[i]))
+                super::stats_document::narrow_counters(super::stats_document::plan_execution_info(
+                    &trials[i],
+                ))
             })
             .collect(),
         candidate_plan_scores: ranked.iter().map(|&(s, _)| s).collect(),

@@ -24,6 +24,7 @@ pub mod projection;
 pub mod skip;
 pub mod sort;
 pub mod sort_merge;
+pub mod stats_document;
 pub mod subplan;
 pub mod text;
 pub mod text_match;
