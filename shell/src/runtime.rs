@@ -28,6 +28,7 @@ const PLAN_CACHE_JS: &str = include_str!("js/plan_cache.js");
 const GLOBALS_JS: &str = include_str!("js/globals.js");
 const NODE_SHIM_JS: &str = include_str!("js/node_shim.js");
 const LAZY_MODULES_JS: &str = include_str!("js/lazy_modules.js");
+const REPLSET_JS: &str = include_str!("js/replset.js");
 
 pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> JsResult<()> {
     ctx.insert_data(SessionRef(session));
@@ -60,6 +61,8 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
         ("getStyle", 0, get_style),
         ("advanceClock", 1, advance_clock),
         ("lazyModuleSource", 1, lazy_module_source),
+        ("replSetInitiate", 1, crate::replset::initiate_native),
+        ("setReadPref", 1, crate::replset::set_read_pref_native),
         ("regexLimitHit", 0, crate::regex_limit::limit_hit),
     ];
     let mut init = ObjectInitializer::new(ctx);
@@ -127,7 +130,10 @@ fn run_command(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsV
         let mut s = s
             .try_borrow_mut()
             .map_err(|_| busy("database commands are not available inside $where"))?;
-        crate::where_eval::run_with_where(&mut s.engine, &db, &cmd, ctx)
+        match crate::replset::run_command(&mut s, &db, &cmd) {
+            Some(reply) => reply,
+            None => crate::where_eval::run_with_where(&mut s.engine, &db, &cmd, ctx),
+        }
     };
     convert::to_js(&bson::Bson::Document(reply), ctx)
 }
@@ -340,6 +346,7 @@ fn lazy_module_source(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsRes
         "node_shim" => NODE_SHIM_JS,
         "bulk" => BULK_JS,
         "indexes" => INDEXES_JS,
+        "replset" => REPLSET_JS,
         other => return Err(type_error(format!("no shell module '{other}'"))),
     };
     Ok(js_string_value(source))
@@ -399,6 +406,9 @@ fn advance_clock(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<J
             .into());
     }
     s.engine.advance_clock((seconds * 1000.0).round() as i64);
+    if let Some(set) = s.replica_set.as_mut() {
+        set.advance_clock((seconds * 1000.0).round() as i64);
+    }
     Ok(JsValue::undefined())
 }
 
