@@ -3,7 +3,11 @@
 // workload is timed and the ratios to Sprout are printed (above 1: Sprout is faster).
 //
 // Run: `cargo xtask bench-node` (builds the wasm module, installs the npm packages, runs this).
-// Direct: `node bench/compare.mjs <path to sprout_node.js>`.
+// Direct: `node bench/compare.mjs <path to sprout_node.js> [<path to an earlier sprout_node.js>]`:
+// with a second module (an earlier build of the engine), it runs beside the first on every
+// workload, so a change is measured before and after in one process (`sprout_before` column).
+// The table is printed and written to `target/bench-node/compare.json` as
+// `{"workloads": {name: {"sprout_ms", "sprout_before_ms"?, "mingo_ms", "lokijs_ms", "nedb_ms"}}}`.
 
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
@@ -14,10 +18,12 @@ import Datastore from '@seald-io/nedb';
 const require = createRequire(import.meta.url);
 const glue = process.argv[2];
 if (!glue) {
-  console.error('usage: node bench/compare.mjs <path to sprout_node.js>');
+  console.error('usage: node bench/compare.mjs <path to sprout_node.js> [<earlier sprout_node.js>]');
   process.exit(2);
 }
 const { NodeEngine } = require(glue);
+const beforeGlue = process.argv[3];
+const BeforeEngine = beforeGlue ? require(beforeGlue).NodeEngine : null;
 
 // ---- data: a deterministic generator (64-bit LCG, as engine/benches use) ----------------------
 function lcg(seed) {
@@ -63,7 +69,7 @@ function customersAndOrders(nc, no) {
 
 // ---- Sprout through its command interface ------------------------------------------------------
 class Sprout {
-  constructor() { this.e = new NodeEngine(); }
+  constructor(Engine = NodeEngine) { this.e = new Engine(); }
   cmd(command) {
     const reply = JSON.parse(this.e.runCommand('bench', JSON.stringify(command)));
     if (reply.ok !== 1) throw new Error('sprout: ' + JSON.stringify(reply).slice(0, 300));
@@ -120,6 +126,9 @@ const docs = products(N);
 // Insert 20k (no secondary indexes yet).
 const sprout = new Sprout();
 let tSprout = performance.now(); sprout.insert('products', docs); tSprout = performance.now() - tSprout;
+const before = BeforeEngine ? new Sprout(BeforeEngine) : null;
+let tBefore;
+if (before) { tBefore = performance.now(); before.insert('products', docs); tBefore = performance.now() - tBefore; }
 const mingoArray = [];
 let tMingo = performance.now(); for (const d of docs) mingoArray.push({ ...d }); tMingo = performance.now() - tMingo;
 const loki = new Loki('bench.db');
@@ -127,10 +136,12 @@ const lokiColl = loki.addCollection('products', { unique: ['sku'] });
 let tLoki = performance.now(); lokiColl.insert(docs.map((d) => ({ ...d }))); tLoki = performance.now() - tLoki;
 const nedb = new Datastore({ inMemoryOnly: true });
 let tNedb = performance.now(); await nedb.insertAsync(docs.map((d) => ({ ...d }))); tNedb = performance.now() - tNedb;
-report('insert 20k documents', { sprout: tSprout, mingo: tMingo, lokijs: tLoki, nedb: tNedb });
+report('insert 20k documents', { sprout: tSprout, sprout_before: tBefore, mingo: tMingo, lokijs: tLoki, nedb: tNedb });
 
 // Indexes on sku and price where the library has indexes (mingo has none).
-sprout.cmd({ createIndexes: 'products', indexes: [{ key: { sku: 1 }, name: 'sku_1' }, { key: { price: 1 }, name: 'price_1' }] });
+for (const s of [sprout, before].filter(Boolean)) {
+  s.cmd({ createIndexes: 'products', indexes: [{ key: { sku: 1 }, name: 'sku_1' }, { key: { price: 1 }, name: 'price_1' }] });
+}
 lokiColl.ensureIndex('price');
 await nedb.ensureIndexAsync({ fieldName: 'sku' });
 await nedb.ensureIndexAsync({ fieldName: 'price' });
@@ -141,12 +152,14 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
   const q = (i) => ({ sku: skuOf(i) });
   same('point lookup', {
     sprout: ids(sprout.find('products', q(3))),
+    ...(before && { sprout_before: ids(before.find('products', q(3))) }),
     mingo: ids(mingoFind(mingoArray, q(3)).all()),
     lokijs: ids(lokiColl.find(q(3))),
     nedb: ids(await nedb.findAsync(q(3))),
   });
   report('indexed equality (sku), per lookup', {
     sprout: time((i = 1) => sprout.find('products', q(i)), 500),
+    sprout_before: before && time((i = 1) => before.find('products', q(i)), 500),
     mingo: time((i = 1) => mingoFind(mingoArray, q(i)).all(), 50),
     lokijs: time((i = 1) => lokiColl.find(q(i)), 500),
     nedb: await timeAsync((i = 1) => nedb.findAsync(q(i)), 500),
@@ -161,12 +174,14 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
   const lokiQ = { $and: [{ price: { $gte: 100 } }, { price: { $lt: 200 } }, { category: 'books' }] };
   same('range sort limit', {
     sprout: ids(sprout.find('products', q, { sort: { price: -1 }, limit: 10 })),
+    ...(before && { sprout_before: ids(before.find('products', q, { sort: { price: -1 }, limit: 10 })) }),
     mingo: ids(mingoFind(mingoArray, q).sort({ price: -1 }).limit(10).all()),
     lokijs: ids(lokiColl.chain().find(lokiQ).simplesort('price', { desc: true }).limit(10).data()),
     nedb: ids(await nedb.findAsync(q).sort({ price: -1 }).limit(10)),
   });
   report('range + sort + limit, per query', {
     sprout: time(() => sprout.find('products', q, { sort: { price: -1 }, limit: 10 }), 200),
+    sprout_before: before && time(() => before.find('products', q, { sort: { price: -1 }, limit: 10 }), 200),
     mingo: time(() => mingoFind(mingoArray, q).sort({ price: -1 }).limit(10).all(), 50),
     lokijs: time(() => lokiColl.chain().find(lokiQ).simplesort('price', { desc: true }).limit(10).data(), 200),
     nedb: await timeAsync(() => nedb.findAsync(q).sort({ price: -1 }).limit(10), 200),
@@ -178,12 +193,14 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
   const q = { category: 'games', stock: { $gt: 250 } };
   same('compound scan', {
     sprout: sortedIds(sprout.find('products', q)),
+    ...(before && { sprout_before: sortedIds(before.find('products', q)) }),
     mingo: sortedIds(mingoFind(mingoArray, q).all()),
     lokijs: sortedIds(lokiColl.find(q)),
     nedb: sortedIds(await nedb.findAsync(q)),
   });
   report('collection scan, compound filter, per query', {
     sprout: time(() => sprout.find('products', q), 20),
+    sprout_before: before && time(() => before.find('products', q), 20),
     mingo: time(() => mingoFind(mingoArray, q).all(), 20),
     lokijs: time(() => lokiColl.find(q), 20),
     nedb: await timeAsync(() => nedb.findAsync(q), 20),
@@ -195,6 +212,8 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
   const ev = events(100000);
   const s = new Sprout();
   s.insert('events', asEjsonDates(ev));
+  const b = BeforeEngine && new Sprout(BeforeEngine);
+  if (b) b.insert('events', asEjsonDates(ev));
   const mingoEvents = asJsDates(ev);
   const pipeline = [
     { $group: { _id: { $dayOfMonth: '$ts' }, bytes: { $sum: '$bytes' }, hits: { $sum: 1 } } },
@@ -202,10 +221,12 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
   ];
   same('$group by day', {
     sprout: s.aggregate('events', pipeline),
+    ...(b && { sprout_before: b.aggregate('events', pipeline) }),
     mingo: new Aggregator(pipeline).run(mingoEvents),
   });
   report('$group by $dayOfMonth + $sum, 100k events', {
     sprout: time(() => s.aggregate('events', pipeline), 3),
+    sprout_before: b && time(() => b.aggregate('events', pipeline), 3),
     mingo: time(() => new Aggregator(pipeline).run(mingoEvents), 3),
   });
 }
@@ -216,6 +237,8 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
   const s = new Sprout();
   s.insert('customers', customers);
   s.insert('orders', orders);
+  const b = BeforeEngine && new Sprout(BeforeEngine);
+  if (b) { b.insert('customers', customers); b.insert('orders', orders); }
   const pipeline = [
     { $lookup: { from: 'customers', localField: 'cust', foreignField: '_id', as: 'c' } },
     { $project: { _id: 1, name: { $first: '$c.name' } } },
@@ -223,25 +246,40 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
   const options = { collectionResolver: (name) => (name === 'customers' ? customers : []) };
   same('$lookup', {
     sprout: s.aggregate('orders', pipeline),
+    ...(b && { sprout_before: b.aggregate('orders', pipeline) }),
     mingo: new Aggregator(pipeline, options).run(orders),
   });
   report('$lookup 10k orders x 1k customers', {
     sprout: time(() => s.aggregate('orders', pipeline), 3),
+    sprout_before: b && time(() => b.aggregate('orders', pipeline), 3),
     mingo: time(() => new Aggregator(pipeline, options).run(orders), 3),
   });
 }
 
 // ---- report ------------------------------------------------------------------------------------
-const libs = ['sprout', 'mingo', 'lokijs', 'nedb'];
-const fmt = (ms) => (ms === undefined ? '—' : ms < 1 ? ms.toFixed(3) : ms.toFixed(1));
-const ratio = (r, lib) => (r[lib] === undefined ? '—' : (r[lib] / r.sprout).toFixed(2) + '×');
+const libs = ['sprout', ...(BeforeEngine ? ['sprout_before'] : []), 'mingo', 'lokijs', 'nedb'];
+const others = libs.slice(1);
+const fmt = (ms) => (ms == null ? '—' : ms < 1 ? ms.toFixed(3) : ms.toFixed(1));
+const ratio = (r, lib) => (r[lib] == null ? '—' : (r[lib] / r.sprout).toFixed(2) + '×');
 console.log('All libraries returned the same answers.');
 console.log('\n| workload | ' + libs.map((l) => l + ' ms').join(' | ') + ' | ' +
-  libs.slice(1).map((l) => l + ' / sprout').join(' | ') + ' |');
-console.log('|---|' + libs.map(() => '---:').join('|') + '|' + libs.slice(1).map(() => '---:').join('|') + '|');
+  others.map((l) => l + ' / sprout').join(' | ') + ' |');
+console.log('|---|' + libs.map(() => '---:').join('|') + '|' + others.map(() => '---:').join('|') + '|');
 for (const r of results) {
   console.log('| ' + r.workload + ' | ' + libs.map((l) => fmt(r[l])).join(' | ') + ' | ' +
-    libs.slice(1).map((l) => ratio(r, l)).join(' | ') + ' |');
+    others.map((l) => ratio(r, l)).join(' | ') + ' |');
+}
+{
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { dirname, join } = await import('node:path');
+  const out = join(dirname(glue), 'compare.json');
+  const workloads = {};
+  for (const r of results) {
+    workloads[r.workload] = Object.fromEntries(libs.map((l) => [l + '_ms', r[l] ?? null]));
+  }
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify({ workloads }, null, 2) + '\n');
+  console.log(`\nwritten: ${out}`);
 }
 console.log(`\nnode ${process.version}; mingo ${require('mingo/package.json').version}, ` +
   `lokijs ${require('lokijs/package.json').version}, @seald-io/nedb ${require('@seald-io/nedb/package.json').version}`);

@@ -23,6 +23,7 @@ pub mod error;
 pub mod exec;
 pub mod explain;
 pub mod expression;
+pub mod fold;
 pub mod index;
 pub mod matcher;
 pub mod path;

@@ -1,13 +1,24 @@
 //! `cargo xtask bench-node`: the engine compiled to wasm for Node.js (`bench/node-engine`)
 //! beside mingo, LokiJS and NeDB in one process (`bench/compare.mjs`): checks that all answer
-//! alike, then prints timings and ratios. Installs the harness's npm packages when missing.
+//! alike, then prints timings and ratios (and writes `target/bench-node/compare.json`). Installs
+//! the harness's npm packages when missing. `--before <sprout_node.js>` runs an earlier build of
+//! the engine (a copy of an earlier `target/bench-node/`) beside this one, in the same process.
 
 use std::process::Command;
 
 use crate::toolchain::{tool, wasm_cargo, wasm_target_dir};
 use crate::{root, run_cmd};
 
-pub fn run(_args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), String> {
+    let before = match args {
+        [] => None,
+        [flag, path] if flag == "--before" => {
+            Some(std::path::absolute(path).map_err(|e| e.to_string())?)
+        }
+        _ => {
+            return Err("usage: cargo xtask bench-node [--before <earlier sprout_node.js>]".into());
+        }
+    };
     let mut cargo = wasm_cargo("build")?;
     cargo.args(["-p", "sprout-node", "--release"]);
     run_cmd(&mut cargo)?;
@@ -30,10 +41,10 @@ pub fn run(_args: &[String]) -> Result<(), String> {
                 .current_dir(&bench),
         )?;
     }
-    run_cmd(
-        Command::new("node")
-            .arg(bench.join("compare.mjs"))
-            .arg(pkg.join("sprout_node.js"))
-            .current_dir(&bench),
-    )
+    let mut node = Command::new("node");
+    node.arg(bench.join("compare.mjs"))
+        .arg(pkg.join("sprout_node.js"))
+        .args(before)
+        .current_dir(&bench);
+    run_cmd(&mut node)
 }

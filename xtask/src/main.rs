@@ -30,7 +30,7 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <serve [--port N] [--dev] | test [--skip-browser] | web-build [--dev] | bench-node | fuzz [--seconds N] [--target T] [--jobs J] [--keep-going] | ensure-tools>"
+                "usage: cargo xtask <serve [--port N] [--dev] | test [--skip-browser] | web-build [--dev] | bench-node [--before <sprout_node.js>] | fuzz [--seconds N] [--target T] [--jobs J] [--keep-going] | ensure-tools>"
             );
             return ExitCode::from(2);
         }

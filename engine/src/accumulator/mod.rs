@@ -7,13 +7,12 @@
 //! against each document. Semantics follow MongoDB 8.0:
 //! - missing values are skipped by `$push`/`$addToSet`; nullish ones by `$min`/`$max`/`$minN`/
 //!   `$maxN`/`$mergeObjects`; `$first`/`$last`/`$firstN`/`$lastN` keep them (as null);
-//! - numeric accumulators ignore non-numbers (see [`sum::NumericSum`] for result types);
+//! - numeric accumulators ignore non-numbers (see [`crate::fold::sum::NumericSum`] for result types);
 //! - `n` is evaluated once per group against the group's `_id` (so it may depend on it).
 
 mod n_family;
 mod quantile;
-mod simple;
-pub mod sum;
+pub use crate::fold::sum;
 
 #[cfg(test)]
 mod tests;
@@ -22,6 +21,7 @@ use bson::{Bson, Document};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{Expression, Scope, Vars};
+use crate::fold::{FoldOp, SimpleState};
 use crate::sort::SortSpec;
 use crate::value::display::key_value;
 
@@ -56,6 +56,25 @@ enum Op {
         ps: Vec<f64>,
         median: bool,
     },
+}
+
+impl Op {
+    /// The fold of a one-argument accumulator (the others never reach a simple state).
+    fn fold(&self) -> FoldOp {
+        match self {
+            Op::Sum => FoldOp::Sum,
+            Op::Avg => FoldOp::Avg,
+            Op::Min => FoldOp::Min,
+            Op::Max => FoldOp::Max,
+            Op::First => FoldOp::First,
+            Op::Last => FoldOp::Last,
+            Op::Push => FoldOp::Push,
+            Op::AddToSet => FoldOp::AddToSet,
+            Op::MergeObjects => FoldOp::MergeObjects,
+            Op::StdDevSamp => FoldOp::StdDevSamp,
+            _ => FoldOp::StdDevPop,
+        }
+    }
 }
 
 /// A parsed accumulator, `{$sum: "$qty"}`.
@@ -103,7 +122,7 @@ pub struct State(StateKind);
 
 #[derive(Debug, Clone)]
 enum StateKind {
-    Simple(simple::SimpleState),
+    Simple(SimpleState),
     N(n_family::NState),
     Quantile(Vec<f64>),
 }
@@ -229,15 +248,17 @@ impl Accumulator {
             }
         };
         Ok(State(match &self.op {
-            Op::Sum | Op::Avg | Op::StdDevPop | Op::StdDevSamp => StateKind::Simple(
-                simple::SimpleState::numeric(matches!(self.op, Op::Sum | Op::Avg)),
-            ),
-            Op::Min | Op::Max | Op::First | Op::Last => {
-                StateKind::Simple(simple::SimpleState::One(None))
-            }
-            Op::Push => StateKind::Simple(simple::SimpleState::List(Vec::new())),
-            Op::AddToSet => StateKind::Simple(simple::SimpleState::Set(Default::default())),
-            Op::MergeObjects => StateKind::Simple(simple::SimpleState::Merged(Document::new())),
+            op @ (Op::Sum
+            | Op::Avg
+            | Op::Min
+            | Op::Max
+            | Op::First
+            | Op::Last
+            | Op::Push
+            | Op::AddToSet
+            | Op::MergeObjects
+            | Op::StdDevPop
+            | Op::StdDevSamp) => StateKind::Simple(op.fold().start()),
             Op::FirstN | Op::LastN | Op::MinN | Op::MaxN | Op::TopBottom { .. } => {
                 StateKind::N(n_family::NState::new(n))
             }
@@ -269,7 +290,7 @@ impl Accumulator {
                 }
                 Ok(())
             }
-            (op, StateKind::Simple(s)) => s.process(op, value),
+            (op, StateKind::Simple(s)) => s.process(op.fold(), value),
         }
     }
 
@@ -282,7 +303,7 @@ impl Accumulator {
             (Op::Quantile { ps, median }, StateKind::Quantile(samples)) => {
                 quantile::value(samples, ps, *median)
             }
-            (op, StateKind::Simple(s)) => s.value(op),
+            (op, StateKind::Simple(s)) => s.value(op.fold()),
             _ => Bson::Null,
         }
     }

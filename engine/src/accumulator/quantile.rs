@@ -5,9 +5,9 @@
 
 use bson::Bson;
 
-use super::simple::number_as_f64;
 use crate::error::{Error, ErrorCode, Result};
 use crate::expression::{Expression, Scope};
+use crate::fold::number_as_f64;
 use crate::value::display::{key_value, type_name};
 
 /// Parses `{input, p, method}` (`$median`: `{input, method}`); returns the input and the `p`s.

@@ -241,18 +241,6 @@ impl Collection {
         self.records.iter().map(|(r, d)| (*r, d))
     }
 
-    /// The record after (or, backward, before) `after`; the first (last) one for `None`.
-    pub fn next_record(&self, after: Option<u64>, forward: bool) -> Option<(u64, &Document)> {
-        use std::ops::Bound::{Excluded, Unbounded};
-        let found = match (after, forward) {
-            (None, true) => self.records.iter().next(),
-            (None, false) => self.records.iter().next_back(),
-            (Some(p), true) => self.records.range((Excluded(p), Unbounded)).next(),
-            (Some(p), false) => self.records.range((Unbounded, Excluded(p))).next_back(),
-        };
-        found.map(|(r, d)| (*r, d))
-    }
-
     pub fn get(&self, record_id: u64) -> Option<&Document> {
         self.records.get(&record_id)
     }

@@ -7,6 +7,7 @@ use std::cmp::Ordering;
 use std::rc::Rc;
 
 use super::Collation;
+use crate::value::string_order::{StringOrder, StringOrderScope};
 
 thread_local! {
     static ACTIVE: RefCell<Option<Rc<Collation>>> = const { RefCell::new(None) };
@@ -16,12 +17,24 @@ thread_local! {
 #[must_use = "the collation is in force only while the scope lives"]
 pub struct CollationScope {
     previous: Option<Rc<Collation>>,
+    /// The same collation as `value`'s string order (restored after `previous`, on drop).
+    _order: StringOrderScope,
 }
 
 impl CollationScope {
     pub fn enter(collation: Option<Rc<Collation>>) -> CollationScope {
+        let order = collation.clone().map(|c| c as Rc<dyn StringOrder>);
         let previous = ACTIVE.with(|a| a.replace(collation));
-        CollationScope { previous }
+        CollationScope {
+            previous,
+            _order: StringOrderScope::enter(order),
+        }
+    }
+}
+
+impl StringOrder for Collation {
+    fn compare(&self, a: &str, b: &str) -> Ordering {
+        Collation::compare(self, a, b)
     }
 }
 
@@ -40,12 +53,4 @@ pub fn active_is_simple() -> bool {
 /// The collation in force, if any.
 pub fn active() -> Option<Rc<Collation>> {
     ACTIVE.with(|a| a.borrow().clone())
-}
-
-/// Compares two strings under the collation in force (binary when none is).
-pub(crate) fn compare_strings(a: &str, b: &str) -> Ordering {
-    ACTIVE.with(|active| match active.borrow().as_deref() {
-        Some(collation) => collation.compare(a, b),
-        None => a.cmp(b),
-    })
 }

@@ -32,7 +32,6 @@ use icu_collator::options::{self as icu, CollatorOptions};
 use icu_collator::preferences::{CollationCaseFirst, CollationNumericOrdering};
 use icu_collator::{CollatorBorrowed, CollatorPreferences};
 
-pub(crate) use active::compare_strings;
 pub use active::{CollationScope, active, active_is_simple};
 pub use spec::{Alternate, CaseFirst, CollationSpec, MaxVariable};
 

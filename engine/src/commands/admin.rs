@@ -107,7 +107,9 @@ pub fn drop_database(engine: &mut Engine, db: &str) -> Result<Document> {
 pub fn list_collections(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
     let name_only = matches!(command.get("nameOnly"), Some(Bson::Boolean(true)));
     let filter = match command.get("filter") {
-        Some(Bson::Document(f)) => crate::matcher::Filter::parse(f)?,
+        Some(Bson::Document(f)) => {
+            crate::query::FindSpec::parse(Some(f), None, None, None, None)?.filter
+        }
         _ => crate::matcher::Filter::all(),
     };
     let mut out = Vec::new();

@@ -140,8 +140,9 @@ pub fn explain_aggregate(
 /// What running a pipeline produced, with what explain reports.
 struct Executed {
     docs: Vec<Document>,
-    /// The find that read the collection (absent for `$documents` pipelines).
-    find: Option<(Execution, Document)>,
+    /// The find that read the collection (absent for `$documents` pipelines), with the parsed
+    /// query and how many documents it returned (its documents went on to the stages).
+    find: Option<(Execution, Document, usize)>,
     /// How many leading stages the find ran.
     pushed: usize,
     /// The number of documents each remaining stage returned.
@@ -173,20 +174,19 @@ fn execute(
         (Vec::new(), None, 0)
     } else {
         let p = a.pipeline.pushdown();
-        let mut spec = FindSpec::parse(None, p.sort, None, p.skip, p.limit)?;
         // The filter sees the `let` values already computed (`$$NOW` included).
-        if let Some(f) = p.filter {
-            spec.filter = crate::matcher::Filter::parse_in(f, &a.scope)?;
-        }
+        let spec = FindSpec::parse_in(p.filter, p.sort, None, p.skip, p.limit, &a.scope)?;
         let query = CanonicalQuery::new(&spec).with_hint(a.hint);
         let coll = engine.catalog().collection(&a.ns);
-        let execution = crate::exec::execute(coll, &query, ctx, run_to_end)
+        let mut execution = crate::exec::execute(coll, &query, ctx, run_to_end)
             .map_err(|e| pushed_down_error(e, a.allow_disk_use))
             .map_err(executor_error)?;
-        let docs = execution.docs.clone();
+        // The documents move on to the stages; explain needs only their number.
+        let docs = std::mem::take(&mut execution.docs);
+        let returned = docs.len();
         (
             docs,
-            Some((execution, spec.filter.parsed_query())),
+            Some((execution, spec.filter.parsed_query(), returned)),
             p.stages,
         )
     };
@@ -269,7 +269,7 @@ fn explain_parsed(
     let elapsed = engine.now_millis() - start;
     let mut command = command.clone();
     command.remove("explain");
-    let find_explain = ex.find.as_ref().map(|(execution, parsed_query)| {
+    let find_explain = ex.find.as_ref().map(|(execution, parsed_query, returned)| {
         explain_document(&ExplainInput {
             namespace: a.ns.to_string(),
             parsed_query: parsed_query.clone(),
@@ -277,6 +277,7 @@ fn explain_parsed(
             verbosity,
             execution_time_millis: elapsed,
             execution,
+            returned: *returned,
         })
     });
     let remaining = a.pipeline.stages().len() - ex.pushed;
@@ -295,7 +296,7 @@ fn explain_parsed(
         }
         let mut stage = bson::doc! {"$cursor": cursor};
         if run {
-            let n = ex.find.as_ref().map_or(0, |(e, _)| e.docs.len());
+            let n = ex.find.as_ref().map_or(0, |(_, _, returned)| *returned);
             stage.insert("nReturned", n as i64);
             stage.insert("executionTimeMillisEstimate", 0_i64);
         }

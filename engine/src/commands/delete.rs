@@ -1,11 +1,12 @@
 //! The `delete` command.
 
-use bson::{Bson, Document, doc};
+use bson::{Document, doc};
 
-use super::{bool_option, target_namespace};
+use super::request::delete::{DeleteRequest, DeleteStatement};
+use super::target_namespace;
 use crate::Engine;
 use crate::commands::insert::write_error;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::matcher::MatchContext;
 use crate::query::FindSpec;
 use crate::storage::Change;
@@ -18,35 +19,23 @@ pub fn delete(
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let ns = target_namespace(db, command)?;
-    let deletes = match command.get("deletes") {
-        Some(Bson::Array(a)) => a.clone(),
-        _ => {
-            return Err(Error::location(
-                40414,
-                "BSON field 'delete.deletes' is missing but a required field",
-            ));
-        }
-    };
-    let ordered = bool_option(command, "ordered", true)?;
+    let request = DeleteRequest::parse(command)?;
     crate::write::check_write_concern(command)?;
     let mut n = 0;
     let mut write_errors = Vec::new();
-    for (index, statement) in deletes.iter().enumerate() {
-        match delete_one_statement(
-            engine,
-            &ns,
-            statement,
-            command.get_document("let").ok(),
-            ctx,
-        ) {
+    for (index, statement) in request.deletes.iter().enumerate() {
+        let deleted = DeleteStatement::parse(statement).and_then(|statement| {
+            delete_one_statement(engine, &ns, &statement, request.let_vars, ctx)
+        });
+        match deleted {
             Ok(count) => n += count,
             Err(e) => {
                 // A malformed statement fails the whole command, as in MongoDB.
-                if index == 0 && deletes.len() == 1 {
+                if index == 0 && request.deletes.len() == 1 {
                     return Err(e);
                 }
                 write_errors.push(write_error(index, &e));
-                if ordered {
+                if request.ordered {
                     break;
                 }
             }
@@ -63,58 +52,21 @@ pub fn delete(
 fn delete_one_statement(
     engine: &mut Engine,
     ns: &crate::catalog::Namespace,
-    statement: &Bson,
+    statement: &DeleteStatement<'_>,
     let_vars: Option<&Document>,
     ctx: &MatchContext<'_>,
 ) -> Result<i32> {
-    let Bson::Document(statement) = statement else {
-        return Err(Error::type_mismatch(
-            "BSON field 'delete.deletes' is the wrong type, expected type 'object'",
-        ));
-    };
-    let q = match statement.get("q") {
-        Some(Bson::Document(q)) => q,
-        Some(other) => {
-            return Err(Error::type_mismatch(format!(
-                "BSON field 'delete.deletes.q' is the wrong type '{}', expected type 'object'",
-                crate::value::display::type_name(other)
-            )));
-        }
-        None => {
-            return Err(Error::location(
-                40414,
-                "BSON field 'delete.deletes.q' is missing but a required field",
-            ));
-        }
-    };
-    let limit = match statement.get("limit") {
-        Some(Bson::Int32(0)) | Some(Bson::Int64(0)) => 0,
-        Some(Bson::Int32(1)) | Some(Bson::Int64(1)) => 1,
-        Some(Bson::Double(d)) if *d == 0.0 || *d == 1.0 => *d as i32,
-        None => {
-            return Err(Error::location(
-                40414,
-                "BSON field 'delete.deletes.limit' is missing but a required field",
-            ));
-        }
-        Some(other) => {
-            return Err(Error::location(
-                9,
-                format!("The limit field in delete objects must be 0 or 1. Got {other}"),
-            ));
-        }
-    };
     // The planner picks the documents (and, for limit 1, which one comes first), so an index
     // decides deleteOne's victim as in MongoDB; $where/$expr evaluation errors are reported.
     let _collation = crate::write::collation::enter_collation(
-        statement.get("collation"),
+        statement.collation,
         "delete.deletes.collation",
         engine.catalog().collection(ns),
     )?;
-    let spec = FindSpec::parse_with_let(Some(q), None, None, None, None, let_vars)?;
+    let spec = FindSpec::parse_with_let(Some(statement.q), None, None, None, None, let_vars)?;
     let mut victims =
         crate::exec::matching_record_ids(engine.catalog().collection(ns), &spec, ctx)?;
-    if limit == 1 {
+    if statement.just_one {
         victims.truncate(1);
     }
     let Some(coll) = engine.catalog_mut().collection_mut(ns) else {

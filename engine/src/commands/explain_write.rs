@@ -1,35 +1,60 @@
-//! Explain of `update` and `findAndModify`: the write's filter is planned as a find (with the
-//! write's sort and hint), then run under UPDATE (or DELETE for a findAndModify that removes),
-//! which counts what it would do (`nMatched`, `nWouldModify`, `nWouldUpsert`, `nWouldDelete`)
-//! without writing.
+//! Explain of `delete`, `update` and `findAndModify`: the write's filter is planned as a find
+//! (with the write's sort and hint), then run under DELETE or UPDATE, which count what they
+//! would do (`nWouldDelete`, `nMatched`, `nWouldModify`, `nWouldUpsert`) without writing. Each
+//! reads its command through the command's own typed request (`request/`).
 
 use bson::{Bson, Document};
 
-use super::explain::reply;
-use super::{bool_option, document_option, target_namespace};
+use super::explain::Explained;
+use super::request::delete::DeleteRequest;
+use super::request::find_and_modify::FindAndModifyRequest;
+use super::request::update::UpdateRequest;
+use super::target_namespace;
 use crate::Engine;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::exec::update::{Update, UpdatePlan};
 use crate::exec::{Stage, explain_write};
 use crate::explain::Verbosity;
 use crate::matcher::MatchContext;
-use crate::query::CanonicalQuery;
-use crate::query::FindSpec;
+use crate::query::{CanonicalQuery, FindSpec};
 use crate::update::{ArrayFilters, UpdateSpec};
 
-/// What an explained write does, read from its command.
+/// What an explained write does, read from its command's request.
 struct WriteStatement<'a> {
     filter: &'a Document,
     sort: Option<&'a Document>,
     hint: Option<&'a Bson>,
+    /// `None`: the write deletes.
     update: Option<&'a Bson>,
-    array_filters: Vec<Document>,
+    array_filters: &'a [Document],
     multi: bool,
     upsert: bool,
 }
 
+/// `{explain: {delete: "c", deletes: [{q, limit, hint}]}}`: the one statement's plan.
+pub fn explain_delete(
+    engine: &mut Engine,
+    db: &str,
+    inner: &Document,
+    verbosity: Verbosity,
+    ctx: &MatchContext<'_>,
+) -> Result<Document> {
+    target_namespace(db, inner)?;
+    let statement = DeleteRequest::parse(inner)?.only_statement()?;
+    let write = WriteStatement {
+        filter: statement.q,
+        sort: None,
+        hint: statement.hint,
+        update: None,
+        array_filters: &[],
+        multi: !statement.just_one,
+        upsert: false,
+    };
+    explain_statement(engine, db, inner, verbosity, &write, ctx)
+}
+
 /// `{explain: {update: "c", updates: [{q, u, multi, upsert, arrayFilters, hint, sort}]}}`: the
-/// first statement's plan.
+/// one statement's plan.
 pub fn explain_update(
     engine: &mut Engine,
     db: &str,
@@ -37,31 +62,16 @@ pub fn explain_update(
     verbosity: Verbosity,
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
-    let statement = match inner.get("updates") {
-        Some(Bson::Array(items)) => match items.first() {
-            Some(Bson::Document(d)) => d,
-            _ => {
-                return Err(Error::bad_value(
-                    "explain of an update needs exactly one update statement",
-                ));
-            }
-        },
-        _ => {
-            return Err(Error::location(
-                40414,
-                "BSON field 'update.updates' is missing but a required field",
-            ));
-        }
-    };
-    let empty = Document::new();
+    let request = UpdateRequest::parse(inner)?;
+    let statement = request.only_statement()?;
     let write = WriteStatement {
-        filter: document_option(statement, "update.updates", "q")?.unwrap_or(&empty),
-        sort: document_option(statement, "update.updates", "sort")?,
-        hint: statement.get("hint"),
-        update: statement.get("u"),
-        array_filters: super::update::array_filters_option(statement, "update.updates")?,
-        multi: bool_option(statement, "multi", false)?,
-        upsert: bool_option(statement, "upsert", false)?,
+        filter: statement.q,
+        sort: statement.sort,
+        hint: statement.hint,
+        update: Some(statement.u),
+        array_filters: &statement.array_filters,
+        multi: statement.multi,
+        upsert: statement.upsert,
     };
     explain_statement(engine, db, inner, verbosity, &write, ctx)
 }
@@ -74,23 +84,17 @@ pub fn explain_find_and_modify(
     verbosity: Verbosity,
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
+    let request = FindAndModifyRequest::parse(inner)?;
     let empty = Document::new();
-    let remove = bool_option(inner, "remove", false)?;
     let write = WriteStatement {
-        filter: document_option(inner, "findAndModify", "query")?.unwrap_or(&empty),
-        sort: document_option(inner, "findAndModify", "sort")?,
-        hint: inner.get("hint"),
-        update: if remove { None } else { inner.get("update") },
-        array_filters: super::update::array_filters_option(inner, "findAndModify")?,
+        filter: request.query.unwrap_or(&empty),
+        sort: request.sort,
+        hint: request.hint,
+        update: request.update.filter(|_| !request.remove),
+        array_filters: &request.array_filters,
         multi: false,
-        upsert: bool_option(inner, "upsert", false)?,
+        upsert: request.upsert,
     };
-    if !remove && write.update.is_none() {
-        return Err(Error::location(
-            9,
-            "Either an update or remove=true must be specified",
-        ));
-    }
     explain_statement(engine, db, inner, verbosity, &write, ctx)
 }
 
@@ -102,38 +106,40 @@ fn explain_statement(
     write: &WriteStatement<'_>,
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
-    let ns = target_namespace(db, inner)?;
     let spec = FindSpec::parse(Some(write.filter), write.sort, None, None, None)?;
-    let query = CanonicalQuery::new(&spec)
-        .with_hint(write.hint.filter(|h| !super::count::is_empty_hint(h)));
-    let array_filters = ArrayFilters::parse(&write.array_filters)?;
+    let query = CanonicalQuery::new(&spec).with_hint(write.hint);
+    let array_filters = ArrayFilters::parse(write.array_filters)?;
     let update = match write.update {
         Some(u) => Some(UpdateSpec::parse(u, &array_filters)?),
         None => None,
     };
-    let start = engine.now_millis();
     let now_millis = engine.now_millis();
     let eval = engine.eval_context();
-    let coll = engine.catalog().collection(&ns);
-    let run = verbosity != Verbosity::QueryPlanner;
-    let execution = match &update {
-        Some(update_spec) => explain_write(coll, &query, ctx, run, |input| {
-            let plan = UpdatePlan {
-                spec: update_spec,
-                filter: &spec.filter,
-                array_filters: &array_filters,
-                now_millis,
-                eval: &eval,
-                multi: write.multi,
-                upsert: write.upsert,
-            };
-            Box::new(Update::new(plan, input)) as Box<dyn Stage + '_>
-        })?,
-        None => crate::exec::explain_delete(coll, &query, false, ctx, run)?,
+    let explained = Explained {
+        db,
+        inner,
+        verbosity,
+        ctx,
     };
-    let elapsed = engine.now_millis() - start;
-    let parsed = spec.filter.parsed_query();
-    Ok(reply(
-        db, &ns, inner, parsed, verbosity, elapsed, &execution,
-    ))
+    let (out, _) = explained.run(
+        engine,
+        &spec,
+        &query,
+        |coll, query, ctx, run| match &update {
+            Some(update_spec) => explain_write(coll, query, ctx, run, |input| {
+                let plan = UpdatePlan {
+                    spec: update_spec,
+                    filter: &spec.filter,
+                    array_filters: &array_filters,
+                    now_millis,
+                    eval: &eval,
+                    multi: write.multi,
+                    upsert: write.upsert,
+                };
+                Box::new(Update::new(plan, input)) as Box<dyn Stage + '_>
+            }),
+            None => crate::exec::explain_delete(coll, query, write.multi, ctx, run),
+        },
+    )?;
+    Ok(out)
 }

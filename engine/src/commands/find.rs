@@ -4,13 +4,13 @@ use std::collections::VecDeque;
 
 use bson::{Bson, Document, doc};
 
-use super::{bool_option, count_option, document_option, target_namespace};
+use super::request::find::FindRequest;
+use super::{count_option, target_namespace};
 use crate::Engine;
 use crate::catalog::Namespace;
 use crate::cursor::DEFAULT_FIRST_BATCH;
 use crate::error::{Error, ErrorCode, Result};
 use crate::matcher::MatchContext;
-use crate::query::FindSpec;
 
 pub fn find(
     engine: &mut Engine,
@@ -19,22 +19,9 @@ pub fn find(
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let ns = target_namespace(db, command)?;
-    let eval = engine.eval_context();
-    let fields = FindFields::read(command)?;
-    let mut spec = FindSpec::parse_with_let_in(
-        fields.filter,
-        fields.sort,
-        fields.projection,
-        count_option(command, "find", "skip")?,
-        limit_option(command)?,
-        document_option(command, "find", "let")?,
-        &eval,
-    )?;
-    set_min_max(&mut spec, command)?;
-    let batch_size = count_option(command, "find", "batchSize")?.map(|b| b as usize);
-    let single_batch = bool_option(command, "singleBatch", false)?
-        || matches!(command.get("limit"), Some(l) if crate::value::as_i64_signed(l) < 0);
-    let query = fields.canonical(&spec);
+    let request = FindRequest::parse(command)?;
+    let spec = request.spec(&engine.eval_context())?;
+    let query = request.canonical(&spec);
     let now = engine.now_millis();
     let docs =
         crate::exec::cached_plan::find_cached(engine.catalog().collection(&ns), &query, ctx, now)?;
@@ -42,63 +29,9 @@ pub fn find(
         engine,
         ns,
         docs,
-        batch_size,
-        single_batch,
+        request.batch_size,
+        request.single_batch,
     ))
-}
-
-/// The fields of a find command the planner reads, read once (by `find` and by its explain).
-#[derive(Debug, Clone, Copy)]
-pub struct FindFields<'c> {
-    pub filter: Option<&'c Document>,
-    pub sort: Option<&'c Document>,
-    pub projection: Option<&'c Document>,
-    /// `None` when absent or null.
-    pub hint: Option<&'c Bson>,
-}
-
-impl<'c> FindFields<'c> {
-    /// Reads them, with MongoDB's type errors (`BSON field 'find.sort' is the wrong type…`).
-    pub fn read(command: &'c Document) -> Result<Self> {
-        Ok(FindFields {
-            filter: document_option(command, "find", "filter")?,
-            sort: document_option(command, "find", "sort")?,
-            projection: document_option(command, "find", "projection")?,
-            hint: command.get("hint").filter(|h| !matches!(h, Bson::Null)),
-        })
-    }
-
-    /// The canonical query of the find `spec` parsed from these fields.
-    pub fn canonical<'q>(&self, spec: &'q FindSpec) -> crate::query::CanonicalQuery<'q>
-    where
-        'c: 'q,
-    {
-        crate::query::CanonicalQuery::new(spec)
-            .with_projection(self.projection)
-            .with_hint(self.hint)
-            .with_filter_as_written(self.filter.filter(|f| !f.is_empty()))
-    }
-}
-
-/// Reads `min` and `max` (index key bounds; an empty document is no bound).
-pub fn set_min_max(spec: &mut FindSpec, command: &Document) -> Result<()> {
-    let bound = |name: &str| -> Result<Option<Document>> {
-        Ok(document_option(command, "find", name)?
-            .filter(|d| !d.is_empty())
-            .cloned())
-    };
-    spec.min = bound("min")?;
-    spec.max = bound("max")?;
-    Ok(())
-}
-
-pub fn limit_option(command: &Document) -> Result<Option<i64>> {
-    match command.get("limit") {
-        Some(l @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
-            Ok(Some(crate::value::as_i64_signed(l).abs()))
-        }
-        _ => count_option(command, "find", "limit"),
-    }
 }
 
 /// Builds `{cursor: {firstBatch, id, ns}, ok: 1}`, keeping the rest of the results open.

@@ -3,38 +3,18 @@
 
 use bson::{Bson, Document, doc};
 
-use super::update::{array_filters_option, insert_upsert, matching_records, update_record};
-use super::{bool_option, document_option, target_namespace};
+use super::request::find_and_modify::FindAndModifyRequest;
+use super::target_namespace;
+use super::update::{insert_upsert, matching_records, update_record};
 use crate::Engine;
 use crate::catalog::Namespace;
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::Result;
 use crate::expression::{EvalContext, Scope};
 use crate::matcher::{Filter, MatchContext};
 use crate::query::FindSpec;
 use crate::sort::SortSpec;
 use crate::storage::Change;
 use crate::update::{ArrayFilters, UpdateSpec, check_upsert_query};
-use crate::value::display::type_name;
-use crate::write::{check_known_fields, check_write_concern};
-
-const FIELDS: [&str; 12] = [
-    "query",
-    "sort",
-    "remove",
-    "update",
-    "new",
-    "fields",
-    "upsert",
-    "bypassDocumentValidation",
-    "collation",
-    "arrayFilters",
-    "hint",
-    "let",
-];
-
-fn parse_error(message: &str) -> Error {
-    Error::new(ErrorCode::FailedToParse, message)
-}
 
 /// `{findAndModify: <coll>, query, sort, remove, update, new, fields, upsert, arrayFilters}`
 /// → `{lastErrorObject: {n, updatedExisting, upserted?}, value, ok}`.
@@ -45,75 +25,26 @@ pub fn find_and_modify(
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let ns = target_namespace(db, command)?;
-    check_known_fields(command, "findAndModify", &FIELDS)?;
-    check_write_concern(command)?;
-    let query = document_option(command, "findAndModify", "query")?
-        .cloned()
-        .unwrap_or_default();
+    let request = FindAndModifyRequest::parse(command)?;
+    let empty = Document::new();
+    let query = request.query.unwrap_or(&empty);
     // The query, sort and projection are parsed (and checked together) as find parses them.
-    let let_vars = match command.get("let") {
-        None | Some(Bson::Null) => None,
-        Some(Bson::Document(vars)) => Some(vars),
-        Some(other) => {
-            return Err(Error::type_mismatch(format!(
-                "BSON field 'findAndModify.let' is the wrong type '{}', expected type 'object'",
-                type_name(other)
-            )));
-        }
-    };
-    let find = FindSpec::parse_with_let(
-        Some(&query),
-        document_option(command, "findAndModify", "sort")?,
-        document_option(command, "findAndModify", "fields")?,
+    let mut find = FindSpec::parse_with_let(
+        Some(query),
+        request.sort,
+        request.fields,
         None,
         None,
-        let_vars,
+        request.let_vars,
     )?;
-    let remove = bool_option(command, "remove", false)?;
-    let return_new = bool_option(command, "new", false)?;
-    let upsert = bool_option(command, "upsert", false)?;
-    let update = command.get("update").filter(|u| !matches!(u, Bson::Null));
-    let raw_filters = array_filters_option(command, "findAndModify.arrayFilters")?;
-    match (remove, update) {
-        (true, Some(_)) => {
-            return Err(parse_error("Cannot specify both an update and remove=true"));
-        }
-        (false, None) => {
-            return Err(parse_error(
-                "Either an update or remove=true must be specified",
-            ));
-        }
-        _ => {}
-    }
-    if remove && return_new {
-        return Err(parse_error(
-            "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document",
-        ));
-    }
-    if remove && upsert {
-        return Err(parse_error(
-            "Cannot specify both upsert=true and remove=true",
-        ));
-    }
-    if remove && !raw_filters.is_empty() {
-        return Err(parse_error("Cannot specify arrayFilters and remove=true"));
-    }
-    if let Some(u) = update
-        && !matches!(u, Bson::Document(_) | Bson::Array(_))
-    {
-        return Err(Error::type_mismatch(format!(
-            "BSON field 'findAndModify.update' is the wrong type '{}', expected types '[object, array]'",
-            type_name(u)
-        )));
-    }
-    if upsert {
-        check_upsert_query(&query)?;
+    if request.upsert {
+        check_upsert_query(query)?;
     }
     let eval = engine.eval_context();
-    let spec = match update {
+    let spec = match request.update {
         Some(u) => {
-            let filters = ArrayFilters::parse(&raw_filters)?;
-            let scope = match let_vars {
+            let filters = ArrayFilters::parse(&request.array_filters)?;
+            let scope = match request.let_vars {
                 Some(vars) => Scope::from_let_in(vars, &eval)?,
                 None => Scope::default(),
             };
@@ -122,7 +53,11 @@ pub fn find_and_modify(
         }
         None => None,
     };
-    let target = first_match(engine, &ns, &find.filter, find.sort.as_ref(), ctx)?;
+    // The documents are selected by the filter alone (then ordered by the sort), as update
+    // selects them; the projection applies to the returned document.
+    let (sort, projection) = (find.sort.take(), find.projection.take());
+    let target = first_match(engine, &ns, &find, sort.as_ref(), ctx)?;
+    find.projection = projection;
 
     let (last_error, value) = match &spec {
         None => remove_one(engine, &ns, target),
@@ -133,9 +68,9 @@ pub fn find_and_modify(
             spec,
             &find.filter,
             filters,
-            &query,
-            upsert,
-            return_new,
+            query,
+            request.upsert,
+            request.return_new,
             &eval,
         )?,
     };
@@ -150,11 +85,11 @@ pub fn find_and_modify(
 fn first_match(
     engine: &Engine,
     ns: &Namespace,
-    filter: &Filter,
+    selection: &FindSpec,
     sort: Option<&SortSpec>,
     ctx: &MatchContext<'_>,
 ) -> Result<Option<(u64, Document)>> {
-    let records = matching_records(engine, ns, filter, sort, ctx)?;
+    let records = matching_records(engine, ns, selection, sort, ctx)?;
     let found = records.first().and_then(|record_id| {
         let doc = engine.catalog().collection(ns)?.get(*record_id)?.clone();
         Some((*record_id, doc))

@@ -19,6 +19,7 @@ mod indexes;
 mod insert;
 mod plan_cache;
 mod reindex;
+pub(crate) mod request;
 mod transfer;
 mod update;
 mod view;

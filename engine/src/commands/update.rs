@@ -4,6 +4,7 @@
 use bson::{Bson, Document, doc};
 
 use super::insert::{prepare_for_insert, write_error};
+use super::request::update::{UpdateRequest, UpdateStatement};
 use super::target_namespace;
 use crate::Engine;
 use crate::catalog::Namespace;
@@ -14,28 +15,10 @@ use crate::query::FindSpec;
 use crate::sort::SortSpec;
 use crate::storage::Change;
 use crate::update::{ArrayFilters, UpdateEnv, UpdateSpec, check_upsert_query};
-use crate::value::display::type_name;
 use crate::write::collation::enter_collation;
-use crate::write::{check_known_fields, check_write_concern};
-
-/// MongoDB's largest write batch.
-const MAX_BATCH: usize = 100_000;
 
 /// The largest document an update may produce (16 MiB).
 const MAX_UPDATED_BYTES: usize = 16 * 1024 * 1024;
-
-/// One entry of `updates`, after its shape has been checked.
-#[derive(Debug, Clone)]
-struct Statement {
-    q: Document,
-    u: Bson,
-    upsert: bool,
-    multi: bool,
-    array_filters: Vec<Document>,
-    /// MongoDB 8.0's `sort` for single-document updates: which match is updated.
-    sort: Option<Document>,
-    collation: Option<Bson>,
-}
 
 /// What one statement did.
 #[derive(Debug, Default)]
@@ -54,17 +37,15 @@ pub fn update(
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let ns = target_namespace(db, command)?;
-    check_known_fields(
-        command,
-        "update",
-        &["updates", "ordered", "bypassDocumentValidation", "let"],
-    )?;
-    check_write_concern(command)?;
-    let ordered = strict_bool(command, "update.ordered", "ordered", true)?;
+    let request = UpdateRequest::parse(command)?;
     // One evaluation context for the whole command: `$$NOW` is one instant, as in MongoDB.
     let eval = engine.eval_context();
-    let scope = let_scope(command, "update.let", &eval)?;
-    let statements = parse_statements(command)?;
+    let scope = match request.let_vars {
+        Some(vars) => Scope::from_let_in(vars, &eval)?,
+        None => Scope::default(),
+    };
+    let statements = &request.statements;
+    let ordered = request.ordered;
 
     let mut n = 0;
     let mut modified = 0;
@@ -99,19 +80,6 @@ pub fn update(
     Ok(reply)
 }
 
-/// The variables of a command's `let` document (`$$name` in `$expr` and update pipelines),
-/// evaluated once in the command's context (`let: {t: "$$NOW"}`).
-pub(super) fn let_scope(command: &Document, qualified: &str, eval: &EvalContext) -> Result<Scope> {
-    match command.get("let") {
-        None | Some(Bson::Null) => Ok(Scope::default()),
-        Some(Bson::Document(vars)) => Scope::from_let_in(vars, eval),
-        Some(other) => Err(Error::type_mismatch(format!(
-            "BSON field '{qualified}' is the wrong type '{}', expected type 'object'",
-            type_name(other)
-        ))),
-    }
-}
-
 /// Counts are ints in MongoDB's replies while they fit.
 fn count_value(n: i64) -> Bson {
     match i32::try_from(n) {
@@ -120,190 +88,21 @@ fn count_value(n: i64) -> Bson {
     }
 }
 
-/// A boolean field as MongoDB's IDL reads `type: bool` (numbers are refused).
-fn strict_bool(d: &Document, qualified: &str, field: &str, default: bool) -> Result<bool> {
-    match d.get(field) {
-        None => Ok(default),
-        Some(Bson::Boolean(b)) => Ok(*b),
-        Some(other) => Err(Error::type_mismatch(format!(
-            "BSON field '{qualified}' is the wrong type '{}', expected type 'bool'",
-            type_name(other)
-        ))),
-    }
-}
-
-fn parse_statements(command: &Document) -> Result<Vec<Statement>> {
-    let updates = match command.get("updates") {
-        Some(Bson::Array(a)) => a,
-        Some(other) => {
-            return Err(Error::type_mismatch(format!(
-                "BSON field 'update.updates' is the wrong type '{}', expected type 'array'",
-                type_name(other)
-            )));
-        }
-        None => {
-            return Err(Error::location(
-                40414,
-                "BSON field 'update.updates' is missing but a required field",
-            ));
-        }
-    };
-    if updates.is_empty() || updates.len() > MAX_BATCH {
-        return Err(Error::new(
-            ErrorCode::InvalidLength,
-            format!(
-                "Write batch sizes must be between 1 and {MAX_BATCH}. Got {} operations.",
-                updates.len()
-            ),
-        ));
-    }
-    updates.iter().map(parse_statement).collect()
-}
-
-fn parse_statement(entry: &Bson) -> Result<Statement> {
-    let Bson::Document(s) = entry else {
-        return Err(Error::type_mismatch(format!(
-            "BSON field 'update.updates' is the wrong type '{}', expected type 'object'",
-            type_name(entry)
-        )));
-    };
-    check_known_fields_of_statement(s)?;
-    let q = match s.get("q") {
-        Some(Bson::Document(q)) => q.clone(),
-        Some(other) => {
-            return Err(Error::type_mismatch(format!(
-                "BSON field 'update.updates.q' is the wrong type '{}', expected type 'object'",
-                type_name(other)
-            )));
-        }
-        None => {
-            return Err(Error::location(
-                40414,
-                "BSON field 'update.updates.q' is missing but a required field",
-            ));
-        }
-    };
-    let u = match s.get("u") {
-        Some(u @ (Bson::Document(_) | Bson::Array(_))) => u.clone(),
-        Some(_) => {
-            return Err(Error::new(
-                ErrorCode::FailedToParse,
-                "Update argument must be either an object or an array",
-            ));
-        }
-        None => {
-            return Err(Error::location(
-                40414,
-                "BSON field 'update.updates.u' is missing but a required field",
-            ));
-        }
-    };
-    let array_filters = array_filters_option(s, "update.updates.arrayFilters")?;
-    for field in ["hint", "c", "sort"] {
-        check_shape(s, field)?;
-    }
-    let multi = strict_bool(s, "update.updates.multi", "multi", false)?;
-    let sort = match s.get("sort") {
-        Some(Bson::Document(d)) => Some(d.clone()),
-        _ => None,
-    };
-    if sort.is_some() && multi {
-        return Err(Error::new(
-            ErrorCode::FailedToParse,
-            "Cannot specify sort with multi=true",
-        ));
-    }
-    Ok(Statement {
-        q,
-        u,
-        upsert: strict_bool(s, "update.updates.upsert", "upsert", false)?,
-        multi,
-        array_filters,
-        sort,
-        collation: s.get("collation").cloned(),
-    })
-}
-
-fn check_known_fields_of_statement(s: &Document) -> Result<()> {
-    const FIELDS: [&str; 10] = [
-        "q",
-        "u",
-        "c",
-        "upsert",
-        "multi",
-        "arrayFilters",
-        "hint",
-        "collation",
-        "sort",
-        "upsertSupplied",
-    ];
-    match s.keys().find(|k| !FIELDS.contains(&k.as_str())) {
-        Some(k) => Err(Error::location(
-            40415,
-            format!("BSON field 'update.updates.{k}' is an unknown field."),
-        )),
-        None => Ok(()),
-    }
-}
-
-/// `hint` is a document or an index name; `collation`, `c` and `sort` are documents.
-fn check_shape(s: &Document, field: &str) -> Result<()> {
-    let ok = match (field, s.get(field)) {
-        (_, None) => true,
-        ("hint", Some(Bson::String(_) | Bson::Document(_))) => true,
-        (_, Some(Bson::Document(_))) => field != "hint",
-        _ => false,
-    };
-    if ok {
-        return Ok(());
-    }
-    let found = s.get(field).map(type_name).unwrap_or("missing");
-    let expected = if field == "hint" {
-        "expected types '[string, object]'"
-    } else {
-        "expected type 'object'"
-    };
-    Err(Error::type_mismatch(format!(
-        "BSON field 'update.updates.{field}' is the wrong type '{found}', {expected}"
-    )))
-}
-
-/// Reads an `arrayFilters` option: an array of documents.
-pub(super) fn array_filters_option(d: &Document, qualified: &str) -> Result<Vec<Document>> {
-    match d.get("arrayFilters") {
-        None | Some(Bson::Null) => Ok(Vec::new()),
-        Some(Bson::Array(items)) => items
-            .iter()
-            .map(|item| match item {
-                Bson::Document(f) => Ok(f.clone()),
-                other => Err(Error::type_mismatch(format!(
-                    "BSON field '{qualified}' is the wrong type '{}', expected type 'object'",
-                    type_name(other)
-                ))),
-            })
-            .collect(),
-        Some(other) => Err(Error::type_mismatch(format!(
-            "BSON field '{qualified}' is the wrong type '{}', expected type 'array'",
-            type_name(other)
-        ))),
-    }
-}
-
 fn run_statement(
     engine: &mut Engine,
     ns: &Namespace,
-    statement: &Statement,
+    statement: &UpdateStatement<'_>,
     scope: &Scope,
     eval: &EvalContext,
     ctx: &MatchContext<'_>,
 ) -> Result<StatementResult> {
     let _collation = enter_collation(
-        statement.collation.as_ref(),
+        statement.collation,
         "update.updates.collation",
         engine.catalog().collection(ns),
     )?;
     let filters = ArrayFilters::parse(&statement.array_filters)?;
-    let spec = UpdateSpec::parse_in(&statement.u, &filters, scope)?;
+    let spec = UpdateSpec::parse_in(statement.u, &filters, scope)?;
     if statement.multi && spec.is_replacement() {
         return Err(Error::new(
             ErrorCode::FailedToParse,
@@ -311,46 +110,46 @@ fn run_statement(
         ));
     }
     if statement.upsert {
-        check_upsert_query(&statement.q)?;
+        check_upsert_query(statement.q)?;
     }
-    let filter = Filter::parse_in(&statement.q, scope)?;
-    let sort = match &statement.sort {
+    let selection = FindSpec::parse_in(Some(statement.q), None, None, None, None, scope)?;
+    let sort = match statement.sort {
         Some(s) if !s.is_empty() => Some(SortSpec::parse(s)?),
         _ => None,
     };
-    let mut targets = matching_records(engine, ns, &filter, sort.as_ref(), ctx)?;
+    let mut targets = matching_records(engine, ns, &selection, sort.as_ref(), ctx)?;
     if !statement.multi {
         targets.truncate(1);
     }
+    let filter = &selection.filter;
     let mut result = StatementResult::default();
     for record_id in targets {
         result.n += 1;
-        if update_record(engine, ns, record_id, &spec, &filter, &filters, eval)?.is_some() {
+        if update_record(engine, ns, record_id, &spec, filter, &filters, eval)?.is_some() {
             result.modified += 1;
         }
     }
     if result.n == 0 && statement.upsert {
-        let (id, _) = insert_upsert(engine, ns, &spec, &statement.q, &filters, eval)?;
+        let (id, _) = insert_upsert(engine, ns, &spec, statement.q, &filters, eval)?;
         result.n = 1;
         result.upserted_id = Some(id);
     }
     Ok(result)
 }
 
-/// The record ids of the documents `filter` matches, in the order the
+/// The record ids of the documents `selection` (a filter only) matches, in the order the
 /// planner's chosen plan returns them (as MongoDB's update, findAndModify, count and distinct
 /// select their documents), then stably in `sort` order when there is one. Evaluation errors
 /// (`$where` with no evaluator, `$expr` failures) are returned, as find returns them.
 pub(super) fn matching_records(
     engine: &Engine,
     ns: &Namespace,
-    filter: &Filter,
+    selection: &FindSpec,
     sort: Option<&SortSpec>,
     context: &MatchContext<'_>,
 ) -> Result<Vec<u64>> {
     let coll = engine.catalog().collection(ns);
-    let spec = FindSpec::of_filter(filter.clone());
-    let mut records = crate::exec::matching_record_ids(coll, &spec, context)?;
+    let mut records = crate::exec::matching_record_ids(coll, selection, context)?;
     if let (Some(sort), Some(coll)) = (sort, coll) {
         let mut keyed: Vec<(u64, &Document)> = records
             .iter()

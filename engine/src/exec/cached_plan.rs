@@ -43,7 +43,7 @@ pub fn find_cached(
             let mut stage = build(sol, cx)?;
             if let Some(mut members) = cached_trial(stage.as_mut(), works * EVICTION_RATIO) {
                 run_into(stage.as_mut(), &mut members)?;
-                return Ok(members.iter().map(Member::document).collect());
+                return Ok(members.into_iter().map(Member::into_document).collect());
             }
         }
         // The cached plan needed more than its budget (or no longer applies): re-plan.
@@ -65,7 +65,7 @@ pub fn find_cached(
         crate::planner::plan_cache::cache_of(c).record(decision);
     }
     run_into(stage.as_mut(), &mut members)?;
-    Ok(members.iter().map(Member::document).collect())
+    Ok(members.into_iter().map(Member::into_document).collect())
 }
 
 /// Whether MongoDB's plan cache would take this query: not a `$text` search, not hinted, and
@@ -124,11 +124,13 @@ fn decide(
             "sort": query.sort_pattern().unwrap_or(&empty).clone(),
             "projection": query.projection.unwrap_or(&empty).clone(),
         },
-        cached_plan: crate::explain::stage_document(&trials[winner], false),
+        cached_plan: super::stats_document::stage_document(&trials[winner], false),
         creation_exec_stats: ranked
             .iter()
             .map(|&(_, i)| {
-                crate::explain::narrow_counters(crate::explain::plan_execution_info(&trials[i]))
+                super::stats_document::narrow_counters(super::stats_document::plan_execution_info(
+                    &trials[i],
+                ))
             })
             .collect(),
         candidate_plan_scores: ranked.iter().map(|&(s, _)| s).collect(),

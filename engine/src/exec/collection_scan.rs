@@ -1,7 +1,7 @@
 //! COLLSCAN: reads every document in natural (record id) order, forward or backward, and
 //! returns those that pass its filter.
 
-use bson::doc;
+use bson::{Document, doc};
 
 use super::{CommonStats, Member, Stage, StageStats, State};
 use crate::catalog::Collection;
@@ -16,12 +16,12 @@ pub struct CollectionScanStats {
 }
 
 pub struct CollectionScan<'a> {
-    coll: &'a Collection,
     forward: bool,
     filter: Option<Residual>,
     ctx: &'a MatchContext<'a>,
-    /// The last record id returned; `None` before the first.
-    position: Option<u64>,
+    /// The scan's place in the collection: an iterator held across `work` calls (the stages
+    /// borrow the collection, so it cannot change under the scan), never a re-seek per record.
+    records: Box<dyn DoubleEndedIterator<Item = (u64, &'a Document)> + 'a>,
     done: bool,
     common: CommonStats,
     specific: CollectionScanStats,
@@ -35,11 +35,10 @@ impl<'a> CollectionScan<'a> {
         ctx: &'a MatchContext<'a>,
     ) -> Self {
         CollectionScan {
-            coll,
             forward,
             filter,
             ctx,
-            position: None,
+            records: Box::new(coll.iter()),
             done: false,
             common: CommonStats::default(),
             specific: CollectionScanStats::default(),
@@ -50,11 +49,15 @@ impl<'a> CollectionScan<'a> {
         if self.done {
             return Ok(State::IsEof);
         }
-        let Some((rid, doc)) = self.coll.next_record(self.position, self.forward) else {
+        let next = if self.forward {
+            self.records.next()
+        } else {
+            self.records.next_back()
+        };
+        let Some((rid, doc)) = next else {
             self.done = true;
             return Ok(State::IsEof);
         };
-        self.position = Some(rid);
         self.specific.docs_examined += 1;
         if let Some(f) = &self.filter
             && !f.filter.matches_with(doc, self.ctx)?

@@ -24,6 +24,7 @@ pub mod projection;
 pub mod skip;
 pub mod sort;
 pub mod sort_merge;
+pub mod stats_document;
 pub mod subplan;
 pub mod text;
 pub mod text_match;
@@ -52,11 +53,29 @@ pub struct Member {
 }
 
 impl Member {
-    /// The document, or one built from the index key (covered plans).
+    /// A copy of the document, or one built from the index key (covered plans).
     pub fn document(&self) -> Document {
-        if let Some(d) = &self.doc {
-            return d.clone();
+        self.view().into_owned()
+    }
+
+    /// The document, borrowed when the member holds one (built from the index key when the
+    /// plan is covered): what a stage that only reads it needs, without a copy.
+    pub fn view(&self) -> std::borrow::Cow<'_, Document> {
+        match &self.doc {
+            Some(d) => std::borrow::Cow::Borrowed(d),
+            None => std::borrow::Cow::Owned(self.key_document()),
         }
+    }
+
+    /// The document, moved out of the member (the result of a plan, at its root).
+    pub fn into_document(self) -> Document {
+        match self.doc {
+            Some(d) => d,
+            None => self.key_document(),
+        }
+    }
+
+    fn key_document(&self) -> Document {
         let mut out = Document::new();
         for (k, v) in self.key.iter().flatten() {
             insert_dotted(&mut out, k, v.clone());
@@ -329,9 +348,10 @@ pub fn execute(
         run_into(stage.as_mut(), &mut members)?;
         record_index_use(coll, &winner);
     }
+    let record_ids = members.iter().map(|m| m.record_id).collect();
     Ok(Execution {
-        docs: members.iter().map(Member::document).collect(),
-        record_ids: members.iter().map(|m| m.record_id).collect(),
+        docs: members.into_iter().map(Member::into_document).collect(),
+        record_ids,
         winner,
         winner_stats: stage.stats(),
         rejected,
@@ -423,9 +443,10 @@ pub fn execute_distinct(
         run_into(stage.as_mut(), &mut members)?;
         record_index_use(coll, &solution);
     }
+    let record_ids = members.iter().map(|m| m.record_id).collect();
     Ok(Execution {
-        docs: members.iter().map(Member::document).collect(),
-        record_ids: members.iter().map(|m| m.record_id).collect(),
+        docs: members.into_iter().map(Member::into_document).collect(),
+        record_ids,
         ..Execution::single(solution, stage.stats())
     })
 }

@@ -41,7 +41,7 @@ impl<'a> Projection<'a> {
             State::Advanced(m) => {
                 let projected = self
                     .spec
-                    .project_scored(&m.document(), self.ctx, m.text_score)?;
+                    .project_scored(&m.view(), self.ctx, m.text_score)?;
                 Ok(State::Advanced(Member {
                     record_id: m.record_id,
                     doc: Some(projected),

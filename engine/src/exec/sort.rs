@@ -9,6 +9,7 @@ use bson::{Document, doc};
 use super::{CommonStats, Member, Stage, StageStats, State};
 use crate::error::{Error, ErrorCode, Result};
 use crate::query::FindSpec;
+use crate::value::bson_size::document_size;
 
 /// internalQueryMaxBlockingSortMemoryUsageBytes.
 pub const MEMORY_LIMIT_BYTES: u64 = 104_857_600;
@@ -63,14 +64,22 @@ impl<'a> Sort<'a> {
     fn step(&mut self) -> Result<State> {
         if self.sorted {
             return Ok(match self.out.next() {
-                Some((_, m)) => State::Advanced(m),
+                Some((d, mut m)) => {
+                    m.doc = Some(d);
+                    State::Advanced(m)
+                }
                 None => State::IsEof,
             });
         }
         match self.child.work()? {
-            State::Advanced(m) => {
-                let d = m.document();
-                let size = d.to_vec().map_or(0, |v| v.len() as u64);
+            State::Advanced(mut m) => {
+                // The document moves into the buffer beside its member (put back on the way
+                // out), so the sort holds one copy.
+                let d = match m.doc.take() {
+                    Some(d) => d,
+                    None => m.document(),
+                };
+                let size = document_size(&d) as u64;
                 self.specific.total_data_size_sorted += size;
                 self.held += size;
                 self.buffer.push((d, m));
@@ -108,10 +117,7 @@ impl<'a> Sort<'a> {
         let mut all = std::mem::take(&mut self.buffer);
         all.sort_by(|a, b| self.compare(a, b));
         all.truncate(limit);
-        self.held = all
-            .iter()
-            .map(|(d, _)| d.to_vec().map_or(0, |v| v.len() as u64))
-            .sum();
+        self.held = all.iter().map(|(d, _)| document_size(d) as u64).sum();
         self.buffer = all;
     }
 }

@@ -210,8 +210,8 @@ fn planned_find(e: &Engine, db: &str, cmd: &Document) -> Vec<Document> {
     let ns = Namespace::new(db, cmd.get_str("find").unwrap());
     let get = |f: &str| cmd.get_document(f).ok();
     let spec = FindSpec::parse(get("filter"), get("sort"), get("projection"), None, None).unwrap();
-    let fields = crate::commands::find::FindFields::read(cmd).unwrap();
-    let q = fields.canonical(&spec);
+    let request = crate::commands::request::find::FindRequest::parse(cmd).unwrap();
+    let q = request.canonical(&spec);
     super::find(e.catalog().collection(&ns), &q, &MatchContext::default()).unwrap()
 }
 

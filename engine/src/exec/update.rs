@@ -56,7 +56,7 @@ impl<'a> Update<'a> {
         }
         match self.child.work()? {
             State::Advanced(m) => {
-                let doc = m.document();
+                let doc = m.view();
                 self.specific.n_matched += 1;
                 let matched_position = if self.plan.spec.is_positional() {
                     self.plan.filter.first_array_position(&doc)

@@ -1,14 +1,14 @@
 //! `$sum $avg $min $max $stdDevPop $stdDevSamp` as expressions (MongoDB's
 //! `ExpressionFromAccumulator`): one argument that evaluates to an array is folded element by
 //! element, one argument of another kind is folded alone, several arguments are folded together.
-//! The folding is the `$group` accumulator's own (`crate::accumulator`), fed one value at a time.
+//! The folding is the `$group` accumulator's own (`crate::fold`), fed one value at a time.
 
 use bson::Bson;
 
 use super::operators::{Arity, OperatorDef, positional};
-use super::{Expression, Scope, Vars};
-use crate::accumulator::Accumulator;
-use crate::error::{Error, Result};
+use super::{Expression, Vars};
+use crate::error::Result;
+use crate::fold::FoldOp;
 
 pub const OPERATORS: &[OperatorDef] = &[
     folding("$sum", sum),
@@ -28,17 +28,8 @@ const fn folding(name: &'static str, eval: super::operators::Eval) -> OperatorDe
     }
 }
 
-/// The variable the accumulator reads each value from.
-const ELEMENT: &str = "element";
-
-fn fold(name: &str, args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
-    let scope = Scope {
-        bound: vec![ELEMENT.to_string()],
-        ..Scope::default()
-    };
-    let accumulator = Accumulator::parse(name, &Bson::String(format!("$${ELEMENT}")), &scope)?
-        .ok_or_else(|| Error::location(168, format!("Unrecognized expression '{name}'")))?;
-    let mut state = accumulator.start(&Bson::Null)?;
+fn fold(op: FoldOp, args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
+    let mut state = op.start();
     let values: Vec<Option<Bson>> = match args {
         [single] => match single.eval(vars)? {
             Some(Bson::Array(items)) => items.into_iter().map(Some).collect(),
@@ -46,35 +37,30 @@ fn fold(name: &str, args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>
         },
         _ => args.iter().map(|a| a.eval(vars)).collect::<Result<_>>()?,
     };
-    let mut bound = vars.bound.to_vec();
-    bound.push((ELEMENT.to_string(), Bson::Null));
     for value in values {
-        if let Some(slot) = bound.last_mut() {
-            // Every one of these accumulators treats missing as null: both are skipped.
-            slot.1 = value.unwrap_or(Bson::Null);
-        }
-        accumulator.accumulate(&mut state, &vars.rebound(&bound))?;
+        // Every one of these folds treats missing as null: both are skipped.
+        state.process(op, Some(value.unwrap_or(Bson::Null)))?;
     }
-    Ok(Some(accumulator.value(&state)))
+    Ok(Some(state.value(op)))
 }
 
 fn sum(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
-    fold("$sum", args, vars)
+    fold(FoldOp::Sum, args, vars)
 }
 fn avg(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
-    fold("$avg", args, vars)
+    fold(FoldOp::Avg, args, vars)
 }
 fn min(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
-    fold("$min", args, vars)
+    fold(FoldOp::Min, args, vars)
 }
 fn max(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
-    fold("$max", args, vars)
+    fold(FoldOp::Max, args, vars)
 }
 fn std_dev_pop(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
-    fold("$stdDevPop", args, vars)
+    fold(FoldOp::StdDevPop, args, vars)
 }
 fn std_dev_samp(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
-    fold("$stdDevSamp", args, vars)
+    fold(FoldOp::StdDevSamp, args, vars)
 }
 
 #[cfg(test)]

@@ -85,7 +85,9 @@ impl FindSpec {
         FindSpec::parse_in(filter, sort, projection, skip, limit, &scope)
     }
 
-    fn parse_in(
+    /// Parses a find in an expression scope the caller has built (a command's `let` values
+    /// already evaluated): the update and aggregate commands, whose other arguments share it.
+    pub fn parse_in(
         filter: Option<&Document>,
         sort: Option<&Document>,
         projection: Option<&Document>,

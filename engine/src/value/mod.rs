@@ -15,6 +15,7 @@ pub mod nesting;
 pub mod numeric;
 mod order;
 pub mod regex;
+pub mod string_order;
 pub mod type_set;
 
 pub use integer::{as_i64, as_i64_signed};

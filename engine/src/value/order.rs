@@ -41,7 +41,7 @@ pub fn canonical_type_rank(v: &Bson) -> u8 {
 }
 
 /// Compares two values in MongoDB's order. Numbers compare exactly across int32, int64 and double;
-/// strings compare under the collation in force (`collation::CollationScope`), binary without one.
+/// strings compare in the order in force (`string_order`: a command's collation), binary without one.
 pub fn compare_values(a: &Bson, b: &Bson) -> Ordering {
     compare_in(a, b, Strings::Collated)
 }
@@ -61,7 +61,7 @@ enum Strings {
 
 fn compare_strings(x: &str, y: &str, strings: Strings) -> Ordering {
     match strings {
-        Strings::Collated => crate::collation::compare_strings(x, y),
+        Strings::Collated => super::string_order::compare_in_force(x, y),
         Strings::Binary => x.cmp(y),
     }
 }

@@ -85,16 +85,16 @@ pub(crate) fn group_documents(
     let mut groups: Vec<(Bson, Vec<State>)> = Vec::new();
     for doc in input {
         let vars = Vars::with_context(doc, eval);
-        let key = key_of(&vars)?;
-        let slot = match index.get(&OrderedValue(key.clone())) {
+        let key = OrderedValue(key_of(&vars)?);
+        let slot = match index.get(&key) {
             Some(i) => *i,
             None => {
                 let states = fields
                     .iter()
-                    .map(|f| f.accumulator.start(&key))
+                    .map(|f| f.accumulator.start(&key.0))
                     .collect::<Result<Vec<_>>>()?;
-                index.insert(OrderedValue(key.clone()), groups.len());
-                groups.push((key, states));
+                groups.push((key.0.clone(), states));
+                index.insert(key, groups.len() - 1);
                 groups.len() - 1
             }
         };

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use bson::{Bson, Document};
 
-use super::Op;
+use super::FoldOp as Op;
 use super::sum::NumericSum;
 use crate::error::{Error, Result};
 use crate::value::display::type_name;
@@ -49,7 +49,7 @@ impl SimpleState {
         }
     }
 
-    pub fn process(&mut self, op: &Op, value: Option<Bson>) -> Result<()> {
+    pub fn process(&mut self, op: Op, value: Option<Bson>) -> Result<()> {
         match self {
             SimpleState::Sum(s) => {
                 if let Some(v) = &value {
@@ -126,7 +126,7 @@ impl SimpleState {
         Ok(())
     }
 
-    pub fn value(&self, op: &Op) -> Bson {
+    pub fn value(&self, op: Op) -> Bson {
         match self {
             SimpleState::Sum(s) => match op {
                 Op::Avg => s.mean(),
