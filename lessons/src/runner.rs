@@ -254,7 +254,7 @@ fn check_result(lesson: &Lesson, exercise: &Exercise, answer: &str) -> CheckOutc
             for collection in collections {
                 let got = collection_contents(&mut answer_shell, &db, collection);
                 let want = collection_contents(&mut solution_shell, &db, collection);
-                if got == want {
+                if same_documents_in_order(&got, &want) {
                     continue;
                 }
                 return if got.len() != want.len() {
@@ -320,6 +320,16 @@ fn same_values(a: &[Bson], b: &[Bson], ordered: bool) -> bool {
         }
     }
     true
+}
+
+/// Documents compared as MongoDB stores them: field order and number types count (`Document`'s
+/// `==` ignores field order, which an exercise that asks for fields "in that order" must not).
+fn same_documents_in_order(a: &[Document], b: &[Document]) -> bool {
+    let bytes = |d: &Document| d.to_vec().ok();
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| matches!((bytes(x), bytes(y)), (Some(p), Some(q)) if p == q))
 }
 
 /// A collection's documents in `_id` order, read through the engine.
@@ -446,6 +456,15 @@ mod tests {
         let missing = breaks_rules(&rules, "db.c.find({a: {$gt: 1}})");
         assert!(missing.is_some_and(|v| v.message.contains("use `$expr`")));
         assert!(breaks_rules(&rules, "db.c.find({$expr: {$gt: ['$a', 1]}})").is_none());
+    }
+
+    #[test]
+    fn stored_documents_differ_by_field_order() {
+        let ab = vec![doc! {"a": 1, "b": 2}];
+        let ba = vec![doc! {"b": 2, "a": 1}];
+        assert!(same_documents_in_order(&ab, &ab.clone()));
+        assert!(!same_documents_in_order(&ab, &ba));
+        assert!(!same_documents_in_order(&ab, &[]));
     }
 
     #[test]
