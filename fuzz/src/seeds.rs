@@ -121,8 +121,8 @@ pub fn collect() -> Corpora {
             }
             for exercise in &lesson.exercises {
                 corpora.add_shell_code(&exercise.solution);
-                for wrong in &exercise.wrong {
-                    corpora.add_shell_code(wrong);
+                for answer in exercise.right.iter().chain(&exercise.wrong) {
+                    corpora.add_shell_code(answer);
                 }
             }
         }

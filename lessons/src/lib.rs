@@ -13,7 +13,7 @@ mod parse;
 mod plan_view;
 mod runner;
 
-pub use model::{Check, Exercise, Lesson, PlanRequirement, Prose, Step};
+pub use model::{AnswerRules, Check, Exercise, Lesson, PlanRequirement, Prose, Step};
 pub use output::{
     OutputDifference, OutputItem, PrintedValue, compare_output, parse_output, parse_value,
 };
@@ -54,6 +54,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     lesson!("b1-tour"),
     lesson!("b2-modeling"),
     lesson!("b3-queries"),
+    lesson!("b3-writes"),
     lesson!("b4-indexing"),
     lesson!("b5-optimizing"),
 ];

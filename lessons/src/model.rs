@@ -48,12 +48,32 @@ pub struct Exercise {
     pub title_zh: Option<String>,
     pub prose: String,
     pub prose_zh: Option<String>,
-    pub hints: Vec<String>,
+    /// Graded hints, revealed one at a time: a direction, then the operator or shape, then a
+    /// near-complete example; each in English and simplified Chinese (a ```` ```hint-zh ````
+    /// block after its ```` ```hint ```` block).
+    pub hints: Vec<Prose>,
     /// A correct answer: it must pass the check (verified by the lesson tests).
     pub solution: String,
+    /// Other correct answers, written differently: each must pass the check too.
+    pub right: Vec<String>,
     /// Answers that look plausible but are wrong: each must fail the check.
     pub wrong: Vec<String>,
     pub check: Check,
+    /// What the check asks of the answer beyond its result (see [`AnswerRules`]).
+    pub rules: AnswerRules,
+}
+
+/// Constraints a check puts on how an answer is written and where it is tried.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AnswerRules {
+    /// Operators or words the answer must not use (`forbid: $where`), when the exercise says so.
+    pub forbid: Vec<String>,
+    /// Operators the answer must use (`require: $expr`), when the exercise asks for them.
+    pub require: Vec<String>,
+    /// Shell code run before the answer and the solution alike (`setup:`): test documents near
+    /// the question's edges (a price exactly at a bound), so an answer that only happens to
+    /// match the lesson's data is told apart from one that answers the question.
+    pub setup: Option<String>,
 }
 
 /// How an exercise's answer is checked. Every check runs the answer in a fresh shell with the
@@ -63,10 +83,11 @@ pub enum Check {
     /// The value of the answer's last expression (a cursor counts as its documents) must equal
     /// the solution's; as a multiset unless `ordered`.
     Result { ordered: bool },
-    /// After the answer runs, the collection must hold the same documents as after the solution.
+    /// After the answer runs, each collection must hold the same documents as after the
+    /// solution (`collection: a, b` names several, for a change that must reach all of them).
     State {
         db: Option<String>,
-        collection: String,
+        collections: Vec<String>,
     },
     /// After the answer runs (typically `createIndex`), `query`'s plan must meet `plan`.
     Plan {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::model::{Check, Exercise, Lesson, PlanRequirement, Prose, Step};
+use crate::model::{AnswerRules, Check, Exercise, Lesson, PlanRequirement, Prose, Step};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParseError {
@@ -27,8 +27,9 @@ struct Section {
     js: Option<String>,
     expect: Option<String>,
     look: Option<Vec<(String, String)>>,
-    hints: Vec<String>,
+    hints: Vec<Prose>,
     solution: Option<String>,
+    right: Vec<String>,
     wrong: Vec<String>,
     check: Option<(usize, String)>,
 }
@@ -105,6 +106,7 @@ pub fn parse_lesson(file: &str, src: &str) -> Result<Lesson, ParseError> {
                 look: None,
                 hints: Vec::new(),
                 solution: None,
+                right: Vec::new(),
                 wrong: Vec::new(),
                 check: None,
             });
@@ -184,7 +186,22 @@ fn add_block(
         }
         "hint" => {
             exercise_only(s)?;
-            s.hints.push(body.trim().to_string());
+            s.hints.push(Prose {
+                en: body.trim().to_string(),
+                zh: None,
+            });
+        }
+        "hint-zh" => {
+            exercise_only(s)?;
+            match s.hints.last_mut() {
+                Some(h) if h.zh.is_none() => h.zh = Some(body.trim().to_string()),
+                Some(_) => return Err(err(line, "a hint has one hint-zh block")),
+                None => return Err(err(line, "a hint-zh block follows the hint it translates")),
+            }
+        }
+        "right" => {
+            exercise_only(s)?;
+            s.right.push(body);
         }
         "solution" => {
             exercise_only(s)?;
@@ -254,6 +271,7 @@ fn finish(
             "an exercise needs at least one ```wrong block (an answer its check must reject)",
         ));
     }
+    let (check, rules) = parse_check(&check).map_err(|m| err(check_line, &m))?;
     lesson.exercises.push(Exercise {
         title: s.title,
         title_zh,
@@ -261,14 +279,20 @@ fn finish(
         prose_zh,
         hints: s.hints,
         solution,
+        right: s.right,
         wrong: s.wrong,
-        check: parse_check(&check).map_err(|m| err(check_line, &m))?,
+        check,
+        rules,
     });
     Ok(())
 }
 
-/// A check block: `key: value` lines (`kind: result|state|plan`, then the kind's keys).
-fn parse_check(body: &str) -> Result<Check, String> {
+/// The check keys every kind accepts: the answer rules.
+const RULE_KEYS: [&str; 3] = ["forbid", "require", "setup"];
+
+/// A check block: `key: value` lines (`kind: result|state|plan`, then the kind's keys, then
+/// the optional answer rules `forbid`, `require` (comma-separated) and `setup` (shell code)).
+fn parse_check(body: &str) -> Result<(Check, AnswerRules), String> {
     let mut fields: Vec<(&str, &str)> = Vec::new();
     for line in body.lines().filter(|l| !l.trim().is_empty()) {
         let (k, v) = line
@@ -276,6 +300,31 @@ fn parse_check(body: &str) -> Result<Check, String> {
             .ok_or_else(|| format!("check lines are `key: value`, not `{line}`"))?;
         fields.push((k.trim(), v.trim()));
     }
+    let list = |key: &str| -> Vec<String> {
+        fields
+            .iter()
+            .filter(|(k, _)| *k == key)
+            .flat_map(|(_, v)| v.split(','))
+            .map(|w| w.trim().to_string())
+            .filter(|w| !w.is_empty())
+            .collect()
+    };
+    let rules = AnswerRules {
+        forbid: list("forbid"),
+        require: list("require"),
+        setup: fields
+            .iter()
+            .find(|(k, _)| *k == "setup")
+            .map(|(_, v)| v.to_string()),
+    };
+    let fields: Vec<(&str, &str)> = fields
+        .into_iter()
+        .filter(|(k, _)| !RULE_KEYS.contains(k))
+        .collect();
+    parse_check_kind(&fields).map(|check| (check, rules))
+}
+
+fn parse_check_kind(fields: &[(&str, &str)]) -> Result<Check, String> {
     let get = |key: &str| fields.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
     let known = |allowed: &[&str]| -> Result<(), String> {
         match fields.iter().find(|(k, _)| !allowed.contains(k)) {
@@ -295,10 +344,18 @@ fn parse_check(body: &str) -> Result<Check, String> {
         }
         Some("state") => {
             known(&["kind", "collection", "db"])?;
-            let collection = get("collection").ok_or("a state check names its `collection`")?;
+            let collections: Vec<String> = get("collection")
+                .ok_or("a state check names its `collection`")?
+                .split(',')
+                .map(|c| c.trim().to_string())
+                .filter(|c| !c.is_empty())
+                .collect();
+            if collections.is_empty() {
+                return Err("a state check names its `collection`".into());
+            }
             Ok(Check::State {
                 db: get("db").map(str::to_string),
-                collection: collection.to_string(),
+                collections,
             })
         }
         Some("plan") => {
@@ -350,9 +407,10 @@ mod tests {
     fn parses_chinese_prose_datasets_and_exercises() {
         let src = "---\nid: t\ntitle: T\ntitle_zh: 标题\ndataset: shop # the shop data\n---\nIntro.\n```zh\n简介。\n```\n\
                    ## One\nSay hi.\n```zh\n# 第一步\n打个招呼。\n```\n```js\n1\n```\n\
-                   ## Exercise: Find cheap things\nFind them.\n```hint\nUse $lt.\n```\n\
-                   ```solution\ndb.p.find({price: {$lt: 5}})\n```\n```wrong\ndb.p.find()\n```\n\
-                   ```check\nkind: result\n```\n\
+                   ## Exercise: Find cheap things\nFind them.\n```hint\nUse $lt.\n```\n```hint-zh\n用 $lt。\n```\n\
+                   ```solution\ndb.p.find({price: {$lt: 5}})\n```\n```right\ndb.p.find({price: {$lte: 4}})\n```\n\
+                   ```wrong\ndb.p.find()\n```\n\
+                   ```check\nkind: result\nforbid: $where, $function\nsetup: db.p.insertOne({price: 5})\n```\n\
                    ## Exercise: Index it\n```solution\ndb.p.createIndex({price: 1})\n```\n\
                    ```wrong\ndb.p.createIndex({name: 1})\n```\n```check\nkind: plan\nquery: db.p.find({price: 1}, {_id: 0, price: 1})\nplan: covered\n```\n";
         let l = parse_lesson("t.md", src).unwrap();
@@ -363,7 +421,14 @@ mod tests {
         assert_eq!(l.steps[0].prose_zh.as_deref(), Some("打个招呼。"));
         assert_eq!(l.exercises.len(), 2);
         assert_eq!(l.exercises[0].title, "Find cheap things");
-        assert_eq!(l.exercises[0].hints, vec!["Use $lt.".to_string()]);
+        assert_eq!(l.exercises[0].hints[0].en, "Use $lt.");
+        assert_eq!(l.exercises[0].hints[0].zh.as_deref(), Some("用 $lt。"));
+        assert_eq!(l.exercises[0].right, vec!["db.p.find({price: {$lte: 4}})"]);
+        assert_eq!(l.exercises[0].rules.forbid, vec!["$where", "$function"]);
+        assert_eq!(
+            l.exercises[0].rules.setup.as_deref(),
+            Some("db.p.insertOne({price: 5})")
+        );
         assert_eq!(l.exercises[0].check, Check::Result { ordered: false });
         assert_eq!(
             l.exercises[1].check,
@@ -377,5 +442,8 @@ mod tests {
         assert!(parse_lesson("x.md", no_wrong).is_err());
         let bad_kind = "---\nid: a\ntitle: b\n---\n## Exercise: x\n```solution\n1\n```\n```wrong\n2\n```\n```check\nkind: vibes\n```\n";
         assert!(parse_lesson("x.md", bad_kind).is_err());
+        // A hint-zh block needs the hint it translates.
+        let orphan = "---\nid: a\ntitle: b\n---\n## Exercise: x\n```hint-zh\n提示\n```\n```solution\n1\n```\n```wrong\n2\n```\n```check\nkind: result\n```\n";
+        assert!(parse_lesson("x.md", orphan).is_err());
     }
 }

@@ -6,7 +6,7 @@ use engine::Engine;
 use engine::clock::SimulatedClock;
 use shell::{Shell, ShellConfig};
 
-use crate::model::{Check, Exercise, Lesson, PlanRequirement};
+use crate::model::{AnswerRules, Check, Exercise, Lesson, PlanRequirement};
 use shell::dataset::dataset;
 
 /// Lessons run on a simulated clock that starts here (2025-01-01T00:00:00Z), with a fixed seed,
@@ -30,6 +30,10 @@ pub struct StepFailure {
 pub struct Verified {
     pub steps: usize,
     pub exercises: usize,
+    /// Wrong answers (```` ```wrong ```` blocks) the checks rejected.
+    pub wrong_rejected: usize,
+    /// Right answers (the solution and the ```` ```right ```` blocks) the checks accepted.
+    pub right_accepted: usize,
 }
 
 /// The verdict on one exercise answer.
@@ -121,15 +125,20 @@ pub fn verify_lesson(lesson: &Lesson) -> Result<Verified, Vec<StepFailure>> {
     }
     for (i, exercise) in lesson.exercises.iter().enumerate() {
         let at = lesson.steps.len() + i + 1;
-        let solution = check_exercise(lesson, exercise, &exercise.solution);
-        let mut ok = solution.passed;
-        if !ok {
-            failures.push(failure(
-                at,
-                &exercise.title,
-                "the solution passes its check".into(),
-                solution.message,
-            ));
+        let mut ok = true;
+        for right in std::iter::once(&exercise.solution).chain(&exercise.right) {
+            let outcome = check_exercise(lesson, exercise, right);
+            if outcome.passed {
+                verified.right_accepted += 1;
+            } else {
+                ok = false;
+                failures.push(failure(
+                    at,
+                    &exercise.title,
+                    format!("the right answer `{right}` passes the check"),
+                    outcome.message,
+                ));
+            }
         }
         for wrong in &exercise.wrong {
             let outcome = check_exercise(lesson, exercise, wrong);
@@ -141,6 +150,8 @@ pub fn verify_lesson(lesson: &Lesson) -> Result<Verified, Vec<StepFailure>> {
                     format!("the wrong answer `{wrong}` fails the check"),
                     outcome.message,
                 ));
+            } else {
+                verified.wrong_rejected += 1;
             }
         }
         if ok {
@@ -157,8 +168,46 @@ pub fn verify_lesson(lesson: &Lesson) -> Result<Verified, Vec<StepFailure>> {
 /// Checks a learner's answer to an exercise: the answer runs in a fresh shell with the lesson's
 /// dataset, and so does the solution when the check compares with it.
 pub fn check_exercise(lesson: &Lesson, exercise: &Exercise, answer: &str) -> CheckOutcome {
+    if let Some(verdict) = breaks_rules(&exercise.rules, answer) {
+        return verdict;
+    }
+    let outcome = check_result(lesson, exercise, answer);
+    match &exercise.rules.setup {
+        Some(_) if !outcome.passed => CheckOutcome::fail(format!(
+            "{} (The check first adds a few test documents at the edges of the question, so \
+             an answer must hold for any data, not only the lesson's.)",
+            outcome.message
+        )),
+        _ => outcome,
+    }
+}
+
+/// The verdict when an answer is written in a way the exercise rules out: a forbidden operator,
+/// or a required one missing.
+fn breaks_rules(rules: &AnswerRules, answer: &str) -> Option<CheckOutcome> {
+    if let Some(word) = rules.forbid.iter().find(|w| answer.contains(w.as_str())) {
+        return Some(CheckOutcome::fail(format!(
+            "Not this way: the exercise asks for an answer without `{word}`."
+        )));
+    }
+    if let Some(word) = rules.require.iter().find(|w| !answer.contains(w.as_str())) {
+        return Some(CheckOutcome::fail(format!(
+            "Not this way: the exercise asks you to use `{word}`."
+        )));
+    }
+    None
+}
+
+/// Runs the answer (after the rules' setup) and judges what it gives or leaves behind.
+fn check_result(lesson: &Lesson, exercise: &Exercise, answer: &str) -> CheckOutcome {
     let run = |code: &str| -> Result<(Shell, Option<Bson>), String> {
         let mut shell = lesson_shell(lesson)?;
+        if let Some(setup) = &exercise.rules.setup {
+            let ev = shell.eval(setup);
+            if let Some(e) = &ev.error {
+                return Err(format!("the check's setup failed: {e}"));
+            }
+        }
         let ev = shell.eval(code);
         if let Some(e) = &ev.error {
             return Err(e.to_string());
@@ -193,7 +242,7 @@ pub fn check_exercise(lesson: &Lesson, exercise: &Exercise, answer: &str) -> Che
                 CheckOutcome::fail("Not yet: the results differ from what the exercise asks for.")
             }
         }
-        Check::State { db, collection } => {
+        Check::State { db, collections } => {
             let mut solution_shell = match run(&exercise.solution) {
                 Ok((s, _)) => s,
                 Err(e) => return CheckOutcome::fail(format!("the solution failed: {e}")),
@@ -202,21 +251,28 @@ pub fn check_exercise(lesson: &Lesson, exercise: &Exercise, answer: &str) -> Che
                 .clone()
                 .or_else(|| dataset_db(lesson))
                 .unwrap_or_else(|| "test".into());
-            let got = collection_contents(&mut answer_shell, &db, collection);
-            let want = collection_contents(&mut solution_shell, &db, collection);
-            if got == want {
-                CheckOutcome::pass(format!("Correct: {collection} holds what it should."))
-            } else if got.len() != want.len() {
-                CheckOutcome::fail(format!(
-                    "Not yet: {collection} now holds {} document(s); it should hold {}.",
-                    got.len(),
-                    want.len()
-                ))
-            } else {
-                CheckOutcome::fail(format!(
-                    "Not yet: the documents in {collection} differ from the expected ones."
-                ))
+            for collection in collections {
+                let got = collection_contents(&mut answer_shell, &db, collection);
+                let want = collection_contents(&mut solution_shell, &db, collection);
+                if same_documents_in_order(&got, &want) {
+                    continue;
+                }
+                return if got.len() != want.len() {
+                    CheckOutcome::fail(format!(
+                        "Not yet: {collection} now holds {} document(s); it should hold {}.",
+                        got.len(),
+                        want.len()
+                    ))
+                } else {
+                    CheckOutcome::fail(format!(
+                        "Not yet: the documents in {collection} differ from the expected ones."
+                    ))
+                };
             }
+            CheckOutcome::pass(match collections.as_slice() {
+                [one] => format!("Correct: {one} holds what it should."),
+                many => format!("Correct: {} hold what they should.", many.join(" and ")),
+            })
         }
         Check::Plan { query, plan } => {
             let ev = answer_shell.eval(&format!("({query}).explain('executionStats')"));
@@ -264,6 +320,16 @@ fn same_values(a: &[Bson], b: &[Bson], ordered: bool) -> bool {
         }
     }
     true
+}
+
+/// Documents compared as MongoDB stores them: field order and number types count (`Document`'s
+/// `==` ignores field order, which an exercise that asks for fields "in that order" must not).
+fn same_documents_in_order(a: &[Document], b: &[Document]) -> bool {
+    let bytes = |d: &Document| d.to_vec().ok();
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| matches!((bytes(x), bytes(y)), (Some(p), Some(q)) if p == q))
 }
 
 /// A collection's documents in `_id` order, read through the engine.
@@ -377,6 +443,29 @@ fn judge_plan(explain: &Document, requirement: PlanRequirement) -> CheckOutcome 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn answers_that_use_a_forbidden_operator_or_miss_a_required_one_are_refused() {
+        let rules = AnswerRules {
+            forbid: vec!["$where".into()],
+            require: vec!["$expr".into()],
+            setup: None,
+        };
+        let forbidden = breaks_rules(&rules, "db.c.find({$where: 'this.a > 1', $expr: 1})");
+        assert!(forbidden.is_some_and(|v| !v.passed && v.message.contains("without `$where`")));
+        let missing = breaks_rules(&rules, "db.c.find({a: {$gt: 1}})");
+        assert!(missing.is_some_and(|v| v.message.contains("use `$expr`")));
+        assert!(breaks_rules(&rules, "db.c.find({$expr: {$gt: ['$a', 1]}})").is_none());
+    }
+
+    #[test]
+    fn stored_documents_differ_by_field_order() {
+        let ab = vec![doc! {"a": 1, "b": 2}];
+        let ba = vec![doc! {"b": 2, "a": 1}];
+        assert!(same_documents_in_order(&ab, &ab.clone()));
+        assert!(!same_documents_in_order(&ab, &ba));
+        assert!(!same_documents_in_order(&ab, &[]));
+    }
 
     #[test]
     fn multiset_comparison_ignores_order_unless_asked() {

@@ -9,12 +9,16 @@ fn every_lesson_step_shows_its_expected_output() {
     let lessons = lessons::built_in().expect("lessons parse");
     let mut steps = 0;
     let mut exercises = 0;
+    let mut wrong_rejected = 0;
+    let mut right_accepted = 0;
     let mut failures = Vec::new();
     for lesson in &lessons {
         match lessons::verify_lesson(lesson) {
             Ok(v) => {
                 steps += v.steps;
                 exercises += v.exercises;
+                wrong_rejected += v.wrong_rejected;
+                right_accepted += v.right_accepted;
             }
             Err(f) => failures.extend(f),
         }
@@ -30,15 +34,24 @@ fn every_lesson_step_shows_its_expected_output() {
     // (eprintln! is captured; a direct write is not).
     let _ = writeln!(
         std::io::stderr().lock(),
-        "lessons: {} lessons, {} steps verified, {} exercises checked",
+        "lessons: {} lessons, {steps} steps verified, {exercises} exercises checked, \
+         {wrong_rejected} wrong answers rejected, {right_accepted} right answers accepted",
         lessons.len(),
-        steps,
-        exercises
     );
     assert!(
         failures.is_empty(),
         "{} lesson steps or exercises fail",
         failures.len()
+    );
+    // Every exercise was checked both ways: at least three wrong answers rejected and two right
+    // answers accepted each (the per-exercise counts are checked by the test below).
+    assert!(
+        wrong_rejected >= 3 * exercises,
+        "{wrong_rejected} wrong answers rejected"
+    );
+    assert!(
+        right_accepted >= 2 * exercises,
+        "{right_accepted} right answers accepted"
     );
 }
 
@@ -104,6 +117,42 @@ fn every_lesson_has_three_exercises_and_its_chinese_text() {
                     "{} exercise `{}`: no Chinese text",
                     lesson.id, exercise.title
                 ));
+            }
+            if let Some(n) = exercise.hints.iter().position(|h| h.zh.is_none()) {
+                gaps.push(format!(
+                    "{} exercise `{}`: hint {} has no Chinese (a ```hint-zh block)",
+                    lesson.id,
+                    exercise.title,
+                    n + 1
+                ));
+            }
+        }
+    }
+    assert!(gaps.is_empty(), "{}", gaps.join("\n"));
+}
+
+/// What the lessons issue asks of every exercise: two or three graded hints (each with its
+/// Chinese), at least three wrong answers that must fail (near misses: a boundary, a partial
+/// update, a forbidden operator, a missing condition) and at least two right answers written
+/// differently (the solution and one or more ```right blocks) that must pass.
+#[test]
+fn every_exercise_has_graded_hints_near_misses_and_two_right_answers() {
+    let lessons = lessons::built_in().expect("lessons parse");
+    let mut gaps = Vec::new();
+    for lesson in &lessons {
+        for exercise in &lesson.exercises {
+            let at = format!("{} exercise `{}`", lesson.id, exercise.title);
+            if !(2..=3).contains(&exercise.hints.len()) {
+                gaps.push(format!("{at}: {} hints (2 or 3)", exercise.hints.len()));
+            }
+            if exercise.wrong.len() < 3 {
+                gaps.push(format!(
+                    "{at}: {} wrong answers (3 or more)",
+                    exercise.wrong.len()
+                ));
+            }
+            if exercise.right.is_empty() {
+                gaps.push(format!("{at}: no ```right answer besides the solution"));
             }
         }
     }

@@ -54,7 +54,7 @@ pub fn LessonExercise(exercise: usize) -> impl IntoView {
                 view! {
                     <div class="hint" data-testid="hint">
                         <strong>{format!("{} {}", tr(lang, "Hint"), i + 1)}</strong>
-                        <LessonProse text=h.clone()/>
+                        <LessonProse text=localized(lang, &h.en, h.zh.as_deref()).to_string()/>
                     </div>
                 }
             })
