@@ -108,6 +108,18 @@ impl PlanStage {
         names
     }
 
+    /// A counter summed over the plan's stages (keys examined by its index scans, documents
+    /// examined by its fetches); `None` when no stage reports it.
+    pub fn total(&self, counter: fn(&PlanStage) -> Option<i64>) -> Option<i64> {
+        let mut sum = None;
+        self.visit(&mut |s| {
+            if let Some(n) = counter(s) {
+                *sum.get_or_insert(0) += n;
+            }
+        });
+        sum
+    }
+
     /// The indexes the plan reads, first seen first.
     pub fn indexes(&self) -> Vec<String> {
         self.reads().1

@@ -171,6 +171,8 @@ mod tests {
             "{zh}"
         );
         assert_eq!(p.winning.works, Some(11));
+        assert_eq!(p.winning.total(|s| s.docs_examined), Some(10));
+        assert_eq!(p.winning.total(|s| s.keys_examined), None);
         assert_eq!(p.time_ms, Some(0));
     }
 

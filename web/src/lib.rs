@@ -47,6 +47,8 @@ pub struct Entry {
     pub hints: Vec<String>,
     /// For an aggregation: what each stage returns (the stage-by-stage view).
     pub stages: Vec<protocol::StageView>,
+    /// Shown again from the saved transcript after a reload (not run in this page).
+    pub restored: bool,
 }
 
 /// Lines the console shows between commands when the data under it changes (a lesson opened, or
@@ -93,6 +95,7 @@ pub fn push_note(state: AppState, note: ConsoleNote) {
             note: Some(note),
             hints: Vec::new(),
             stages: Vec::new(),
+            restored: false,
         });
     });
     scroll_output_to_end();
@@ -307,7 +310,7 @@ pub async fn run_in_console(state: AppState, input: String) -> engine_client::Ou
     let outcome = engine_client::run(&input).await;
     let first = state
         .entries
-        .with_untracked(|entries| entries.iter().all(|e| e.note.is_some()));
+        .with_untracked(|entries| entries.iter().all(|e| e.note.is_some() || e.restored));
     state.entries.update(|entries| {
         let id = entries.len();
         entries.push(Entry {
@@ -320,6 +323,7 @@ pub async fn run_in_console(state: AppState, input: String) -> engine_client::Ou
             note: None,
             hints: outcome.notes.clone(),
             stages: outcome.stages.clone(),
+            restored: false,
         });
     });
     if !outcome.is_error {

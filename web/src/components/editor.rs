@@ -131,7 +131,12 @@ pub fn Editor() -> impl IntoView {
         let value = event_target_value(&ev);
         text.set(value.clone());
         read_cursor();
-        let found = vocabulary_completion(&value, cursor.get_untracked());
+        let at = cursor.get_untracked();
+        // Typing opens the popup for a word being typed (or after a dot); field names at an
+        // empty position (`find({`) wait for Tab or Ctrl+Space, so Enter still starts a line.
+        let found = vocabulary_completion(&value, at).filter(|c| {
+            c.start < at || value.get(..at).is_some_and(|before| before.ends_with('.'))
+        });
         chosen.set(0);
         popup.set(found);
     };
@@ -265,15 +270,17 @@ pub fn Editor() -> impl IntoView {
             view! { <ul class="completion" data-testid="completion" style=style>{items}</ul> }
         })
     };
-    // Inside a lesson the example is the open step's command, not the playground's.
+    // Inside a lesson the example is the open step's command (the first step's on other pages),
+    // not the playground's.
     let ls = expect_context::<crate::lessons::session::LessonState>();
     let placeholder = move || {
         ls.current_page()
-            .and_then(|(lesson, page)| match page {
-                crate::lessons::library::Page::Step(i) => {
-                    lesson.steps.get(i).map(|s| s.command.clone())
-                }
-                _ => None,
+            .and_then(|(lesson, page)| {
+                let step = match page {
+                    crate::lessons::library::Page::Step(i) => i,
+                    _ => 0,
+                };
+                lesson.steps.get(step).map(|s| s.command.clone())
             })
             .unwrap_or_else(|| "db.products.insertOne({name: \"Product 1\", price: 10})".into())
     };

@@ -104,8 +104,8 @@ fn compare_table(plan: &ExplainPlan, lang: Lang) -> impl IntoView + use<> {
             let b = p.all_bounds();
             if b.is_empty() { none() } else { b.join("; ") }
         })}
-        {row("keys examined", &|p| p.keys_examined.map_or_else(none, |n| n.to_string()))}
-        {row("docs examined", &|p| p.docs_examined.map_or_else(none, |n| n.to_string()))}
+        {row("keys examined", &|p| p.total(|s| s.keys_examined).map_or_else(none, |n| n.to_string()))}
+        {row("docs examined", &|p| p.total(|s| s.docs_examined).map_or_else(none, |n| n.to_string()))}
         {row("works", &|p| p.works.map_or_else(none, |n| n.to_string()))}
     };
     view! {

@@ -205,14 +205,18 @@ fn ComparisonView(cmp: lessons::Comparison) -> impl IntoView {
                     )
                 }}</p>
                 <div class="columns">
-                    <section>
-                        <h4>{move || format!("{} ({extra_total})", tr(app.lang.get(), "Should not be there"))}</h4>
-                        {list(extra, extra_total, "extra-docs")}
-                    </section>
-                    <section>
-                        <h4>{move || format!("{} ({missing_total})", tr(app.lang.get(), "Missing from your result"))}</h4>
-                        {list(missing, missing_total, "missing-docs")}
-                    </section>
+                    {(extra_total > 0).then(|| view! {
+                        <section>
+                            <h4>{move || format!("{} ({extra_total})", tr(app.lang.get(), "Should not be there"))}</h4>
+                            {list(extra, extra_total, "extra-docs")}
+                        </section>
+                    })}
+                    {(missing_total > 0).then(|| view! {
+                        <section>
+                            <h4>{move || format!("{} ({missing_total})", tr(app.lang.get(), "Missing from your result"))}</h4>
+                            {list(missing, missing_total, "missing-docs")}
+                        </section>
+                    })}
                 </div>
             </div>
         }

@@ -59,7 +59,7 @@ pub fn OutputPane() -> impl IntoView {
             tabindex="0"
             aria-label=move || tr(state.lang.get(), "Output")
         >
-            <Show when=move || state.entries.with(|e| e.iter().all(|e| e.note.is_some()))>
+            <Show when=move || state.entries.with(|e| e.iter().all(|e| e.note.is_some() || e.restored))>
                 <Welcome/>
             </Show>
             <For each=move || state.entries.get() key=|e| e.id children=move |e| view! { <EntryView entry=e/> }/>
@@ -185,6 +185,7 @@ fn EntryView(entry: Entry) -> impl IntoView {
         result,
         hints,
         stages,
+        restored,
         ..
     } = entry;
     let hints = hints
@@ -218,7 +219,7 @@ fn EntryView(entry: Entry) -> impl IntoView {
         .into_any(),
     };
     view! {
-        <div class="entry">
+        <div class=if restored { "past-entry" } else { "entry" }>
             <div class="entry-head">
                 <pre class="input">{format!("> {input}")}</pre>
                 {switcher}

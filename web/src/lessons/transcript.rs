@@ -1,5 +1,6 @@
 //! The console's transcript, kept with the lesson progress so that it survives a reload: the
-//! last commands with their text output (no structured views), bounded in size.
+//! last commands with their text output (no structured views), bounded in size. Restored
+//! entries are drawn apart (class `past-entry`, not `entry`), as the earlier visit's.
 
 use serde::{Deserialize, Serialize};
 
@@ -48,6 +49,7 @@ pub fn restored(saved: &[SavedEntry]) -> Vec<Entry> {
             note: None,
             hints: Vec::new(),
             stages: Vec::new(),
+            restored: true,
         })
         .collect()
 }
@@ -77,6 +79,7 @@ mod tests {
             note: note.then_some(crate::ConsoleNote::PlaygroundData),
             hints: Vec::new(),
             stages: Vec::new(),
+            restored: false,
         }
     }
 
@@ -92,5 +95,6 @@ mod tests {
         let back = restored(&saved);
         assert_eq!(back.len(), KEPT_ENTRIES);
         assert_eq!(back[3].id, 3);
+        assert!(back.iter().all(|e| e.restored));
     }
 }
