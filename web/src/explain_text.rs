@@ -13,7 +13,13 @@ pub fn without_fields(text: &str, hidden: &[&str]) -> Option<String> {
     let mut removed = false;
     for line in text.lines() {
         let top_level = line.starts_with("  ") && !line.starts_with("   ");
-        if top_level {
+        if top_level && line.trim_start().starts_with(['}', ']']) {
+            // The closing bracket of a multi-line field: part of the field.
+            if skipping {
+                skipping = false;
+                continue;
+            }
+        } else if top_level {
             let field = line.trim_start().split(':').next().unwrap_or("");
             skipping = hidden.contains(&field);
             if skipping {
