@@ -51,6 +51,21 @@ pub enum ErrorCode {
     MergeStageNoMatchingDocument,
     /// A `$lookup`, `$unionWith` or `$graphLookup` nested deeper than 20 sub-pipelines.
     MaxSubPipelineDepthExceeded,
+    /// Replica-set codes (replication/).
+    InvalidReplicaSetConfig,
+    NotWritablePrimary,
+    UnsatisfiableWriteConcern,
+    NoReplicationEnabled,
+    NotYetInitialized,
+    AlreadyInitialized,
+    NewReplicaSetConfigurationIncompatible,
+    ExceededTimeLimit,
+    NotPrimaryOrSecondary,
+    NodeNotFound,
+    WriteConcernTimeout,
+    UnknownReplWriteConcern,
+    FailedToSatisfyReadPreference,
+    MaxStalenessOutOfRange,
     Location(i32),
 }
 
@@ -97,6 +112,20 @@ impl ErrorCode {
         ErrorCode::ExceededMemoryLimit,
         ErrorCode::MergeStageNoMatchingDocument,
         ErrorCode::MaxSubPipelineDepthExceeded,
+        ErrorCode::InvalidReplicaSetConfig,
+        ErrorCode::NotWritablePrimary,
+        ErrorCode::UnsatisfiableWriteConcern,
+        ErrorCode::NoReplicationEnabled,
+        ErrorCode::NotYetInitialized,
+        ErrorCode::AlreadyInitialized,
+        ErrorCode::NewReplicaSetConfigurationIncompatible,
+        ErrorCode::ExceededTimeLimit,
+        ErrorCode::NotPrimaryOrSecondary,
+        ErrorCode::NodeNotFound,
+        ErrorCode::WriteConcernTimeout,
+        ErrorCode::UnknownReplWriteConcern,
+        ErrorCode::FailedToSatisfyReadPreference,
+        ErrorCode::MaxStalenessOutOfRange,
     ];
 
     /// The code with this number: a named one where MongoDB names it, else `Location(n)`.
@@ -150,6 +179,20 @@ impl ErrorCode {
             ErrorCode::ExceededMemoryLimit => 146,
             ErrorCode::MergeStageNoMatchingDocument => 13113,
             ErrorCode::MaxSubPipelineDepthExceeded => 232,
+            ErrorCode::InvalidReplicaSetConfig => 93,
+            ErrorCode::NotWritablePrimary => 10107,
+            ErrorCode::UnsatisfiableWriteConcern => 100,
+            ErrorCode::NoReplicationEnabled => 76,
+            ErrorCode::NotYetInitialized => 94,
+            ErrorCode::AlreadyInitialized => 23,
+            ErrorCode::NewReplicaSetConfigurationIncompatible => 103,
+            ErrorCode::ExceededTimeLimit => 262,
+            ErrorCode::NotPrimaryOrSecondary => 13436,
+            ErrorCode::NodeNotFound => 74,
+            ErrorCode::WriteConcernTimeout => 64,
+            ErrorCode::UnknownReplWriteConcern => 79,
+            ErrorCode::FailedToSatisfyReadPreference => 133,
+            ErrorCode::MaxStalenessOutOfRange => 160,
             ErrorCode::Location(n) => n,
         }
     }
@@ -199,6 +242,22 @@ impl ErrorCode {
             ErrorCode::ExceededMemoryLimit => "ExceededMemoryLimit",
             ErrorCode::MergeStageNoMatchingDocument => "MergeStageNoMatchingDocument",
             ErrorCode::MaxSubPipelineDepthExceeded => "MaxSubPipelineDepthExceeded",
+            ErrorCode::InvalidReplicaSetConfig => "InvalidReplicaSetConfig",
+            ErrorCode::NotWritablePrimary => "NotWritablePrimary",
+            ErrorCode::UnsatisfiableWriteConcern => "UnsatisfiableWriteConcern",
+            ErrorCode::NoReplicationEnabled => "NoReplicationEnabled",
+            ErrorCode::NotYetInitialized => "NotYetInitialized",
+            ErrorCode::AlreadyInitialized => "AlreadyInitialized",
+            ErrorCode::NewReplicaSetConfigurationIncompatible => {
+                "NewReplicaSetConfigurationIncompatible"
+            }
+            ErrorCode::ExceededTimeLimit => "ExceededTimeLimit",
+            ErrorCode::NotPrimaryOrSecondary => "NotPrimaryOrSecondary",
+            ErrorCode::NodeNotFound => "NodeNotFound",
+            ErrorCode::WriteConcernTimeout => "WriteConcernTimeout",
+            ErrorCode::UnknownReplWriteConcern => "UnknownReplWriteConcern",
+            ErrorCode::FailedToSatisfyReadPreference => "FailedToSatisfyReadPreference",
+            ErrorCode::MaxStalenessOutOfRange => "MaxStalenessOutOfRange",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()

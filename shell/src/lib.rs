@@ -33,6 +33,7 @@ mod nesting;
 pub mod preprocess;
 pub mod printer;
 pub mod regex_limit;
+mod replset;
 mod runtime;
 mod session;
 pub mod transfer;
@@ -232,6 +233,12 @@ impl Shell {
     /// Replaces the engine, keeping JavaScript state (used when a dataset is reset).
     pub fn replace_engine(&mut self, engine: Engine) -> Engine {
         std::mem::replace(&mut self.session.borrow_mut().engine, engine)
+    }
+
+    /// The prompt's prefix while the shell is connected to a simulated replica set
+    /// (`rs1 [direct: primary] `); empty otherwise.
+    pub fn prompt_prefix(&self) -> String {
+        replset::prompt_prefix(&self.session.borrow()).unwrap_or_default()
     }
 
     pub fn style(&self) -> Style {

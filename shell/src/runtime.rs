@@ -30,6 +30,7 @@ const NODE_SHIM_JS: &str = include_str!("js/node_shim.js");
 const LAZY_MODULES_JS: &str = include_str!("js/lazy_modules.js");
 const HELP_JS: &str = include_str!("js/help.js");
 const EJSON_JS: &str = include_str!("js/ejson.js");
+const REPLSET_JS: &str = include_str!("js/replset.js");
 
 pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> JsResult<()> {
     ctx.insert_data(SessionRef(session));
@@ -62,6 +63,8 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
         ("getStyle", 0, get_style),
         ("advanceClock", 1, advance_clock),
         ("lazyModuleSource", 1, lazy_module_source),
+        ("replSetInitiate", 1, crate::replset::initiate_native),
+        ("setReadPref", 1, crate::replset::set_read_pref_native),
         ("regexLimitHit", 0, crate::regex_limit::limit_hit),
         ("ejsonStringify", 3, crate::ejson::stringify),
         ("ejsonParse", 1, crate::ejson::parse),
@@ -133,7 +136,10 @@ fn run_command(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsV
         let mut s = s
             .try_borrow_mut()
             .map_err(|_| busy("database commands are not available inside $where"))?;
-        crate::where_eval::run_with_where(&mut s.engine, &db, &cmd, ctx)
+        match crate::replset::run_command(&mut s, &db, &cmd) {
+            Some(reply) => reply,
+            None => crate::where_eval::run_with_where(&mut s.engine, &db, &cmd, ctx),
+        }
     };
     convert::to_js(&bson::Bson::Document(reply), ctx)
 }
@@ -346,6 +352,7 @@ fn lazy_module_source(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsRes
         "node_shim" => NODE_SHIM_JS,
         "bulk" => BULK_JS,
         "indexes" => INDEXES_JS,
+        "replset" => REPLSET_JS,
         other => return Err(type_error(format!("no shell module '{other}'"))),
     };
     Ok(js_string_value(source))
@@ -405,6 +412,9 @@ fn advance_clock(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<J
             .into());
     }
     s.engine.advance_clock((seconds * 1000.0).round() as i64);
+    if let Some(set) = s.replica_set.as_mut() {
+        set.advance_clock((seconds * 1000.0).round() as i64);
+    }
     Ok(JsValue::undefined())
 }
 

@@ -21,6 +21,12 @@ pub(crate) struct Session {
     scripts: BTreeMap<String, String>,
     /// Whether `load(path)` may also read real files (the native CLI only).
     pub allow_files: bool,
+    /// The simulated replica set every command goes to, once one is started (`replset.rs`).
+    pub replica_set: Option<engine::ReplicaSet>,
+    /// The member the shell connected to (the prompt shows its state).
+    pub connected_host: Option<String>,
+    /// The connection's read preference (`db.getMongo().setReadPref`).
+    pub read_preference: Option<bson::Document>,
 }
 
 impl Session {
@@ -34,6 +40,9 @@ impl Session {
             rng: seed | 1,
             scripts: BTreeMap::new(),
             allow_files: false,
+            replica_set: None,
+            connected_host: None,
+            read_preference: None,
         }
     }
 

@@ -10,6 +10,7 @@ pub mod documentdb;
 pub mod ejson;
 pub mod index_shadow;
 pub mod report;
+pub mod server_selection;
 pub mod unified;
 
 use std::path::PathBuf;

@@ -8,6 +8,7 @@
 //! sprout --quiet                 no banner
 //! sprout --legacy                print like the legacy 3.0 `mongo` shell
 //! sprout --dataset NAME          start with a lesson dataset loaded (and its database in use)
+//! sprout --replset rs1 --nodes 3 start connected to the primary of a simulated replica set
 //! sprout --import FILE …         load a mongoexport JSON file or mongodump archive first
 //! sprout --export FILE …         write a collection or database in MongoDB's formats at the end
 //! ```
@@ -34,6 +35,9 @@ struct Args {
     dataset: Option<String>,
     /// `--import`/`--export` and their options.
     transfer: transfer::TransferArgs,
+    /// `--replset NAME [--nodes N]`: start connected to a simulated replica set's primary.
+    replset: Option<String>,
+    nodes: u32,
 }
 
 /// An argument as text; one that is not UTF-8 is a usage error.
@@ -51,6 +55,8 @@ fn parse_args() -> Result<Args, String> {
         legacy: false,
         dataset: None,
         transfer: transfer::TransferArgs::default(),
+        replset: None,
+        nodes: 3,
     };
     // args_os: an argument that is not UTF-8 is a usage error, not a panic.
     let mut it = std::env::args_os().skip(1);
@@ -67,11 +73,22 @@ fn parse_args() -> Result<Args, String> {
             }
             "--json" | "--json=relaxed" => args.json = Some(JsonMode::Relaxed),
             "--json=canonical" => args.json = Some(JsonMode::Canonical),
+            "--replset" => {
+                args.replset = Some(utf8(it.next().ok_or("--replset needs a set name")?)?)
+            }
+            "--nodes" => {
+                let n = utf8(it.next().ok_or("--nodes needs a number")?)?;
+                args.nodes = n
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=50).contains(n))
+                    .ok_or(format!("--nodes must be a number from 1 to 50, not {n}"))?;
+            }
             "--quiet" | "-q" => args.quiet = true,
             "--legacy" => args.legacy = true,
             "--help" | "-h" => {
                 println!(
-                    "usage: sprout [--eval CODE] [--json[=relaxed|canonical]] [--quiet] [--legacy] [--dataset NAME] [file.js ...]\n              [--import FILE] [--export FILE] [--type json|archive] [--db D] [--collection C]\n              [--jsonArray] [--jsonFormat relaxed|canonical] [--drop] [--fromDb D]"
+                    "usage: sprout [--eval CODE] [--json[=relaxed|canonical]] [--quiet] [--legacy] [--dataset NAME] [file.js ...]\n              [--replset NAME [--nodes N]]\n              [--import FILE] [--export FILE] [--type json|archive] [--db D] [--collection C]\n              [--jsonArray] [--jsonFormat relaxed|canonical] [--drop] [--fromDb D]"
                 );
                 std::process::exit(0);
             }
@@ -109,6 +126,18 @@ fn main() -> ExitCode {
         if let Err(e) = loaded {
             let names: Vec<&str> = shell::dataset::DATASETS.iter().map(|(n, _)| *n).collect();
             eprintln!("sprout: {e} (datasets: {})", names.join(", "));
+            return ExitCode::from(2);
+        }
+    }
+    if let Some(name) = &args.replset {
+        // As the mongo shell's own fixture starts a set: ReplSetTest (js/replset.js).
+        let name_json = serde_json::to_string(name).unwrap_or_default();
+        let code = format!(
+            "new ReplSetTest({{name: {name_json}, nodes: {}}}).initiate()",
+            args.nodes
+        );
+        if let Some(e) = shell.eval(&code).error {
+            eprintln!("sprout: --replset: {e}");
             return ExitCode::from(2);
         }
     }
@@ -216,7 +245,7 @@ struct Session {
 impl Session {
     fn prompt(&self, shell: &mut Shell) -> String {
         if self.pending.is_empty() {
-            format!("{}> ", shell.current_db())
+            format!("{}{}> ", shell.prompt_prefix(), shell.current_db())
         } else {
             "... ".to_string()
         }

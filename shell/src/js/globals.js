@@ -177,7 +177,22 @@
     return transferCommand(transferDbName(o), cmd);
   }
 
+  // Sprout-only: a member of the simulated replica set (rs.initiate, ReplSetTest; js/replset.js)
+  // stopped or restarted, its replication delayed or its round-trip time set.
+  function replSetMember(host, fields) {
+    var cmd = { sproutReplSetMember: host };
+    Object.keys(fields).forEach(function (k) { cmd[k] = fields[k]; });
+    return g.__sproutApi.command('admin', cmd);
+  }
+  var replSet = Object.freeze({
+    stop: function (host) { return replSetMember(host, { running: false }); },
+    start: function (host) { return replSetMember(host, { running: true }); },
+    setLag: function (host, millis) { return replSetMember(host, { lagMillis: millis }); },
+    setRtt: function (host, millis) { return replSetMember(host, { rttMillis: millis }); },
+  });
+
   define('sprout', Object.freeze({
+    replSet: replSet,
     setStyle: function (style) { return native.setStyle(String(style)); },
     getStyle: function () { return native.getStyle(); },
     scripts: function () { return native.scriptNames(); },
@@ -195,6 +210,8 @@
         '  sprout.scripts()              scripts load(name) can run\n' +
         '  sprout.clock()                the engine\'s time (what new Date() and $$NOW read)\n' +
         '  sprout.advanceClock(seconds)  move the engine\'s time forward; TTL indexes expire documents on it\n' +
+        '  sprout.replSet.stop(host) / start(host)  stop or restart a member of the simulated replica set\n' +
+        '  sprout.replSet.setLag(host, ms) / setRtt(host, ms)  delay a member\'s replication / set its round-trip time\n' +
         '  sprout.exportJSON(coll, opts) the collection as mongoexport JSON text (opts: jsonFormat, jsonArray, filter, sort, limit, db)\n' +
         '  sprout.importJSON(coll, text, opts)  import mongoexport/mongoimport JSON, all or nothing (opts: jsonArray, drop, db)\n' +
         '  sprout.exportArchive(opts)    the database as a mongodump --archive file, as BinData (opts: collections, db)\n' +

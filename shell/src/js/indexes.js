@@ -70,8 +70,13 @@
     Object.keys(s).forEach(function (k) { if (s[k] !== undefined && k !== 'batchSize') cmd[k] = s[k]; });
     return cmd;
   }
+  function runCursorExplain(cursor, verbosity) {
+    var cmd = { explain: findCommand(cursor), verbosity: verbosity };
+    if (cursor._readPref) cmd.$readPreference = cursor._readPref;
+    return cursor._coll._command(cmd);
+  }
   Q.explain = function (verbosity) {
-    return runExplain(this._coll, findCommand(this), verbosityOf(verbosity));
+    return runCursorExplain(this, verbosityOf(verbosity));
   };
 
   // db.c.explain().find(...): a cursor whose result is the explain document.

@@ -5,6 +5,7 @@
 //   node_shim: `require` and `console`, for the Node.js listings
 //   bulk:      the legacy bulk builders and bulkWrite
 //   indexes:   index commands, and explain on collections and cursors
+//   replset:   rs.*, ReplSetTest, db.hello() / db.isMaster() (the simulated replica set)
 (function (g, native) {
   'use strict';
   var loaded = {};
@@ -36,4 +37,6 @@
   methods('indexes', C, ['createIndexes', 'createIndex', 'ensureIndex', 'getIndexes', 'getIndexSpecs',
     'getIndexKeys', 'dropIndex', 'dropIndexes', 'hideIndex', 'unhideIndex', 'reIndex', 'explain']);
   methods('indexes', g.__sproutApi.Cursor.prototype, ['explain']);
+  globals('replset', ['rs', 'ReplSetTest']);
+  methods('replset', Object.getPrototypeOf(g.db), ['hello', 'isMaster']);
 })(globalThis, __sproutNative);

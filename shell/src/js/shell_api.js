@@ -59,7 +59,20 @@
       if (!hasOwn.call(reply, k)) Object.defineProperty(reply, k, { value: undefined, writable: true, configurable: true, enumerable: false });
     });
     if (reply.ok !== 1) throw MongoServerError(reply);
+    // A write concern a simulated replica set could not meet: the Node driver (and so mongosh)
+    // throws MongoWriteConcernError, the write itself having happened.
+    if (reply.writeConcernError) throw MongoWriteConcernError(reply);
     return reply;
+  }
+  function MongoWriteConcernError(reply) {
+    var wce = reply.writeConcernError;
+    var e = new Error(wce.errmsg);
+    e.name = 'MongoWriteConcernError';
+    e.code = wce.code;
+    e.codeName = wce.codeName;
+    e.errInfo = wce.errInfo;
+    e.result = reply;
+    return e;
   }
 
   // ---- results --------------------------------------------------------------------------
@@ -106,8 +119,8 @@
   modifier('comment', 'comment'); modifier('collation', 'collation'); modifier('min', 'min');
   modifier('max', 'max'); modifier('maxTimeMS', 'maxTimeMS');
   Cursor.prototype.pretty = function () { this._pretty = true; return this; };
-  // One server answers every read here, so a read preference is checked as the Node driver
-  // checks it and kept; it changes no result.
+  // A read preference is checked as the Node driver checks it and sent as `$readPreference`:
+  // a standalone ignores it, a simulated replica set (js/replset.js) picks the member with it.
   var READ_MODES = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'];
   function MongoInvalidArgumentError(message) {
     var e = new Error(message);
@@ -130,6 +143,7 @@
     var cmd = { find: this._coll._name };
     var s = this._spec;
     Object.keys(s).forEach(function (k) { if (s[k] !== undefined) cmd[k] = s[k]; });
+    if (this._readPref) cmd.$readPreference = this._readPref;
     var reply = command(this._coll._db._name, cmd);
     this._buffer = reply.cursor.firstBatch;
     this._id = reply.cursor.id;
@@ -449,7 +463,16 @@
     return collectionProxy(this, name);
   };
   D.getSiblingDB = function (name) { return dbProxy(String(name)); };
-  D.getMongo = function () { return { getDB: function (n) { return dbProxy(String(n)); } }; };
+  D.getMongo = function () {
+    return {
+      getDB: function (n) { return dbProxy(String(n)); },
+      // The connection's read preference, sent with reads that set none (replset.rs).
+      setReadPref: function (mode, tags) {
+        if (mode !== null && READ_MODES.indexOf(mode) < 0) throw MongoInvalidArgumentError('Invalid read preference mode ' + JSON.stringify(mode));
+        native.setReadPref(mode === null ? null : (tags === undefined ? { mode: mode } : { mode: mode, tags: tags }));
+      },
+    };
+  };
   D.getCollectionNames = function () {
     var r = command(this._name, { listCollections: 1, nameOnly: true });
     return r.cursor.firstBatch.map(function (c) { return c.name; }).sort();

@@ -1,0 +1,169 @@
+//! The simulated replica set through the shell: `ReplSetTest`/`rs.*`, an election after
+//! `rs.stepDown()`, a lagging secondary read through `cursor.readPref`, and a
+//! `w: "majority"` write that times out (engine/src/replication, shell/src/js/replset.js).
+
+use engine::Engine;
+use engine::clock::SimulatedClock;
+use shell::{Shell, ShellConfig};
+
+fn shell() -> Shell {
+    let engine = Engine::with_clock(Box::new(SimulatedClock::new(1_700_000_000_000)), 3);
+    let mut s = Shell::new(engine, ShellConfig::default());
+    run(
+        &mut s,
+        "var rst = new ReplSetTest({name: 'rs1', nodes: 3}); rst.startSet(); rst.initiate()",
+    );
+    s
+}
+
+fn run(s: &mut Shell, input: &str) -> String {
+    let ev = s.eval(input);
+    assert!(ev.error.is_none(), "{input}: {ev:?}");
+    ev.text()
+}
+
+#[test]
+fn the_set_starts_with_a_primary_and_the_prompt_shows_it() {
+    let mut s = shell();
+    assert_eq!(s.prompt_prefix(), "rs1 [direct: primary] ");
+    assert_eq!(run(&mut s, "db.hello().isWritablePrimary"), "true");
+    assert_eq!(run(&mut s, "db.hello().primary"), "172.17.0.2:27017");
+    assert_eq!(
+        run(&mut s, "rs.status().members.map(m => m.stateStr).join()"),
+        "PRIMARY,SECONDARY,SECONDARY"
+    );
+    assert_eq!(run(&mut s, "rs.conf().members.length"), "3");
+}
+
+#[test]
+fn step_down_elects_a_new_primary() {
+    let mut s = shell();
+    run(&mut s, "db.c.insertOne({_id: 1})");
+    assert_eq!(run(&mut s, "rs.stepDown().ok"), "1");
+    assert_eq!(run(&mut s, "rs.status().term"), "Long('2')");
+    let primary = run(&mut s, "db.hello().primary");
+    assert_ne!(primary, "172.17.0.2:27017");
+    assert_eq!(s.prompt_prefix(), "rs1 [direct: secondary] ");
+    assert_eq!(
+        run(
+            &mut s,
+            "rs.status().members.filter(m => m.stateStr == 'PRIMARY').length"
+        ),
+        "1"
+    );
+    // Writes follow the new primary, which has the data.
+    run(&mut s, "db.c.insertOne({_id: 2})");
+    assert_eq!(run(&mut s, "db.c.countDocuments({})"), "2");
+}
+
+#[test]
+fn a_lagging_secondary_serves_stale_reads() {
+    let mut s = shell();
+    run(
+        &mut s,
+        "sprout.replSet.setLag('172.17.0.3:27017', 10000); sprout.replSet.setLag('172.17.0.4:27017', 10000)",
+    );
+    run(&mut s, "db.c.insertOne({_id: 1})");
+    assert_eq!(
+        run(&mut s, "db.c.find().readPref('secondary').toArray().length"),
+        "0"
+    );
+    let host = run(
+        &mut s,
+        "db.c.find().readPref('secondary').explain().serverInfo.host",
+    );
+    assert!(host == "172.17.0.3" || host == "172.17.0.4", "{host}");
+    assert_eq!(
+        run(&mut s, "db.c.find().readPref('primary').toArray().length"),
+        "1"
+    );
+    run(&mut s, "sprout.advanceClock(10)");
+    assert_eq!(
+        run(&mut s, "db.c.find().readPref('secondary').toArray().length"),
+        "1"
+    );
+    run(&mut s, "db.getMongo().setReadPref('secondary')");
+    assert_eq!(run(&mut s, "db.c.find().toArray().length"), "1");
+}
+
+#[test]
+fn a_majority_write_times_out_when_secondaries_lag() {
+    let mut s = shell();
+    run(
+        &mut s,
+        "sprout.replSet.setLag('172.17.0.3:27017', 60000); sprout.replSet.setLag('172.17.0.4:27017', 60000)",
+    );
+    let ev = s.eval("db.c.insertOne({_id: 1}, {writeConcern: {w: 'majority', wtimeout: 2000}})");
+    let error = ev.error.expect("a write concern error");
+    assert!(
+        error.message.contains("waiting for replication timed out"),
+        "{error}"
+    );
+    assert_eq!(
+        run(&mut s, "db.c.countDocuments({})"),
+        "1",
+        "the write itself happened"
+    );
+}
+
+#[test]
+fn reconfig_bumps_the_version_and_validates() {
+    let mut s = shell();
+    run(
+        &mut s,
+        "rs.add({host: '172.17.0.5:27017', priority: 0, hidden: true})",
+    );
+    assert_eq!(run(&mut s, "rs.conf().version"), "2");
+    let ev = s.eval("var c = rs.conf(); c.members[3].priority = 1; rs.reconfig(c)");
+    let error = ev.error.expect("hidden members need priority 0");
+    assert!(
+        error
+            .message
+            .contains("priority must be 0 when hidden=true"),
+        "{error}"
+    );
+    run(&mut s, "rs.remove('172.17.0.5:27017')");
+    assert_eq!(run(&mut s, "rs.conf().members.length"), "3");
+}
+
+#[test]
+fn the_oplog_is_readable() {
+    let mut s = shell();
+    run(&mut s, "db.c.insertOne({_id: 1, x: 1})");
+    assert_eq!(
+        run(
+            &mut s,
+            "db.getSiblingDB('local').getCollection('oplog.rs').find({op: 'i'}, {_id: 0, ns: 1, o: 1}).toArray()"
+        ),
+        "[ { ns: 'test.c', o: { _id: 1, x: 1 } } ]"
+    );
+}
+
+#[test]
+fn the_cli_starts_connected_to_a_replica_set() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sprout"))
+        .args(["--replset", "rs1", "--nodes", "5", "--eval"])
+        .arg("rs.status().members.length + ' members, set ' + db.hello().setName")
+        .output()
+        .expect("sprout runs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("5 members, set rs1"), "{text}");
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_sprout"))
+        .args(["--replset", "rs1", "--nodes", "0", "--eval", "1"])
+        .output()
+        .expect("sprout runs");
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn waiting_for_a_write_concern_moves_the_shell_clock() {
+    let mut s = shell();
+    run(&mut s, "sprout.replSet.setLag('172.17.0.3:27017', 4000)");
+    run(&mut s, "var before = sprout.clock()");
+    run(
+        &mut s,
+        "db.c.insertOne({_id: 1}, {writeConcern: {w: 3, wtimeout: 10000}})",
+    );
+    assert_eq!(run(&mut s, "sprout.clock() - before"), "4000");
+}
