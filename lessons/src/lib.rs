@@ -7,12 +7,14 @@
 //! ```` ```expect ```` block) and `## Exercise: ` sections (prose, hints, a solution, wrong answers
 //! and a check).
 
+mod feedback;
 mod model;
 mod output;
 mod parse;
 mod plan_view;
 mod runner;
 
+pub use feedback::{Comparison, PlanFactDifference};
 pub use model::{AnswerRules, Check, Exercise, Lesson, PlanRequirement, Prose, Step};
 pub use output::{
     OutputDifference, OutputItem, PrintedValue, compare_output, parse_output, parse_value,

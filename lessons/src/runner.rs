@@ -6,6 +6,7 @@ use engine::Engine;
 use engine::clock::SimulatedClock;
 use shell::{Shell, ShellConfig};
 
+use crate::feedback::{Comparison, PlanFactDifference};
 use crate::model::{AnswerRules, Check, Exercise, Lesson, PlanRequirement};
 use shell::dataset::dataset;
 
@@ -40,8 +41,10 @@ pub struct Verified {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckOutcome {
     pub passed: bool,
-    /// What the learner is told.
+    /// What the learner is told (the page shows "Not yet" or "Passed" before it).
     pub message: String,
+    /// For a wrong answer: what it gave beside what was expected.
+    pub comparison: Option<Comparison>,
 }
 
 impl CheckOutcome {
@@ -49,13 +52,19 @@ impl CheckOutcome {
         CheckOutcome {
             passed: true,
             message: message.into(),
+            comparison: None,
         }
     }
     fn fail(message: impl Into<String>) -> Self {
         CheckOutcome {
             passed: false,
             message: message.into(),
+            comparison: None,
         }
+    }
+    fn compared(mut self, comparison: Comparison) -> Self {
+        self.comparison = Some(comparison);
+        self
     }
 }
 
@@ -228,18 +237,22 @@ fn check_result(lesson: &Lesson, exercise: &Exercise, answer: &str) -> CheckOutc
                 Err(e) => return CheckOutcome::fail(format!("the solution failed: {e}")),
             };
             let (got, want) = (result_documents(answer_value), result_documents(expected));
+            let comparison = Comparison::of_values(&got, &want);
             if same_values(&got, &want, *ordered) {
                 CheckOutcome::pass(format!("Correct: {} result(s), as expected.", want.len()))
             } else if got.len() != want.len() {
                 CheckOutcome::fail(format!(
-                    "Not yet: your answer gives {} result(s); the exercise expects {}.",
+                    "Your answer gives {} result(s); the exercise expects {}.",
                     got.len(),
                     want.len()
                 ))
-            } else if !*ordered && same_values(&got, &want, false) {
+                .compared(comparison)
+            } else if *ordered && same_values(&got, &want, false) {
                 CheckOutcome::fail("The right results, but in the wrong order.")
+                    .compared(comparison)
             } else {
-                CheckOutcome::fail("Not yet: the results differ from what the exercise asks for.")
+                CheckOutcome::fail("The results differ from what the exercise asks for.")
+                    .compared(comparison)
             }
         }
         Check::State { db, collections } => {
@@ -251,22 +264,28 @@ fn check_result(lesson: &Lesson, exercise: &Exercise, answer: &str) -> CheckOutc
                 .clone()
                 .or_else(|| dataset_db(lesson))
                 .unwrap_or_else(|| "test".into());
+            let as_values = |docs: &[Document]| -> Vec<Bson> {
+                docs.iter().cloned().map(Bson::Document).collect()
+            };
             for collection in collections {
                 let got = collection_contents(&mut answer_shell, &db, collection);
                 let want = collection_contents(&mut solution_shell, &db, collection);
                 if same_documents_in_order(&got, &want) {
                     continue;
                 }
+                let comparison = Comparison::of_values(&as_values(&got), &as_values(&want));
                 return if got.len() != want.len() {
                     CheckOutcome::fail(format!(
-                        "Not yet: {collection} now holds {} document(s); it should hold {}.",
+                        "{collection} now holds {} document(s); it should hold {}.",
                         got.len(),
                         want.len()
                     ))
+                    .compared(comparison)
                 } else {
                     CheckOutcome::fail(format!(
-                        "Not yet: the documents in {collection} differ from the expected ones."
+                        "The documents in {collection} differ from the expected ones."
                     ))
+                    .compared(comparison)
                 };
             }
             CheckOutcome::pass(match collections.as_slice() {
@@ -419,20 +438,40 @@ fn judge_plan(explain: &Document, requirement: PlanRequirement) -> CheckOutcome 
         .unwrap_or(-1);
     let plan = stages.join(" → ");
     let has = |name: &str| stages.iter().any(|s| s == name);
+    let fact = |fact: &str, expected: &str, got: String| PlanFactDifference {
+        fact: fact.into(),
+        expected: expected.into(),
+        got,
+    };
     if has("COLLSCAN") || !has("IXSCAN") {
         return CheckOutcome::fail(format!(
-            "Not yet: the query still scans the collection (plan: {plan})."
-        ));
+            "The query still scans the collection (plan: {plan})."
+        ))
+        .compared(Comparison {
+            plan: vec![fact("stages", "an IXSCAN, no COLLSCAN", plan.clone())],
+            ..Comparison::default()
+        });
     }
     match requirement {
         PlanRequirement::UsesIndex => {
             CheckOutcome::pass(format!("Correct: the query uses an index (plan: {plan})."))
         }
         PlanRequirement::Covered if has("FETCH") || docs_examined != 0 => {
+            let mut differing = Vec::new();
+            if has("FETCH") {
+                differing.push(fact("stages", "no FETCH", plan.clone()));
+            }
+            if docs_examined != 0 {
+                differing.push(fact("totalDocsExamined", "0", docs_examined.to_string()));
+            }
             CheckOutcome::fail(format!(
                 "Almost: the query uses an index but still reads {docs_examined} document(s) \
                  (plan: {plan}). A covered query finds every field it returns in the index."
             ))
+            .compared(Comparison {
+                plan: differing,
+                ..Comparison::default()
+            })
         }
         PlanRequirement::Covered => CheckOutcome::pass(format!(
             "Correct: the query is covered, no document is read (plan: {plan})."

@@ -25,6 +25,8 @@
 pub mod convert;
 pub mod dataset;
 pub mod dates;
+mod ejson;
+mod hints;
 pub mod host;
 pub mod jobs;
 mod nesting;
@@ -131,6 +133,26 @@ pub struct Evaluation {
     pub incomplete: bool,
     /// The user asked to leave (`exit`).
     pub exit: bool,
+    /// Hints the shell adds for a learner, not part of mongosh's output (and not in [`text`]):
+    /// "did you mean find?" after a call to a method that does not exist, a note that an empty
+    /// read came from a collection that does not exist. In the language set with
+    /// [`Shell::set_language`].
+    ///
+    /// [`text`]: Evaluation::text
+    pub notes: Vec<String>,
+    /// The input ended in an aggregation over a collection, shown as its cursor: the pipeline,
+    /// for a stage-by-stage view (`Engine::preview_pipeline`).
+    pub pipeline: Option<AggregatePipeline>,
+}
+
+/// An aggregation the shell ran: where and which stages.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AggregatePipeline {
+    pub db: String,
+    pub collection: String,
+    pub stages: Vec<Bson>,
+    /// The `let` option's variables.
+    pub let_vars: Option<Document>,
 }
 
 impl Evaluation {
@@ -152,6 +174,8 @@ pub struct Shell {
     ctx: Context,
     session: Rc<RefCell<Session>>,
     limits: Limits,
+    /// Help and notes in simplified Chinese (the web page's language); English otherwise.
+    chinese: bool,
 }
 
 impl Shell {
@@ -187,7 +211,18 @@ impl Shell {
             ctx,
             session,
             limits: config.limits,
+            chinese: false,
         }
+    }
+
+    /// The language of `help` texts and of [`Evaluation::notes`]: simplified Chinese when
+    /// `chinese`, English otherwise (the CLI's; the web page follows its language switch).
+    pub fn set_language(&mut self, chinese: bool) {
+        self.chinese = chinese;
+        let code = if chinese { "zh" } else { "en" };
+        let _ = self.ctx.eval(boa_engine::Source::from_bytes(&format!(
+            "__sproutHelp.setLanguage('{code}')"
+        )));
     }
 
     /// Runs `f` with the engine (for callers that list collections or drain changes).
@@ -281,6 +316,7 @@ impl Shell {
                     return out;
                 }
                 self.display(r, &mut out);
+                self.explain_not_a_function(&code, &mut out);
             }
         }
         // The input's promise jobs run after it, as a REPL drains its microtasks.
@@ -293,6 +329,50 @@ impl Shell {
         all.append(&mut out.printed);
         out.printed = all;
         out
+    }
+
+    /// Boa's "not a callable function" for a call to a method that does not exist becomes
+    /// mongosh's "<callee> is not a function", with the nearest method as a note.
+    fn explain_not_a_function(&mut self, code: &str, out: &mut Evaluation) {
+        let Some(error) = out.error.as_mut() else {
+            return;
+        };
+        if error.name != "TypeError" || !error.message.contains("not a callable function") {
+            return;
+        }
+        let mut names = |kind: &str| -> Vec<String> {
+            let arg = JsValue::from(boa_engine::JsString::from(kind));
+            self.call_shell("methodNames", &[arg])
+                .ok()
+                .and_then(|v| convert::to_bson(&v, &mut self.ctx).ok())
+                .and_then(|b| match b {
+                    Bson::Array(items) => Some(
+                        items
+                            .into_iter()
+                            .filter_map(|i| i.as_str().map(str::to_string))
+                            .collect(),
+                    ),
+                    _ => None,
+                })
+                .unwrap_or_default()
+        };
+        let methods = hints::Methods {
+            db: names("db"),
+            collection: names("collection"),
+            cursor: names("cursor"),
+        };
+        if let Some(found) = hints::not_a_function(code, &methods)
+            && let Some(error) = out.error.as_mut()
+        {
+            error.message = format!("{} is not a function", found.callee);
+            if let Some(method) = found.suggestion {
+                out.notes.push(if self.chinese {
+                    format!("你是不是想用 {method}？")
+                } else {
+                    format!("Did you mean {method}?")
+                });
+            }
+        }
     }
 
     fn call_shell(&mut self, method: &str, args: &[JsValue]) -> Result<JsValue, JsError> {
@@ -486,6 +566,27 @@ impl Shell {
                 };
                 if more {
                     text.push_str("\nType \"it\" for more");
+                }
+                let aggregate = obj.get(js_string!("aggregate"), &mut self.ctx)?;
+                if !aggregate.is_undefined()
+                    && let Bson::Document(a) = convert::to_bson(&aggregate, &mut self.ctx)?
+                {
+                    out.pipeline = Some(AggregatePipeline {
+                        db: a.get_str("db").unwrap_or_default().to_string(),
+                        collection: a.get_str("coll").unwrap_or_default().to_string(),
+                        stages: a.get_array("pipeline").cloned().unwrap_or_default(),
+                        let_vars: a.get_document("let").ok().cloned(),
+                    });
+                }
+                let missing = obj.get(js_string!("missing"), &mut self.ctx)?;
+                if let Some(namespace) = missing.as_string().map(|s| s.to_std_string_escaped()) {
+                    out.notes.push(if self.chinese {
+                        format!("集合 {namespace} 不存在，所以结果为空（名称拼写正确吗？）")
+                    } else {
+                        format!(
+                            "Collection {namespace} does not exist, so the result is empty (is the name spelt right?)"
+                        )
+                    });
                 }
                 out.result = Some(text);
                 out.value = Some(docs_value(docs));

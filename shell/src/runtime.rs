@@ -28,6 +28,8 @@ const PLAN_CACHE_JS: &str = include_str!("js/plan_cache.js");
 const GLOBALS_JS: &str = include_str!("js/globals.js");
 const NODE_SHIM_JS: &str = include_str!("js/node_shim.js");
 const LAZY_MODULES_JS: &str = include_str!("js/lazy_modules.js");
+const HELP_JS: &str = include_str!("js/help.js");
+const EJSON_JS: &str = include_str!("js/ejson.js");
 const REPLSET_JS: &str = include_str!("js/replset.js");
 
 pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> JsResult<()> {
@@ -64,6 +66,8 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
         ("replSetInitiate", 1, crate::replset::initiate_native),
         ("setReadPref", 1, crate::replset::set_read_pref_native),
         ("regexLimitHit", 0, crate::regex_limit::limit_hit),
+        ("ejsonStringify", 3, crate::ejson::stringify),
+        ("ejsonParse", 1, crate::ejson::parse),
     ];
     let mut init = ObjectInitializer::new(ctx);
     for (name, len, f) in natives {
@@ -80,6 +84,8 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
     ctx.eval(Source::from_bytes(AGGREGATE_JS))?;
     ctx.eval(Source::from_bytes(PLAN_CACHE_JS))?;
     ctx.eval(Source::from_bytes(GLOBALS_JS))?;
+    ctx.eval(Source::from_bytes(HELP_JS))?;
+    ctx.eval(Source::from_bytes(EJSON_JS))?;
     // bulk.js, indexes.js and node_shim.js: on first use (js/lazy_modules.js).
     ctx.eval(Source::from_bytes(LAZY_MODULES_JS))?;
     Ok(())

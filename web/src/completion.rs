@@ -237,8 +237,9 @@ pub struct Vocabulary<'a> {
     pub fields: &'a [String],
 }
 
-/// The longest number of candidates shown.
-pub const MAX_CANDIDATES: usize = 8;
+/// The longest number of candidates shown (the popup scrolls): every match in practice, with
+/// a bound for a vocabulary grown huge.
+pub const MAX_CANDIDATES: usize = 200;
 
 /// Candidates for the word that ends at `cursor` (a byte offset); `None` when no word is
 /// being typed or nothing fits.
@@ -288,6 +289,9 @@ pub fn complete(input: &str, cursor: usize, vocabulary: Vocabulary<'_>) -> Optio
             pool.extend(vocabulary.fields.iter().map(String::as_str));
         }
         pool
+    } else if word.is_empty() && starts_a_field(head) {
+        // Right after `find({` or `, ` inside a filter, projection or stage: the fields.
+        vocabulary.fields.iter().map(String::as_str).collect()
     } else {
         vocabulary
             .fields
@@ -296,7 +300,7 @@ pub fn complete(input: &str, cursor: usize, vocabulary: Vocabulary<'_>) -> Optio
             .chain(GLOBALS.iter().copied())
             .collect()
     };
-    if word.is_empty() && !head.ends_with('.') {
+    if word.is_empty() && !head.ends_with('.') && !starts_a_field(head) {
         return None;
     }
     let wanted = word.strip_prefix('$').unwrap_or(word).to_lowercase();
@@ -322,6 +326,13 @@ pub fn complete(input: &str, cursor: usize, vocabulary: Vocabulary<'_>) -> Optio
         }
     }
     (!candidates.is_empty()).then_some(Completion { start, candidates })
+}
+
+/// Whether a field name may start here: after `{` or `,` inside a call's brackets.
+fn starts_a_field(head: &str) -> bool {
+    let trimmed = head.trim_end();
+    (trimmed.ends_with('{') || trimmed.ends_with(',') && trimmed.contains('{'))
+        && trimmed.contains('(')
 }
 
 /// `db.products` or `db.getCollection('x')`: a collection.
@@ -402,6 +413,16 @@ mod tests {
         );
         assert_eq!(offered("db.products.find({\"dims."), ["w"]);
         assert_eq!(offered("Obj"), ["ObjectId"]);
+    }
+
+    #[test]
+    fn fields_right_after_an_opening_brace_or_comma_in_a_call() {
+        assert_eq!(offered("db.products.find({"), ["name", "price", "dims.w"]);
+        assert_eq!(
+            offered("db.products.find({name: 1, "),
+            ["name", "price", "dims.w"]
+        );
+        assert!(offered("x = {").is_empty());
     }
 
     #[test]

@@ -41,6 +41,10 @@ pub struct Outcome {
     pub error: Option<ErrorInfo>,
     /// The worker was replaced while this command ran: shell variables are gone.
     pub restarted: bool,
+    /// The shell's hints for a learner ("did you mean find?", "collection … does not exist").
+    pub notes: Vec<String>,
+    /// For an aggregation: what each stage returns (the stage-by-stage view).
+    pub stages: Vec<crate::protocol::StageView>,
 }
 
 impl Outcome {
@@ -52,6 +56,8 @@ impl Outcome {
             result: None,
             error: None,
             restarted,
+            notes: Vec::new(),
+            stages: Vec::new(),
         }
     }
 }
@@ -266,6 +272,8 @@ fn on_response(text: &str) {
                 catalog,
                 result,
                 error,
+                notes,
+                stages,
             } => {
                 proxy.catalog = catalog;
                 if let Some(tx) = proxy.pending.remove(&id) {
@@ -275,6 +283,8 @@ fn on_response(text: &str) {
                         result,
                         error,
                         restarted: false,
+                        notes,
+                        stages,
                     });
                 }
             }

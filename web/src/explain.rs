@@ -17,6 +17,12 @@ pub struct PlanStage {
     pub keys_examined: Option<i64>,
     pub docs_examined: Option<i64>,
     pub n_returned: Option<i64>,
+    /// `works`: the units of work the stage did (executionStats only).
+    pub works: Option<i64>,
+    /// `executionTimeMillisEstimate` of the stage.
+    pub time_ms: Option<i64>,
+    /// An index scan's bounds, one `field: [bounds]` line per key field.
+    pub bounds: Vec<String>,
     pub inputs: Vec<PlanStage>,
 }
 
@@ -52,8 +58,78 @@ impl PlanStage {
             keys_examined: doc.get("keysExamined").and_then(number),
             docs_examined: doc.get("docsExamined").and_then(number),
             n_returned: doc.get("nReturned").and_then(number),
+            works: doc.get("works").and_then(number),
+            time_ms: doc.get("executionTimeMillisEstimate").and_then(number),
+            bounds: doc
+                .get("indexBounds")
+                .and_then(Value::as_object)
+                .map(|b| {
+                    b.iter()
+                        .map(|(field, ranges)| {
+                            let ranges = ranges
+                                .as_array()
+                                .map(|r| {
+                                    r.iter()
+                                        .filter_map(Value::as_str)
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                })
+                                .unwrap_or_default();
+                            format!("{field}: {ranges}")
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
             inputs,
         })
+    }
+
+    /// A stage a learner should look at twice: a collection scan, or a sort done in memory
+    /// (a `SORT` stage: no index gave the order).
+    pub fn warning(&self) -> Option<&'static str> {
+        match self.stage.as_str() {
+            "COLLSCAN" => Some("collection scan"),
+            "SORT" => Some("in-memory sort"),
+            _ => None,
+        }
+    }
+
+    /// Whether any stage of the plan is `name`.
+    pub fn has_stage(&self, name: &str) -> bool {
+        let mut found = false;
+        self.visit(&mut |s| found |= s.stage == name);
+        found
+    }
+
+    /// The stage names from the root down, inputs after their parent (`FETCH → IXSCAN`).
+    pub fn stage_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        self.visit(&mut |s| names.push(s.stage.clone()));
+        names
+    }
+
+    /// A counter summed over the plan's stages (keys examined by its index scans, documents
+    /// examined by its fetches); `None` when no stage reports it.
+    pub fn total(&self, counter: fn(&PlanStage) -> Option<i64>) -> Option<i64> {
+        let mut sum = None;
+        self.visit(&mut |s| {
+            if let Some(n) = counter(s) {
+                *sum.get_or_insert(0) += n;
+            }
+        });
+        sum
+    }
+
+    /// The indexes the plan reads, first seen first.
+    pub fn indexes(&self) -> Vec<String> {
+        self.reads().1
+    }
+
+    /// The bounds of every index scan in the plan.
+    pub fn all_bounds(&self) -> Vec<String> {
+        let mut bounds = Vec::new();
+        self.visit(&mut |s| bounds.extend(s.bounds.iter().cloned()));
+        bounds
     }
 
     /// How the plan reaches the data: `collection scan`, `index price_1`, or both kinds when
@@ -120,6 +196,8 @@ pub struct ExplainPlan {
     pub namespace: Option<String>,
     /// An aggregation's stages after the `$cursor` that feeds them (`$group`, `$sort`…).
     pub later_stages: Vec<String>,
+    /// `executionStats.executionTimeMillis`.
+    pub time_ms: Option<i64>,
 }
 
 impl ExplainPlan {
@@ -172,6 +250,7 @@ impl ExplainPlan {
                 .and_then(Value::as_str)
                 .map(str::to_string),
             later_stages,
+            time_ms: counter("executionTimeMillis"),
         })
     }
 

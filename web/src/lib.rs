@@ -8,6 +8,8 @@ pub mod database_choice;
 pub mod doc_text;
 pub mod engine_client;
 pub mod explain;
+pub mod explain_reading;
+pub mod explain_text;
 pub mod history;
 pub mod i18n;
 pub mod idb_store;
@@ -25,7 +27,7 @@ use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::lessons::session::LessonState;
-use components::{Editor, LanguageSwitch, LessonPanel, OutputPane, Sidebar};
+use components::{Editor, LanguageSwitch, LessonPanel, OutputPane, Pane, PaneTabs, Sidebar};
 use i18n::{Lang, tr};
 
 /// One command and what the shell showed for it.
@@ -41,6 +43,12 @@ pub struct Entry {
     pub error: Option<protocol::ErrorInfo>,
     /// Not a command: a line saying which data the console now works on.
     pub note: Option<ConsoleNote>,
+    /// The shell's hints below the result ("did you mean find?").
+    pub hints: Vec<String>,
+    /// For an aggregation: what each stage returns (the stage-by-stage view).
+    pub stages: Vec<protocol::StageView>,
+    /// Shown again from the saved transcript after a reload (not run in this page).
+    pub restored: bool,
 }
 
 /// Lines the console shows between commands when the data under it changes (a lesson opened, or
@@ -85,6 +93,9 @@ pub fn push_note(state: AppState, note: ConsoleNote) {
             result: None,
             error: None,
             note: Some(note),
+            hints: Vec::new(),
+            stages: Vec::new(),
+            restored: false,
         });
     });
     scroll_output_to_end();
@@ -163,6 +174,8 @@ pub struct AppState {
     pub editor_text: RwSignal<String>,
     /// The language of the UI strings and lesson prose.
     pub lang: RwSignal<Lang>,
+    /// The column a narrow screen shows (components/pane_tabs.rs).
+    pub pane: RwSignal<Pane>,
 }
 
 /// Entry point called by the `web` binary's `main`: mounts the app. (The shell worker is the
@@ -183,6 +196,7 @@ fn App() -> impl IntoView {
         busy: RwSignal::new(false),
         editor_text: RwSignal::new(String::new()),
         lang: RwSignal::new(Lang::En),
+        pane: RwSignal::new(Pane::Console),
     };
     provide_context(state);
     let lesson_state = LessonState::new();
@@ -218,30 +232,46 @@ fn App() -> impl IntoView {
         // Reopens the lesson the learner was on, once the shell worker can load its data.
         crate::lessons::session::restore(state, lesson_state);
     });
+    // `help` and the shell's notes follow the page's language.
+    Effect::new(move |_| {
+        // Again once the worker is up (the saved language may have come back before it).
+        let _ = state.ready.get();
+        let chinese = state.lang.get() == Lang::Zh;
+        leptos::task::spawn_local(async move {
+            engine_client::request(protocol::RequestBody::SetLanguage { chinese }).await;
+        });
+    });
     view! {
-        <div class="app">
+        <div class="app" data-pane=move || state.pane.get().key()>
             <header class="topbar">
-                <span class="logo">
+                <h1 class="logo">
                     <svg class="leaf" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
                         <path d="M12 22V11" stroke="currentColor" stroke-width="2" fill="none" stroke-linecap="round"/>
                         <path d="M12 12C12 7 8 4 3 4c0 5 3.5 8 9 8z" fill="currentColor"/>
                         <path d="M12 10c0-4 3-7 9-7 0 5-3.5 7-9 7z" fill="currentColor" opacity=".75"/>
                     </svg>
                     "Sprout"
-                </span>
+                </h1>
                 <span class="tagline">{move || tr(state.lang.get(), "MongoDB playground in your browser")}</span>
-                <span class="status" data-testid="status" data-ready=move || state.ready.get().to_string()>
+                <span
+                    class="status"
+                    data-testid="status"
+                    role="status"
+                    data-ready=move || state.ready.get().to_string()
+                    title=move || state.status.get().text(state.lang.get())
+                >
                     {move || state.status.get().text(state.lang.get())}
                 </span>
                 <LanguageSwitch/>
             </header>
+            <PaneTabs/>
             <div class="main">
                 <LessonPanel/>
                 <Sidebar/>
-                <section class="console">
+                <main class="console" aria-label=move || tr(state.lang.get(), "Console")>
                     <OutputPane/>
                     <Editor/>
-                </section>
+                </main>
             </div>
         </div>
     }
@@ -280,7 +310,7 @@ pub async fn run_in_console(state: AppState, input: String) -> engine_client::Ou
     let outcome = engine_client::run(&input).await;
     let first = state
         .entries
-        .with_untracked(|entries| entries.iter().all(|e| e.note.is_some()));
+        .with_untracked(|entries| entries.iter().all(|e| e.note.is_some() || e.restored));
     state.entries.update(|entries| {
         let id = entries.len();
         entries.push(Entry {
@@ -291,6 +321,9 @@ pub async fn run_in_console(state: AppState, input: String) -> engine_client::Ou
             result: outcome.result.clone(),
             error: outcome.error.clone(),
             note: None,
+            hints: outcome.notes.clone(),
+            stages: outcome.stages.clone(),
+            restored: false,
         });
     });
     if !outcome.is_error {

@@ -29,6 +29,9 @@ pub struct CollectionSummary {
     pub count: usize,
     #[serde(default)]
     pub indexes: Vec<IndexSummary>,
+    /// Field paths of the first documents, for completion inside filters and pipelines.
+    #[serde(default)]
+    pub fields: Vec<String>,
 }
 
 /// Page → worker: request `id`; the answer carries the same `id`.
@@ -44,6 +47,8 @@ pub struct Request {
 pub enum RequestBody {
     /// Run one shell input (a line or a multi-line block).
     Run { input: String },
+    /// The page's language: `help` and the shell's notes follow it. Answered with no output.
+    SetLanguage { chinese: bool },
     /// Replace the engine with a fresh lesson shell: lesson `lesson`'s dataset on the lessons'
     /// simulated clock and seed, then its first `replay` steps run silently. Its data is not
     /// written to IndexedDB. Answered with a line naming the collections loaded.
@@ -51,8 +56,9 @@ pub enum RequestBody {
     /// Back to the free playground: the engine reloaded from IndexedDB.
     CloseLesson,
     /// Check `answer` to exercise `exercise` (from 0) of lesson `lesson` in a fresh lesson shell
-    /// (`lessons::check_exercise`). Answered with the verdict's message as `output` and
-    /// `is_error` true unless the answer passed.
+    /// (`lessons::check_exercise`). Answered with the verdict's message as `output`,
+    /// `is_error` true unless the answer passed, and for a wrong answer the comparison with the
+    /// expected outcome as `result` (a document, see `lessons::feedback`).
     CheckExercise {
         lesson: String,
         exercise: usize,
@@ -163,6 +169,39 @@ pub struct Reply {
     #[serde(default)]
     pub error: Option<ErrorInfo>,
     pub catalog: Catalog,
+    /// The shell's hints for a learner (`shell::Evaluation::notes`).
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// For an aggregation: what each stage returns (empty otherwise).
+    #[serde(default)]
+    pub stages: Vec<StageView>,
+}
+
+/// One stage of an aggregation the console ran: its name, the number of documents it returned
+/// and the first few of them (relaxed Extended JSON), from `Engine::preview_pipeline`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StageView {
+    pub stage: String,
+    pub count: usize,
+    pub sample: Vec<Value>,
+}
+
+impl StageView {
+    /// The views of the stages `previews` describes.
+    pub fn of(previews: &[engine::pipeline::StagePreview]) -> Vec<StageView> {
+        previews
+            .iter()
+            .map(|p| StageView {
+                stage: p.stage.to_string(),
+                count: p.count,
+                sample: p
+                    .sample
+                    .iter()
+                    .map(|d| display_json(&Bson::Document(d.clone())))
+                    .collect(),
+            })
+            .collect()
+    }
 }
 
 /// Between the shell workers of the pages that open one database (a `BroadcastChannel` named by
@@ -218,6 +257,12 @@ pub enum Response {
         /// The error's code, when the command failed.
         #[serde(default)]
         error: Option<ErrorInfo>,
+        /// The shell's hints for a learner ("did you mean find?").
+        #[serde(default)]
+        notes: Vec<String>,
+        /// For an aggregation: what each stage returns.
+        #[serde(default)]
+        stages: Vec<StageView>,
     },
     /// Another page changed the data: the sidebar shows these collections now.
     Changed { collections: Vec<CollectionSummary> },
@@ -339,6 +384,7 @@ mod tests {
                         name: "_id_".into(),
                         key: serde_json::json!({"_id": 1}),
                     }],
+                    fields: vec!["_id".into()],
                 }],
                 current_db: "test".into(),
             },
@@ -348,6 +394,8 @@ mod tests {
                 code: Some(2),
                 code_name: Some("BadValue".into()),
             }),
+            notes: vec!["Did you mean find?".into()],
+            stages: Vec::new(),
         };
         let text = serde_json::to_string(&r).unwrap();
         assert!(text.starts_with(r#"{"kind":"done","id":7"#), "{text}");
@@ -357,9 +405,11 @@ mod tests {
                 catalog,
                 result,
                 error,
+                notes,
                 ..
             } => {
                 assert_eq!(id, 7);
+                assert_eq!(notes, ["Did you mean find?"]);
                 assert_eq!(catalog.collections[0].name, "c");
                 assert_eq!(
                     catalog.collections[0].indexes[0].key,
@@ -417,6 +467,8 @@ mod tests {
                 result: None,
                 error: None,
                 catalog: Catalog::default(),
+                notes: Vec::new(),
+                stages: Vec::new(),
             },
         };
         let text = serde_json::to_string(&reply).unwrap();

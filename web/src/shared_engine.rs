@@ -143,12 +143,20 @@ impl SharedEngine {
         };
         let (name, mut shell) = self.sessions.remove(at);
         let placeholder = shell.replace_engine(engine);
+        shell.set_language(chinese());
         let evaluation = shell.eval(input);
+        let stages = stage_views(&mut shell, &evaluation);
         let batch = shell.with_engine(|e| e.take_changes());
         let catalog = catalog_of(&mut shell);
         self.engine = Some(shell.replace_engine(placeholder));
         self.sessions.push((name, shell));
-        (reply_of(&evaluation, catalog), batch)
+        (
+            Reply {
+                stages,
+                ..reply_of(&evaluation, catalog)
+            },
+            batch,
+        )
     }
 
     /// Commits `batch` as `client`'s input `seq`. When IndexedDB refuses, the engine is rebuilt
@@ -280,7 +288,51 @@ fn storage_failure(e: &StorageError) -> Reply {
             code_name: code.map(|_| "OutOfDiskSpace".to_string()),
         }),
         catalog: Catalog::default(),
+        notes: Vec::new(),
+        stages: Vec::new(),
     }
+}
+
+/// What each stage of the aggregation `ev` ran returns, for the page's stage-by-stage view;
+/// empty when the input was no aggregation, failed, or writes ($out, $merge: the preview runs
+/// every stage again, and must not write twice).
+pub fn stage_views(shell: &mut Shell, ev: &Evaluation) -> Vec<crate::protocol::StageView> {
+    let Some(p) = ev.pipeline.as_ref().filter(|_| ev.error.is_none()) else {
+        return Vec::new();
+    };
+    let writes = p.stages.iter().any(|s| {
+        s.as_document()
+            .is_some_and(|d| d.contains_key("$out") || d.contains_key("$merge"))
+    });
+    if writes {
+        return Vec::new();
+    }
+    let options = engine::commands::aggregate_preview::PreviewOptions {
+        sample: STAGE_SAMPLE,
+        let_vars: p.let_vars.clone(),
+    };
+    shell
+        .with_engine(|e| e.preview_pipeline(&p.db, Some(&p.collection), &p.stages, &options))
+        .map(|previews| crate::protocol::StageView::of(&previews))
+        .unwrap_or_default()
+}
+
+/// Documents shown at each stage of the stage-by-stage view.
+const STAGE_SAMPLE: usize = 5;
+
+thread_local! {
+    /// The page's language is Chinese (RequestBody::SetLanguage): `help` and notes follow it.
+    static CHINESE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether `help` and the shell's notes are in Chinese in this worker.
+pub fn chinese() -> bool {
+    CHINESE.with(std::cell::Cell::get)
+}
+
+/// Sets the language of `help` and the shell's notes in this worker.
+pub fn set_chinese(chinese: bool) {
+    CHINESE.with(|c| c.set(chinese));
 }
 
 /// A reply that is only an error line.
@@ -291,6 +343,8 @@ pub fn failure(message: &str) -> Reply {
         result: None,
         error: None,
         catalog: Catalog::default(),
+        notes: Vec::new(),
+        stages: Vec::new(),
     }
 }
 
@@ -322,6 +376,8 @@ pub fn reply_of(ev: &Evaluation, catalog: Catalog) -> Reply {
                 .map(|c| engine::error::ErrorCode::from_code(c).name()),
         }),
         catalog,
+        notes: ev.notes.clone(),
+        stages: Vec::new(),
     }
 }
 
@@ -351,7 +407,20 @@ fn collections_of(engine: &Engine) -> Vec<CollectionSummary> {
                             key: bson::Bson::Document(i.spec.key.clone()).into_relaxed_extjson(),
                         })
                         .collect(),
+                    fields: {
+                        let sample: Vec<serde_json::Value> = coll
+                            .iter()
+                            .take(FIELD_SAMPLE)
+                            .map(|(_, d)| bson::Bson::Document(d.clone()).into_relaxed_extjson())
+                            .collect();
+                        let mut fields = Vec::new();
+                        crate::doc_text::field_paths(&sample, &mut fields);
+                        fields
+                    },
                 })
         })
         .collect()
 }
+
+/// Documents of each collection whose field paths completion offers.
+const FIELD_SAMPLE: usize = 20;

@@ -604,10 +604,15 @@ async fn answer(request: Request) -> Response {
         RequestBody::Run { input } => {
             let in_lesson = LESSON.with(|l| {
                 l.borrow_mut().as_mut().map(|shell| {
+                    shell.set_language(crate::shared_engine::chinese());
                     let evaluation = shell.eval(&input);
+                    let stages = crate::shared_engine::stage_views(shell, &evaluation);
                     // A lesson's data lives in memory only.
                     let _ = shell.with_engine(|e| e.take_changes());
-                    reply_of(&evaluation, catalog_of(shell))
+                    Reply {
+                        stages,
+                        ..reply_of(&evaluation, catalog_of(shell))
+                    }
                 })
             });
             let reply = match in_lesson {
@@ -615,6 +620,13 @@ async fn answer(request: Request) -> Response {
                 None => run_shared(&input).await,
             };
             done(id, reply)
+        }
+        RequestBody::SetLanguage { chinese } => {
+            crate::shared_engine::set_chinese(chinese);
+            done(
+                id,
+                text_reply(String::new(), false, current_catalog().await),
+            )
         }
         RequestBody::OpenLesson { lesson, replay } => match in_worker::open(&lesson, replay) {
             Ok((mut shell, note)) => {
@@ -640,10 +652,14 @@ async fn answer(request: Request) -> Response {
             answer,
         } => {
             let outcome = in_worker::check(&lesson, exercise, &answer);
-            done(
-                id,
-                text_reply(outcome.message, !outcome.passed, current_catalog().await),
-            )
+            let mut reply = text_reply(outcome.message, !outcome.passed, current_catalog().await);
+            reply.result =
+                outcome
+                    .comparison
+                    .map(|c| crate::protocol::StructuredResult::Document {
+                        doc: crate::lessons::feedback::to_json(&c),
+                    });
+            done(id, reply)
         }
     }
 }
@@ -664,6 +680,8 @@ fn text_reply(output: String, is_error: bool, catalog: Catalog) -> Reply {
         result: None,
         error: None,
         catalog,
+        notes: Vec::new(),
+        stages: Vec::new(),
     }
 }
 
@@ -675,5 +693,7 @@ fn done(id: u64, reply: Reply) -> Response {
         catalog: reply.catalog,
         result: reply.result,
         error: reply.error,
+        notes: reply.notes,
+        stages: reply.stages,
     }
 }

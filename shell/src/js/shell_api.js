@@ -548,9 +548,22 @@
       if (v instanceof Cursor) {
         lastCursor = v;
         var b = v._shellBatch();
-        return { kind: 'cursor', docs: b.docs, more: b.more, pretty: b.pretty };
+        var shown = { kind: 'cursor', docs: b.docs, more: b.more, pretty: b.pretty };
+        // An empty read from a collection that does not exist: the result stays MongoDB's
+        // (empty); the shell adds a note, so a misspelt name does not go unnoticed.
+        if (!b.docs.length && !b.more && v._coll instanceof DBCollection && !collectionExists(v._coll)) {
+          shown.missing = v._coll.getFullName();
+        }
+        // An aggregation over a collection: its pipeline, for the page's stage-by-stage view.
+        if (v._cmd && typeof v._cmd.aggregate === 'string' && Array.isArray(v._cmd.pipeline)) {
+          shown.aggregate = { db: v._coll._db._name, coll: v._cmd.aggregate, pipeline: v._cmd.pipeline };
+          if (v._cmd.let !== undefined) shown.aggregate.let = v._cmd.let;
+        }
+        return shown;
       }
       if (v === undefined) return { kind: 'none' };
+      // `help` typed without brackets prints the help, as in mongosh.
+      if (typeof v === 'function' && v._sproutHelp === v) return shell.display(v());
       if (v !== null && typeof v === 'object' && typeof v._asPrintable === 'function') return shell.display(v._asPrintable());
       if (typeof v === 'string') return { kind: 'text', text: v };
       if (typeof v === 'function') return { kind: 'text', text: '[Function: ' + (v.name || '(anonymous)') + ']' };
@@ -574,7 +587,23 @@
       return { kind: 'cursor', docs: b.docs, more: b.more, pretty: b.pretty };
     },
     collectionNames: function () { return g.db.getCollectionNames(); },
+    // The method names of databases ('db'), collections ('collection') and cursors, for the
+    // "did you mean" hint of a call to a method that does not exist.
+    methodNames: function (kind) {
+      var proto = kind === 'db' ? D : kind === 'cursor' ? Cursor.prototype : C;
+      var names = [];
+      for (var p = proto; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+        Object.getOwnPropertyNames(p).forEach(function (n) {
+          if (n[0] !== '_' && n !== 'constructor' && typeof proto[n] === 'function' && names.indexOf(n) < 0) names.push(n);
+        });
+      }
+      return names;
+    },
   };
+  function collectionExists(coll) {
+    var r = command(coll._db._name, { listCollections: 1, filter: { name: coll._name }, nameOnly: true });
+    return r.cursor.firstBatch.length > 0;
+  }
   Object.defineProperty(g, '__sproutShell', { value: Object.freeze(shell), enumerable: false });
   // Helpers the other shell files (bulk.js, globals.js) build on.
   Object.defineProperty(g, '__sproutApi', {

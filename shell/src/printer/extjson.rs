@@ -25,9 +25,43 @@ enum Json {
 
 /// The 2-space indented Extended JSON text of `v`.
 pub fn format(v: &Bson, mode: JsonMode) -> String {
+    format_indented(v, mode, 2)
+}
+
+/// The Extended JSON text of `v`, `step` spaces per level; with 0, on one line without spaces
+/// (`JSON.stringify`'s layout without `space`, as `EJSON.stringify(v)` prints).
+pub fn format_indented(v: &Bson, mode: JsonMode, step: usize) -> String {
     let mut out = String::new();
-    write(&serialize(v, mode == JsonMode::Relaxed), 0, &mut out);
+    write(
+        &serialize(v, mode == JsonMode::Relaxed),
+        &Layout { step, level: 0 },
+        &mut out,
+    );
     out
+}
+
+/// Where `write` is: spaces per level and the current level.
+#[derive(Clone, Copy)]
+struct Layout {
+    step: usize,
+    level: usize,
+}
+
+impl Layout {
+    fn inner(self) -> Layout {
+        Layout {
+            level: self.level + 1,
+            ..self
+        }
+    }
+
+    /// Before an item: a new line and its indentation (nothing on one line).
+    fn break_line(self, out: &mut String) {
+        if self.step > 0 {
+            out.push('\n');
+            out.extend(std::iter::repeat_n(' ', self.level * self.step));
+        }
+    }
 }
 
 fn obj(pairs: Vec<(&str, Json)>) -> Json {
@@ -198,7 +232,7 @@ fn dbref(r: &DbRefView, relaxed: bool) -> Json {
 }
 
 /// `JSON.stringify(value, undefined, 2)`.
-fn write(v: &Json, level: usize, out: &mut String) {
+fn write(v: &Json, at: &Layout, out: &mut String) {
     match v {
         Json::Null => out.push_str("null"),
         Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -209,32 +243,30 @@ fn write(v: &Json, level: usize, out: &mut String) {
         Json::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
-                out.push_str(if i == 0 { "\n" } else { ",\n" });
-                indent(level + 1, out);
-                write(item, level + 1, out);
+                if i > 0 {
+                    out.push(',');
+                }
+                at.inner().break_line(out);
+                write(item, &at.inner(), out);
             }
-            out.push('\n');
-            indent(level, out);
+            at.break_line(out);
             out.push(']');
         }
         Json::Object(pairs) => {
             out.push('{');
             for (i, (k, v)) in pairs.iter().enumerate() {
-                out.push_str(if i == 0 { "\n" } else { ",\n" });
-                indent(level + 1, out);
+                if i > 0 {
+                    out.push(',');
+                }
+                at.inner().break_line(out);
                 out.push_str(&json_quote(k));
-                out.push_str(": ");
-                write(v, level + 1, out);
+                out.push_str(if at.step > 0 { ": " } else { ":" });
+                write(v, &at.inner(), out);
             }
-            out.push('\n');
-            indent(level, out);
+            at.break_line(out);
             out.push('}');
         }
     }
-}
-
-fn indent(level: usize, out: &mut String) {
-    out.extend(std::iter::repeat_n(' ', level * 2));
 }
 
 #[cfg(test)]
@@ -264,6 +296,15 @@ mod tests {
         assert_eq!(
             format(&Bson::Int64(i64::MAX), JsonMode::Relaxed),
             "9223372036854776000"
+        );
+    }
+
+    #[test]
+    fn one_line_output_has_no_spaces() {
+        let d = bson::doc! {"a": 1, "b": [true, {"c": "x"}]};
+        assert_eq!(
+            format_indented(&Bson::Document(d), JsonMode::Relaxed, 0),
+            r#"{"a":1,"b":[true,{"c":"x"}]}"#
         );
     }
 

@@ -114,6 +114,11 @@ pub fn format_extjson(v: &Bson, mode: JsonMode) -> String {
     extjson::format(v, mode)
 }
 
+/// Extended JSON with `step` spaces per level (0: on one line), for `EJSON.stringify`.
+pub fn format_extjson_indented(v: &Bson, mode: JsonMode, step: usize) -> String {
+    extjson::format_indented(v, mode, step)
+}
+
 fn legacy_layout(opts: &PrintOptions) -> legacy::Layout {
     if opts.pretty {
         legacy::Layout::Pretty

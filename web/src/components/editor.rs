@@ -5,7 +5,9 @@
 //! Keys: Ctrl+Enter (Cmd+Enter) runs; Enter runs a one-line statement that is complete (as in
 //! mongosh) and otherwise starts a new line; Shift+Enter always starts one; ↑ on the first
 //! line and ↓ on the last walk the history; Tab or Ctrl+Space completes; in the popup ↑/↓
-//! choose, Tab or Enter accepts, Esc closes. While a command runs, the button stops it.
+//! choose, Tab or Enter accepts, Esc closes. Esc outside the popup lets the next Tab leave the
+//! editor (WCAG 2.1.2, no keyboard trap: Tab otherwise indents or completes). While a command
+//! runs, the button stops it.
 
 use leptos::html::Textarea;
 use leptos::prelude::*;
@@ -25,6 +27,8 @@ pub fn Editor() -> impl IntoView {
     // The cursor as a byte offset into `text`.
     let cursor = RwSignal::new(0usize);
     let popup = RwSignal::new(None::<Completion>);
+    // Escape was the last key: Tab now moves the focus on instead of indenting.
+    let tab_leaves = RwSignal::new(false);
     let chosen = RwSignal::new(0usize);
     let history = StoredValue::new(History::load());
     let area = NodeRef::<Textarea>::new();
@@ -75,7 +79,27 @@ pub fn Editor() -> impl IntoView {
             .filter(|c| c.db == db)
             .map(|c| c.name)
             .collect();
-        let fields = state.entries.with_untracked(|entries| seen_fields(entries));
+        // The fields of the collection the input names first, then those of the database's
+        // other collections and of recent results.
+        let named = named_collection(&input[..at.min(input.len())]);
+        let mut fields: Vec<String> = Vec::new();
+        state.collections.with_untracked(|all| {
+            let mine = all.iter().filter(|c| c.db == db);
+            let (first, rest): (Vec<_>, Vec<_>) =
+                mine.partition(|c| Some(c.name.as_str()) == named.as_deref());
+            for c in first.into_iter().chain(rest) {
+                for f in &c.fields {
+                    if !fields.contains(f) {
+                        fields.push(f.clone());
+                    }
+                }
+            }
+        });
+        for f in state.entries.with_untracked(|entries| seen_fields(entries)) {
+            if !fields.contains(&f) {
+                fields.push(f);
+            }
+        }
         complete(
             input,
             at,
@@ -107,13 +131,26 @@ pub fn Editor() -> impl IntoView {
         let value = event_target_value(&ev);
         text.set(value.clone());
         read_cursor();
-        let found = vocabulary_completion(&value, cursor.get_untracked());
+        let at = cursor.get_untracked();
+        // Typing opens the popup for a word being typed (or after a dot); field names at an
+        // empty position (`find({`) wait for Tab or Ctrl+Space, so Enter still starts a line.
+        let found = vocabulary_completion(&value, at).filter(|c| {
+            c.start < at || value.get(..at).is_some_and(|before| before.ends_with('.'))
+        });
         chosen.set(0);
         popup.set(found);
     };
     let on_keydown = move |ev: web_sys::KeyboardEvent| {
         let key = ev.key();
         let modifier = ev.ctrl_key() || ev.meta_key();
+        if tab_leaves.get_untracked() && key == "Tab" {
+            // The browser moves the focus (Shift+Tab backwards).
+            tab_leaves.set(false);
+            return;
+        }
+        if !matches!(key.as_str(), "Shift" | "Escape") {
+            tab_leaves.set(false);
+        }
         if let Some(open) = popup.get_untracked() {
             match key.as_str() {
                 "ArrowDown" => {
@@ -181,6 +218,7 @@ pub fn Editor() -> impl IntoView {
                     None => set_text(format!("{}  {}", &current[..at], &current[at..]), at + 2),
                 }
             }
+            "Escape" => tab_leaves.set(true),
             " " if ev.ctrl_key() => {
                 ev.prevent_default();
                 chosen.set(0);
@@ -232,6 +270,20 @@ pub fn Editor() -> impl IntoView {
             view! { <ul class="completion" data-testid="completion" style=style>{items}</ul> }
         })
     };
+    // Inside a lesson the example is the open step's command (the first step's on other pages),
+    // not the playground's.
+    let ls = expect_context::<crate::lessons::session::LessonState>();
+    let placeholder = move || {
+        ls.current_page()
+            .and_then(|(lesson, page)| {
+                let step = match page {
+                    crate::lessons::library::Page::Step(i) => i,
+                    _ => 0,
+                };
+                lesson.steps.get(step).map(|s| s.command.clone())
+            })
+            .unwrap_or_else(|| "db.products.insertOne({name: \"Product 1\", price: 10})".into())
+    };
     view! {
         <div class="editor">
             <span class="prompt">{move || format!("{}>", state.current_db.get())}</span>
@@ -243,7 +295,9 @@ pub fn Editor() -> impl IntoView {
                     spellcheck="false"
                     autocomplete="off"
                     rows="4"
-                    placeholder="db.products.insertOne({name: \"Product 1\", price: 10})"
+                    aria-label=move || crate::i18n::tr(state.lang.get(), "Command")
+                    aria-describedby="editor-keys"
+                    placeholder=placeholder
                     prop:value=move || text.get()
                     on:input=on_input
                     on:keydown=on_keydown
@@ -253,16 +307,25 @@ pub fn Editor() -> impl IntoView {
                     on:scroll=on_scroll
                 ></textarea>
                 {completion_popup}
+                <span id="editor-keys" class="sr-only">
+                    {move || crate::i18n::tr(state.lang.get(), "Esc, then Tab, leaves the editor.")}
+                </span>
             </div>
             <Show
                 when=move || state.busy.get()
                 fallback=move || view! {
                     <button data-testid="run" on:click=move |_| run()>
-                        {move || format!("{} ⌃⏎", crate::i18n::tr(state.lang.get(), "Run"))}
+                        {move || crate::i18n::tr(state.lang.get(), "Run")}
+                        <span class="kbd-hint" aria-hidden="true">" ⌃⏎"</span>
                     </button>
                 }
             >
-                <button data-testid="stop" class="stop" on:click=stop title="Stop the running command">
+                <button
+                    data-testid="stop"
+                    class="stop"
+                    on:click=stop
+                    title=move || crate::i18n::tr(state.lang.get(), "Stop the running command")
+                >
                     {move || format!("{} ■", crate::i18n::tr(state.lang.get(), "Stop"))}
                 </button>
             </Show>
@@ -288,6 +351,17 @@ fn coloured(value: &str, pair: Option<(usize, usize)>) -> impl IntoView + use<> 
         .collect_view();
     // A trailing newline needs a character after it to take up its line.
     view! { {spans}"\n " }
+}
+
+/// The collection named by the last `db.<name>.` before the cursor.
+fn named_collection(before: &str) -> Option<String> {
+    let at = before.rfind("db.")?;
+    let rest = &before[at + 3..];
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty() && rest[name.len()..].starts_with('.')).then_some(name)
 }
 
 /// Field paths in the most recent results, for completion.

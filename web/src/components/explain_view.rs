@@ -1,12 +1,15 @@
-//! The explain view: the winning plan as a tree of stage boxes (stage, index and key pattern,
-//! keys and documents examined, documents returned), the rejected plans below it (collapsed),
-//! and a one-line summary of the cost (see [`crate::explain`]).
+//! The explain view: a one-line summary of the cost and a plain reading of the plan (see
+//! [`crate::explain_reading`]), the winning plan as a tree of stage boxes (stage, index, key
+//! pattern and bounds, keys and documents examined, documents returned, works, time; a
+//! collection scan or in-memory sort in a warning colour), and the winning plan compared with
+//! each rejected plan side by side (see [`crate::explain`]).
 
 use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::AppState;
 use crate::explain::{ExplainPlan, PlanStage};
+use crate::explain_reading::plain_reading;
 use crate::i18n::{Lang, tr};
 
 #[component]
@@ -36,10 +39,20 @@ pub fn ExplainView(reply: Value) -> impl IntoView {
             </details>
         }
     });
+    let reading = plan.clone();
+    let compared = (!plan.rejected.is_empty()).then(|| {
+        let plan = plan.clone();
+        view! { {move || compare_table(&plan, app.lang.get())} }
+    });
+    let time = plan.time_ms;
     view! {
-        <div class="explain" data-testid="explain">
+        <div class="explain" data-testid="explain" tabindex="0">
             <div class="plan-summary" data-testid="plan-summary">{move || summary.summary_in(app.lang.get())}</div>
-            {plan.namespace.clone().map(|ns| view! { <div class="plan-ns">{ns}</div> })}
+            <p class="plan-reading" data-testid="plan-reading">{move || plain_reading(&reading, app.lang.get())}</p>
+            <div class="plan-ns">
+                {plan.namespace.clone()}
+                {time.map(|ms| view! { " · executionTimeMillis: "<b>{ms}</b> })}
+            </div>
             <div class="plan winning" data-testid="winning-plan">{move || stage_tree(&winning, app.lang.get())}</div>
             {(!plan.later_stages.is_empty()).then(|| {
                 view! {
@@ -48,10 +61,62 @@ pub fn ExplainView(reply: Value) -> impl IntoView {
                     </div>
                 }
             })}
+            {compared}
             {rejected}
         </div>
     }
     .into_any()
+}
+
+/// The winning plan beside each rejected one: stages, indexes, bounds (and the counters, when
+/// the reply has them for the plan).
+fn compare_table(plan: &ExplainPlan, lang: Lang) -> impl IntoView + use<> {
+    let plans: Vec<&PlanStage> = std::iter::once(&plan.winning)
+        .chain(plan.rejected.iter())
+        .collect();
+    let heads = plans
+        .iter()
+        .enumerate()
+        .map(|(i, _)| {
+            let name = if i == 0 {
+                tr(lang, "winning plan").to_string()
+            } else {
+                format!("{} {i}", tr(lang, "rejected plan"))
+            };
+            view! { <th scope="col" class:winning={i == 0}>{name}</th> }
+        })
+        .collect_view();
+    let none = || "—".to_string();
+    let row = |label: &'static str, cell: &dyn Fn(&PlanStage) -> String| {
+        let cells = plans
+            .iter()
+            .map(|p| view! { <td>{cell(p)}</td> })
+            .collect_view();
+        view! { <tr><th scope="row">{tr(lang, label)}</th>{cells}</tr> }
+    };
+    let rows = view! {
+        {row("stages", &|p| p.stage_names().join(" → "))}
+        {row("index", &|p| {
+            let i = p.indexes();
+            if i.is_empty() { none() } else { i.join(", ") }
+        })}
+        {row("bounds", &|p| {
+            let b = p.all_bounds();
+            if b.is_empty() { none() } else { b.join("; ") }
+        })}
+        {row("keys examined", &|p| p.total(|s| s.keys_examined).map_or_else(none, |n| n.to_string()))}
+        {row("docs examined", &|p| p.total(|s| s.docs_examined).map_or_else(none, |n| n.to_string()))}
+        {row("works", &|p| p.works.map_or_else(none, |n| n.to_string()))}
+    };
+    view! {
+        <div class="plan-compare-wrap" tabindex="0">
+            <table class="plan-compare" data-testid="plan-compare">
+                <caption>{tr(lang, "The winning plan beside the rejected ones")}</caption>
+                <thead><tr><td></td>{heads}</tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
 }
 
 fn stage_tree(stage: &PlanStage, lang: Lang) -> AnyView {
@@ -59,6 +124,8 @@ fn stage_tree(stage: &PlanStage, lang: Lang) -> AnyView {
         ("keys examined", stage.keys_examined),
         ("docs examined", stage.docs_examined),
         ("returned", stage.n_returned),
+        ("works", stage.works),
+        ("ms", stage.time_ms),
     ]
     .into_iter()
     .filter_map(|(label, n)| {
@@ -74,14 +141,22 @@ fn stage_tree(stage: &PlanStage, lang: Lang) -> AnyView {
             </div>
         }
     });
+    let bounds = (!stage.bounds.is_empty()).then(|| {
+        view! { <div class="stage-bounds">{stage.bounds.join("; ")}</div> }
+    });
+    let warning = stage
+        .warning()
+        .map(|w| view! { <div class="stage-warning">{format!("⚠ {}", tr(lang, w))}</div> });
     let inputs = (!stage.inputs.is_empty()).then(|| {
         view! { <div class="stage-inputs">{stage.inputs.iter().map(|s| stage_tree(s, lang)).collect_view()}</div> }
     });
     view! {
         <div class="stage-node">
-            <div class="stage-box" data-stage=stage.stage.clone()>
+            <div class="stage-box" class:warn=stage.warning().is_some() data-stage=stage.stage.clone()>
                 <div class="stage-name">{stage.stage.clone()}</div>
+                {warning}
                 {index}
+                {bounds}
                 <div class="stage-counters">{counters}</div>
             </div>
             {inputs}

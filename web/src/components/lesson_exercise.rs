@@ -83,14 +83,35 @@ pub fn LessonExercise(exercise: usize) -> impl IntoView {
         } else {
             format!("✗ {}", tr(lang, "Not yet"))
         };
+        let comparison = c
+            .comparison
+            .clone()
+            .map(|cmp| view! { <ComparisonView cmp=cmp/> });
         Some(view! {
-            <div class="verdict" class:ok=c.passed class:bad=!c.passed data-testid="check-result">
+            <div class="verdict" class:ok=c.passed class:bad=!c.passed data-testid="check-result"
+                role="status">
                 <strong>{label}</strong>
                 " "
                 <span>{c.message}</span>
             </div>
+            {comparison}
         })
     };
+    // A new verdict is scrolled to the top of the lesson pane: above the Previous / Next footer,
+    // with the comparison below it.
+    Effect::new(move |_| {
+        if ls.checks.with(|c| c.contains_key(&exercise)) {
+            leptos::task::spawn_local(async {
+                if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+                    d.query_selector("[data-testid=check-result]")
+                        .ok()
+                        .flatten()
+                }) {
+                    el.scroll_into_view_with_bool(true);
+                }
+            });
+        }
+    });
     view! {
         <div class="lesson-page exercise">
             <h3 data-testid="exercise-title">
@@ -147,4 +168,75 @@ pub fn LessonExercise(exercise: usize) -> impl IntoView {
         </div>
     }
     .into_any()
+}
+
+/// A wrong answer beside the expected outcome: the documents it should have given and did not,
+/// those it gave that do not belong, and for plan exercises the plan facts that differ.
+#[component]
+fn ComparisonView(cmp: lessons::Comparison) -> impl IntoView {
+    let app = expect_context::<AppState>();
+    let list = |docs: Vec<String>, total: usize, testid: &'static str| {
+        let more = total.saturating_sub(docs.len());
+        view! {
+            <ul class="doc-list" data-testid=testid>
+                {docs.into_iter().map(|d| view! { <li><code>{d}</code></li> }).collect_view()}
+                {(more > 0).then(|| view! { <li class="muted">{format!("… +{more}")}</li> })}
+            </ul>
+        }
+    };
+    let lessons::Comparison {
+        missing,
+        extra,
+        missing_total,
+        extra_total,
+        got_count,
+        expected_count,
+        plan,
+    } = cmp;
+    let documents = (!missing.is_empty() || !extra.is_empty()).then(|| {
+        view! {
+            <div class="comparison" data-testid="comparison">
+                <p class="counts">{move || {
+                    let lang = app.lang.get();
+                    format!(
+                        "{}: {got_count} · {}: {expected_count}",
+                        tr(lang, "Your answer gave"),
+                        tr(lang, "expected")
+                    )
+                }}</p>
+                <div class="columns">
+                    {(extra_total > 0).then(|| view! {
+                        <section>
+                            <h4>{move || format!("{} ({extra_total})", tr(app.lang.get(), "Should not be there"))}</h4>
+                            {list(extra, extra_total, "extra-docs")}
+                        </section>
+                    })}
+                    {(missing_total > 0).then(|| view! {
+                        <section>
+                            <h4>{move || format!("{} ({missing_total})", tr(app.lang.get(), "Missing from your result"))}</h4>
+                            {list(missing, missing_total, "missing-docs")}
+                        </section>
+                    })}
+                </div>
+            </div>
+        }
+    });
+    let facts = (!plan.is_empty()).then(|| {
+        view! {
+            <table class="facts" data-testid="plan-differences">
+                <caption>{move || tr(app.lang.get(), "The plan facts that differ")}</caption>
+                <thead><tr>
+                    <th scope="col">{move || tr(app.lang.get(), "fact")}</th>
+                    <th scope="col">{move || tr(app.lang.get(), "expected")}</th>
+                    <th scope="col">{move || tr(app.lang.get(), "got")}</th>
+                </tr></thead>
+                <tbody>
+                    {plan.into_iter().map(|f| view! {
+                        <tr class="bad"><td>{f.fact}</td><td>{f.expected}</td><td>{f.got}</td></tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        }
+    });
+    view! { {documents}{facts} }
 }

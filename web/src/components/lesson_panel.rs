@@ -10,8 +10,13 @@ use crate::lessons::session::LessonState;
 #[component]
 pub fn LessonPanel() -> impl IntoView {
     let ls = expect_context::<LessonState>();
+    let app = expect_context::<crate::AppState>();
     view! {
-        <aside class="lesson-panel" data-testid="lesson-panel">
+        <aside
+            class="lesson-panel"
+            data-testid="lesson-panel"
+            aria-label=move || crate::i18n::tr(app.lang.get(), "Lessons")
+        >
             {move || {
                 if ls.open.get().is_some() {
                     view! { <LessonView/> }.into_any()

@@ -10,11 +10,14 @@ mod lesson_prose;
 mod lesson_step;
 mod lesson_view;
 mod output;
+mod pane_tabs;
 mod result_views;
 mod sidebar;
+mod stage_view;
 
 pub use editor::Editor;
 pub use lesson_language::LanguageSwitch;
 pub use lesson_panel::LessonPanel;
 pub use output::OutputPane;
+pub use pane_tabs::{Pane, PaneTabs};
 pub use sidebar::Sidebar;

@@ -81,7 +81,7 @@ pub fn DocumentTable(docs: Vec<Value>) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="doc-table-wrap">
+        <div class="doc-table-wrap" tabindex="0">
             <table class="doc-table" data-testid="table">
                 <thead><tr>{head}</tr></thead>
                 <tbody>{rows}</tbody>

@@ -40,7 +40,7 @@ pub fn Sidebar() -> impl IntoView {
             .collect_view()
     };
     view! {
-        <nav class="sidebar" data-testid="sidebar">
+        <aside class="sidebar" data-testid="sidebar" aria-label=move || tr(state.lang.get(), "Databases")>
             <h2 data-testid="sidebar-title">{move || tr(state.lang.get(), "Databases")}</h2>
             <Show
                 when=move || !state.collections.get().is_empty()
@@ -52,7 +52,7 @@ pub fn Sidebar() -> impl IntoView {
                 <button
                     class="theme-toggle"
                     data-testid="theme-toggle"
-                    title="Switch between the light and the dark theme"
+                    title=move || tr(state.lang.get(), "Switch between the light and the dark theme")
                     on:click=move |_| dark.update(|d| *d = !*d)
                 >
                     {move || {
@@ -65,7 +65,7 @@ pub fn Sidebar() -> impl IntoView {
                     }}
                 </button>
             </div>
-        </nav>
+        </aside>
     }
 }
 

@@ -63,11 +63,13 @@ pub fn check(id: &str, exercise: usize, answer: &str) -> CheckOutcome {
         None => CheckOutcome {
             passed: false,
             message: format!("lesson `{id}` has no exercise {}", exercise + 1),
+            comparison: None,
         },
     })
     .unwrap_or_else(|message| CheckOutcome {
         passed: false,
         message,
+        comparison: None,
     })
 }
 

@@ -2,10 +2,12 @@
 //! lesson, how a step's output compares with what the lesson expects, the learner's progress and
 //! where it is kept. The components that show them are `components/lesson_*.rs`.
 
+pub mod feedback;
 pub mod in_worker;
 pub mod library;
 pub mod progress;
 pub mod progress_store;
 pub mod prose;
 pub mod session;
+pub mod transcript;
 pub mod verdict;

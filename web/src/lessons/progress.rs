@@ -21,6 +21,9 @@ pub struct Progress {
     pub page: usize,
     #[serde(default)]
     pub lessons: BTreeMap<String, LessonProgress>,
+    /// The console's last commands and their output, shown again after a reload.
+    #[serde(default)]
+    pub transcript: Vec<super::transcript::SavedEntry>,
 }
 
 /// One lesson's progress; step and exercise numbers from 0.

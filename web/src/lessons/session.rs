@@ -28,6 +28,8 @@ pub struct StepRun {
 pub struct Checked {
     pub passed: bool,
     pub message: String,
+    /// For a wrong answer: what it gave beside what was expected.
+    pub comparison: Option<lessons::Comparison>,
 }
 
 #[derive(Clone, Copy)]
@@ -113,6 +115,10 @@ pub fn restore(app: AppState, ls: LessonState) {
             .map(Progress::from_json)
             .unwrap_or_default();
         app.lang.set(progress.lang);
+        if !progress.transcript.is_empty() && app.entries.with_untracked(Vec::is_empty) {
+            app.entries
+                .set(super::transcript::restored(&progress.transcript));
+        }
         let reopen = progress.current.clone().and_then(|id| {
             ls.lessons
                 .with_value(|l| l.iter().position(|x| x.id == id))
@@ -136,6 +142,7 @@ pub fn save_on_change(app: AppState, ls: LessonState) {
             return;
         }
         progress.lang = lang;
+        progress.transcript = app.entries.with(|e| super::transcript::to_save(e));
         let json = progress.to_json();
         if let Some(store) = ls.store.get_value() {
             leptos::task::spawn_local(async move {
@@ -231,6 +238,8 @@ pub async fn run_step(app: AppState, ls: LessonState, step: usize) {
         return;
     };
     let outcome = run_in_console(app, s.command.clone()).await;
+    // The step stays in the editor, to be changed and run again.
+    app.editor_text.set(s.command.clone());
     let verdict = judge(s, &outcome.output, outcome.is_error, explain_of(&outcome));
     let matched = verdict.matched();
     ls.runs.update(|r| {
@@ -262,6 +271,12 @@ pub async fn check_answer(ls: LessonState, exercise: usize, answer: String) {
             exercise,
             Checked {
                 passed,
+                comparison: match &outcome.result {
+                    Some(StructuredResult::Document { doc }) => {
+                        crate::lessons::feedback::from_json(doc)
+                    }
+                    _ => None,
+                },
                 message: outcome.output,
             },
         );
