@@ -134,7 +134,11 @@ fn too_many_keys(spec: &IndexSpec, count: usize) -> Error {
     Error::new(
         ErrorCode::ExceededMemoryLimit,
         format!(
-            "cannot index the document in index '{}': its key fields' values combine into {count}              keys, more than Sprout's limit of {MAX_KEYS_PER_DOCUMENT} keys per document (Sprout              combines every value of each field with every value of the others, where MongoDB              pairs the fields of one array element). Index fewer fields of the array, or              shorten the array",
+            "cannot index the document in index '{}': its key fields' values combine into \
+             {count} keys, more than Sprout's limit of {MAX_KEYS_PER_DOCUMENT} keys per \
+             document (Sprout combines every value of each field with every value of the \
+             others, where MongoDB pairs the fields of one array element). Index fewer fields \
+             of the array, or shorten the array",
             spec.name
         ),
     )

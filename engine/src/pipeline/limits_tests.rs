@@ -471,7 +471,7 @@ fn facet_output_stops_at_100_mib() {
     let (code, message) = failure(&aggregate(&mut e, "f".into(), two));
     assert_eq!(code, 4031700);
     assert!(
-        message.starts_with("document constructed by $facet is ")
+        message.contains("document constructed by $facet is ")
             && message.ends_with("bytes, which exceeds the limit of 104857600 bytes"),
         "{message}"
     );
@@ -494,10 +494,7 @@ fn two_unwinds_of_2000_elements_stop_within_the_stage_output_limit() {
     ];
     let (code, message) = failure(&aggregate(&mut e, "u".into(), pipeline));
     assert_eq!(code, 146);
-    assert!(
-        message.starts_with("$unwind produced more than"),
-        "{message}"
-    );
+    assert!(message.contains("$unwind produced more than"), "{message}");
 }
 
 #[test]
@@ -513,8 +510,8 @@ fn twelve_nested_growing_lookups_stop_within_the_limits() {
     }
     let (code, message) = failure(&aggregate(&mut e, "g".into(), pipeline));
     assert!(
-        (code == 146 && message.starts_with("$lookup produced more than"))
-            || (code == 4568 && message.starts_with("Total size of documents in g")),
+        (code == 146 && message.contains("$lookup produced more than"))
+            || (code == 4568 && message.contains("Total size of documents in g")),
         "{code}: {message}"
     );
 }

@@ -83,7 +83,8 @@ pub(crate) fn check_new_named_property(count: usize) -> JsResult<()> {
     if count >= max {
         return Err(JsNativeError::range()
             .with_message(format!(
-                "Too many properties: an object may hold at most {max} named properties"
+                "Maximum number of properties exceeded: an object may hold at most {max} named \
+                 properties"
             ))
             .into());
     }
