@@ -11,6 +11,7 @@
 //! the input run again on a fresh one before it counts as a failure.
 
 use std::cell::RefCell;
+use std::mem::ManuallyDrop;
 
 use arbitrary::Unstructured;
 use engine::Engine;
@@ -23,8 +24,11 @@ use crate::sample;
 pub const INPUTS_PER_SHELL: u32 = 200;
 
 thread_local! {
-    /// The reused shell and how many inputs it has served.
-    static SHELL: RefCell<Option<(Shell, u32)>> = const { RefCell::new(None) };
+    /// The reused shell and how many inputs it has served. It is never dropped by the
+    /// thread-local destructor: Boa's garbage collector keeps its own thread-local state, which
+    /// may be gone by then (dropping a context there corrupted the heap); shells replaced while
+    /// the thread runs are dropped normally.
+    static SHELL: RefCell<Option<(ManuallyDrop<Shell>, u32)>> = const { RefCell::new(None) };
 }
 
 pub fn run(data: &[u8]) {
@@ -42,13 +46,19 @@ pub fn run(data: &[u8]) {
     let answered = SHELL.with(|cell| {
         let mut slot = cell.borrow_mut();
         let (shell, served) = match slot.take() {
-            Some((shell, served)) if served < INPUTS_PER_SHELL => (shell, served),
-            _ => (new_shell(), 0),
+            Some((shell, served)) if served < INPUTS_PER_SHELL => {
+                (ManuallyDrop::into_inner(shell), served)
+            }
+            Some((shell, _)) => {
+                drop(ManuallyDrop::into_inner(shell));
+                (new_shell(), 0)
+            }
+            None => (new_shell(), 0),
         };
         let (shell, answer) = run_program(shell, &program);
         let answered = answer.as_deref() == Some("2");
         if answered {
-            *slot = Some((shell, served + 1));
+            *slot = Some((ManuallyDrop::new(shell), served + 1));
         }
         answered
     });
