@@ -37,11 +37,14 @@ mod replset;
 mod runtime;
 mod session;
 pub mod transfer;
+pub mod value_caps;
 mod where_eval;
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use boa_engine::builtins::promise::PromiseState;
+use boa_engine::object::builtins::JsPromise;
 use boa_engine::{Context, JsError, JsValue, js_string};
 use bson::{Bson, Document};
 use engine::Engine;
@@ -281,6 +284,7 @@ impl Shell {
         let _stack = nesting::stack::StackScope::enter(self.limits.parse_stack_bytes);
         regex_limit::install();
         regex_limit::clear();
+        value_caps::install();
         let mut out = Evaluation::default();
         match preprocess::classify(input) {
             ShellCommand::Empty => {}
@@ -465,7 +469,7 @@ impl Shell {
 
     /// Turns an evaluation result into what the shell displays, via `__sproutShell.display`.
     fn display(&mut self, r: Result<JsValue, JsError>, out: &mut Evaluation) {
-        let shown = match r {
+        let shown = match r.and_then(|v| self.settle(v)) {
             Ok(v) => self.call_shell("display", &[v]),
             Err(e) => Err(e),
         };
@@ -478,6 +482,25 @@ impl Shell {
         };
         if let Err(e) = self.render(&record, out) {
             out.error = Some(self.js_error(e));
+        }
+    }
+
+    /// A promise that an input evaluates to is awaited, as mongosh's REPL awaits it: once the
+    /// input's promise jobs have run, a fulfilled promise shows its value and a rejected one
+    /// its reason as the input's error (`import('./x.mjs')` reports that module loading is
+    /// off instead of printing `{}`). A promise still pending shows as it is.
+    fn settle(&mut self, value: JsValue) -> Result<JsValue, JsError> {
+        let Some(promise) = value
+            .as_object()
+            .and_then(|o| JsPromise::from_object(o).ok())
+        else {
+            return Ok(value);
+        };
+        self.ctx.run_jobs()?;
+        match promise.state() {
+            PromiseState::Fulfilled(v) => Ok(v),
+            PromiseState::Rejected(reason) => Err(JsError::from_opaque(reason)),
+            PromiseState::Pending => Ok(value),
         }
     }
 
@@ -604,10 +627,11 @@ impl Shell {
             // Boa reports a limit reached inside an operation the spec says cannot fail (an
             // `async` function creating its promise at the recursion limit) as a "panic".
             let message = if text.starts_with("EnginePanic") {
-                format!(
-                    "Maximum call stack size exceeded: the command was stopped inside an operation \
-                     that cannot report errors ({text}); is there a recursion that never ends?"
-                )
+                // Boa's text names its internals (`EnginePanic`); the learner sees what happened.
+                "Maximum call stack size exceeded: the command was stopped inside an `async` \
+                 function or promise job at the recursion limit; is there a recursion that never \
+                 ends?"
+                    .to_string()
             } else {
                 format!(
                     "{text} (the command was stopped: is there a loop or recursion that never ends?)"

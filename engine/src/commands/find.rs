@@ -44,10 +44,8 @@ pub fn first_batch_reply(
 ) -> Document {
     let size = batch_size.unwrap_or(DEFAULT_FIRST_BATCH);
     let mut docs: VecDeque<Document> = docs.into();
-    let first: Vec<Bson> = docs
-        .drain(..size.min(docs.len()))
-        .map(Bson::Document)
-        .collect();
+    let n = batch_len(&docs, size);
+    let first: Vec<Bson> = docs.drain(..n).map(Bson::Document).collect();
     let id = if docs.is_empty() || single_batch {
         0
     } else {
@@ -57,6 +55,28 @@ pub fn first_batch_reply(
         "cursor": {"firstBatch": first, "id": id, "ns": ns.to_string()},
         "ok": 1.0,
     }
+}
+
+/// Bytes of documents one reply batch holds at most: MongoDB's `FindCommon::haveSpaceForNext`
+/// adds a document while the batch stays within `BSONObjMaxUserSize` (16 MiB), and always
+/// returns at least one, so a negative limit (one batch) can return fewer documents than it
+/// names.
+pub const MAX_BATCH_BYTES: usize = 16 * 1024 * 1024;
+
+/// How many of `docs` the next batch takes: at most `max_count`, and no more than fit in
+/// [`MAX_BATCH_BYTES`] (but at least one).
+fn batch_len(docs: &VecDeque<Document>, max_count: usize) -> usize {
+    let mut bytes = 0;
+    let mut n = 0;
+    for doc in docs.iter().take(max_count) {
+        let size = crate::value::bson_size::document_size(doc);
+        if n > 0 && bytes + size > MAX_BATCH_BYTES {
+            break;
+        }
+        bytes += size;
+        n += 1;
+    }
+    n
 }
 
 pub fn get_more(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
@@ -101,10 +121,10 @@ pub fn get_more(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
             ),
         ));
     }
-    let n = batch_size
-        .filter(|b| *b > 0)
-        .unwrap_or(usize::MAX)
-        .min(cursor.remaining.len());
+    let n = batch_len(
+        &cursor.remaining,
+        batch_size.filter(|b| *b > 0).unwrap_or(usize::MAX),
+    );
     let next: Vec<Bson> = cursor.remaining.drain(..n).map(Bson::Document).collect();
     let exhausted = cursor.remaining.is_empty();
     if exhausted {
@@ -180,6 +200,58 @@ mod tests {
         assert_eq!(c.get_i64("id").unwrap(), 0);
         let r = e.run_command("t", &doc! {"getMore": id, "collection": "c"});
         assert_eq!(r.get_i32("code").unwrap(), 43);
+    }
+
+    #[test]
+    fn a_batch_holds_at_most_16_mib_of_documents() {
+        let mut e = Engine::new();
+        let big = "x".repeat(1024 * 1024);
+        for i in 0..20 {
+            e.run_command(
+                "t",
+                &doc! {"insert": "c", "documents": [{"_id": i, "p": &big}]},
+            );
+        }
+        let r = e.run_command("t", &doc! {"find": "c", "limit": -18});
+        let c = r.get_document("cursor").unwrap();
+        assert_eq!(c.get_array("firstBatch").unwrap().len(), 15);
+        assert_eq!(c.get_i64("id").unwrap(), 0);
+        let r = e.run_command("t", &doc! {"find": "c", "batchSize": 1});
+        let id = r.get_document("cursor").unwrap().get_i64("id").unwrap();
+        let r = e.run_command("t", &doc! {"getMore": id, "collection": "c"});
+        let c = r.get_document("cursor").unwrap();
+        assert_eq!(c.get_array("nextBatch").unwrap().len(), 15);
+        assert_ne!(c.get_i64("id").unwrap(), 0);
+    }
+
+    #[test]
+    fn a_blocking_sort_past_100_mib_fails_and_says_why() {
+        let mut e = Engine::new();
+        let big = "x".repeat(1024 * 1024);
+        for i in 0..110 {
+            e.run_command(
+                "t",
+                &doc! {"insert": "c", "documents": [{"_id": i, "p": &big}]},
+            );
+        }
+        let r = e.run_command(
+            "t",
+            &doc! {"find": "c", "sort": {"p": 1}, "allowDiskUse": false},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 292);
+        assert_eq!(
+            r.get_str("errmsg").unwrap(),
+            "Executor error during find command :: caused by :: Sort exceeded memory limit of \
+             104857600 bytes, but did not opt in to external sorting."
+        );
+        let r = e.run_command("t", &doc! {"find": "c", "sort": {"p": 1}});
+        assert_eq!(r.get_i32("code").unwrap(), 292);
+        assert!(
+            r.get_str("errmsg")
+                .unwrap()
+                .contains("allowDiskUse: true does not lift this limit in Sprout"),
+            "{r:?}"
+        );
     }
 
     #[test]

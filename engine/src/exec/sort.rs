@@ -1,13 +1,13 @@
 //! SORT: a blocking sort. It reads its whole input, keeps at most `limit` results when it has
-//! one (top-k), and fails past MongoDB's 100 MB memory limit, as a sort without
-//! `allowDiskUse` does.
+//! one (top-k), and fails past MongoDB's 100 MB memory limit: with `allowDiskUse: false` as
+//! MongoDB does; otherwise where MongoDB would spill to disk, saying that Sprout cannot.
 
 use std::cmp::Ordering;
 
 use bson::{Document, doc};
 
 use super::{CommonStats, Member, Stage, StageStats, State};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, Result};
 use crate::query::FindSpec;
 use crate::value::bson_size::document_size;
 
@@ -89,10 +89,19 @@ impl<'a> Sort<'a> {
                     self.trim(limit);
                 }
                 if self.held > MEMORY_LIMIT_BYTES {
+                    // MongoDB's text with `allowDiskUse: false`; otherwise MongoDB would spill
+                    // to disk, which Sprout cannot, and the message says so.
+                    let e = crate::pipeline::memory::exceeded(
+                        crate::pipeline::memory::Held::Sort,
+                        "the sort",
+                        self.held as usize,
+                        self.spec.allow_disk_use,
+                    );
                     return Err(Error::new(
-                        ErrorCode::QueryExceededMemoryLimitNoDiskUseAllowed,
+                        e.code,
                         format!(
-                            "Executor error during find command :: caused by :: Sort exceeded memory limit of {MEMORY_LIMIT_BYTES} bytes, but did not opt in to external sorting."
+                            "Executor error during find command :: caused by :: {}",
+                            e.message
                         ),
                     ));
                 }

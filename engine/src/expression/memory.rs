@@ -54,7 +54,8 @@ fn owned_memory(v: &Bson) -> usize {
     }
 }
 
-fn document_memory(d: &Document) -> usize {
+/// The bytes `d` takes in Sprout's memory, counting no further than the cap.
+pub fn document_memory(d: &Document) -> usize {
     let mut total = VECTOR_BYTES;
     for (k, v) in d {
         total += k.len() + std::mem::size_of::<String>() + value_memory(v);

@@ -448,8 +448,16 @@ fn parse_key_pattern(key: &Document) -> Result<Vec<KeyPart>> {
             kind,
         });
     }
+    // MongoDB's `Ordering::make` (src/mongo/bson/ordering.h) holds one direction bit per field
+    // in 32 bits: `uassert(13103, "too many compound keys", n < kMaxCompoundIndexKeys)`.
+    if parts.len() > MAX_COMPOUND_INDEX_KEYS {
+        return Err(Error::location(13103, "too many compound keys"));
+    }
     Ok(parts)
 }
+
+/// Most fields in one index key pattern (MongoDB's `kMaxCompoundIndexKeys`).
+pub const MAX_COMPOUND_INDEX_KEYS: usize = 32;
 
 /// Partial filters accept equality, `$exists: true`, comparisons, `$type`, `$and`, `$or`, `$in`.
 fn check_partial_filter(filter: &Document) -> Result<()> {
@@ -557,5 +565,17 @@ mod tests {
             67
         );
         assert_eq!(code(doc! {"name": "x"}), 9);
+    }
+
+    #[test]
+    fn at_most_32_fields_make_a_key_pattern() {
+        let key =
+            |n: usize| -> Document { (0..n).map(|i| (format!("f{i}"), Bson::Int32(1))).collect() };
+        assert!(IndexSpec::parse(&doc! {"key": key(32), "name": "x"}).is_ok());
+        let e = IndexSpec::parse(&doc! {"key": key(33), "name": "x"}).unwrap_err();
+        assert_eq!(
+            (e.code(), e.to_string().contains("too many compound keys")),
+            (13103, true)
+        );
     }
 }

@@ -444,3 +444,74 @@ fn a_graph_lookup_holding_over_100_mib_fails_with_40099() {
         "{message}"
     );
 }
+
+#[test]
+fn facet_output_stops_at_100_mib() {
+    let mut e = Engine::new();
+    // 60 documents of 1 MiB; two facets of all of them gather 120 MiB, one gathers 60 MiB.
+    let s = "x".repeat(1024 * 1024);
+    for i in 0..60 {
+        let r = e.run_command(
+            "t",
+            &doc! {"insert": "f", "documents": [{"_id": i, "s": &s}]},
+        );
+        assert!(crate::reply_ok(&r), "{r:?}");
+    }
+    let one = vec![
+        doc! {"$facet": {"all": [{"$match": {}}]}},
+        doc! {"$project": {"n": {"$size": "$all"}}},
+    ];
+    assert_eq!(
+        first_batch(&aggregate(&mut e, "f".into(), one))[0]
+            .get_i32("n")
+            .ok(),
+        Some(60)
+    );
+    let two = vec![doc! {"$facet": {"a": [{"$match": {}}], "b": [{"$match": {}}]}}];
+    let (code, message) = failure(&aggregate(&mut e, "f".into(), two));
+    assert_eq!(code, 4031700);
+    assert!(
+        message.contains("document constructed by $facet is ")
+            && message.ends_with("bytes, which exceeds the limit of 104857600 bytes"),
+        "{message}"
+    );
+}
+
+#[test]
+fn two_unwinds_of_2000_elements_stop_within_the_stage_output_limit() {
+    let mut e = Engine::new();
+    let items: Vec<i32> = (0..2000).collect();
+    let r = e.run_command(
+        "t",
+        &doc! {"insert": "u", "documents": [{"_id": 1, "a": &items, "b": &items}]},
+    );
+    assert!(crate::reply_ok(&r), "{r:?}");
+    // 4 million documents: 150 MB of BSON, about 1.4 GB in memory.
+    let pipeline = vec![
+        doc! {"$unwind": "$a"},
+        doc! {"$unwind": "$b"},
+        doc! {"$count": "n"},
+    ];
+    let (code, message) = failure(&aggregate(&mut e, "u".into(), pipeline));
+    assert_eq!(code, 146);
+    assert!(message.contains("$unwind produced more than"), "{message}");
+}
+
+#[test]
+fn twelve_nested_growing_lookups_stop_within_the_limits() {
+    let mut e = Engine::new();
+    let docs: Vec<Document> = (0..8).map(|i| doc! {"i": i}).collect();
+    let r = e.run_command("t", &doc! {"insert": "g", "documents": docs});
+    assert!(crate::reply_ok(&r), "{r:?}");
+    // Each level joins all 8 documents with their own joins: 8^12 documents in the end.
+    let mut pipeline: Vec<Document> = Vec::new();
+    for _ in 0..12 {
+        pipeline = vec![doc! {"$lookup": {"from": "g", "pipeline": pipeline, "as": "j"}}];
+    }
+    let (code, message) = failure(&aggregate(&mut e, "g".into(), pipeline));
+    assert!(
+        (code == 146 && message.contains("$lookup produced more than"))
+            || (code == 4568 && message.contains("Total size of documents in g")),
+        "{code}: {message}"
+    );
+}

@@ -20,11 +20,13 @@ use crate::value::bson_size::document_size;
 /// The most bytes one blocking stage may hold (MongoDB's default, 100 MiB).
 pub const BLOCKING_STAGE_MEMORY_BYTES: usize = 100 * 1024 * 1024;
 
-/// The most bytes of documents (BSON) one stage may produce. MongoDB streams documents from
+/// The most bytes of documents one stage may produce. MongoDB streams documents from
 /// stage to stage and has no such limit; Sprout hands each stage's whole output to the next,
 /// so a stage that multiplies its input (`$unwind` of a long array in a large document,
 /// `$lookup`, `$setWindowFields` pushing whole windows) could fill the page's 1 GiB before any
-/// of MongoDB's limits applies. 256 MiB of BSON is two to four times that in memory.
+/// of MongoDB's limits applies. `$unwind` and `$lookup` count their documents in Sprout's
+/// memory (`expression::memory::document_memory`: many small documents take ten times their
+/// BSON size), `$setWindowFields` the BSON size of the values it pushes.
 pub const MAX_STAGE_OUTPUT_BYTES: usize = 256 * 1024 * 1024;
 
 /// The bytes a multiplying stage has produced so far, against [`MAX_STAGE_OUTPUT_BYTES`].

@@ -23,6 +23,9 @@ pub struct FindSpec {
     /// `min()`/`max()`: index key bounds (inclusive/exclusive) on the hinted index.
     pub min: Option<Document>,
     pub max: Option<Document>,
+    /// The find command's `allowDiskUse` (MongoDB 8.0's default is true). Sprout cannot spill
+    /// a blocking sort to disk either way; it decides the sort's error message.
+    pub allow_disk_use: bool,
 }
 
 impl FindSpec {
@@ -36,6 +39,7 @@ impl FindSpec {
             projection: None,
             min: None,
             max: None,
+            allow_disk_use: true,
         }
     }
 
@@ -127,6 +131,7 @@ impl FindSpec {
             projection,
             min: None,
             max: None,
+            allow_disk_use: true,
         })
     }
 

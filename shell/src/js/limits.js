@@ -33,7 +33,25 @@
   });
 
   var A = Array.prototype;
-  ['join', 'fill', 'toString', 'toLocaleString', 'reverse', 'sort', 'map', 'flat', 'flatMap', 'slice', 'splice',
+  // Joining is bounded by its result, not by the elements: `Array(16 * 1024 * 1024).toString()`
+  // (jstests build 16 MB strings so) walks holes and makes one comma per element, as mongosh
+  // does; the separators alone may not pass the string cap (`toString` calls `this.join`).
+  function joinLength(array, separator) {
+    var n = Number(array.length) || 0;
+    var each = separator === undefined ? 1 : String(separator).length;
+    if (n > MAX_STRING || (n - 1) * each > MAX_STRING) throw new RangeError('Invalid string length');
+  }
+  var join = A.join;
+  hide(A, 'join', Object.defineProperty(function (separator) {
+    if (this != null) joinLength(this, separator);
+    return join.apply(this, arguments);
+  }, 'name', { value: 'join' }));
+  var toLocaleString = A.toLocaleString;
+  hide(A, 'toLocaleString', Object.defineProperty(function () {
+    if (this != null) joinLength(this, ',');
+    return toLocaleString.apply(this, arguments);
+  }, 'name', { value: 'toLocaleString' }));
+  ['fill', 'reverse', 'sort', 'map', 'flat', 'flatMap', 'slice', 'splice',
     'concat', 'copyWithin', 'indexOf', 'lastIndexOf', 'includes', 'forEach', 'filter', 'reduce', 'every', 'some',
     'find', 'findIndex', 'toReversed', 'toSorted', 'toSpliced', 'with', 'keys', 'values', 'entries']
     .forEach(function (name) {

@@ -26,6 +26,10 @@ pub struct FindRequest<'c> {
     pub max: Option<&'c Document>,
     pub batch_size: Option<usize>,
     pub single_batch: bool,
+    /// `allowDiskUse` (default true, as since MongoDB 6.0's `allowDiskUseByDefault`): whether a
+    /// blocking sort past 100 MiB may go on (Sprout cannot spill, so it still stops; the message
+    /// differs).
+    pub allow_disk_use: bool,
 }
 
 impl<'c> FindRequest<'c> {
@@ -47,6 +51,7 @@ impl<'c> FindRequest<'c> {
             max: bound("max")?,
             batch_size: count_option(command, "find", "batchSize")?.map(|b| b as usize),
             single_batch: bool_option(command, "singleBatch", false)? || negative_limit,
+            allow_disk_use: bool_option(command, "allowDiskUse", true)?,
         })
     }
 
@@ -63,6 +68,7 @@ impl<'c> FindRequest<'c> {
         )?;
         spec.min = self.min.cloned();
         spec.max = self.max.cloned();
+        spec.allow_disk_use = self.allow_disk_use;
         Ok(spec)
     }
 

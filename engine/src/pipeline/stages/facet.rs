@@ -96,8 +96,15 @@ impl Stage for Facet {
             joined_limit: None,
             ..*cx
         };
+        let mut used = 0usize;
         for (name, pipeline) in &self.facets {
             let docs = pipeline.run(input.clone(), &cx)?;
+            for doc in &docs {
+                used += crate::value::bson_size::document_size(doc);
+                if used > MAX_FACET_OUTPUT_BYTES {
+                    return Err(output_too_large(used));
+                }
+            }
             out.insert(
                 name.clone(),
                 Bson::Array(docs.into_iter().map(Bson::Document).collect()),
@@ -116,4 +123,21 @@ impl Stage for Facet {
         d.insert("$facet", spec);
         d
     }
+}
+
+/// The most bytes of documents the facets may gather into `$facet`'s one output document:
+/// MongoDB's `internalQueryFacetMaxOutputDocSizeBytes`, 100 MiB. MongoDB counts each document's
+/// approximate in-memory size as the facets produce it; Sprout counts its BSON size, which is
+/// smaller, so nothing MongoDB runs fails here first.
+pub const MAX_FACET_OUTPUT_BYTES: usize = 100 * 1024 * 1024;
+
+/// MongoDB's error (document_source_facet.cpp, `uassert(4031700, …)`).
+fn output_too_large(used: usize) -> Error {
+    Error::location(
+        4031700,
+        format!(
+            "document constructed by $facet is {used} bytes, which exceeds the limit of \
+             {MAX_FACET_OUTPUT_BYTES} bytes"
+        ),
+    )
 }

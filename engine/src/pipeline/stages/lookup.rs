@@ -393,7 +393,10 @@ impl Stage for Lookup {
             let joined = self.joined(&doc, &foreign, table.as_ref(), cx)?;
             let array = Bson::Array(joined.into_iter().map(Bson::Document).collect());
             set_nested(&mut doc, &self.as_path, array);
-            budget.add(crate::value::bson_size::document_size(&doc))?;
+            // Counted in Sprout's memory, where small documents take ten times their BSON
+            // size: 12 nested `$lookup`s, each joining 8 documents, reached the 4 GiB cap
+            // before the 100 MiB joined limit (BSON) of the outer ones.
+            budget.add(crate::expression::memory::document_memory(&doc))?;
             if let Some(limit) = &cx.joined_limit {
                 add_joined(&mut outer_total, std::slice::from_ref(&doc), limit)?;
             }
