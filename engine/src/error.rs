@@ -51,6 +51,8 @@ pub enum ErrorCode {
     MergeStageNoMatchingDocument,
     /// A `$lookup`, `$unionWith` or `$graphLookup` nested deeper than 20 sub-pipelines.
     MaxSubPipelineDepthExceeded,
+    /// A cursor's collection was dropped under it (the next `getMore` fails).
+    QueryPlanKilled,
     Location(i32),
 }
 
@@ -97,6 +99,7 @@ impl ErrorCode {
         ErrorCode::ExceededMemoryLimit,
         ErrorCode::MergeStageNoMatchingDocument,
         ErrorCode::MaxSubPipelineDepthExceeded,
+        ErrorCode::QueryPlanKilled,
     ];
 
     /// The code with this number: a named one where MongoDB names it, else `Location(n)`.
@@ -150,6 +153,7 @@ impl ErrorCode {
             ErrorCode::ExceededMemoryLimit => 146,
             ErrorCode::MergeStageNoMatchingDocument => 13113,
             ErrorCode::MaxSubPipelineDepthExceeded => 232,
+            ErrorCode::QueryPlanKilled => 175,
             ErrorCode::Location(n) => n,
         }
     }
@@ -199,6 +203,7 @@ impl ErrorCode {
             ErrorCode::ExceededMemoryLimit => "ExceededMemoryLimit",
             ErrorCode::MergeStageNoMatchingDocument => "MergeStageNoMatchingDocument",
             ErrorCode::MaxSubPipelineDepthExceeded => "MaxSubPipelineDepthExceeded",
+            ErrorCode::QueryPlanKilled => "QueryPlanKilled",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()

@@ -20,6 +20,7 @@ mod plan_cache;
 mod reindex;
 mod transfer;
 mod update;
+mod validate;
 mod view;
 
 use bson::{Bson, Document};
@@ -89,6 +90,7 @@ pub fn dispatch(
         "renameCollection" => admin::rename_collection(engine, db, command),
         "planCacheClear" => plan_cache::plan_cache_clear(engine, db, command),
         "collMod" => coll_mod::coll_mod(engine, db, command),
+        "validate" => validate::validate(engine, db, command),
         "convertToCapped" => convert_to_capped::convert_to_capped(engine, db, command),
         "reIndex" => reindex::reindex(engine, db, command),
         "ping" => Ok(bson::doc! {"ok": 1.0}),

@@ -5,6 +5,7 @@
 //   node_shim: `require` and `console`, for the Node.js listings
 //   bulk:      the legacy bulk builders and bulkWrite
 //   indexes:   index commands, and explain on collections and cursors
+//   test_helpers: the legacy shell's test helpers (ErrorCodes, jsTest, Random, assert.command*…)
 (function (g, native) {
   'use strict';
   var loaded = {};
@@ -13,11 +14,11 @@
     loaded[module] = true;
     (0, eval)(native.lazyModuleSource(module));
   }
-  function methods(module, proto, names) {
+  function methods(module, proto, names, hidden) {
     names.forEach(function (name) {
       Object.defineProperty(proto, name, {
         value: function () { load(module); return proto[name].apply(this, arguments); },
-        writable: true, configurable: true, enumerable: true,
+        writable: true, configurable: true, enumerable: !hidden,
       });
     });
   }
@@ -36,4 +37,16 @@
   methods('indexes', C, ['createIndexes', 'createIndex', 'ensureIndex', 'getIndexes', 'getIndexSpecs',
     'getIndexKeys', 'dropIndex', 'dropIndexes', 'hideIndex', 'unhideIndex', 'reIndex', 'explain']);
   methods('indexes', g.__sproutApi.Cursor.prototype, ['explain']);
+  globals('test_helpers', ['ErrorCodes', 'ErrorCodeStrings', 'jsTestName', 'jsTestLog', 'jsTestOptions',
+    'jsTest', 'Random', 'DBCommandCursor', 'bsonWoCompare', 'bsonBinaryEqual']);
+  methods('test_helpers', g.assert, ['commandWorked', 'commandWorkedIgnoringWriteErrors', 'commandFailed',
+    'commandFailedWithCode', 'commandWorkedOrFailedWithCode', 'writeOK', 'writeError', 'writeErrorWithCode',
+    'throwsWithCode', 'close', 'between', 'betweenIn', 'betweenEx', 'hasFields', 'sameMembers', 'setEq',
+    'soon', 'soonNoExcept', 'retry', 'automsg'], true);
+  ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'throws'].forEach(function (name) {
+    methods('test_helpers', g.assert[name], ['automsg'], true);
+  });
+  methods('test_helpers', Array, ['contains', 'unique', 'shuffle', 'sum', 'avg', 'stdDev', 'tojson', 'fetchRefs'], true);
+  methods('test_helpers', Number.prototype, ['zeroPad', 'toPercentStr'], true);
+  methods('test_helpers', Object, ['extend', 'merge', 'keySet'], true);
 })(globalThis, __sproutNative);
