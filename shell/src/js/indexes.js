@@ -38,7 +38,9 @@
     return spec;
   }
   // mongosh answers with the index names and throws a failure; the legacy shell answers with the
-  // createIndexes reply, failed or not.
+  // createIndexes reply, failed or not. Its createIndex answers with the index's name, as the
+  // books print it, and with the failed reply when the command fails (so jstests'
+  // assert.commandFailed(coll.createIndex(…)) sees it).
   C.createIndexes = function (keyPatterns, options) {
     var specs = (keyPatterns || []).map(function (k) { return indexSpec(k, options); });
     var reply = api.helperCommand(this._db._name, { createIndexes: this._name, indexes: specs });
@@ -47,7 +49,8 @@
   };
   C.createIndex = function (keys, options) {
     var r = this.createIndexes([keys], options);
-    return api.isLegacy() ? r : r[0];
+    if (!api.isLegacy()) return r[0];
+    return r.ok ? indexSpec(keys, options).name : r;
   };
   // The legacy shell's ensureIndex answers with the command's reply, as the books print it.
   C.ensureIndex = function (keys, options) {
