@@ -13,6 +13,9 @@ pub const DEFAULT_FIRST_BATCH: usize = 101;
 pub struct OpenCursor {
     pub ns: Namespace,
     pub remaining: VecDeque<Document>,
+    /// Why the cursor was killed (its collection dropped): its next `getMore` fails with
+    /// QueryPlanKilled, as MongoDB's does.
+    pub killed: Option<&'static str>,
 }
 
 #[derive(Debug, Default)]
@@ -27,7 +30,14 @@ impl CursorTable {
         // Ids look like MongoDB's (large, non-zero) but are deterministic for reproducible output.
         self.next_id += 1;
         let id = 7_000_000_000_000_000_000 + self.next_id;
-        self.open.insert(id, OpenCursor { ns, remaining });
+        self.open.insert(
+            id,
+            OpenCursor {
+                ns,
+                remaining,
+                killed: None,
+            },
+        );
         id
     }
 
@@ -37,5 +47,14 @@ impl CursorTable {
 
     pub fn close(&mut self, id: i64) -> bool {
         self.open.remove(&id).is_some()
+    }
+
+    /// Kills every cursor over `ns` (the collection was dropped): each stays known, so its
+    /// next `getMore` reports why, as MongoDB's does (QueryPlanKilled, "collection dropped").
+    pub fn kill_namespace(&mut self, ns: &Namespace, reason: &'static str) {
+        for cursor in self.open.values_mut().filter(|c| &c.ns == ns) {
+            cursor.killed = Some(reason);
+            cursor.remaining.clear();
+        }
     }
 }

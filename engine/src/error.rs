@@ -66,6 +66,8 @@ pub enum ErrorCode {
     UnknownReplWriteConcern,
     FailedToSatisfyReadPreference,
     MaxStalenessOutOfRange,
+    /// A cursor's collection was dropped under it (the next `getMore` fails).
+    QueryPlanKilled,
     Location(i32),
 }
 
@@ -126,6 +128,7 @@ impl ErrorCode {
         ErrorCode::UnknownReplWriteConcern,
         ErrorCode::FailedToSatisfyReadPreference,
         ErrorCode::MaxStalenessOutOfRange,
+        ErrorCode::QueryPlanKilled,
     ];
 
     /// The code with this number: a named one where MongoDB names it, else `Location(n)`.
@@ -193,6 +196,7 @@ impl ErrorCode {
             ErrorCode::UnknownReplWriteConcern => 79,
             ErrorCode::FailedToSatisfyReadPreference => 133,
             ErrorCode::MaxStalenessOutOfRange => 160,
+            ErrorCode::QueryPlanKilled => 175,
             ErrorCode::Location(n) => n,
         }
     }
@@ -258,6 +262,7 @@ impl ErrorCode {
             ErrorCode::UnknownReplWriteConcern => "UnknownReplWriteConcern",
             ErrorCode::FailedToSatisfyReadPreference => "FailedToSatisfyReadPreference",
             ErrorCode::MaxStalenessOutOfRange => "MaxStalenessOutOfRange",
+            ErrorCode::QueryPlanKilled => "QueryPlanKilled",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()

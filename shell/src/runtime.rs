@@ -31,6 +31,7 @@ const LAZY_MODULES_JS: &str = include_str!("js/lazy_modules.js");
 const HELP_JS: &str = include_str!("js/help.js");
 const EJSON_JS: &str = include_str!("js/ejson.js");
 const REPLSET_JS: &str = include_str!("js/replset.js");
+const TEST_HELPERS_JS: &str = include_str!("js/test_helpers.js");
 
 pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> JsResult<()> {
     ctx.insert_data(SessionRef(session));
@@ -57,6 +58,7 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
         ("bsonSize", 1, bson_size),
         ("sleep", 1, sleep),
         ("random", 0, random),
+        ("setRandomSeed", 1, set_random_seed),
         ("loadScript", 1, load_script),
         ("scriptNames", 0, script_names),
         ("setStyle", 1, set_style),
@@ -331,6 +333,22 @@ fn random(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     Ok(JsValue::from(bits as f64 / (1u64 << 53) as f64))
 }
 
+/// `Random.setRandomSeed(n)`: the session's generator restarts from `n` (any number; its
+/// integer part's bits, so the same seed gives the same sequence).
+fn set_random_seed(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let seed = arg(args, 0).to_number(ctx)?;
+    let bits = if seed.is_finite() {
+        seed.trunc() as i64 as u64
+    } else {
+        0
+    };
+    session(ctx)?
+        .try_borrow_mut()
+        .map_err(|_| busy(NOT_IN_WHERE))?
+        .set_seed(bits);
+    Ok(JsValue::undefined())
+}
+
 /// `load(name)`: runs a registered script (or, in the CLI, the file the user named) as a global
 /// script. The text never reaches JavaScript, so shell code cannot read files through it.
 fn load_script(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
@@ -353,6 +371,7 @@ fn lazy_module_source(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsRes
         "bulk" => BULK_JS,
         "indexes" => INDEXES_JS,
         "replset" => REPLSET_JS,
+        "test_helpers" => TEST_HELPERS_JS,
         other => return Err(type_error(format!("no shell module '{other}'"))),
     };
     Ok(js_string_value(source))

@@ -89,6 +89,11 @@ impl Session {
         std::mem::take(&mut self.printed)
     }
 
+    /// Restarts the generator from `seed` (the legacy shell's `Random.setRandomSeed`).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = seed | 1;
+    }
+
     /// xorshift64*: reproducible randomness for UUID() under a seeded session.
     pub fn next_random(&mut self) -> u64 {
         let mut x = self.rng;

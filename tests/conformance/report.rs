@@ -298,6 +298,21 @@ impl Report {
         }
     }
 
+    /// Prints the table and every failure with its message, without comparing with a
+    /// baseline or touching the docs (for surveys over data that has no baseline, such as
+    /// `cargo xtask jstests`).
+    pub fn print_only(self) {
+        emit!("{}", self.table_text(self.started.elapsed()));
+        for line in &self.extra_output {
+            emit!("{line}");
+        }
+        for case in &self.cases {
+            if let Outcome::Fail(msg) = &case.outcome {
+                emit!("fail: {}  # {}", case.id, clip(msg, 300));
+            }
+        }
+    }
+
     /// The counts over every case.
     pub fn total(&self) -> Tally {
         let mut total = Tally::default();

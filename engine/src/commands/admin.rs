@@ -86,6 +86,9 @@ pub fn drop(engine: &mut Engine, db: &str, command: &Document) -> Result<Documen
         return Ok(doc! {"ok": 1.0});
     };
     engine.record(Change::DropCollection { ns: ns.clone() });
+    engine
+        .cursors_mut()
+        .kill_namespace(&ns, "collection dropped");
     Ok(doc! {"nIndexesWas": dropped.indexes().len() as i32, "ns": ns.to_string(), "ok": 1.0})
 }
 
@@ -99,6 +102,9 @@ pub fn drop_database(engine: &mut Engine, db: &str) -> Result<Document> {
     for coll in names {
         let ns = Namespace::new(db, coll);
         engine.catalog_mut().drop_collection(&ns);
+        engine
+            .cursors_mut()
+            .kill_namespace(&ns, "collection dropped");
         engine.record(Change::DropCollection { ns });
     }
     Ok(doc! {"dropped": db, "ok": 1.0})

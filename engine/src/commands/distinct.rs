@@ -66,6 +66,14 @@ impl<'c> DistinctRequest<'c> {
                 ));
             }
         };
+        // MongoDB's ParsedDistinct checks the key before anything reads it (Location31032;
+        // DocumentDB's error table lists the same code for it).
+        if key.contains('\0') {
+            return Err(Error::location(
+                31032,
+                "Key field cannot contain an embedded null byte",
+            ));
+        }
         Ok(DistinctRequest {
             key,
             query: document_option(command, "distinct", "query")?,
@@ -172,5 +180,7 @@ mod tests {
         assert_eq!(r.get_i32("code").unwrap(), 14);
         let r = e.run_command("t", &doc! {"distinct": "c"});
         assert_eq!(r.get_i32("code").unwrap(), 40414);
+        let r = e.run_command("t", &doc! {"distinct": "c", "key": "a\0b"});
+        assert_eq!(r.get_i32("code").unwrap(), 31032, "{r}");
     }
 }

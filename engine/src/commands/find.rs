@@ -112,6 +112,13 @@ pub fn get_more(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
             format!("cursor id {id} not found"),
         ));
     };
+    if let Some(reason) = cursor.killed {
+        engine.cursors_mut().close(id);
+        return Err(Error::new(
+            ErrorCode::QueryPlanKilled,
+            format!("cursor {id} on '{ns}' was killed: {reason}"),
+        ));
+    }
     if cursor.ns != ns {
         return Err(Error::new(
             ErrorCode::Location(13),
@@ -200,6 +207,62 @@ mod tests {
         assert_eq!(c.get_i64("id").unwrap(), 0);
         let r = e.run_command("t", &doc! {"getMore": id, "collection": "c"});
         assert_eq!(r.get_i32("code").unwrap(), 43);
+    }
+
+    /// Dropping a collection kills its cursors; the next getMore says so (issue #19;
+    /// jstests/core/getmore_invalidated_cursors.js: QueryPlanKilled, "collection dropped").
+    #[test]
+    fn drop_kills_the_collections_cursors() {
+        for drop in [doc! {"drop": "c"}, doc! {"dropDatabase": 1}] {
+            let mut e = Engine::new();
+            let docs: Vec<_> = (0..5).map(|i| doc! {"_id": i}).collect();
+            e.run_command("t", &doc! {"insert": "c", "documents": docs});
+            let r = e.run_command("t", &doc! {"find": "c", "batchSize": 2});
+            let id = r.get_document("cursor").unwrap().get_i64("id").unwrap();
+            e.run_command("t", &drop);
+            let r = e.run_command("t", &doc! {"getMore": id, "collection": "c"});
+            assert_eq!(r.get_i32("code").unwrap(), 175, "{r}");
+            assert_eq!(r.get_str("codeName").unwrap(), "QueryPlanKilled");
+            assert!(r.get_str("errmsg").unwrap().contains("collection dropped"));
+            let r = e.run_command("t", &doc! {"getMore": id, "collection": "c"});
+            assert_eq!(r.get_i32("code").unwrap(), 43);
+        }
+    }
+
+    /// A hinted sparse index answers from its keys: a document without the field is not in it,
+    /// so `{a: null}` hinted to it does not return that document (issue #19).
+    #[test]
+    fn hinted_sparse_index_returns_only_indexed_documents() {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [{"_id": 1, "a": 1}, {"_id": 2}, {"_id": 3, "a": null}]},
+        );
+        e.run_command(
+            "t",
+            &doc! {"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1", "sparse": true}]},
+        );
+        let ids = |r: bson::Document| -> Vec<i32> {
+            r.get_document("cursor")
+                .unwrap()
+                .get_array("firstBatch")
+                .unwrap()
+                .iter()
+                .map(|d| d.as_document().unwrap().get_i32("_id").unwrap())
+                .collect()
+        };
+        let r = e.run_command("t", &doc! {"find": "c", "filter": {"a": null}});
+        assert_eq!(ids(r), vec![2, 3]);
+        let r = e.run_command(
+            "t",
+            &doc! {"find": "c", "filter": {"a": null}, "hint": "a_1"},
+        );
+        assert_eq!(ids(r), vec![3]);
+        let r = e.run_command(
+            "t",
+            &doc! {"count": "c", "query": {"a": null}, "hint": {"a": 1}},
+        );
+        assert_eq!(r.get_i32("n").unwrap(), 1, "{r}");
     }
 
     #[test]

@@ -29,6 +29,10 @@ fn with_default_collation(engine: &Engine, ns: &Namespace, spec: &Document) -> D
     }
 }
 
+/// At most 64 indexes per collection, `_id` included (MongoDB's `kMaxNumIndexesAllowed`;
+/// jstests/core/index_create_too_many.js expects CannotCreateIndex past it).
+pub const MAX_INDEXES: usize = 64;
+
 pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
     let ns = target_namespace(db, command)?;
     let items = match command.get("indexes") {
@@ -59,7 +63,7 @@ pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Resu
                 type_name(item)
             )));
         };
-        specs.push(IndexSpec::parse(&with_default_collation(engine, &ns, d))?);
+        specs.push(IndexSpec::parse(&with_default_collation(engine, &ns, d))?.with_id_index_name());
     }
     let ns_text = ns.to_string();
     let existed = engine.catalog().collection(&ns).is_some();
@@ -124,6 +128,15 @@ pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Resu
     let mut seen = std::collections::BTreeSet::new();
     to_build.retain(|s| seen.insert(s.name.clone()));
     check_one_text_index(engine, &ns, &to_build)?;
+    if let Some(spec) = to_build.get(MAX_INDEXES.saturating_sub(before)) {
+        return Err(Error::new(
+            ErrorCode::CannotCreateIndex,
+            format!(
+                "add index fails, too many indexes for {ns_text} key:{}",
+                key_value(&Bson::Document(spec.key.clone()))
+            ),
+        ));
+    }
     if to_build.is_empty() {
         return Ok(doc! {
             "numIndexesBefore": before as i32,
@@ -365,6 +378,71 @@ mod tests {
             .iter()
             .map(|d| d.as_document().unwrap().clone())
             .collect()
+    }
+
+    /// Key order makes two indexes (issue #19: `{a: 1, b: 1}` then `{b: 1, a: 1}` was refused
+    /// as IndexOptionsConflict).
+    #[test]
+    fn key_order_makes_a_different_index() {
+        let mut e = Engine::new();
+        let r = run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [{"key": {"a": 1, "b": 1}, "name": "a_1_b_1"}]},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        let r = run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [{"key": {"b": 1, "a": 1}, "name": "b_1_a_1"}]},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert_eq!(r.get_i32("numIndexesAfter").unwrap(), 3);
+    }
+
+    /// `createIndex({_id: 1})` names the request `_id_` and finds the existing index, as MongoDB
+    /// does (jstests/core/index_id_options.js); it used to fail with IndexOptionsConflict.
+    #[test]
+    fn id_index_request_finds_the_id_index() {
+        let mut e = Engine::new();
+        run(&mut e, doc! {"insert": "c", "documents": [{"_id": 1}]});
+        let r = run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [{"key": {"_id": 1}, "name": "_id_1"}]},
+        );
+        assert_eq!(
+            r.get_str("note").unwrap(),
+            "all indexes already exist",
+            "{r}"
+        );
+        assert_eq!(list(&mut e).len(), 1);
+    }
+
+    /// The 65th index is refused with CannotCreateIndex, and none of its command is built.
+    #[test]
+    fn at_most_64_indexes() {
+        let mut e = Engine::new();
+        for i in 0..62 {
+            let name = format!("i{i}");
+            let r = run(
+                &mut e,
+                doc! {"createIndexes": "c", "indexes": [{"key": {&name: 1}, "name": &name}]},
+            );
+            assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        }
+        let r = run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [{"key": {"i62": 1}, "name": "i62"}, {"key": {"i63": 1}, "name": "i63"}]},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 67, "{r}");
+        assert_eq!(
+            r.get_str("errmsg").unwrap(),
+            "add index fails, too many indexes for db.c key:{ i63: 1 }"
+        );
+        assert_eq!(list(&mut e).len(), 63);
+        let r = run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [{"key": {"i62": 1}, "name": "i62"}]},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
     }
 
     #[test]

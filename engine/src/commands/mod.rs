@@ -22,6 +22,7 @@ mod reindex;
 pub(crate) mod request;
 mod transfer;
 mod update;
+mod validate;
 mod view;
 
 use bson::{Bson, Document};
@@ -91,6 +92,7 @@ pub fn dispatch(
         "renameCollection" => admin::rename_collection(engine, db, command),
         "planCacheClear" => plan_cache::plan_cache_clear(engine, db, command),
         "collMod" => coll_mod::coll_mod(engine, db, command),
+        "validate" => validate::validate(engine, db, command),
         "convertToCapped" => convert_to_capped::convert_to_capped(engine, db, command),
         "reIndex" => reindex::reindex(engine, db, command),
         "ping" => Ok(bson::doc! {"ok": 1.0}),

@@ -143,7 +143,12 @@ impl FieldPathExpr {
     pub fn evaluate(&self, vars: &Vars<'_>) -> Result<Option<Bson>> {
         let doc = match &self.root {
             PathRoot::Root => vars.root,
-            PathRoot::Current => vars.current,
+            PathRoot::Current => match vars.variable(super::variables::CURRENT_SCALAR) {
+                // `$let` bound CURRENT to a value that is not a document (missing is Undefined).
+                Some(Bson::Undefined) => return Ok(None),
+                Some(v) => return Ok(lookup_rest(v, &self.fields)),
+                None => vars.current,
+            },
             PathRoot::Remove => return Ok(None),
             PathRoot::Now => return Ok(lookup_rest(&vars.context.now()?, &self.fields)),
             PathRoot::ClusterTime => {

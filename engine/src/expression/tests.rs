@@ -411,6 +411,36 @@ fn let_binds_in_the_outer_scope() {
         ),
         Some(bson!("new"))
     );
+    // CURRENT rebound to a scalar (issue #19).
+    let d3 = doc! {"two": 2, "three": 3};
+    assert_eq!(
+        eval(
+            bson!({"$let": {"vars": {"CURRENT": "$three"}, "in": {"$multiply": ["$$CURRENT", "$$ROOT.two"]}}}),
+            &d3
+        ),
+        Some(bson!(6))
+    );
+    assert_eq!(
+        eval(
+            bson!({"$let": {"vars": {"CURRENT": "$three"}, "in": "$$CURRENT"}}),
+            &d3
+        ),
+        Some(bson!(3))
+    );
+    assert_eq!(
+        eval(
+            bson!({"$let": {"vars": {"CURRENT": "$three"}, "in": "$two"}}),
+            &d3
+        ),
+        None
+    );
+    assert_eq!(
+        eval(
+            bson!({"$let": {"vars": {"CURRENT": 5}, "in": {"$let": {"vars": {"CURRENT": {"k": 1}}, "in": "$k"}}}}),
+            &d3
+        ),
+        Some(bson!(1))
+    );
     assert_eq!(
         eval(
             bson!({"$let": {"vars": {"x": 1}, "in": {"$let": {"vars": {"x": 2, "y": "$$x"}, "in": ["$$x", "$$y"]}}}}),

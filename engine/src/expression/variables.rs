@@ -61,6 +61,10 @@ fn parse_let(_def: &'static OperatorDef, arg: &Bson, scope: &Scope) -> Result<Ve
     Ok(args)
 }
 
+/// The name under which a non-document `CURRENT` is kept among the bound variables (user
+/// variable names cannot start with an upper-case letter, so no user variable has it).
+pub const CURRENT_SCALAR: &str = "CURRENT";
+
 fn let_in(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let Some((body, pairs)) = args.split_last() else {
         return Ok(None);
@@ -74,10 +78,21 @@ fn let_in(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
         // A missing value binds as missing, which reads back as missing.
         let v = value.eval(vars)?;
         if name == "CURRENT" {
-            current = Some(match v {
-                Some(Bson::Document(d)) => d,
-                _ => Document::new(),
-            });
+            // A document becomes what `"$field"` paths read; any other value is what
+            // `$$CURRENT` reads (and `"$field"` finds nothing in it), as in MongoDB, where
+            // `{$let: {vars: {CURRENT: "$three"}, in: {$multiply: ["$$CURRENT", 2]}}}` works.
+            bound.retain(|(n, _)| n != CURRENT_SCALAR);
+            match v {
+                Some(Bson::Document(d)) => current = Some(d),
+                Some(other) => {
+                    current = Some(Document::new());
+                    bound.push((CURRENT_SCALAR.to_string(), other));
+                }
+                None => {
+                    current = Some(Document::new());
+                    bound.push((CURRENT_SCALAR.to_string(), Bson::Undefined));
+                }
+            }
             continue;
         }
         match v {

@@ -295,7 +295,7 @@ impl IndexSpec {
     /// `sparse`, the collation and the `partialFilterExpression` make an index's signature; the
     /// other options only decide whether two indexes with one signature are identical.
     pub fn compare(&self, existing: &IndexSpec) -> IndexComparison {
-        if self.key != existing.key
+        if !same_key_pattern(&self.key, &existing.key)
             || self.unique_by_nature() != existing.unique_by_nature()
             || self.sparse != existing.sparse
             || self.collation != existing.collation
@@ -315,14 +315,41 @@ impl IndexSpec {
 
     /// An index on `{_id: 1}` is unique whether or not the spec says so, as in MongoDB.
     fn unique_by_nature(&self) -> bool {
-        let id_pattern = self.key.len() == 1
+        self.unique || self.has_id_pattern()
+    }
+
+    /// Whether the key pattern is `{_id: 1}`, the `_id` index's.
+    fn has_id_pattern(&self) -> bool {
+        self.key.len() == 1
             && self
                 .key
                 .get("_id")
                 .and_then(crate::value::as_i64)
-                .is_some_and(|n| n == 1);
-        self.unique || id_pattern
+                .is_some_and(|n| n == 1)
     }
+
+    /// A requested index on `{_id: 1}` is named `_id_` whatever name it was given, as MongoDB
+    /// corrects it (`IndexCatalogImpl::_fixIndexSpec`; jstests/core/index_id_options.js: "The
+    /// name of an _id index gets corrected to '_id_'"), so `createIndex({_id: 1})` finds the
+    /// existing `_id` index instead of conflicting with it.
+    pub fn with_id_index_name(mut self) -> IndexSpec {
+        if self.has_id_pattern() && self.name != ID_INDEX_NAME {
+            self.name = ID_INDEX_NAME.to_string();
+            self.document
+                .insert("name", Bson::String(ID_INDEX_NAME.to_string()));
+        }
+        self
+    }
+}
+
+/// Whether two key patterns are the same: the same fields in the same order with equal values.
+/// Field order matters (`{a: 1, b: 1}` and `{b: 1, a: 1}` are different indexes), which
+/// `Document`'s own equality ignores.
+fn same_key_pattern(a: &Document, b: &Document) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b.iter())
+            .all(|((ka, va), (kb, vb))| ka == kb && va == vb)
 }
 
 /// How a requested index relates to an existing one ([`IndexSpec::compare`]).

@@ -273,6 +273,11 @@ fn cases() -> Vec<(Bson, i32, &'static str)> {
             "the match filter must be an expression in an object",
         ),
         (
+            p(vec![doc! {"$match": {"$and": [{"$where": "return true"}]}}]),
+            2,
+            "$where is not allowed inside of a $match aggregation expression",
+        ),
+        (
             p(vec![doc! {"$addFields": {"a": {"$add": [1], "$abs": 1}}}]),
             15983,
             "an expression specification must contain exactly one field, the name of the expression. Found 2 fields in { $add: [ 1 ], $abs: 1 }",

@@ -238,8 +238,14 @@ fn type_bracket(v: &Bson) -> Option<(Edge, Edge)> {
 }
 
 /// The literal prefix of an anchored regex without flags that change matching (`^abc` → "abc").
+/// A pattern with a `|` anywhere has none: an alternative need not start with the first one's
+/// prefix (`^z|.` matches "a"), as MongoDB's `IndexBoundsBuilder::simpleRegex` decides.
 fn literal_prefix(pattern: &str, options: &str) -> Option<String> {
-    if options.contains('i') || options.contains('x') || options.contains('m') {
+    if options.contains('i')
+        || options.contains('x')
+        || options.contains('m')
+        || pattern.contains('|')
+    {
         return None;
     }
     let rest = pattern.strip_prefix('^')?;
@@ -351,6 +357,15 @@ mod tests {
         assert!(!exact);
         assert_eq!(ivs[0].render(false), "[\"ab\", \"ac\")");
         assert_eq!(ivs[1].render(false), "[/^ab.*/, /^ab.*/]");
+    }
+
+    /// `^z|.` matches "a": an alternation gives no prefix, so the bounds are every string
+    /// (issue #19: with an index on `a`, `count({a: /^z|./})` returned 0).
+    #[test]
+    fn alternation_has_no_prefix() {
+        let (ivs, exact) = intervals_for(&Pred::Regex("^z|.".into(), String::new())).unwrap();
+        assert!(!exact);
+        assert_eq!(ivs[0].render(false), "[\"\", {})");
     }
 
     #[test]

@@ -308,7 +308,7 @@ fn index_solution(
     q: &CanonicalQuery<'_>,
     forced: bool,
 ) -> Result<Option<Solution>> {
-    let Some(access) = index_access(index, parts, q)? else {
+    let Some(access) = index_access_as(index, parts, q, forced)? else {
         return Ok(None);
     };
     if !access.leading_usable && access.sort_dir.is_none() && !forced {
@@ -350,6 +350,18 @@ pub fn index_access(
     parts: &[Conjunct],
     q: &CanonicalQuery<'_>,
 ) -> Result<Option<IndexAccess>> {
+    index_access_as(index, parts, q, false)
+}
+
+/// [`index_access`], `hinted` when the query's hint names the index: a hinted sparse index is
+/// used even where it lacks documents the filter matches (MongoDB answers from the index, so
+/// documents without the field are not returned; issue #19).
+fn index_access_as(
+    index: &Index,
+    parts: &[Conjunct],
+    q: &CanonicalQuery<'_>,
+    hinted: bool,
+) -> Result<Option<IndexAccess>> {
     if index.spec.parts.is_empty() || !collation_allows(index) {
         return Ok(None);
     }
@@ -383,7 +395,8 @@ pub fn index_access(
             let Some((mut civs, mut exact)) = intervals_for(&c.pred) else {
                 continue;
             };
-            if index.spec.sparse && civs.iter().any(|iv| iv.locate(&Bson::Null).is_eq()) {
+            if index.spec.sparse && !hinted && civs.iter().any(|iv| iv.locate(&Bson::Null).is_eq())
+            {
                 // A sparse index lacks documents without the field, which this predicate matches.
                 return Ok(None);
             }

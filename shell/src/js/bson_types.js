@@ -29,7 +29,8 @@
     }
     hidden(this, '_hex', hex.toLowerCase());
   }, {
-    toString: function () { return this._hex; },
+    // The legacy shell shows the constructor (`ObjectId("…")`); mongosh the hex digits.
+    toString: function () { return native.getStyle() === 'legacy' ? 'ObjectId("' + this._hex + '")' : this._hex; },
     toHexString: function () { return this._hex; },
     toJSON: function () { return this._hex; },
     getTimestamp: function () { return new Date(parseInt(this._hex.substring(0, 8), 16) * 1000); },
@@ -37,6 +38,7 @@
     valueOf: function () { return this._hex; },
   });
   Object.defineProperty(ObjectId.prototype, 'str', { get: function () { return this._hex; } });
+  Object.defineProperty(ObjectId.prototype, 'isObjectId', { value: true });
   ObjectId.createFromHexString = function (h) { return ObjectId(h); };
   ObjectId.createFromTime = function (t) { return ObjectId(t); };
   ObjectId.isValid = function (h) { return typeof h === 'string' && /^[0-9a-fA-F]{24}$/.test(h); };
@@ -96,6 +98,8 @@
     length: function () { return native.base64Length(this._base64); },
     hex: function () { return native.base64ToHex(this._base64); },
   });
+  // The legacy shell names the subtype `type`.
+  Object.defineProperty(Binary.prototype, 'type', { get: function () { return this.sub_type; } });
   Binary.createFromBase64 = function (b, s) { return Binary(b, s); };
   Binary.createFromHexString = function (h, s) { return Binary(native.hexToBase64(h), s); };
   var MinKey = makeType('MinKey', function () {});
@@ -134,6 +138,13 @@
     if (db !== undefined) r.$db = db;
     return r;
   }
+
+  // The legacy shell's constructors are the types themselves: `x instanceof NumberLong` holds
+  // for every 64-bit integer, whichever name built it.
+  NumberLong.prototype = Long.prototype;
+  NumberInt.prototype = Int32.prototype;
+  NumberDecimal.prototype = Decimal128.prototype;
+  BinData.prototype = Binary.prototype;
 
   var exported = {
     ObjectId: ObjectId, Long: Long, Int32: Int32, Double: Double, Decimal128: Decimal128,

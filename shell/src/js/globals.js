@@ -53,8 +53,18 @@
     if (a != b) return;
     doassert('[' + a + '] != [' + b + '] are equal' + suffix(msg));
   };
+  // Field order does not matter, as in the legacy shell (utils.js sortDoc) and 8.0's
+  // assert.docEq; array order does.
+  function sortDoc(v) {
+    if (Array.isArray(v)) return v.map(sortDoc);
+    if (v === null || typeof v !== 'object' || v instanceof Date || v instanceof RegExp || v._bsontype) return v;
+    var out = {};
+    Object.keys(v).sort().forEach(function (k) { out[k] = sortDoc(v[k]); });
+    return out;
+  }
   assert.docEq = function (a, b, msg) {
-    if (friendlyEqual(a, b)) return;
+    if (a == b) return;
+    if (a != null && b != null && friendlyEqual(sortDoc(a), sortDoc(b))) return;
     doassert('[' + tojson(a) + '] != [' + tojson(b) + '] are not equal' + suffix(msg));
   };
   assert.isnull = function (what, msg) {
@@ -89,27 +99,6 @@
   assert.contains = function (o, arr, msg) {
     var found = (arr || []).some(function (x) { return x == o || friendlyEqual(x, o); });
     if (!found) doassert(tojson(o) + ' was not in ' + tojson(arr) + (msg === undefined ? '' : suffix(msg)));
-  };
-  function writeErrors(res) {
-    if (res && typeof res.hasWriteError === 'function' && res.hasWriteError()) return true;
-    if (res && typeof res.hasWriteErrors === 'function' && res.hasWriteErrors()) return true;
-    return false;
-  }
-  assert.writeOK = function (res, msg) {
-    if (writeErrors(res)) doassert('write failed with error: ' + tojson(res) + (msg === undefined ? '' : suffix(msg)));
-    return res;
-  };
-  assert.writeError = function (res, msg) {
-    if (!writeErrors(res)) doassert('no write error: ' + tojson(res) + (msg === undefined ? '' : suffix(msg)));
-    return res;
-  };
-  assert.commandWorked = function (res, msg) {
-    if (!res || res.ok !== 1) doassert('command failed: ' + tojson(res) + (msg === undefined ? '' : suffix(msg)));
-    return res;
-  };
-  assert.commandFailed = function (res, msg) {
-    if (res && res.ok === 1) doassert('command worked when it should have failed: ' + tojson(res) + (msg === undefined ? '' : suffix(msg)));
-    return res;
   };
   define('assert', assert);
   define('doassert', doassert);

@@ -12,32 +12,60 @@
   function defaultName(keys) {
     return Object.keys(keys).map(function (k) { return k + '_' + String(keys[k]); }).join('_');
   }
+  // The legacy shell's positional option forms (mongo/shell/collection.js _indexSpec): a string
+  // is the name, `true` is unique, an array holds them in order (the second boolean was dropDups).
+  function positionalOptions(options) {
+    if (typeof options === 'string') return { name: options };
+    if (typeof options === 'boolean') return options ? { unique: true } : {};
+    if (!Array.isArray(options)) return options || {};
+    var out = {}, booleans = 0;
+    options.forEach(function (o) {
+      if (typeof o === 'string') out.name = o;
+      else if (typeof o === 'boolean') {
+        if (o && booleans === 0) out.unique = true;
+        booleans++;
+      }
+    });
+    return out;
+  }
   function indexSpec(keys, options) {
     if (keys === null || typeof keys !== 'object' || Array.isArray(keys)) {
       throw api.MongoshInvalidInputError('The "keys" argument must be an object');
     }
     var spec = { key: keys, name: defaultName(keys) };
-    Object.keys(options || {}).forEach(function (k) { spec[k] = options[k]; });
+    var opts = api.isLegacy() ? positionalOptions(options) : (options || {});
+    Object.keys(opts).forEach(function (k) { spec[k] = opts[k]; });
     return spec;
   }
+  // mongosh answers with the index names and throws a failure; the legacy shell answers with the
+  // createIndexes reply, failed or not. Its createIndex answers with the index's name, as the
+  // books print it, and with the failed reply when the command fails (so jstests'
+  // assert.commandFailed(coll.createIndex(…)) sees it).
   C.createIndexes = function (keyPatterns, options) {
     var specs = (keyPatterns || []).map(function (k) { return indexSpec(k, options); });
-    this._command({ createIndexes: this._name, indexes: specs });
+    var reply = api.helperCommand(this._db._name, { createIndexes: this._name, indexes: specs });
+    if (api.isLegacy()) return reply;
     return specs.map(function (s) { return s.name; });
   };
-  C.createIndex = function (keys, options) { return this.createIndexes([keys], options)[0]; };
+  C.createIndex = function (keys, options) {
+    var r = this.createIndexes([keys], options);
+    if (!api.isLegacy()) return r[0];
+    return r.ok ? indexSpec(keys, options).name : r;
+  };
   // The legacy shell's ensureIndex answers with the command's reply, as the books print it.
   C.ensureIndex = function (keys, options) {
-    return this._command({ createIndexes: this._name, indexes: [indexSpec(keys, options)] });
+    return api.helperCommand(this._db._name, { createIndexes: this._name, indexes: [indexSpec(keys, options)] });
   };
+  // The legacy shell's name for an index of these keys (collection.js _genIndexName).
+  C._genIndexName = function (keys) { return defaultName(keys); };
   C.getIndexes = function () {
     return this._command({ listIndexes: this._name }).cursor.firstBatch;
   };
   C.getIndexSpecs = C.getIndexes;
   C.getIndexKeys = function () { return this.getIndexes().map(function (i) { return i.key; }); };
-  C.dropIndex = function (index) { return this._command({ dropIndexes: this._name, index: index }); };
+  C.dropIndex = function (index) { return api.helperCommand(this._db._name, { dropIndexes: this._name, index: index }); };
   C.dropIndexes = function (indexes) {
-    return this._command({ dropIndexes: this._name, index: indexes === undefined ? '*' : indexes });
+    return api.helperCommand(this._db._name, { dropIndexes: this._name, index: indexes === undefined ? '*' : indexes });
   };
   // hideIndex / unhideIndex run collMod, as mongosh does; the reply shows hidden_old/hidden_new.
   function setHidden(coll, index, hidden) {

@@ -6,6 +6,7 @@
 //   bulk:      the legacy bulk builders and bulkWrite
 //   indexes:   index commands, and explain on collections and cursors
 //   replset:   rs.*, ReplSetTest, db.hello() / db.isMaster() (the simulated replica set)
+//   test_helpers: the legacy shell's test helpers (ErrorCodes, jsTest, Random, assert.command*…)
 (function (g, native) {
   'use strict';
   var loaded = {};
@@ -14,11 +15,11 @@
     loaded[module] = true;
     (0, eval)(native.lazyModuleSource(module));
   }
-  function methods(module, proto, names) {
+  function methods(module, proto, names, hidden) {
     names.forEach(function (name) {
       Object.defineProperty(proto, name, {
         value: function () { load(module); return proto[name].apply(this, arguments); },
-        writable: true, configurable: true, enumerable: true,
+        writable: true, configurable: true, enumerable: !hidden,
       });
     });
   }
@@ -40,4 +41,16 @@
   globals('replset', ['rs', 'ReplSetTest']);
   methods('replset', Object.getPrototypeOf(g.db), ['hello', 'isMaster', 'getReplicationInfo',
     'printReplicationInfo']);
+  globals('test_helpers', ['ErrorCodes', 'ErrorCodeStrings', 'jsTestName', 'jsTestLog', 'jsTestOptions',
+    'jsTest', 'Random', 'DBCommandCursor', 'bsonWoCompare', 'bsonBinaryEqual']);
+  methods('test_helpers', g.assert, ['commandWorked', 'commandWorkedIgnoringWriteErrors', 'commandFailed',
+    'commandFailedWithCode', 'commandWorkedOrFailedWithCode', 'writeOK', 'writeError', 'writeErrorWithCode',
+    'throwsWithCode', 'close', 'between', 'betweenIn', 'betweenEx', 'hasFields', 'sameMembers', 'setEq',
+    'soon', 'soonNoExcept', 'retry', 'automsg'], true);
+  ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'throws'].forEach(function (name) {
+    methods('test_helpers', g.assert[name], ['automsg'], true);
+  });
+  methods('test_helpers', Array, ['contains', 'unique', 'shuffle', 'sum', 'avg', 'stdDev', 'tojson', 'fetchRefs'], true);
+  methods('test_helpers', Number.prototype, ['zeroPad', 'toPercentStr'], true);
+  methods('test_helpers', Object, ['extend', 'merge', 'keySet'], true);
 })(globalThis, __sproutNative);

@@ -75,6 +75,14 @@
     return e;
   }
 
+  // The legacy shell's helpers answer a failed command with its reply ({ok: 0, errmsg, code,
+  // codeName}) where mongosh throws it (mongo/shell/db.js runCommand, collection.js).
+  function isLegacy() { return native.getStyle() === 'legacy'; }
+  function helperCommand(dbName, cmd) {
+    if (!isLegacy()) return command(dbName, cmd);
+    return native.runCommand(dbName, cmd);
+  }
+
   // ---- results --------------------------------------------------------------------------
   // A value printed with a class name, as the legacy shell prints WriteResult({ ... }).
   function Named(name, fields) {
@@ -91,12 +99,23 @@
   WriteResult.prototype.hasWriteError = function () { return this.writeError !== undefined; };
   WriteResult.prototype.getWriteError = function () { return this.writeError || null; };
   WriteResult.prototype.hasWriteConcernError = function () { return false; };
+  WriteResult.prototype.getWriteConcernError = function () { return null; };
+  // The legacy shell's accessors (mongo/shell/bulk_api.js): the upsert as {index, _id}.
+  WriteResult.prototype.getUpsertedId = function () {
+    return this.nUpserted ? { index: 0, _id: this._id } : null;
+  };
+  WriteResult.prototype.getRawResponse = function () { return Object.assign({}, this); };
   function BulkWriteResult(fields) { Named.call(this, 'BulkWriteResult', fields); }
   BulkWriteResult.prototype = Object.create(Named.prototype);
   BulkWriteResult.prototype.constructor = BulkWriteResult;
   BulkWriteResult.prototype.hasWriteErrors = function () { return this.writeErrors.length > 0; };
   BulkWriteResult.prototype.getWriteErrors = function () { return this.writeErrors; };
   BulkWriteResult.prototype.getWriteErrorCount = function () { return this.writeErrors.length; };
+  BulkWriteResult.prototype.getWriteErrorAt = function (i) { return this.writeErrors[i] || null; };
+  BulkWriteResult.prototype.getUpsertedIds = function () { return this.upserted; };
+  BulkWriteResult.prototype.hasWriteConcernError = function () { return false; };
+  BulkWriteResult.prototype.getWriteConcernError = function () { return null; };
+  BulkWriteResult.prototype.getRawResponse = function () { return Object.assign({}, this); };
 
   // ---- cursor -----------------------------------------------------------------------------
   function Cursor(collection, filter, projection) {
@@ -119,6 +138,44 @@
   modifier('comment', 'comment'); modifier('collation', 'collation'); modifier('min', 'min');
   modifier('max', 'max'); modifier('maxTimeMS', 'maxTimeMS');
   Cursor.prototype.pretty = function () { this._pretty = true; return this; };
+  // The legacy shell's DBQuery options and flags, as find command fields.
+  Cursor.prototype.returnKey = function () { return this._setFlag('returnKey'); };
+  Cursor.prototype.showRecordId = function () { return this._setFlag('showRecordId'); };
+  Cursor.prototype.noCursorTimeout = function () { return this._setFlag('noCursorTimeout'); };
+  Cursor.prototype.tailable = function (awaitData) {
+    this._setFlag('tailable');
+    return awaitData ? this._setFlag('awaitData') : this;
+  };
+  Cursor.prototype.allowPartialResults = function () { return this._setFlag('allowPartialResults'); };
+  Cursor.prototype._setFlag = function (field) {
+    if (this._buffer !== null) throw MongoshInvalidInputError('Cursor already executed; cannot call ' + field + '()');
+    this._spec[field] = true;
+    return this;
+  };
+  // DBQuery.Option bits (mongo/shell/query.js) and the find fields they stand for; slaveOk has no
+  // meaning on one server and exhaust none for a command cursor.
+  var QUERY_OPTIONS = { tailable: 0x2, slaveOk: 0x4, oplogReplay: 0x8, noTimeout: 0x10, awaitData: 0x20, exhaust: 0x40, partial: 0x80 };
+  Cursor.Option = Object.freeze(QUERY_OPTIONS);
+  var OPTION_FIELDS = { 2: 'tailable', 16: 'noCursorTimeout', 32: 'awaitData', 128: 'allowPartialResults' };
+  Cursor.prototype.addOption = function (option) {
+    var self = this;
+    Object.keys(OPTION_FIELDS).forEach(function (bit) {
+      if (option & Number(bit)) self._setFlag(OPTION_FIELDS[bit]);
+    });
+    return this;
+  };
+  // The legacy cursor keeps what toArray() read, so cursor[i], length() and a second toArray()
+  // see the same documents.
+  Cursor.prototype.arrayAccess = function (i) { return this.toArray()[i]; };
+  Cursor.prototype.length = function () { return this.toArray().length; };
+  Cursor.prototype.countReturn = function () {
+    var c = this.count();
+    if (this._spec.skip) c -= this._spec.skip;
+    if (this._spec.limit > 0 && this._spec.limit < c) return this._spec.limit;
+    return c;
+  };
+  Cursor.prototype.getId = function () { this._exec(); return this._id; };
+  Cursor.prototype.isClosed = function () { this._exec(); return Number(this._id) === 0 && this._buffer.length === 0; };
   // A read preference is checked as the Node driver checks it and sent as `$readPreference`:
   // a standalone ignores it, a simulated replica set (js/replset.js) picks the member with it.
   var READ_MODES = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'];
@@ -174,12 +231,20 @@
     if (Number(this._id) !== 0) native.runCommand(this._coll._db._name, { killCursors: this._coll._name, cursors: [this._id] });
     this._buffer = []; this._id = 0;
   };
-  Cursor.prototype.toArray = function () { var out = []; while (this.hasNext()) out.push(this.next()); return out; };
+  Cursor.prototype.toArray = function () {
+    if (this._arr) return this._arr;
+    var out = [];
+    while (this.hasNext()) out.push(this.next());
+    if (isLegacy()) this._arr = out;
+    return out;
+  };
   Cursor.prototype.forEach = function (f) { while (this.hasNext()) f(this.next()); };
   Cursor.prototype.map = function (f) { var out = []; while (this.hasNext()) out.push(f(this.next())); return out; };
   Cursor.prototype.itcount = function () { var n = 0; while (this.hasNext()) { this.next(); n++; } return n; };
   Cursor.prototype.count = function (applySkipLimit) {
     var cmd = { count: this._coll._name, query: this._spec.filter };
+    if (this._spec.hint !== undefined) cmd.hint = this._spec.hint;
+    if (this._spec.collation !== undefined) cmd.collation = this._spec.collation;
     if (applySkipLimit) {
       if (this._spec.skip) cmd.skip = this._spec.skip;
       if (this._spec.limit) cmd.limit = this._spec.limit;
@@ -205,6 +270,13 @@
   C.getFullName = function () { return this._db._name + '.' + this._name; };
   C.toString = function () { return this.getFullName(); };
   C.getDB = function () { return this._db; };
+  C.getMongo = function () { return this._db.getMongo(); };
+  // validate(full): the validate command's reply (both shells; mongosh takes {full}).
+  C.validate = function (full) {
+    var cmd = { validate: this._name };
+    if (full !== undefined) cmd.full = typeof full === 'object' && full !== null ? !!full.full : !!full;
+    return helperCommand(this._db._name, cmd);
+  };
   C._command = function (cmd) { return command(this._db._name, cmd); };
   function checkDoc(doc, what) {
     if (!isPlainObject(doc) && !(doc !== null && typeof doc === 'object' && !Array.isArray(doc) && !bsonType(doc))) {
@@ -283,9 +355,29 @@
     }
     return new WriteResult({ nInserted: reply.n }, errs.length ? { code: errs[0].code, errmsg: errs[0].errmsg } : undefined);
   };
-  C.find = function (filter, projection) { return new Cursor(this, filter, projection); };
+  // A legacy cursor reads cursor[i] as its i-th document (DBQuery's arrayAccess).
+  var INDEXABLE = {
+    get: function (t, prop, receiver) {
+      if (typeof prop === 'string' && /^\d+$/.test(prop) && !(prop in t)) return t.arrayAccess(Number(prop));
+      return Reflect.get(t, prop, receiver);
+    },
+  };
+  // The legacy shell's query shorthands (collection.js _massageObject): a function or a string
+  // is a $where (a 24-character string an _id), an ObjectId the _id.
+  function legacyQuery(q) {
+    if (!isLegacy() || q === undefined || q === null) return q;
+    if (typeof q === 'function') return { $where: q };
+    if (typeof q === 'string') return q.length === 24 ? { _id: q } : { $where: q };
+    if (typeof q === 'object' && bsonType(q) === 'ObjectId') return { _id: q };
+    return q;
+  }
+  C.find = function (filter, projection) {
+    var cursor = new Cursor(this, legacyQuery(filter), projection);
+    return isLegacy() ? new Proxy(cursor, INDEXABLE) : cursor;
+  };
   C.findOne = function (filter, projection) {
-    var cmd = { find: this._name, filter: filter === undefined ? {} : filter, limit: 1, singleBatch: true };
+    filter = legacyQuery(filter);
+    var cmd = { find: this._name, filter: filter === undefined || filter === null ? {} : filter, limit: 1, singleBatch: true };
     if (projection !== undefined) cmd.projection = projection;
     var batch = this._command(cmd).cursor.firstBatch;
     return batch.length ? batch[0] : null;
@@ -416,11 +508,19 @@
     return !!(info && info.options && info.options.capped);
   };
   C.convertToCapped = function (size) {
-    return this._command({ convertToCapped: this._name, size: size });
+    return helperCommand(this._db._name, { convertToCapped: this._name, size: size });
+  };
+  // coll.runCommand(name, fields): the command `name` on this collection (both shells have it).
+  C.runCommand = function (cmd, params) {
+    if (typeof cmd === 'object' && cmd !== null) return this._db.runCommand(cmd);
+    var c = {};
+    c[cmd] = this._name;
+    if (params) Object.keys(params).forEach(function (k) { c[k] = params[k]; });
+    return this._db.runCommand(c);
   };
   C.renameCollection = function (newName, dropTarget) {
     if (typeof newName !== 'string') throw MongoshInvalidInputError('The "newName" argument must be a string');
-    return command('admin', {
+    return helperCommand('admin', {
       renameCollection: this.getFullName(), to: this._db._name + '.' + newName, dropTarget: !!dropTarget,
     });
   };
@@ -469,6 +569,10 @@
     return collectionProxy(this, name);
   };
   D.getSiblingDB = function (name) { return dbProxy(String(name)); };
+  function onlyCommands(kind, mode) {
+    if (mode !== 'commands') throw new Error('Sprout speaks only commands: the ' + kind + ' mode ' + JSON.stringify(mode) + ' is not available');
+  }
+  // The connection: one in-process server that speaks only commands (no legacy opcodes).
   D.getMongo = function () {
     return {
       getDB: function (n) { return dbProxy(String(n)); },
@@ -477,6 +581,18 @@
         if (mode !== null && READ_MODES.indexOf(mode) < 0) throw MongoInvalidArgumentError('Invalid read preference mode ' + JSON.stringify(mode));
         native.setReadPref(mode === null ? null : (tags === undefined ? { mode: mode } : { mode: mode, tags: tags }));
       },
+      adminCommand: function (cmd) { return dbProxy('admin').runCommand(cmd); },
+      getDBNames: function () {
+        return command('admin', { listDatabases: 1, nameOnly: true }).databases.map(function (d) { return d.name; });
+      },
+      readMode: function () { return 'commands'; },
+      forceReadMode: function (mode) { onlyCommands('read', mode); },
+      forceWriteMode: function (mode) { onlyCommands('write', mode); },
+      writeMode: function () { return 'commands'; },
+      useReadCommands: function () { return true; },
+      useWriteCommands: function () { return true; },
+      isMongos: function () { return false; },
+      host: 'localhost:27017',
     };
   };
   D.getCollectionNames = function () {
@@ -487,16 +603,25 @@
     return command(this._name, { listCollections: 1, filter: filter || {} }).cursor.firstBatch;
   };
   D.createCollection = function (name, options) {
-    return command(this._name, Object.assign({ create: name }, options || {}));
+    return helperCommand(this._name, Object.assign({ create: name }, options || {}));
   };
-  D.dropDatabase = function () { return command(this._name, { dropDatabase: 1 }); };
-  D.runCommand = function (cmd) {
-    if (typeof cmd === 'string') { var c = {}; c[cmd] = 1; cmd = c; }
-    return command(this._name, cmd);
+  D.dropDatabase = function () { return helperCommand(this._name, { dropDatabase: 1 }); };
+  D.runCommand = function (cmd, extra) {
+    if (typeof cmd === 'string') {
+      var c = {};
+      c[cmd] = 1;
+      if (extra && typeof extra === 'object') Object.keys(extra).forEach(function (k) { c[k] = extra[k]; });
+      cmd = c;
+    }
+    return helperCommand(this._name, cmd);
   };
   D.adminCommand = function (cmd) {
     if (typeof cmd === 'string') { var c = {}; c[cmd] = 1; cmd = c; }
-    return command('admin', cmd);
+    return helperCommand('admin', cmd);
+  };
+  D.getSisterDB = function (name) { return this.getSiblingDB(name); };
+  D.cloneCollectionAsCapped = function (from, to, size) {
+    return helperCommand(this._name, { cloneCollectionAsCapped: from, toCollection: to, size: size });
   };
   D.version = function () { return command('admin', { buildInfo: 1 }).version; };
   // dbStats, collStats and renameCollection, as the legacy shell runs them.
@@ -612,7 +737,7 @@
       MongoServerError: MongoServerError, MongoBulkWriteError: MongoBulkWriteError,
       MongoshInvalidInputError: MongoshInvalidInputError, Named: Named, Cursor: Cursor,
       WriteResult: WriteResult, BulkWriteResult: BulkWriteResult, requireOperators: requireOperators,
-      dbProxy: dbProxy,
+      dbProxy: dbProxy, helperCommand: helperCommand, isLegacy: isLegacy,
     }),
     enumerable: false,
   });

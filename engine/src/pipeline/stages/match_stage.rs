@@ -20,7 +20,15 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
             "the match filter must be an expression in an object",
         ));
     };
-    Ok(Box::new(Match::new(spec, cx.scope)?))
+    let stage = Match::new(spec, cx.scope)?;
+    // MongoDB refuses `$where` in a pipeline's `$match` (BadValue; jstests/aggregation/bugs/
+    // server6335.js expects ErrorCodes.BadValue).
+    if stage.filter.has_where() {
+        return Err(Error::bad_value(
+            "$where is not allowed inside of a $match aggregation expression",
+        ));
+    }
+    Ok(Box::new(stage))
 }
 
 impl Match {

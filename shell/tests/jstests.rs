@@ -1,0 +1,150 @@
+//! MongoDB's own JavaScript tests (`jstests/core`, `jstests/aggregation`, 2019) run through the
+//! `sprout` binary in the legacy shell's style, each file in its own process (issue #19).
+//!
+//! The files are SSPL and stay in `../shared/conformance/mongodb-jstests/`; the list of files
+//! this test runs is ours (`mongo_jstests/sample.txt`, `area path` per line, chosen by topic
+//! from files a single in-process server could pass). Failures are compared with
+//! `tests/baselines/jstests.txt` both ways, like the other conformance runners; a file whose
+//! expectation changed by MongoDB 8.0 carries a `note:` there citing 8.0's behaviour.
+//!
+//! - `cargo test -p shell --test jstests`: the sample, per-area table on stderr.
+//! - `SPROUT_BLESS=1 …`: rewrite the baseline and `docs/conformance.md`'s section.
+//! - `SPROUT_JSTESTS=all …` (what `cargo xtask jstests` runs): every file of `jstests/core` and
+//!   `jstests/aggregation`, skipping by reason what one in-process server cannot run; prints
+//!   the rates and each failure's first line, compares with nothing.
+//! - `SPROUT_JSTESTS_DIR=<folder>`: also every file of another folder in the same layout
+//!   (reported, not compared with the baseline).
+//! - `SPROUT_JSTESTS_ONLY=substring`: only the listed files whose paths contain it.
+
+mod mongo_jstests;
+
+use std::path::PathBuf;
+
+use mongo_jstests::Entry;
+use sprout_tests::conformance::report::{Outcome, Report};
+
+const AREAS: &[&str] = &[
+    "query",
+    "update",
+    "index",
+    "cursor",
+    "explain",
+    "capped",
+    "findAndModify",
+    "count/distinct",
+    "aggregation",
+];
+
+const SOURCE: &str = "Data: `mongodb-jstests/jstests/{core,aggregation}` (mongodb/mongo @ 9dbbb445, \
+2019, SSPL; read in place), the files listed in `shell/tests/mongo_jstests/sample.txt`, each run \
+as `sprout --legacy FILE` in its own process with MongoDB's `jstests/libs` helpers; a file passes \
+when it ends with status 0 (its first failed assertion ends it). `cargo xtask jstests` runs every \
+file of both folders.";
+
+/// The starting point, for the docs: what issue #19 measured before this runner existed.
+const BEFORE: &str = "Before issue #19's work (the legacy shell without `ErrorCodes`, \
+`assert.commandFailedWithCode`, `db.runCommand` failures as replies, `jsTestName`, `cursor[i]`, \
+positional `ensureIndex` options …), issue #19 measured about half of a similar sample of about \
+200 files passing through `sprout --legacy`.";
+
+fn work_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sprout-jstests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("work dir");
+    dir
+}
+
+fn run(report: &mut Report, root: &std::path::Path, entries: &[Entry], prefix: &str) {
+    let work = work_dir();
+    let outcomes = mongo_jstests::run_all(root, entries, &work);
+    let _ = std::fs::remove_dir_all(&work);
+    for (entry, outcome) in entries.iter().zip(outcomes) {
+        report.push(&format!("{prefix}{}", entry.path), &entry.area, outcome);
+    }
+}
+
+/// One line per folder: passed / run (skipped), in folder order.
+fn folder_totals(report: &Report, extra: bool) -> Vec<String> {
+    let mut folders: std::collections::BTreeMap<String, (usize, usize, usize)> =
+        std::collections::BTreeMap::new();
+    for case in report.cases() {
+        if case.id.starts_with("extra:") != extra {
+            continue;
+        }
+        let folder = case
+            .id
+            .rsplit_once('/')
+            .map_or(case.id.as_str(), |(dir, _)| dir)
+            .to_string();
+        let t = folders.entry(folder).or_default();
+        match case.outcome {
+            Outcome::Pass => t.0 += 1,
+            Outcome::Fail(_) => t.1 += 1,
+            Outcome::Skip(_) => t.2 += 1,
+        }
+    }
+    if folders.is_empty() {
+        return Vec::new();
+    }
+    let parts: Vec<String> = folders
+        .iter()
+        .map(|(folder, (p, f, s))| format!("`{folder}` {p}/{} ({s} skipped)", p + f))
+        .collect();
+    vec![format!("By folder (passed/run): {}.", parts.join(", "))]
+}
+
+#[test]
+fn jstests() {
+    let data = sprout_tests::conformance::data_dir().unwrap_or_else(|e| panic!("{e}"));
+    let root = data.join("mongodb-jstests");
+    let survey = std::env::var("SPROUT_JSTESTS").is_ok_and(|v| v == "all");
+    let only = std::env::var("SPROUT_JSTESTS_ONLY").unwrap_or_default();
+    let entries: Vec<Entry> = if survey {
+        mongo_jstests::every_file(&root)
+    } else {
+        let list = include_str!("mongo_jstests/sample.txt");
+        mongo_jstests::read_list(list).unwrap_or_else(|e| panic!("{e}"))
+    };
+    for entry in &entries {
+        assert!(
+            root.join(&entry.path).is_file(),
+            "listed file {} is missing from {}",
+            entry.path,
+            root.display()
+        );
+    }
+    let entries: Vec<Entry> = entries
+        .into_iter()
+        .filter(|e| e.path.contains(&only))
+        .collect();
+    let mut report = Report::new("jstests", "MongoDB jstests (legacy shell)", SOURCE, AREAS);
+    report.set_package("shell");
+    run(&mut report, &root, &entries, "");
+    if let Ok(extra) = std::env::var("SPROUT_JSTESTS_DIR") {
+        let extra = PathBuf::from(extra);
+        let more = mongo_jstests::every_file(&extra);
+        run(&mut report, &extra, &more, "extra:");
+        report.set_untracked_prefix("extra:");
+    }
+    if !survey {
+        report.add_summary_line(BEFORE.to_string());
+    }
+    for line in folder_totals(&report, false) {
+        report.add_summary_line(line);
+    }
+    for line in folder_totals(&report, true) {
+        report.add_output_line(format!("SPROUT_JSTESTS_DIR: {line}"));
+    }
+    let failed = report
+        .cases()
+        .iter()
+        .filter(|c| matches!(c.outcome, Outcome::Fail(_)))
+        .count();
+    report.add_output_line(format!("jstests: {failed} failing file(s)"));
+    if survey || !only.is_empty() {
+        report.print_only();
+        return;
+    }
+    if let Err(problems) = report.finish() {
+        panic!("{problems}");
+    }
+}

@@ -1,0 +1,80 @@
+//! The legacy shell's test API that MongoDB's jstests call (issue #19), each row in a fresh
+//! session: the last input's shown text must match. Rows in the legacy style check the legacy
+//! shell's answers; mongosh rows check that mongosh's behaviour is unchanged beside them.
+
+mod common;
+
+use shell::Style::{self, Legacy as L, Mongosh as M};
+
+#[rustfmt::skip]
+const CASES: &[(Style, &[&str], &str)] = &[
+    // ---- db.runCommand answers a failure with its reply in the legacy style ------------------
+    (L, &["var r = db.runCommand({nosuchcommand: 1})", "[r.ok, r.code, r.codeName]"], "[ 0, 59, \"CommandNotFound\" ]"),
+    (L, &["assert.commandFailed(db.runCommand({nosuchcommand: 1})); 'ok'"], "ok"),
+    (L, &["assert.commandFailedWithCode(db.runCommand({nosuchcommand: 1}), ErrorCodes.CommandNotFound).code"], "59"),
+    (L, &["assert.commandFailedWithCode(db.runCommand({nosuchcommand: 1}), [2, 59]).ok"], "0"),
+    (L, &["try { assert.commandFailedWithCode(db.runCommand({nosuchcommand: 1}), 2) } catch (e) { e.message.indexOf('did not fail with any of [ 2 ]') >= 0 }"], "true"),
+    (M, &["try { db.runCommand({nosuchcommand: 1}); 'no' } catch (e) { e.codeName }"], "CommandNotFound"),
+    (L, &["db.createCollection('x')", "db.createCollection('x').codeName"], "NamespaceExists"),
+    // ---- commandWorked takes write results and createIndex's reply ---------------------------
+    (L, &["assert.commandWorked(db.c.insert({_id: 1})).nInserted"], "1"),
+    (L, &["db.c.insert({_id: 1})", "try { assert.commandWorked(db.c.insert({_id: 1})) } catch (e) { e.message.indexOf('command failed') === 0 }"], "true"),
+    (L, &["assert.commandWorked(db.c.insert([{_id: 1}, {_id: 2}])).nInserted"], "2"),
+    (L, &["assert.commandWorked(db.c.createIndex({a: 1}))"], "a_1"),
+    (L, &["assert.commandWorked(db.c.createIndexes([{a: 1}])).numIndexesAfter"], "2"),
+    (L, &["db.c.createIndex({a: 1}); assert.commandFailedWithCode(db.c.createIndex({a: -1}, {name: 'a_1'}), 86).ok"], "0"),
+    (L, &["db.c.insert({_id: 1})", "assert.writeErrorWithCode(db.c.insert({_id: 1}), ErrorCodes.DuplicateKey).nInserted"], "0"),
+    (L, &["db.c.insert({_id: 1})", "try { assert.writeErrorWithCode(db.c.insert({_id: 1}), 2) } catch (e) { /does not match/.test(e.message) }"], "true"),
+    (M, &["db.c.createIndex({a: 1})"], "a_1"),
+    // ---- positional ensureIndex / createIndex options -------------------------------------------
+    (L, &["db.c.ensureIndex({a: 1}, true)", "db.c.getIndexes()[1].unique"], "true"),
+    (L, &["db.c.createIndex({a: 1}, 'named')", "db.c.getIndexes()[1].name"], "named"),
+    (L, &["db.c.createIndex({a: 1}, ['n2', true])", "[db.c.getIndexes()[1].name, db.c.getIndexes()[1].unique]"], "[ \"n2\", true ]"),
+    (L, &["db.c.createIndex({a: 1}); db.c.createIndex({a: -1}, {name: 'a_1'}).code"], "86"),
+    // ---- coll.runCommand ------------------------------------------------------------------------
+    (L, &["db.c.insert({a: 1})", "db.c.runCommand('count', {query: {a: 1}}).n"], "1"),
+    (M, &["db.c.insertOne({a: 1})", "db.c.runCommand('count').n"], "1"),
+    // ---- ErrorCodes, jsTest, Random -------------------------------------------------------------
+    (L, &["[ErrorCodes.BadValue, ErrorCodes.DuplicateKey, ErrorCodeStrings[11000]]"], "[ 2, 11000, \"DuplicateKey\" ]"),
+    (L, &["try { ErrorCodes.NoSuchThing } catch (e) { e.message }"], "Unknown Error Code: NoSuchThing"),
+    (L, &["var TestData = {testName: 'abc'}", "jsTestName() + ' ' + jsTest.name()"], "abc abc"),
+    (L, &["jsTestName()"], "__unknown_name__"),
+    (L, &["Random.setRandomSeed(5); var a = Random.rand(); Random.setRandomSeed(5); a === Random.rand()"], "true"),
+    (L, &["var n = Random.randInt(10); n >= 0 && n < 10 && n === Math.floor(n)"], "true"),
+    // ---- Array, Number, Object helpers ------------------------------------------------------------
+    (L, &["[Array.avg([1, 2, 3, 6]), Array.sum([1, 2]), Array.contains([1, 2], 2), Array.unique([1, 1, 2]).length]"], "[ 3, 3, true, 2 ]"),
+    (L, &["(7).zeroPad(3)"], "007"),
+    (L, &["tojson(Object.merge({a: 1}, {b: 2}))"], "{ \"a\" : 1, \"b\" : 2 }"),
+    (L, &["Array.tojson([1, 2], '', true)"], "[ 1, 2 ]"),
+    // ---- assert helpers ---------------------------------------------------------------------------
+    (L, &["var x = 2", "assert.eq.automsg('x', '1 + 1'); 'ok'"], "ok"),
+    (L, &["var x = 2", "try { assert.eq.automsg('x', '3') } catch (e) { e.message }"], "[2] != [3] are not equal : [x] != [3]"),
+    (L, &["assert.docEq({a: 1, b: {c: 1, d: 2}}, {b: {d: 2, c: 1}, a: 1}); 'ok'"], "ok"),
+    (L, &["try { assert.docEq({a: [1, 2]}, {a: [2, 1]}) } catch (e) { 'refused' }"], "refused"),
+    (L, &["assert.sameMembers([1, {a: 1}], [{a: 1}, 1]); 'ok'"], "ok"),
+    (L, &["assert.close(1.00001, 1.00002); 'ok'"], "ok"),
+    (L, &["[bsonWoCompare({a: 1}, {a: 2}), bsonWoCompare({a: 2}, {a: 2}), bsonWoCompare({b: 1}, {a: 1})]"], "[ -1, 0, 1 ]"),
+    // ---- cursors ------------------------------------------------------------------------------------
+    (L, &["db.c.insert([{_id: 1}, {_id: 2}, {_id: 3}])", "var c = db.c.find().sort({_id: -1})", "[c[0]._id, c[2]._id, c.length()]"], "[ 3, 1, 3 ]"),
+    (L, &["db.c.insert([{_id: 1}, {_id: 2}, {_id: 3}])", "db.c.find().skip(1).limit(5).countReturn()"], "2"),
+    (L, &["db.c.insert([{_id: 1, a: 5}])", "db.c.createIndex({a: 1})", "tojson(db.c.find({a: 5}, {_id: 0}).hint({a: 1}).returnKey().next())"], "{ \"a\" : 5 }"),
+    (L, &["db.c.insert([{_id: 1}, {_id: 2}, {_id: 3}])", "var r = db.runCommand({find: 'c', batchSize: 1})", "new DBCommandCursor(db, r).itcount()"], "3"),
+    (L, &["db.c.insert([{_id: 1}, {_id: 2}])", "db.c.find().addOption(DBQuery.Option.noTimeout).itcount()"], "2"),
+    (M, &["db.c.insertMany([{_id: 1}, {_id: 2}])", "db.c.find()[0]"], ""),
+    // ---- a cursor dies with its collection ----------------------------------------------------------
+    (L, &["db.c.insert([{_id: 1}, {_id: 2}, {_id: 3}])", "var c = db.c.find().batchSize(1); c.next(); db.c.drop()", "try { c.itcount() } catch (e) { e.code }"], "175"),
+];
+
+#[test]
+fn legacy_test_api() {
+    let mut failures = Vec::new();
+    for (style, inputs, expected) in CASES {
+        let got = common::last_text(*style, inputs);
+        if got != *expected {
+            failures.push(format!(
+                "{style:?} {inputs:?}\n  expected {expected:?}\n  got      {got:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
