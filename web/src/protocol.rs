@@ -13,6 +13,8 @@ use bson::{Bson, Document};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use crate::data_transfer::Transfer;
+
 /// An index as the sidebar shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IndexSummary {
@@ -58,6 +60,22 @@ pub enum RequestBody {
         exercise: usize,
         answer: String,
     },
+    /// Export or import a file in MongoDB's formats, in this page's session on the database's
+    /// engine (through its owner, like an input). Answered with a summary line, and for an
+    /// export the file's bytes (base64) in `file`.
+    Transfer { transfer: Transfer },
+    /// Stop waiting for the running input: when another page owns the database, ask it to stop
+    /// the input there. Not queued behind the running input, and not answered itself: the
+    /// running input's answer says how it ended.
+    Stop,
+}
+
+/// What the database's owner runs for a page: shell input or a file transfer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Work {
+    Input { input: String },
+    Transfer { transfer: Transfer },
 }
 
 /// What the sidebar and prompt show after a command.
@@ -163,6 +181,9 @@ pub struct Reply {
     #[serde(default)]
     pub error: Option<ErrorInfo>,
     pub catalog: Catalog,
+    /// An exported file's bytes (base64).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 /// Between the shell workers of the pages that open one database (a `BroadcastChannel` named by
@@ -170,13 +191,17 @@ pub struct Reply {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ChannelMessage {
-    /// A page that does not own the engine asks the owner to run `input` in its shell session.
+    /// A page that does not own the engine asks the owner to run `work` in its shell session.
     /// `seq` grows with each of the client's inputs: the owner runs each (client, seq) once.
     Forward {
         client: String,
         seq: u64,
-        input: String,
+        work: Work,
     },
+    /// The learner pressed Stop in the page that sent input `seq`: the owner drops it if it waits
+    /// in the queue, and the owner's page terminates its worker if it is running; either way the
+    /// input is answered (stopped, or completed when it had finished).
+    Stop { client: String, seq: u64 },
     /// The owner's answer to a `Forward`.
     Reply {
         client: String,
@@ -218,6 +243,9 @@ pub enum Response {
         /// The error's code, when the command failed.
         #[serde(default)]
         error: Option<ErrorInfo>,
+        /// An exported file's bytes (base64).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        file: Option<String>,
     },
     /// Another page changed the data: the sidebar shows these collections now.
     Changed { collections: Vec<CollectionSummary> },
@@ -227,6 +255,9 @@ pub enum Response {
     /// Whether this page's worker now owns the database's engine (runs the commands of every
     /// page of the database) or forwards its commands to the page that does.
     Role { owner: bool },
+    /// As owner: the worker starts running another page's input `seq` of `client` (`None`: it
+    /// finished). The page terminates its worker when that page asks to stop it.
+    Running { job: Option<(String, u64)> },
     /// The worker hit an error it cannot recover from (an exhausted memory, an aborted wasm
     /// instance); sent by `static/worker.js`, not by Rust code, which may no longer run. The
     /// page replaces the worker.
@@ -348,6 +379,7 @@ mod tests {
                 code: Some(2),
                 code_name: Some("BadValue".into()),
             }),
+            file: None,
         };
         let text = serde_json::to_string(&r).unwrap();
         assert!(text.starts_with(r#"{"kind":"done","id":7"#), "{text}");
@@ -400,7 +432,9 @@ mod tests {
         let forward = ChannelMessage::Forward {
             client: "c1".into(),
             seq: 4,
-            input: "db.t.find()".into(),
+            work: Work::Input {
+                input: "db.t.find()".into(),
+            },
         };
         let text = serde_json::to_string(&forward).unwrap();
         assert!(text.starts_with(r#"{"kind":"forward""#), "{text}");
@@ -417,6 +451,7 @@ mod tests {
                 result: None,
                 error: None,
                 catalog: Catalog::default(),
+                file: None,
             },
         };
         let text = serde_json::to_string(&reply).unwrap();
@@ -427,6 +462,30 @@ mod tests {
         assert_eq!(
             serde_json::from_str::<ChannelMessage>(r#"{"kind":"owner_ready"}"#).unwrap(),
             ChannelMessage::OwnerReady
+        );
+        let stop = ChannelMessage::Stop {
+            client: "c1".into(),
+            seq: 5,
+        };
+        let text = serde_json::to_string(&stop).unwrap();
+        assert_eq!(text, r#"{"kind":"stop","client":"c1","seq":5}"#);
+        let import = ChannelMessage::Forward {
+            client: "c1".into(),
+            seq: 6,
+            work: Work::Transfer {
+                transfer: Transfer::Import {
+                    db: "test".into(),
+                    collection: Some("people".into()),
+                    format: crate::data_transfer::TransferFormat::JsonArray,
+                    data: "W10=".into(),
+                },
+            },
+        };
+        let text = serde_json::to_string(&import).unwrap();
+        assert!(text.contains(r#""format":"json_array""#), "{text}");
+        assert_eq!(
+            serde_json::from_str::<ChannelMessage>(&text).unwrap(),
+            import
         );
     }
 

@@ -1,5 +1,6 @@
 //! The page's panes, one per file.
 
+mod data_panel;
 mod editor;
 mod explain_view;
 mod lesson_exercise;
@@ -13,6 +14,7 @@ mod output;
 mod result_views;
 mod sidebar;
 
+pub use data_panel::{DataPanel, on_drag_over, on_drop};
 pub use editor::Editor;
 pub use lesson_language::LanguageSwitch;
 pub use lesson_panel::LessonPanel;
