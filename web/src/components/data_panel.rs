@@ -53,8 +53,9 @@ pub fn DataPanel() -> impl IntoView {
         let Some(input) = picker.get_untracked() else {
             return;
         };
+        // Taken out of the list before the input is cleared (which empties it).
         if let Some(files) = input.files() {
-            leptos::task::spawn_local(import_files(state, files));
+            leptos::task::spawn_local(import_files(state, files_of(&files)));
         }
         // Picking the same file again fires `change` again.
         input.set_value("");
@@ -191,7 +192,7 @@ fn format_of(value: &str) -> TransferFormat {
 pub fn on_drop(state: AppState, ev: web_sys::DragEvent) {
     ev.prevent_default();
     if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
-        leptos::task::spawn_local(import_files(state, files));
+        leptos::task::spawn_local(import_files(state, files_of(&files)));
     }
 }
 
@@ -203,9 +204,12 @@ pub fn on_drag_over(ev: web_sys::DragEvent) {
     }
 }
 
-async fn import_files(state: AppState, files: web_sys::FileList) {
-    for i in 0..files.length() {
-        let Some(file) = files.item(i) else { continue };
+fn files_of(list: &web_sys::FileList) -> Vec<web_sys::File> {
+    (0..list.length()).filter_map(|i| list.item(i)).collect()
+}
+
+async fn import_files(state: AppState, files: Vec<web_sys::File>) {
+    for file in files {
         let name = file.name();
         let bytes = match JsFuture::from(file.array_buffer()).await {
             Ok(buffer) => js_sys::Uint8Array::new(&buffer).to_vec(),
