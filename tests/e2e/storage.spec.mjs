@@ -352,17 +352,25 @@ try {
     // ---- A full quota: the command fails with OutOfDiskSpace, earlier writes stay. Chromium's
     // DevTools protocol lowers the origin's quota (Storage.overrideQuotaForOrigin): a real
     // QuotaExceededError from IndexedDB, no test hook in the page.
-    const page = await open('db=e2e-quota');
-    for (let i = 0; i < 3; i++) await run(page, `db.q.insertOne({_id: ${i}, small: true})`);
+    // The quota is set before the page opens its database (an open connection keeps the quota
+    // it started with): 128 KiB above what the origin uses takes the small writes, not about
+    // 550 kB of random text.
     const origin = new URL(url).origin;
-    const cdp = await context.newCDPSession(page);
-    const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage);
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 64 * 1024 });
-    const full = await run(page, 'db.q.insertOne({_id: 99, big: "x".repeat(4 * 1024 * 1024)})');
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin });
+    const quotaPage = await context.newPage();
+    await quotaPage.goto(`${url}style.css`);
+    const usage = await quotaPage.evaluate(async () => (await navigator.storage.estimate()).usage);
+    const cdp = await context.newCDPSession(quotaPage);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 128 * 1024 });
+    await quotaPage.goto(dbUrl('db=e2e-quota'));
+    await ready(quotaPage);
+    const page = quotaPage;
+    for (let i = 0; i < 3; i++) await run(page, `db.q.insertOne({_id: ${i}, small: true})`);
+    // Random text: Chromium compresses what IndexedDB stores, so a repeated character would fit.
+    const full = await run(page, 'db.q.insertOne({_id: 99, big: Array.from({length: 50000}, () => Math.random().toString(36)).join("")})');
     const afterFull = [await run(page, 'db.q.countDocuments()'), await run(page, 'db.q.countDocuments({_id: 99})')].map(number);
     check('a write past the storage quota fails with OutOfDiskSpace', full.includes('OutOfDiskSpace'), full.slice(0, 300));
     check('after the quota failure the earlier writes are there and the failed one is not', JSON.stringify(afterFull) === '[3,0]', JSON.stringify(afterFull));
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin });
     await page.reload();
     await ready(page);
     const reloaded = number(await run(page, 'db.q.countDocuments()'));
