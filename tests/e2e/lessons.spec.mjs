@@ -5,30 +5,12 @@
 // progress kept. Saves screenshots of the lesson view (EN and ZH) and the time from navigation to
 // the first step's result.
 // Usage: node lessons.spec.mjs <url> <output-dir>
-import { chromium } from 'playwright-core';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { launch, check, finish } from './harness.mjs';
 
-const url = process.argv[2] ?? 'http://127.0.0.1:8080/';
-const outDir = process.argv[3] ?? '.';
 const LESSON = 'b5-optimizing';
-mkdirSync(outDir, { recursive: true });
-const profile = mkdtempSync(join(tmpdir(), 'sprout-e2e-lessons-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1280, height: 800 },
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-const pageErrors = [];
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail) {
-  if (ok) { passed++; console.log(`ok - ${name}`); }
-  else { failed++; console.log(`not ok - ${name}${detail ? `: ${detail}` : ''}`); }
-}
+const { context, url, outDir, pageErrors } = await launch({ name: 'lessons', viewport: { width: 1280, height: 800 } });
 async function ready(page) {
   await page.waitForFunction(() => {
     const s = document.querySelector('[data-testid=status]');
@@ -71,7 +53,6 @@ async function checkAnswer(page, answer) {
 
 try {
   let page = context.pages()[0] ?? await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
   // As in playground.spec.mjs: time the page, not the freshly launched browser's own start.
   await page.goto('about:blank');
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -195,10 +176,7 @@ try {
   writeFileSync(join(outDir, 'lesson-timings.json'), JSON.stringify({ firstStepMs }, null, 2));
   console.log(`first lesson step result after ${firstStepMs} ms (load + engine start + open lesson + run step 1)`);
 } catch (e) {
-  failed++;
-  console.log(`not ok - exception: ${e}`);
+  check('exception', false, String(e));
 } finally {
-  await context.close();
+  await finish();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);

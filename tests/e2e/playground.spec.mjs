@@ -6,29 +6,11 @@
 // completes, runs on Enter and walks its history (kept over a reload); the theme switch is kept.
 // Saves screenshots (playground, explain, dark theme…) and the time to first result.
 // Usage: node playground.spec.mjs <url> <output-dir>
-import { chromium } from 'playwright-core';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { launch, check, finish } from './harness.mjs';
 
-const url = process.argv[2] ?? 'http://127.0.0.1:8080/';
-const outDir = process.argv[3] ?? '.';
-mkdirSync(outDir, { recursive: true });
-const profile = mkdtempSync(join(tmpdir(), 'sprout-e2e-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1100, height: 700 },
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-const pageErrors = [];
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail) {
-  if (ok) { passed++; console.log(`ok - ${name}`); }
-  else { failed++; console.log(`not ok - ${name}${detail ? `: ${detail}` : ''}`); }
-}
+const { context, url, outDir, pageErrors } = await launch({ name: 'e2e', viewport: { width: 1100, height: 700 } });
 async function run(page, command, timeout = 60000) {
   const before = await page.locator('.entry').count();
   await page.fill('[data-testid=editor]', command);
@@ -51,7 +33,6 @@ async function ready(page) {
 
 try {
   let page = context.pages()[0] ?? await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
   // The time to first result is the page's, not the browser's: a freshly launched Chromium
   // spends its first second starting its own processes, which a learner's running browser has
   // done long before. Let it settle on a blank page before the timed navigation.
@@ -265,10 +246,7 @@ try {
     + `shell built ${breakdown.shellBuiltMs} ms, data loaded ${breakdown.dataLoadedMs} ms, `
     + `shell ready ${breakdown.shellReadyMs} ms, first result shown ${breakdown.firstResultShownMs} ms`);
 } catch (e) {
-  failed++;
-  console.log(`not ok - exception: ${e}`);
+  check('exception', false, String(e));
 } finally {
-  await context.close();
+  await finish();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);

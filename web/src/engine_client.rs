@@ -19,9 +19,11 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
+use crate::database_choice::DatabaseChoice;
 pub use crate::protocol::CollectionSummary;
 use crate::protocol::{
-    Catalog, ErrorInfo, Request, RequestBody, Response, StorageInfo, StructuredResult,
+    Catalog, ChannelMessage, ErrorInfo, Request, RequestBody, Response, StorageInfo,
+    StructuredResult, Transfer,
 };
 
 /// The script that boots the `worker` binary's wasm module inside the worker (in `static/`).
@@ -45,6 +47,8 @@ pub struct Outcome {
     pub notes: Vec<String>,
     /// For an aggregation: what each stage returns (the stage-by-stage view).
     pub stages: Vec<crate::protocol::StageView>,
+    /// An exported file's bytes (base64).
+    pub file: Option<String>,
 }
 
 impl Outcome {
@@ -58,6 +62,7 @@ impl Outcome {
             restarted,
             notes: Vec::new(),
             stages: Vec::new(),
+            file: None,
         }
     }
 }
@@ -90,6 +95,10 @@ struct Proxy {
     catalog: Catalog,
     /// The worker owns the database's engine (else the commands run in another page).
     owner: bool,
+    /// As owner: the other page's input the worker runs now (client, seq).
+    running: Option<(String, u64)>,
+    /// As another page: Stop was sent to the owner for the command that runs now.
+    stop_asked: bool,
     // Kept alive as long as the worker they listen to.
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
@@ -99,6 +108,8 @@ thread_local! {
     static PROXY: RefCell<Option<Proxy>> = const { RefCell::new(None) };
     static SESSION_SETUP: RefCell<Option<RequestBody>> = const { RefCell::new(None) };
     static LISTENER: RefCell<Option<Listener>> = const { RefCell::new(None) };
+    /// The database's channel, on which other pages ask to stop their inputs.
+    static STOP_CHANNEL: RefCell<Option<web_sys::BroadcastChannel>> = const { RefCell::new(None) };
 }
 
 /// Calls `listener` with what the worker says between answers.
@@ -125,10 +136,12 @@ pub async fn start() -> Started {
             ..Started::default()
         };
     }
-    ready_rx.await.unwrap_or_else(|_| Started {
+    let started = ready_rx.await.unwrap_or_else(|_| Started {
         warning: Some("the shell worker stopped while starting".into()),
         ..Started::default()
-    })
+    });
+    watch_stops(&started.storage);
+    started
 }
 
 /// The worker's script with the page's query string, which chooses the database.
@@ -211,6 +224,8 @@ fn spawn_worker(ready: oneshot::Sender<Started>) -> Result<(), String> {
             ready: Some(ready),
             catalog,
             owner: true,
+            running: None,
+            stop_asked: false,
             _on_message: on_message,
             _on_error: on_error,
         });
@@ -265,6 +280,7 @@ fn on_response(text: &str) {
             }
             Response::Notice { message } => tell(WorkerEvent::Notice(message)),
             Response::Role { owner } => proxy.owner = owner,
+            Response::Running { job } => proxy.running = job,
             Response::Done {
                 id,
                 output,
@@ -274,8 +290,10 @@ fn on_response(text: &str) {
                 error,
                 notes,
                 stages,
+                file,
             } => {
                 proxy.catalog = catalog;
+                proxy.stop_asked = false;
                 if let Some(tx) = proxy.pending.remove(&id) {
                     let _ = tx.send(Outcome {
                         output,
@@ -285,6 +303,7 @@ fn on_response(text: &str) {
                         restarted: false,
                         notes,
                         stages,
+                        file,
                     });
                 }
             }
@@ -299,6 +318,12 @@ pub async fn run(input: &str) -> Outcome {
         input: input.to_string(),
     })
     .await
+}
+
+/// Exports or imports a file (see [`crate::data_transfer`]) in this page's session, through the
+/// database's owner like an input.
+pub async fn transfer(transfer: Transfer) -> Outcome {
+    request(RequestBody::Transfer { transfer }).await
 }
 
 /// Sends one request to the worker and waits for its answer.
@@ -329,17 +354,82 @@ pub fn set_session(setup: Option<RequestBody>) {
     SESSION_SETUP.with(|s| *s.borrow_mut() = setup);
 }
 
-/// Stops the running command: the worker is terminated and a fresh one started.
+/// Stops the running command. In the page that owns the database the worker is terminated and
+/// a fresh one started. In another page the owner is asked to stop it (its page terminates its
+/// worker, or it drops the command from its queue) and the answer says how it ended; a second
+/// Stop gives up waiting and restarts this page's worker.
 pub fn interrupt() {
+    let ask_owner = PROXY.with(|p| {
+        let mut p = p.borrow_mut();
+        let proxy = p.as_mut()?;
+        if proxy.owner || proxy.stop_asked {
+            return None;
+        }
+        proxy.stop_asked = true;
+        let text = serde_json::to_string(&Request {
+            id: u64::MAX,
+            body: RequestBody::Stop,
+        })
+        .ok()?;
+        proxy.worker.post_message(&JsValue::from_str(&text)).ok()
+    });
+    if ask_owner.is_some() {
+        return;
+    }
     let owner = PROXY.with(|p| p.borrow().as_ref().is_none_or(|proxy| proxy.owner));
     restart(if owner {
         "Interrupted: the command was stopped. A fresh shell was started: variables are gone; \
          the data is as it was after the last completed command."
     } else {
-        "Stopped waiting: the command runs in another page that holds this database (a tab or \
-         frame of this site), and may still complete there; stop it in that page. A fresh shell \
-         was started here: variables are gone."
+        "Stopped waiting: the page that holds this database (a tab or frame of this site) did \
+         not answer the stop; the command may still complete there. A fresh shell was started \
+         here: variables are gone."
     });
+}
+
+/// Listens on the database's channel for other pages' Stop: when this page's worker owns the
+/// database and runs the input to stop, the worker is terminated (the next owner answers the
+/// asking page that none of it was saved).
+fn watch_stops(storage: &StorageInfo) {
+    let choice = DatabaseChoice::from_query(
+        &web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .unwrap_or_default(),
+    );
+    let Ok(choice) = choice else { return };
+    if storage.in_memory {
+        return;
+    }
+    let opened = crate::page_coordination::open_channel(&choice.channel_name(), |text| {
+        let Ok(ChannelMessage::Stop { client, seq }) =
+            serde_json::from_str::<ChannelMessage>(&text)
+        else {
+            return;
+        };
+        let running = PROXY.with(|p| {
+            p.borrow().as_ref().is_some_and(|proxy| {
+                proxy.owner && proxy.running.as_ref() == Some(&(client.clone(), seq))
+            })
+        });
+        if running {
+            // Not from inside the handler: restarting replaces the proxy.
+            wasm_bindgen_futures::spawn_local(async {
+                tell(WorkerEvent::Notice(
+                    "Another page stopped its command, which was running in this page (it holds \
+                     the database): this page's shell was restarted, its variables are gone; the \
+                     data is as it was after the last completed command."
+                        .into(),
+                ));
+                restart(
+                    "Not run: another page stopped its command, which this page was running for \
+                     it. A fresh shell was started (variables are gone): run the command again.",
+                );
+            });
+        }
+    });
+    if let Ok(channel) = opened {
+        STOP_CHANNEL.with(|c| *c.borrow_mut() = Some(channel));
+    }
 }
 
 /// Terminates the worker, answers pending commands with `message`, and starts a new worker.

@@ -165,6 +165,29 @@ const ZH: &[(&str, &str)] = &[
         "在浅色与深色主题间切换",
     ),
     ("Stop the running command", "停止正在运行的命令"),
+    ("Data in and out", "数据导入导出"),
+    ("Export", "导出"),
+    ("database", "数据库"),
+    ("as", "格式"),
+    ("mongodump archive", "mongodump 归档"),
+    ("JSON lines (mongoexport)", "JSON 行（mongoexport）"),
+    ("JSON array", "JSON 数组"),
+    (
+        "Import a mongoexport JSON file or a mongodump archive (or drop it on the page)",
+        "导入 mongoexport JSON 文件或 mongodump 归档（也可以拖放到页面上）",
+    ),
+    ("Import file…", "导入文件…"),
+    ("Paste…", "粘贴…"),
+    ("into collection", "导入到集合"),
+    (
+        "JSON documents, one per line or an array",
+        "JSON 文档，每行一个或一个数组",
+    ),
+    ("Import", "导入"),
+    (
+        "Drop a file anywhere on the page to import it.",
+        "把文件拖放到页面任意位置即可导入。",
+    ),
 ];
 
 /// `en` in the page's language (the English text itself when there is no translation).

@@ -4,6 +4,7 @@
 
 pub mod completion;
 pub mod components;
+pub mod data_transfer;
 pub mod database_choice;
 pub mod doc_text;
 pub mod engine_client;
@@ -27,7 +28,9 @@ use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::lessons::session::LessonState;
-use components::{Editor, LanguageSwitch, LessonPanel, OutputPane, Pane, PaneTabs, Sidebar};
+use components::{
+    Editor, LanguageSwitch, LessonPanel, OutputPane, Pane, PaneTabs, Sidebar, on_drag_over, on_drop,
+};
 use i18n::{Lang, tr};
 
 /// One command and what the shell showed for it.
@@ -242,7 +245,12 @@ fn App() -> impl IntoView {
         });
     });
     view! {
-        <div class="app" data-pane=move || state.pane.get().key()>
+        <div
+            class="app"
+            data-pane=move || state.pane.get().key()
+            on:dragover=on_drag_over
+            on:drop=move |ev| on_drop(state, ev)
+        >
             <header class="topbar">
                 <h1 class="logo">
                     <svg class="leaf" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
@@ -347,7 +355,7 @@ pub async fn run_in_console(state: AppState, input: String) -> engine_client::Ou
 }
 
 /// Keeps the newest result in view.
-fn scroll_output_to_end() {
+pub(crate) fn scroll_output_to_end() {
     // Run after Leptos has rendered the new entry.
     leptos::task::spawn_local(async {
         if let Some(el) = web_sys::window()

@@ -13,6 +13,8 @@ use bson::{Bson, Document};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use crate::data_transfer::Transfer;
+
 /// An index as the sidebar shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IndexSummary {
@@ -64,6 +66,22 @@ pub enum RequestBody {
         exercise: usize,
         answer: String,
     },
+    /// Export or import a file in MongoDB's formats, in this page's session on the database's
+    /// engine (through its owner, like an input). Answered with a summary line, and for an
+    /// export the file's bytes (base64) in `file`.
+    Transfer { transfer: Transfer },
+    /// Stop waiting for the running input: when another page owns the database, ask it to stop
+    /// the input there. Not queued behind the running input, and not answered itself: the
+    /// running input's answer says how it ended.
+    Stop,
+}
+
+/// What the database's owner runs for a page: shell input or a file transfer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Work {
+    Input { input: String },
+    Transfer { transfer: Transfer },
 }
 
 /// What the sidebar and prompt show after a command.
@@ -175,6 +193,9 @@ pub struct Reply {
     /// For an aggregation: what each stage returns (empty otherwise).
     #[serde(default)]
     pub stages: Vec<StageView>,
+    /// An exported file's bytes (base64).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 /// One stage of an aggregation the console ran: its name, the number of documents it returned
@@ -209,13 +230,17 @@ impl StageView {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ChannelMessage {
-    /// A page that does not own the engine asks the owner to run `input` in its shell session.
+    /// A page that does not own the engine asks the owner to run `work` in its shell session.
     /// `seq` grows with each of the client's inputs: the owner runs each (client, seq) once.
     Forward {
         client: String,
         seq: u64,
-        input: String,
+        work: Work,
     },
+    /// The learner pressed Stop in the page that sent input `seq`: the owner drops it if it waits
+    /// in the queue, and the owner's page terminates its worker if it is running; either way the
+    /// input is answered (stopped, or completed when it had finished).
+    Stop { client: String, seq: u64 },
     /// The owner's answer to a `Forward`.
     Reply {
         client: String,
@@ -263,6 +288,9 @@ pub enum Response {
         /// For an aggregation: what each stage returns.
         #[serde(default)]
         stages: Vec<StageView>,
+        /// An exported file's bytes (base64).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        file: Option<String>,
     },
     /// Another page changed the data: the sidebar shows these collections now.
     Changed { collections: Vec<CollectionSummary> },
@@ -272,6 +300,9 @@ pub enum Response {
     /// Whether this page's worker now owns the database's engine (runs the commands of every
     /// page of the database) or forwards its commands to the page that does.
     Role { owner: bool },
+    /// As owner: the worker starts running another page's input `seq` of `client` (`None`: it
+    /// finished). The page terminates its worker when that page asks to stop it.
+    Running { job: Option<(String, u64)> },
     /// The worker hit an error it cannot recover from (an exhausted memory, an aborted wasm
     /// instance); sent by `static/worker.js`, not by Rust code, which may no longer run. The
     /// page replaces the worker.
@@ -396,6 +427,7 @@ mod tests {
             }),
             notes: vec!["Did you mean find?".into()],
             stages: Vec::new(),
+            file: None,
         };
         let text = serde_json::to_string(&r).unwrap();
         assert!(text.starts_with(r#"{"kind":"done","id":7"#), "{text}");
@@ -450,7 +482,9 @@ mod tests {
         let forward = ChannelMessage::Forward {
             client: "c1".into(),
             seq: 4,
-            input: "db.t.find()".into(),
+            work: Work::Input {
+                input: "db.t.find()".into(),
+            },
         };
         let text = serde_json::to_string(&forward).unwrap();
         assert!(text.starts_with(r#"{"kind":"forward""#), "{text}");
@@ -469,6 +503,7 @@ mod tests {
                 catalog: Catalog::default(),
                 notes: Vec::new(),
                 stages: Vec::new(),
+                file: None,
             },
         };
         let text = serde_json::to_string(&reply).unwrap();
@@ -479,6 +514,30 @@ mod tests {
         assert_eq!(
             serde_json::from_str::<ChannelMessage>(r#"{"kind":"owner_ready"}"#).unwrap(),
             ChannelMessage::OwnerReady
+        );
+        let stop = ChannelMessage::Stop {
+            client: "c1".into(),
+            seq: 5,
+        };
+        let text = serde_json::to_string(&stop).unwrap();
+        assert_eq!(text, r#"{"kind":"stop","client":"c1","seq":5}"#);
+        let import = ChannelMessage::Forward {
+            client: "c1".into(),
+            seq: 6,
+            work: Work::Transfer {
+                transfer: Transfer::Import {
+                    db: "test".into(),
+                    collection: Some("people".into()),
+                    format: crate::data_transfer::TransferFormat::JsonArray,
+                    data: "W10=".into(),
+                },
+            },
+        };
+        let text = serde_json::to_string(&import).unwrap();
+        assert!(text.contains(r#""format":"json_array""#), "{text}");
+        assert_eq!(
+            serde_json::from_str::<ChannelMessage>(&text).unwrap(),
+            import
         );
     }
 

@@ -15,9 +15,10 @@ use engine::Engine;
 use engine::storage::{Change, ChangeBatch, document_key};
 use shell::{Evaluation, Shell, ShellConfig};
 
+use crate::data_transfer;
 use crate::idb_store::{IdbStore, StorageError};
 use crate::protocol::{
-    Catalog, CollectionSummary, ErrorInfo, IndexSummary, Reply, StructuredResult,
+    Catalog, CollectionSummary, ErrorInfo, IndexSummary, Reply, StructuredResult, Work,
 };
 use crate::record_packs::{PACK_DOCUMENTS, encode_pack};
 
@@ -122,9 +123,9 @@ impl SharedEngine {
         self.marks.get(client).is_some_and(|&last| last >= seq)
     }
 
-    /// Evaluates `input` in `client`'s session over the shared engine; returns the reply (its
-    /// catalogue included) and the changes to commit.
-    pub fn evaluate(&mut self, client: &str, input: &str) -> (Reply, ChangeBatch) {
+    /// Runs `work` (shell input or a file transfer) in `client`'s session over the shared
+    /// engine; returns the reply (its catalogue included) and the changes to commit.
+    pub fn evaluate(&mut self, client: &str, work: &Work) -> (Reply, ChangeBatch) {
         let Some(engine) = self.engine.take() else {
             return (
                 failure("the database engine is busy"),
@@ -144,19 +145,28 @@ impl SharedEngine {
         let (name, mut shell) = self.sessions.remove(at);
         let placeholder = shell.replace_engine(engine);
         shell.set_language(chinese());
-        let evaluation = shell.eval(input);
-        let stages = stage_views(&mut shell, &evaluation);
+        let reply = match work {
+            Work::Input { input } => {
+                let evaluation = shell.eval(input);
+                let stages = stage_views(&mut shell, &evaluation);
+                Reply {
+                    stages,
+                    ..reply_of(&evaluation, Catalog::default())
+                }
+            }
+            Work::Transfer { transfer } => match data_transfer::run(&mut shell, transfer) {
+                Ok(done) => Reply {
+                    file: done.file,
+                    ..text_reply(done.summary, false)
+                },
+                Err(why) => text_reply(why, true),
+            },
+        };
         let batch = shell.with_engine(|e| e.take_changes());
         let catalog = catalog_of(&mut shell);
         self.engine = Some(shell.replace_engine(placeholder));
         self.sessions.push((name, shell));
-        (
-            Reply {
-                stages,
-                ..reply_of(&evaluation, catalog)
-            },
-            batch,
-        )
+        (Reply { catalog, ..reply }, batch)
     }
 
     /// Commits `batch` as `client`'s input `seq`. When IndexedDB refuses, the engine is rebuilt
@@ -290,6 +300,7 @@ fn storage_failure(e: &StorageError) -> Reply {
         catalog: Catalog::default(),
         notes: Vec::new(),
         stages: Vec::new(),
+        file: None,
     }
 }
 
@@ -337,14 +348,20 @@ pub fn set_chinese(chinese: bool) {
 
 /// A reply that is only an error line.
 pub fn failure(message: &str) -> Reply {
+    text_reply(message.to_string(), true)
+}
+
+/// A reply that is only a line of text.
+pub fn text_reply(output: String, is_error: bool) -> Reply {
     Reply {
-        output: message.to_string(),
-        is_error: true,
+        output,
+        is_error,
         result: None,
         error: None,
         catalog: Catalog::default(),
         notes: Vec::new(),
         stages: Vec::new(),
+        file: None,
     }
 }
 
@@ -378,6 +395,7 @@ pub fn reply_of(ev: &Evaluation, catalog: Catalog) -> Reply {
         catalog,
         notes: ev.notes.clone(),
         stages: Vec::new(),
+        file: None,
     }
 }
 

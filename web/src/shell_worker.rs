@@ -36,9 +36,9 @@ use crate::idb_store::{IdbStore, StoreEvent};
 use crate::lessons::in_worker;
 use crate::page_coordination as coordination;
 use crate::protocol::{
-    Catalog, ChannelMessage, Phase, Reply, Request, RequestBody, Response, StorageInfo,
+    Catalog, ChannelMessage, Phase, Reply, Request, RequestBody, Response, StorageInfo, Work,
 };
-use crate::shared_engine::{self, SharedEngine, catalog_of, failure, reply_of};
+use crate::shared_engine::{self, SharedEngine, catalog_of, failure, reply_of, text_reply};
 
 /// The browser's clock (std's SystemTime is not available in wasm32-unknown-unknown).
 pub struct BrowserClock;
@@ -53,7 +53,7 @@ impl Clock for BrowserClock {
 struct Job {
     client: String,
     seq: u64,
-    input: String,
+    work: Work,
     answer: Option<oneshot::Sender<Reply>>,
 }
 
@@ -81,7 +81,9 @@ thread_local! {
     /// As owner: each other page's last accepted seq, and its reply once sent.
     static ACCEPTED: RefCell<HashMap<String, (u64, Option<Reply>)>> = RefCell::new(HashMap::new());
     /// As another page: the input sent to the owner and not yet answered.
-    static PENDING: RefCell<Option<(u64, String, oneshot::Sender<Forwarded>)>> = const { RefCell::new(None) };
+    static PENDING: RefCell<Option<(u64, Work, oneshot::Sender<Forwarded>)>> = const { RefCell::new(None) };
+    /// As another page: the learner asked to stop this input (sent to the owner, answer awaited).
+    static STOP_REQUESTED: Cell<Option<u64>> = const { Cell::new(None) };
     static NEXT_SEQ: Cell<u64> = const { Cell::new(1) };
     /// The page's requests, run strictly in order.
     static QUEUE: RefCell<VecDeque<Request>> = const { RefCell::new(VecDeque::new()) };
@@ -128,7 +130,7 @@ pub fn run() {
     }
     wasm_bindgen_futures::spawn_local(async move {
         let (warning, storage) = start().await;
-        let catalog = run_shared("").await.catalog;
+        let catalog = run_shared(input("")).await.catalog;
         post(&Response::Ready {
             warning,
             storage,
@@ -220,7 +222,8 @@ async fn wait_for_ownership(lock: String) {
         }
         let mut message =
             "This page now holds the database (the page that held it closed): its data was \
-             reloaded from IndexedDB."
+             reloaded from IndexedDB. Shell variables defined before are gone (they lived in \
+             the page that closed); the data is all there."
                 .to_string();
         if let Some(w) = warning {
             message.push_str(&format!(" Warning: {w}."));
@@ -344,6 +347,11 @@ fn receive(data: &JsValue) {
         return;
     };
     match serde_json::from_str::<Request>(&text) {
+        // Not queued: the input it stops is running, and the queue waits for it.
+        Ok(Request {
+            body: RequestBody::Stop,
+            ..
+        }) => request_stop(),
         Ok(request) => {
             QUEUE.with(|q| q.borrow_mut().push_back(request));
             if STARTED.with(Cell::get) {
@@ -384,8 +392,10 @@ fn on_channel_text(text: String) {
     };
     let owning = OWNING.with(Cell::get);
     match message {
-        ChannelMessage::Forward { client, seq, input } if owning => accept(client, seq, input),
+        ChannelMessage::Forward { client, seq, work } if owning => accept(client, seq, work),
         ChannelMessage::Forward { .. } => {}
+        ChannelMessage::Stop { client, seq } if owning => stop_job(client, seq),
+        ChannelMessage::Stop { .. } => {}
         ChannelMessage::Reply {
             client: to,
             seq,
@@ -408,18 +418,26 @@ fn on_channel_text(text: String) {
         }
         ChannelMessage::Changed { .. } => {}
         ChannelMessage::OwnerReady if !owning => {
-            // The previous owner may have died with this page's input: ask the new one.
+            // The previous owner may have died with this page's input: ask the new one (or, when
+            // the learner stopped it, ask the new one how it ended: it is never run again).
             let again = PENDING.with(|p| {
                 p.borrow()
                     .as_ref()
-                    .map(|(seq, input, _)| (*seq, input.clone()))
+                    .map(|(seq, work, _)| (*seq, work.clone()))
             });
-            if let Some((seq, input)) = again {
-                broadcast(&ChannelMessage::Forward {
-                    client: client(),
-                    seq,
-                    input,
-                });
+            if let Some((seq, work)) = again {
+                if STOP_REQUESTED.with(Cell::get) == Some(seq) {
+                    broadcast(&ChannelMessage::Stop {
+                        client: client(),
+                        seq,
+                    });
+                } else {
+                    broadcast(&ChannelMessage::Forward {
+                        client: client(),
+                        seq,
+                        work,
+                    });
+                }
             }
             if !STARTED.with(Cell::get) {
                 return;
@@ -434,9 +452,77 @@ fn on_channel_text(text: String) {
     }
 }
 
+/// As another page: the learner pressed Stop while the owner runs (or queues) this page's input.
+/// The owner drops it from its queue, or its page terminates its worker when it is running; the
+/// answer that comes says which.
+fn request_stop() {
+    if OWNING.with(Cell::get) {
+        // The page terminates this worker itself.
+        return;
+    }
+    let seq = PENDING.with(|p| p.borrow().as_ref().map(|(seq, _, _)| *seq));
+    if let Some(seq) = seq {
+        STOP_REQUESTED.with(|s| s.set(Some(seq)));
+        broadcast(&ChannelMessage::Stop {
+            client: client(),
+            seq,
+        });
+    }
+}
+
+/// As owner: another page asks to stop its input `seq`. Reached only between inputs (an input
+/// runs synchronously; a running one is stopped by this page's main thread, which terminates the
+/// worker, see `engine_client`): the input is queued, answered, or unknown to this owner (which
+/// took over after the owner that ran it was stopped).
+fn stop_job(client: String, seq: u64) {
+    let queued = JOBS.with(|j| {
+        let mut jobs = j.borrow_mut();
+        let at = jobs
+            .iter()
+            .position(|job| job.client == client && job.seq == seq)?;
+        jobs.remove(at)
+    });
+    let known = ACCEPTED.with(|a| a.borrow().get(&client).cloned());
+    let reply = match (queued, known) {
+        (Some(_), _) => failure("Stopped: the command was dropped before it ran; nothing changed."),
+        // Answered already (it finished before the stop arrived): answer again.
+        (None, Some((last, Some(reply)))) if last == seq => reply,
+        // Being committed: its answer comes.
+        (None, Some((last, None))) if last == seq => return,
+        (None, Some((last, _))) if last > seq => return,
+        (None, _) => settled_after_stop(&client, seq),
+    };
+    ACCEPTED.with(|a| {
+        a.borrow_mut()
+            .insert(client.clone(), (seq, Some(reply.clone())))
+    });
+    broadcast(&ChannelMessage::Reply { client, seq, reply });
+}
+
+/// How an input ended that was running when its owner was stopped: its changes are stored (it
+/// completed just before) or none are.
+fn settled_after_stop(client: &str, seq: u64) -> Reply {
+    let engine = shared();
+    let mut engine = engine.borrow_mut();
+    let Some(engine) = engine.as_mut() else {
+        return failure("Stopped.");
+    };
+    let catalog = engine.catalog_for(client);
+    let message = if engine.applied(client, seq) {
+        "Stopped too late: the command had completed and its changes are saved; its output is lost."
+    } else {
+        "Stopped: the command was interrupted in the page that holds this database; none of its \
+         changes were saved. That page started a fresh shell: its variables are gone."
+    };
+    Reply {
+        catalog,
+        ..failure(message)
+    }
+}
+
 /// As owner: takes another page's input unless it was taken already (a page sends an input
 /// again when a new owner announces itself).
-fn accept(client: String, seq: u64, input: String) {
+fn accept(client: String, seq: u64, work: Work) {
     let repeat = ACCEPTED.with(|a| match a.borrow().get(&client) {
         Some((last, reply)) if seq <= *last => {
             Some((seq == *last).then(|| reply.clone()).flatten())
@@ -454,7 +540,7 @@ fn accept(client: String, seq: u64, input: String) {
                 j.borrow_mut().push_back(Job {
                     client,
                     seq,
-                    input,
+                    work,
                     answer: None,
                 })
             });
@@ -489,10 +575,21 @@ async fn drain_jobs() {
                 )
             }
         } else {
+            let others = job.answer.is_none();
+            if others {
+                // While another page's input runs, this page's Stop must reach it (see
+                // `engine_client`).
+                post(&Response::Running {
+                    job: Some((job.client.clone(), job.seq)),
+                });
+            }
             let evaluated = engine
                 .borrow_mut()
                 .as_mut()
-                .map(|e| e.evaluate(&job.client, &job.input));
+                .map(|e| e.evaluate(&job.client, &job.work));
+            if others {
+                post(&Response::Running { job: None });
+            }
             let Some((reply, batch)) = evaluated else {
                 // The engine was handed over (another page upgrades the database).
                 break;
@@ -546,8 +643,14 @@ fn announce_change(by: &str, me: &str) {
     broadcast(&ChannelMessage::Changed { collections });
 }
 
-/// Runs `input` on the database's engine, wherever it is, in this page's session.
-async fn run_shared(input: &str) -> Reply {
+fn input(text: &str) -> Work {
+    Work::Input {
+        input: text.to_string(),
+    }
+}
+
+/// Runs `work` on the database's engine, wherever it is, in this page's session.
+async fn run_shared(work: Work) -> Reply {
     let seq = NEXT_SEQ.with(|n| {
         let seq = n.get();
         n.set(seq + 1);
@@ -555,12 +658,16 @@ async fn run_shared(input: &str) -> Reply {
     });
     loop {
         if OWNING.with(Cell::get) {
+            if STOP_REQUESTED.with(Cell::get) == Some(seq) {
+                // This page took over from the owner it asked to stop: never run it again.
+                return settled_after_stop(&client(), seq);
+            }
             let (tx, rx) = oneshot::channel();
             JOBS.with(|j| {
                 j.borrow_mut().push_back(Job {
                     client: client(),
                     seq,
-                    input: input.to_string(),
+                    work: work.clone(),
                     answer: Some(tx),
                 })
             });
@@ -572,11 +679,11 @@ async fn run_shared(input: &str) -> Reply {
             }
         }
         let (tx, rx) = oneshot::channel();
-        PENDING.with(|p| *p.borrow_mut() = Some((seq, input.to_string(), tx)));
+        PENDING.with(|p| *p.borrow_mut() = Some((seq, work.clone(), tx)));
         broadcast(&ChannelMessage::Forward {
             client: client(),
             seq,
-            input: input.to_string(),
+            work: work.clone(),
         });
         match rx.await {
             Ok(Forwarded::Answered(reply)) => return *reply,
@@ -617,7 +724,7 @@ async fn answer(request: Request) -> Response {
             });
             let reply = match in_lesson {
                 Some(reply) => reply,
-                None => run_shared(&input).await,
+                None => run_shared(Work::Input { input }).await,
             };
             done(id, reply)
         }
@@ -625,25 +732,52 @@ async fn answer(request: Request) -> Response {
             crate::shared_engine::set_chinese(chinese);
             done(
                 id,
-                text_reply(String::new(), false, current_catalog().await),
+                text_reply_with(String::new(), false, current_catalog().await),
             )
         }
+        RequestBody::Transfer { transfer } => {
+            let in_lesson = LESSON.with(|l| {
+                l.borrow_mut().as_mut().map(|shell| {
+                    let outcome = crate::data_transfer::run(shell, &transfer);
+                    let _ = shell.with_engine(|e| e.take_changes());
+                    let catalog = catalog_of(shell);
+                    match outcome {
+                        Ok(done) => Reply {
+                            file: done.file,
+                            catalog,
+                            ..text_reply(done.summary, false)
+                        },
+                        Err(why) => Reply {
+                            catalog,
+                            ..text_reply(why, true)
+                        },
+                    }
+                })
+            });
+            let reply = match in_lesson {
+                Some(reply) => reply,
+                None => run_shared(Work::Transfer { transfer }).await,
+            };
+            done(id, reply)
+        }
+        // Handled as it arrives (see `receive`).
+        RequestBody::Stop => done(id, failure("nothing to stop")),
         RequestBody::OpenLesson { lesson, replay } => match in_worker::open(&lesson, replay) {
             Ok((mut shell, note)) => {
                 // The lesson's data lives in memory only: the database stays as it was, and
                 // comes back on CloseLesson.
                 let catalog = catalog_of(&mut shell);
                 LESSON.with(|l| *l.borrow_mut() = Some(shell));
-                done(id, text_reply(note, false, catalog))
+                done(id, text_reply_with(note, false, catalog))
             }
             Err(e) => done(id, failure(&e)),
         },
         RequestBody::CloseLesson => {
             LESSON.with(|l| *l.borrow_mut() = None);
-            let catalog = run_shared("").await.catalog;
+            let catalog = run_shared(input("")).await.catalog;
             done(
                 id,
-                text_reply("the playground's data is back".into(), false, catalog),
+                text_reply_with("the playground's data is back".into(), false, catalog),
             )
         }
         RequestBody::CheckExercise {
@@ -652,7 +786,7 @@ async fn answer(request: Request) -> Response {
             answer,
         } => {
             let outcome = in_worker::check(&lesson, exercise, &answer);
-            let mut reply = text_reply(outcome.message, !outcome.passed, current_catalog().await);
+            let mut reply = text_reply_with(outcome.message, !outcome.passed, current_catalog().await);
             reply.result =
                 outcome
                     .comparison
@@ -669,19 +803,14 @@ async fn current_catalog() -> Catalog {
     let lesson = LESSON.with(|l| l.borrow_mut().as_mut().map(catalog_of));
     match lesson {
         Some(c) => c,
-        None => run_shared("").await.catalog,
+        None => run_shared(input("")).await.catalog,
     }
 }
 
-fn text_reply(output: String, is_error: bool, catalog: Catalog) -> Reply {
+fn text_reply_with(output: String, is_error: bool, catalog: Catalog) -> Reply {
     Reply {
-        output,
-        is_error,
-        result: None,
-        error: None,
         catalog,
-        notes: Vec::new(),
-        stages: Vec::new(),
+        ..text_reply(output, is_error)
     }
 }
 
@@ -695,5 +824,6 @@ fn done(id: u64, reply: Reply) -> Response {
         error: reply.error,
         notes: reply.notes,
         stages: reply.stages,
+        file: reply.file,
     }
 }

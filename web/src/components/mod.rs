@@ -1,5 +1,6 @@
 //! The page's panes, one per file.
 
+mod data_panel;
 mod editor;
 mod explain_view;
 mod lesson_exercise;
@@ -15,6 +16,7 @@ mod result_views;
 mod sidebar;
 mod stage_view;
 
+pub use data_panel::{DataPanel, on_drag_over, on_drop};
 pub use editor::Editor;
 pub use lesson_language::LanguageSwitch;
 pub use lesson_panel::LessonPanel;

@@ -1,5 +1,5 @@
 //! The sidebar: databases → collections (with document counts) → indexes (names and key
-//! patterns), and the light/dark theme switch.
+//! patterns), the data in and out panel, and the light/dark theme switch.
 
 use std::collections::BTreeMap;
 
@@ -48,6 +48,7 @@ pub fn Sidebar() -> impl IntoView {
             >
                 {databases}
             </Show>
+            <super::DataPanel/>
             <div class="sidebar-foot">
                 <button
                     class="theme-toggle"

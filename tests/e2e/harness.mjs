@@ -1,0 +1,49 @@
+// What every end-to-end spec shares: Debian's Chromium launched headless with a fresh profile
+// (Playwright), `check()` printing TAP-like `ok - name` / `not ok - name: detail` lines, and
+// `finish()` closing the browser, printing the counts and exiting 1 when any check failed.
+// Usage in a spec (run as `node <spec> <url> <output-dir>`):
+//   const { context, url, outDir, pageErrors } = await launch({ name: 'storage' });
+//   try { ...; check('name', condition, detail) } catch (e) { check('exception', false, e) }
+//   finally { await finish() }
+// Pages opened with `context.newPage()` report their uncaught errors into `pageErrors`.
+import { chromium } from 'playwright-core';
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+let passed = 0;
+let failed = 0;
+let context = null;
+
+// Starts Chromium. `name` names the temporary profile; `viewport` is the pages' size.
+export async function launch({ name = 'e2e', viewport = { width: 1100, height: 700 } } = {}) {
+  const url = process.argv[2] ?? 'http://127.0.0.1:8080/';
+  const outDir = process.argv[3] ?? '.';
+  mkdirSync(outDir, { recursive: true });
+  const profile = mkdtempSync(join(tmpdir(), `sprout-e2e-${name}-`));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    viewport,
+    acceptDownloads: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const pageErrors = [];
+  context.on('page', (page) => page.on('pageerror', (e) => pageErrors.push(String(e))));
+  for (const page of context.pages()) page.on('pageerror', (e) => pageErrors.push(String(e)));
+  return { context, url, outDir, pageErrors };
+}
+
+// Counts and prints one check.
+export function check(name, ok, detail) {
+  if (ok) { passed++; console.log(`ok - ${name}`); }
+  else { failed++; console.log(`not ok - ${name}${detail ? `: ${detail}` : ''}`); }
+}
+
+// Closes the browser, prints the counts and ends the process (status 1 when a check failed).
+export async function finish() {
+  if (context) await context.close().catch(() => {});
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
