@@ -106,6 +106,27 @@ const ZH: &[(&str, &str)] = &[
     ("Dark theme", "深色主题"),
     ("Run", "运行"),
     ("Stop", "停止"),
+    // Share links (share/mod.rs).
+    ("Share", "分享"),
+    ("Close", "关闭"),
+    (
+        "A link with your data and commands (copied):",
+        "包含你的数据和命令的链接（已复制）：",
+    ),
+    (
+        "A link with your commands (copied; the data is too large for a link):",
+        "包含你的命令的链接（已复制；数据太大，无法放进链接）：",
+    ),
+    ("Opened a shared link:", "已打开分享链接："),
+    (
+        "no data (it was too large for a link)",
+        "没有数据（数据太大，未放进链接）",
+    ),
+    ("no data", "没有数据"),
+    (
+        "command(s), in the editor, ready to run.",
+        "条命令，已放入编辑器，可以运行。",
+    ),
 ];
 
 /// `en` in the page's language (the English text itself when there is no translation).

@@ -58,6 +58,11 @@ pub enum RequestBody {
         exercise: usize,
         answer: String,
     },
+    /// A lesson written by a course author (`<sprout-lesson src>`, docs/embedding.md): its
+    /// Markdown, parsed in the worker and kept beside the built-in lessons under its id, so that
+    /// `OpenLesson` and `CheckExercise` find it. Answered with the lesson's id, or the parse
+    /// error naming the line.
+    DefineLesson { file: String, markdown: String },
 }
 
 /// What the sidebar and prompt show after a command.

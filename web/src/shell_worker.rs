@@ -645,6 +645,13 @@ async fn answer(request: Request) -> Response {
                 text_reply(outcome.message, !outcome.passed, current_catalog().await),
             )
         }
+        RequestBody::DefineLesson { file, markdown } => {
+            let (output, is_error) = match in_worker::define(&file, &markdown) {
+                Ok(id) => (id, false),
+                Err(e) => (e, true),
+            };
+            done(id, text_reply(output, is_error, current_catalog().await))
+        }
     }
 }
 

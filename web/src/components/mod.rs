@@ -16,5 +16,6 @@ mod sidebar;
 pub use editor::Editor;
 pub use lesson_language::LanguageSwitch;
 pub use lesson_panel::LessonPanel;
+pub use lesson_view::LessonView;
 pub use output::OutputPane;
 pub use sidebar::Sidebar;
