@@ -123,6 +123,7 @@ const ZH: &[(&str, &str)] = &[
         "没有数据（数据太大，未放进链接）",
     ),
     ("no data", "没有数据"),
+    ("No lesson is open.", "没有打开的课程。"),
     (
         "command(s), in the editor, ready to run.",
         "条命令，已放入编辑器，可以运行。",

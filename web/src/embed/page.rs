@@ -70,7 +70,11 @@ fn EmbedApp() -> impl IntoView {
                     <Show
                         when=move || ls.open.get().is_some()
                         fallback=move || view! {
-                            <p class="embed-waiting">{move || tr(state.lang.get(), "starting the engine…")}</p>
+                            <p class="embed-waiting">{move || if state.ready.get() {
+                                tr(state.lang.get(), "No lesson is open.")
+                            } else {
+                                tr(state.lang.get(), "starting the engine…")
+                            }}</p>
                         }
                     >
                         <LessonView/>

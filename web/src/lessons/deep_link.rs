@@ -156,6 +156,7 @@ pub fn replace_fragment(fragment: &str) {
 
 /// The lesson (index into `ls.lessons`) and page a link in the page's URL points to.
 pub fn linked_page(ls: super::session::LessonState) -> Option<(usize, usize)> {
+    use leptos::prelude::WithValue;
     let link = parse(&current_fragment())?;
     ls.lessons.with_value(|lessons| {
         let index = lessons.iter().position(|l| l.id == link.lesson)?;

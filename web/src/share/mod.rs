@@ -234,10 +234,9 @@ fn copy_to_clipboard(text: &str) {
         if let Ok(promise) = write.call1(&clipboard, &text.into()) {
             if let Ok(promise) = wasm_bindgen::JsCast::dyn_into::<js_sys::Promise>(promise) {
                 // A refusal (no permission) is fine: the link is on the page to copy by hand.
-                let _ = promise.catch(
-                    &wasm_bindgen::closure::Closure::once_into_js(|_: wasm_bindgen::JsValue| {})
-                        .into(),
-                );
+                wasm_bindgen_futures::spawn_local(async move {
+                    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+                });
             }
         }
     }
