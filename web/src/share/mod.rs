@@ -229,15 +229,13 @@ fn copy_to_clipboard(text: &str) {
         return;
     }
     if let Ok(write) = js_sys::Reflect::get(&clipboard, &"writeText".into())
-        .and_then(|f| wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(f))
+        .and_then(wasm_bindgen::JsCast::dyn_into::<js_sys::Function>)
+        && let Ok(promise) = write.call1(&clipboard, &text.into())
+        && let Ok(promise) = wasm_bindgen::JsCast::dyn_into::<js_sys::Promise>(promise)
     {
-        if let Ok(promise) = write.call1(&clipboard, &text.into()) {
-            if let Ok(promise) = wasm_bindgen::JsCast::dyn_into::<js_sys::Promise>(promise) {
-                // A refusal (no permission) is fine: the link is on the page to copy by hand.
-                wasm_bindgen_futures::spawn_local(async move {
-                    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-                });
-            }
-        }
+        // A refusal (no permission) is fine: the link is on the page to copy by hand.
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        });
     }
 }
