@@ -74,6 +74,11 @@ fn number_text(f: f64) -> String {
     }
 }
 
+/// A JavaScript string literal in single quotes (as mongosh writes strings).
+pub fn quoted_string(s: &str) -> String {
+    quoted(s)
+}
+
 fn quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('\'');
@@ -83,6 +88,7 @@ fn quoted(s: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
             c => out.push(c),
         }
     }

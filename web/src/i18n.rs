@@ -187,6 +187,27 @@ const ZH: &[(&str, &str)] = &[
     (
         "Drop a file anywhere on the page to import it.",
         "把文件拖放到页面任意位置即可导入。",
+    // Share links (share/mod.rs).
+    ("Share", "分享"),
+    ("Close", "关闭"),
+    (
+        "A link with your data and commands (copied):",
+        "包含你的数据和命令的链接（已复制）：",
+    ),
+    (
+        "A link with your commands (copied; the data is too large for a link):",
+        "包含你的命令的链接（已复制；数据太大，无法放进链接）：",
+    ),
+    ("Opened a shared link:", "已打开分享链接："),
+    (
+        "no data (it was too large for a link)",
+        "没有数据（数据太大，未放进链接）",
+    ),
+    ("no data", "没有数据"),
+    ("No lesson is open.", "没有打开的课程。"),
+    (
+        "command(s), in the editor, ready to run.",
+        "条命令，已放入编辑器，可以运行。",
     ),
 ];
 

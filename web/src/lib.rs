@@ -7,6 +7,7 @@ pub mod components;
 pub mod data_transfer;
 pub mod database_choice;
 pub mod doc_text;
+pub mod embed;
 pub mod engine_client;
 pub mod explain;
 pub mod explain_reading;
@@ -19,6 +20,7 @@ pub mod page_coordination;
 pub mod persistence;
 pub mod protocol;
 pub mod record_packs;
+pub mod share;
 pub mod shared_engine;
 pub mod shell_worker;
 pub mod syntax;
@@ -185,6 +187,11 @@ pub struct AppState {
 /// `worker` binary, whose `main` calls [`shell_worker::run`].)
 pub fn start() {
     console_error_panic_hook::set_once();
+    if embed::is_embed_page() {
+        // `embed.html`: a console or a lesson inside another site's page (docs/embedding.md).
+        embed::page::mount();
+        return;
+    }
     leptos::mount::mount_to_body(App);
 }
 
@@ -232,6 +239,8 @@ fn App() -> impl IntoView {
         refresh(state);
         show_persistence(state, crate::persistence::persisted().await);
         state.ready.set(true);
+        // A share link's data and commands (`#share=…`), in the fresh database index.html chose.
+        crate::share::receive(state).await;
         // Reopens the lesson the learner was on, once the shell worker can load its data.
         crate::lessons::session::restore(state, lesson_state);
     });
@@ -270,6 +279,7 @@ fn App() -> impl IntoView {
                 >
                     {move || state.status.get().text(state.lang.get())}
                 </span>
+                <share::ShareButton/>
                 <LanguageSwitch/>
             </header>
             <PaneTabs/>

@@ -66,6 +66,11 @@ pub enum RequestBody {
         exercise: usize,
         answer: String,
     },
+    /// A lesson written by a course author (`<sprout-lesson src>`, docs/embedding.md): its
+    /// Markdown, parsed in the worker and kept beside the built-in lessons under its id, so that
+    /// `OpenLesson` and `CheckExercise` find it. Answered with the lesson's id, or the parse
+    /// error naming the line.
+    DefineLesson { file: String, markdown: String },
     /// Export or import a file in MongoDB's formats, in this page's session on the database's
     /// engine (through its owner, like an input). Answered with a summary line, and for an
     /// export the file's bytes (base64) in `file`.

@@ -795,6 +795,13 @@ async fn answer(request: Request) -> Response {
                     });
             done(id, reply)
         }
+        RequestBody::DefineLesson { file, markdown } => {
+            let (output, is_error) = match in_worker::define(&file, &markdown) {
+                Ok(id) => (id, false),
+                Err(e) => (e, true),
+            };
+            done(id, text_reply(output, is_error, current_catalog().await))
+        }
     }
 }
 

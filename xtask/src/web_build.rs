@@ -45,6 +45,7 @@ pub fn run(args: &[String]) -> Result<PathBuf, String> {
         sizes.push(format!("{bin}_bg.wasm {size} bytes"));
     }
     copy_dir(&root().join("static"), &dist)?;
+    stamp_service_worker(&dist)?;
     eprintln!(
         "xtask: built {} ({} profile, {}) in {:.1}s",
         dist.display(),
@@ -59,6 +60,50 @@ pub fn run(args: &[String]) -> Result<PathBuf, String> {
 /// `worker.js`): two modules so that the page does not download and compile the engine and the
 /// shell on its own thread.
 const BINARIES: [&str; 2] = ["web", "worker"];
+
+/// Writes the build id into `dist/sw.js` (its cache name): a hash of every file the site serves,
+/// so a new build gets a new cache and an unchanged one keeps its own.
+fn stamp_service_worker(dist: &std::path::Path) -> Result<(), String> {
+    use std::hash::{Hash, Hasher};
+    let sw = dist.join("sw.js");
+    let Ok(text) = std::fs::read_to_string(&sw) else {
+        return Ok(());
+    };
+    let mut files = Vec::new();
+    list_files(dist, &mut files);
+    files.sort();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for file in files.iter().filter(|f| **f != sw) {
+        file.strip_prefix(dist).unwrap_or(file).hash(&mut hasher);
+        std::fs::read(file).unwrap_or_default().hash(&mut hasher);
+    }
+    let id = format!("{:016x}", hasher.finish());
+    // Every file but the example course pages, relative to the site's folder.
+    let listed: Vec<String> = files
+        .iter()
+        .filter(|f| **f != sw)
+        .filter_map(|f| f.strip_prefix(dist).ok())
+        .map(|f| f.to_string_lossy().replace('\\', "/"))
+        .filter(|f| !f.starts_with("examples/"))
+        .map(|f| format!("'./{f}'"))
+        .collect();
+    let text = text.replace("__SPROUT_BUILD__", &id).replace(
+        "const BUILT_FILES = [];",
+        &format!("const BUILT_FILES = [{}];", listed.join(", ")),
+    );
+    std::fs::write(&sw, text).map_err(|e| format!("writing {}: {e}", sw.display()))
+}
+
+fn list_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            list_files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
 
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) -> Result<(), String> {
     let entries =

@@ -20,6 +20,7 @@ pub use data_panel::{DataPanel, on_drag_over, on_drop};
 pub use editor::Editor;
 pub use lesson_language::LanguageSwitch;
 pub use lesson_panel::LessonPanel;
+pub use lesson_view::LessonView;
 pub use output::OutputPane;
 pub use pane_tabs::{Pane, PaneTabs};
 pub use sidebar::Sidebar;

@@ -2,7 +2,7 @@
 //! then the steps before the learner's page, replayed), and the check of an exercise answer. Both
 //! use the lessons crate as its tests do, so the page sees what `cargo test -p lessons` verifies.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 
 use lessons::{CheckOutcome, Lesson, check_exercise, lesson_shell};
 use shell::Shell;
@@ -11,9 +11,28 @@ use super::library;
 
 thread_local! {
     static LESSONS: OnceCell<Vec<Lesson>> = const { OnceCell::new() };
+    /// Lessons the page sent as Markdown (`RequestBody::DefineLesson`), newest last.
+    static DEFINED: RefCell<Vec<Lesson>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Parses a course author's lesson and keeps it (replacing one with the same id); its id, or the
+/// parse error as `file:line: message`.
+pub fn define(file: &str, markdown: &str) -> Result<String, String> {
+    let lesson = lessons::parse_lesson(file, markdown).map_err(|e| e.to_string())?;
+    let id = lesson.id.clone();
+    DEFINED.with(|d| {
+        let mut defined = d.borrow_mut();
+        defined.retain(|l| l.id != id);
+        defined.push(lesson);
+    });
+    Ok(id)
 }
 
 fn with_lesson<T>(id: &str, f: impl FnOnce(&Lesson) -> T) -> Result<T, String> {
+    let defined = DEFINED.with(|d| d.borrow().iter().find(|l| l.id == id).cloned());
+    if let Some(lesson) = defined {
+        return Ok(f(&lesson));
+    }
     LESSONS.with(|cell| {
         let lessons = cell.get_or_init(library::built_in);
         lessons
@@ -86,6 +105,25 @@ mod tests {
         let (mut shell, _) = open("b5-optimizing", 3).unwrap();
         assert_eq!(shell.eval("db.products.getIndexes().length").text(), "2");
         assert!(open("no-such-lesson", 0).is_err());
+    }
+
+    #[test]
+    fn a_defined_lesson_opens_and_checks_like_a_built_in_one() {
+        let markdown = lessons::BUILT_IN
+            .iter()
+            .find(|(file, _)| file.starts_with("b5-"))
+            .map(|(_, src)| src.replace("id: b5-optimizing", "id: my-b5"))
+            .unwrap();
+        assert_eq!(define("mine.md", &markdown), Ok("my-b5".to_string()));
+        let (mut shell, note) = open("my-b5", 0).unwrap();
+        assert_eq!(note, "ecommerce.customers (5), ecommerce.products (10)");
+        assert_eq!(shell.eval("db.products.countDocuments()").text(), "10");
+        assert!(check("my-b5", 0, "db.customers.createIndex({username: 1})").passed);
+        let broken = define("broken.md", "---\nid: x\n");
+        assert_eq!(
+            broken,
+            Err("broken.md:1: front matter is not closed".to_string())
+        );
     }
 
     #[test]

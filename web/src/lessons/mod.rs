@@ -3,6 +3,7 @@
 //! where it is kept. The components that show them are `components/lesson_*.rs`.
 
 pub mod feedback;
+pub mod deep_link;
 pub mod in_worker;
 pub mod library;
 pub mod progress;

@@ -119,16 +119,20 @@ pub fn restore(app: AppState, ls: LessonState) {
             app.entries
                 .set(super::transcript::restored(&progress.transcript));
         }
-        let reopen = progress.current.clone().and_then(|id| {
-            ls.lessons
-                .with_value(|l| l.iter().position(|x| x.id == id))
-                .map(|i| (i, progress.page))
+        // A deep link in the URL (`#lesson=…&step=…`) wins over the saved place.
+        let reopen = super::deep_link::linked_page(ls).or_else(|| {
+            progress.current.clone().and_then(|id| {
+                ls.lessons
+                    .with_value(|l| l.iter().position(|x| x.id == id))
+                    .map(|i| (i, progress.page))
+            })
         });
         ls.progress.set(progress);
         ls.restored.set(true);
         if let Some((index, page)) = reopen {
             open_lesson(app, ls, index, page).await;
         }
+        super::deep_link::keep_in_url(app, ls);
     });
 }
 
