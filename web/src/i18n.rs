@@ -187,6 +187,7 @@ const ZH: &[(&str, &str)] = &[
     (
         "Drop a file anywhere on the page to import it.",
         "把文件拖放到页面任意位置即可导入。",
+    ),
     // Share links (share/mod.rs).
     ("Share", "分享"),
     ("Close", "关闭"),
