@@ -786,7 +786,8 @@ async fn answer(request: Request) -> Response {
             answer,
         } => {
             let outcome = in_worker::check(&lesson, exercise, &answer);
-            let mut reply = text_reply_with(outcome.message, !outcome.passed, current_catalog().await);
+            let mut reply =
+                text_reply_with(outcome.message, !outcome.passed, current_catalog().await);
             reply.result =
                 outcome
                     .comparison

@@ -2,8 +2,8 @@
 //! lesson, how a step's output compares with what the lesson expects, the learner's progress and
 //! where it is kept. The components that show them are `components/lesson_*.rs`.
 
-pub mod feedback;
 pub mod deep_link;
+pub mod feedback;
 pub mod in_worker;
 pub mod library;
 pub mod progress;
