@@ -82,7 +82,7 @@ fn chain_at(source: &str, mut at: usize, methods: &Methods) -> Option<NotAFuncti
                     Receiver::Cursor => &methods.cursor,
                     Receiver::Unknown => return None,
                 };
-                if !known.iter().any(|k| *k == name) {
+                if !known.contains(&name) {
                     return Some(NotAFunction {
                         callee: format!("{text}.{name}"),
                         suggestion: nearest(&name, known),

@@ -33,7 +33,7 @@ const WORKER_SCRIPT: &str = "./worker.js";
 const BOOT_WORKER: &str = "sproutBootWorker";
 
 /// What a command produced, as the output pane shows it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Outcome {
     pub output: String,
     pub is_error: bool,

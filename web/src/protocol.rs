@@ -246,11 +246,11 @@ pub enum ChannelMessage {
     /// in the queue, and the owner's page terminates its worker if it is running; either way the
     /// input is answered (stopped, or completed when it had finished).
     Stop { client: String, seq: u64 },
-    /// The owner's answer to a `Forward`.
+    /// The owner's answer to a `Forward` (boxed: a reply is much larger than the other messages).
     Reply {
         client: String,
         seq: u64,
-        reply: Reply,
+        reply: Box<Reply>,
     },
     /// The data changed (a command's changes were committed): the collections now.
     Changed { collections: Vec<CollectionSummary> },
@@ -500,7 +500,7 @@ mod tests {
         let reply = ChannelMessage::Reply {
             client: "c1".into(),
             seq: 4,
-            reply: Reply {
+            reply: Box::new(Reply {
                 output: "[]".into(),
                 is_error: false,
                 result: None,
@@ -509,7 +509,7 @@ mod tests {
                 notes: Vec::new(),
                 stages: Vec::new(),
                 file: None,
-            },
+            }),
         };
         let text = serde_json::to_string(&reply).unwrap();
         assert_eq!(

@@ -409,7 +409,7 @@ fn on_channel_text(text: String) {
                 }
             });
             if let Some((_, _, tx)) = waiting {
-                let _ = tx.send(Forwarded::Answered(Box::new(reply)));
+                let _ = tx.send(Forwarded::Answered(reply));
             }
         }
         ChannelMessage::Reply { .. } => {}
@@ -496,7 +496,11 @@ fn stop_job(client: String, seq: u64) {
         a.borrow_mut()
             .insert(client.clone(), (seq, Some(reply.clone())))
     });
-    broadcast(&ChannelMessage::Reply { client, seq, reply });
+    broadcast(&ChannelMessage::Reply {
+        client,
+        seq,
+        reply: Box::new(reply),
+    });
 }
 
 /// How an input ended that was running when its owner was stopped: its changes are stored (it
@@ -531,7 +535,11 @@ fn accept(client: String, seq: u64, work: Work) {
     });
     match repeat {
         // Answered already: the answer may have been lost, send it again.
-        Some(Some(reply)) => broadcast(&ChannelMessage::Reply { client, seq, reply }),
+        Some(Some(reply)) => broadcast(&ChannelMessage::Reply {
+            client,
+            seq,
+            reply: Box::new(reply),
+        }),
         // Queued or running: its answer will come.
         Some(None) => {}
         None => {
@@ -618,7 +626,7 @@ async fn drain_jobs() {
                 broadcast(&ChannelMessage::Reply {
                     client: job.client,
                     seq: job.seq,
-                    reply,
+                    reply: Box::new(reply),
                 });
             }
         }
@@ -801,7 +809,10 @@ async fn answer(request: Request) -> Response {
                 Ok(id) => (id, false),
                 Err(e) => (e, true),
             };
-            done(id, text_reply(output, is_error, current_catalog().await))
+            done(
+                id,
+                text_reply_with(output, is_error, current_catalog().await),
+            )
         }
     }
 }

@@ -222,8 +222,7 @@ async fn import_files(state: AppState, files: Vec<web_sys::File>) {
                         is_error: true,
                         result: None,
                         error: None,
-                        restarted: false,
-                        file: None,
+                        ..Default::default()
                     },
                 );
                 continue;
@@ -335,6 +334,9 @@ fn show(state: AppState, label: String, outcome: engine_client::Outcome) {
             result: None,
             error: outcome.error,
             note: None,
+            hints: outcome.notes,
+            stages: Vec::new(),
+            restored: false,
         });
     });
     refresh(state);

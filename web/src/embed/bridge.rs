@@ -158,7 +158,7 @@ pub async fn load_dataset(app: AppState, view: &View, name: &str, json: Option<&
         is_error: false,
         result: None,
         error: None,
-        restarted: false,
+        ..Default::default()
     }
 }
 
@@ -200,6 +200,6 @@ fn failed(message: String) -> Outcome {
         is_error: true,
         result: None,
         error: None,
-        restarted: false,
+        ..Default::default()
     }
 }

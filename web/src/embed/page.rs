@@ -33,6 +33,7 @@ fn EmbedApp() -> impl IntoView {
         busy: RwSignal::new(false),
         editor_text: RwSignal::new(String::new()),
         lang: RwSignal::new(params.lang),
+        pane: RwSignal::new(crate::components::Pane::Console),
     };
     provide_context(state);
     let ls = LessonState::new();
