@@ -49,7 +49,12 @@ use clock::{Clock, ObjectIdGenerator, SystemClock};
 use cursor::CursorTable;
 pub use error::{Error, ErrorCode, Result};
 pub use replication::{MemberState, ReplicaSet};
+// What the page needs beyond commands: the stage-by-stage preview of a pipeline, and telling a
+// mongodump archive from JSON by its first four bytes.
+pub use commands::aggregate_preview::PreviewOptions;
+pub use pipeline::StagePreview;
 use storage::{Change, ChangeBatch, Snapshot};
+pub use transfer::archive::MAGIC_NUMBER as ARCHIVE_MAGIC_NUMBER;
 
 /// The version of MongoDB whose behaviour Sprout follows.
 pub const MONGODB_COMPAT_VERSION: &str = "8.0.0";

@@ -56,16 +56,20 @@ pub fn check(
             db,
             &doc! {"createIndexes": coll.as_str(), "indexes": [{"key": key.clone(), "name": name.as_str()}]},
         );
-        // A key MongoDB cannot index either (parallel arrays, …) leaves that index out.
+        // A key MongoDB cannot index either (parallel arrays, …) leaves that index out. An
+        // index already there with the same key (`{_id: 1}`: MongoDB answers "all indexes
+        // already exist" and keeps `_id_`) is hinted by its key and not dropped afterwards.
         if engine::reply_ok(&reply) {
-            built.push((name, key));
+            let created =
+                reply.get_i32("numIndexesAfter").ok() > reply.get_i32("numIndexesBefore").ok();
+            built.push((name, key, created));
         }
     }
     let sort_spec = sort.as_ref().and_then(|s| SortSpec::parse(s).ok());
     let mut problems = Vec::new();
     let mut variants: Vec<(String, Option<Bson>)> = built
         .iter()
-        .map(|(name, key)| (format!("hint {key}"), Some(Bson::String(name.clone()))))
+        .map(|(_, key, _)| (format!("hint {key}"), Some(Bson::Document(key.clone()))))
         .collect();
     variants.push(("planner's choice".into(), None));
     for (label, hint) in variants {
@@ -82,7 +86,11 @@ pub fn check(
             Err(e) => problems.push(format!("{label}: error {e}")),
         }
     }
-    let names: Vec<Bson> = built.iter().map(|(n, _)| Bson::String(n.clone())).collect();
+    let names: Vec<Bson> = built
+        .iter()
+        .filter(|(_, _, created)| *created)
+        .map(|(n, _, _)| Bson::String(n.clone()))
+        .collect();
     if !names.is_empty() {
         engine.run_command(db, &doc! {"dropIndexes": coll.as_str(), "index": names});
     }

@@ -9,7 +9,7 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use engine::transfer::archive::MAGIC_NUMBER;
+use engine::ARCHIVE_MAGIC_NUMBER as MAGIC_NUMBER;
 use serde::{Deserialize, Serialize};
 use shell::Shell;
 use shell::transfer::{FileFormat, TransferOptions, export_bytes, import_bytes};

@@ -238,6 +238,7 @@ impl ExplainPlan {
                     .collect()
             })
             .unwrap_or_default();
+        let rejected = with_trial_counters(rejected, stats);
         let counter = |k: &str| stats.and_then(|s| s.get(k)).and_then(number);
         Some(ExplainPlan {
             winning,
@@ -325,6 +326,41 @@ fn number(v: &Value) -> Option<i64> {
     }
 }
 
+/// The rejected plans with the counters of their trial, when the reply has them
+/// (`explain('allPlansExecution')`: `executionStats.allPlansExecution`, one entry per candidate,
+/// in the planner's order, not `rejectedPlans`' order). Each rejected plan takes the first unused
+/// candidate of the same shape (stages and indexes); without one it stays without counters.
+fn with_trial_counters(
+    rejected: Vec<PlanStage>,
+    stats: Option<&Map<String, Value>>,
+) -> Vec<PlanStage> {
+    let mut trials: Vec<Option<PlanStage>> = stats
+        .and_then(|s| s.get("allPlansExecution"))
+        .and_then(Value::as_array)
+        .map(|all| {
+            all.iter()
+                .filter_map(|c| c.get("executionStages")?.as_object())
+                .filter_map(PlanStage::read)
+                .map(Some)
+                .collect()
+        })
+        .unwrap_or_default();
+    rejected
+        .into_iter()
+        .map(|plan| {
+            let same_shape = trials.iter().position(|t| {
+                t.as_ref().is_some_and(|t| {
+                    t.stage_names() == plan.stage_names() && t.indexes() == plan.indexes()
+                })
+            });
+            match same_shape {
+                Some(at) => trials[at].take().unwrap_or(plan),
+                None => plan,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -377,6 +413,28 @@ mod tests {
             "检查了 3 个索引键和 3 个文档，返回 3 个：索引 price_1"
         );
         assert_eq!(plan.summary_in(Lang::En), plan.summary());
+    }
+
+    #[test]
+    fn rejected_plans_take_their_trial_counters_from_all_plans_execution() {
+        let mut reply = index_scan_explain();
+        reply["executionStats"]["allPlansExecution"] = json!([
+            {"nReturned": 3, "executionStages": {"stage": "FETCH", "nReturned": 3, "works": 4,
+                "docsExamined": 3, "inputStage": {"stage": "IXSCAN", "keyPattern": {"price": 1},
+                "indexName": "price_1", "keysExamined": 3}}},
+            {"nReturned": 1, "executionStages": {"stage": "FETCH", "nReturned": 1, "works": 4,
+                "docsExamined": 4, "inputStage": {"stage": "IXSCAN",
+                "keyPattern": {"name": 1, "price": -1}, "indexName": "name_1_price_-1",
+                "keysExamined": 4}}}
+        ]);
+        let plan = ExplainPlan::read(&reply).unwrap();
+        assert_eq!(plan.rejected.len(), 1);
+        assert_eq!(plan.rejected[0].docs_examined, Some(4));
+        assert_eq!(plan.rejected[0].works, Some(4));
+        assert_eq!(plan.rejected[0].inputs[0].keys_examined, Some(4));
+        // Without allPlansExecution the rejected plan has no counters.
+        let plain = ExplainPlan::read(&index_scan_explain()).unwrap();
+        assert_eq!(plain.rejected[0].docs_examined, None);
     }
 
     #[test]

@@ -189,6 +189,10 @@ const ZH: &[(&str, &str)] = &[
         "把文件拖放到页面任意位置即可导入。",
     ),
     // Share links (share/mod.rs).
+    (
+        "explain('allPlansExecution') adds the rejected plans' counters",
+        "explain('allPlansExecution') 会给出被否决计划的计数",
+    ),
     ("Share", "分享"),
     ("Close", "关闭"),
     (

@@ -214,7 +214,7 @@ pub struct StageView {
 
 impl StageView {
     /// The views of the stages `previews` describes.
-    pub fn of(previews: &[engine::pipeline::StagePreview]) -> Vec<StageView> {
+    pub fn of(previews: &[engine::StagePreview]) -> Vec<StageView> {
         previews
             .iter()
             .map(|p| StageView {

@@ -318,7 +318,7 @@ pub fn stage_views(shell: &mut Shell, ev: &Evaluation) -> Vec<crate::protocol::S
     if writes {
         return Vec::new();
     }
-    let options = engine::commands::aggregate_preview::PreviewOptions {
+    let options = engine::PreviewOptions {
         sample: STAGE_SAMPLE,
         let_vars: p.let_vars.clone(),
     };

@@ -87,6 +87,20 @@ fn compare_table(plan: &ExplainPlan, lang: Lang) -> impl IntoView + use<> {
         })
         .collect_view();
     let none = || "—".to_string();
+    // The rejected plans' counters come only with `explain('allPlansExecution')`.
+    let trial_hint = plan
+        .rejected
+        .iter()
+        .any(|p| p.works.is_none() && p.total(|s| s.docs_examined).is_none())
+        .then(|| {
+            format!(
+                " ({})",
+                tr(
+                    lang,
+                    "explain('allPlansExecution') adds the rejected plans' counters"
+                )
+            )
+        });
     let row = |label: &'static str, cell: &dyn Fn(&PlanStage) -> String| {
         let cells = plans
             .iter()
@@ -111,7 +125,10 @@ fn compare_table(plan: &ExplainPlan, lang: Lang) -> impl IntoView + use<> {
     view! {
         <div class="plan-compare-wrap" tabindex="0">
             <table class="plan-compare" data-testid="plan-compare">
-                <caption>{tr(lang, "The winning plan beside the rejected ones")}</caption>
+                <caption>
+                    {tr(lang, "The winning plan beside the rejected ones")}
+                    {trial_hint}
+                </caption>
                 <thead><tr><td></td>{heads}</tr></thead>
                 <tbody>{rows}</tbody>
             </table>
