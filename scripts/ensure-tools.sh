@@ -59,8 +59,14 @@ else
     cargo install -q wasm-bindgen-cli --version "$want" --root "$tools" --target-dir "$root/target/tools-build"
 fi
 
-if [ ! -d tests/e2e/node_modules/playwright-core ]; then
-  say "npm ci (playwright-core) in tests/e2e"
+# Installed again whenever package-lock.json changes (a stamp holds the hash it was installed
+# from), so a package added to the lock file (axe-core) reaches machines that already had
+# node_modules.
+lock_hash=$(sha256sum tests/e2e/package-lock.json | cut -d' ' -f1)
+stamp=tests/e2e/node_modules/.sprout-lock-sha256
+if [ ! -d tests/e2e/node_modules/playwright-core ] || [ "$(cat "$stamp" 2>/dev/null)" != "$lock_hash" ]; then
+  say "npm ci (playwright-core, axe-core) in tests/e2e"
   (cd tests/e2e && npm ci --no-audit --no-fund --silent)
+  echo "$lock_hash" > "$stamp"
 fi
 say "ready"

@@ -182,11 +182,15 @@ pub fn check_exercise(lesson: &Lesson, exercise: &Exercise, answer: &str) -> Che
     }
     let outcome = check_result(lesson, exercise, answer);
     match &exercise.rules.setup {
-        Some(_) if !outcome.passed => CheckOutcome::fail(format!(
-            "{} (The check first adds a few test documents at the edges of the question, so \
-             an answer must hold for any data, not only the lesson's.)",
-            outcome.message
-        )),
+        // The same verdict and comparison, with a word on the added test documents.
+        Some(_) if !outcome.passed => CheckOutcome {
+            message: format!(
+                "{} (The check first adds a few test documents at the edges of the question, \
+                 so an answer must hold for any data, not only the lesson's.)",
+                outcome.message
+            ),
+            ..outcome
+        },
         _ => outcome,
     }
 }
@@ -495,6 +499,24 @@ mod tests {
         let missing = breaks_rules(&rules, "db.c.find({a: {$gt: 1}})");
         assert!(missing.is_some_and(|v| v.message.contains("use `$expr`")));
         assert!(breaks_rules(&rules, "db.c.find({$expr: {$gt: ['$a', 1]}})").is_none());
+    }
+
+    #[test]
+    fn a_wrong_answer_under_setup_documents_keeps_its_comparison() {
+        let lessons = crate::built_in().unwrap();
+        let lesson = lessons.iter().find(|l| l.id == "b3-queries").unwrap();
+        let exercise = lesson
+            .exercises
+            .iter()
+            .find(|e| e.rules.setup.is_some())
+            .expect("b3-queries has an exercise with setup documents");
+        let outcome = check_exercise(lesson, exercise, "db.products.find({}, {_id: 0})");
+        assert!(!outcome.passed);
+        assert!(outcome.message.contains("test documents at the edges"));
+        let comparison = outcome
+            .comparison
+            .expect("the comparison survives the setup note");
+        assert!(comparison.extra_total > 0, "{comparison:?}");
     }
 
     #[test]

@@ -16,7 +16,9 @@ let failed = 0;
 let context = null;
 
 // Starts Chromium. `name` names the temporary profile; `viewport` is the pages' size.
-export async function launch({ name = 'e2e', viewport = { width: 1100, height: 700 } } = {}) {
+// `serviceWorkers: 'block'` keeps Sprout's service worker (static/sw.js) out of a spec whose pages
+// Playwright serves with `route` (a service worker's fetches bypass Playwright's routes).
+export async function launch({ name = 'e2e', viewport = { width: 1100, height: 700 }, serviceWorkers = 'allow' } = {}) {
   const url = process.argv[2] ?? 'http://127.0.0.1:8080/';
   const outDir = process.argv[3] ?? '.';
   mkdirSync(outDir, { recursive: true });
@@ -26,6 +28,7 @@ export async function launch({ name = 'e2e', viewport = { width: 1100, height: 7
     headless: true,
     viewport,
     acceptDownloads: true,
+    serviceWorkers,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });

@@ -20,7 +20,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launch, check, finish } from './harness.mjs';
 
-const { context, url, outDir, pageErrors } = await launch({ name: 'storage', viewport: { width: 1100, height: 700 } });
+const { context, url, outDir, pageErrors } = await launch({
+  name: 'storage',
+  viewport: { width: 1100, height: 700 },
+  // The two-iframe host page is served by `route`; after a reload the app's service worker
+  // would fetch it from the network instead (where it does not exist).
+  serviceWorkers: 'block',
+});
 const dbUrl = (query) => `${url}?${query}`;
 // SPROUT_E2E_SECTIONS=transfer,stop runs only those sections (pages, frames, kill, large,
 // transfer, faults, stop), to work on one; the suite runs them all.
@@ -397,6 +403,8 @@ try {
     await page.click('[data-testid=paste-toggle]');
     await page.screenshot({ path: join(outDir, 'transfer-desktop.png') });
     await page.setViewportSize({ width: 390, height: 844 });
+    // A phone shows one column at a time: the data panel is in the Data tab.
+    await page.click('[data-testid=tab-data]');
     await page.locator('[data-testid=data-panel]').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(outDir, 'transfer-phone.png') });
     const small = await page.$$eval('[data-testid=data-panel] button, [data-testid=data-panel] select, [data-testid=data-panel] textarea',
@@ -404,6 +412,7 @@ try {
     const unnamed = await page.$$eval('[data-testid=data-panel] button, [data-testid=data-panel] select, [data-testid=data-panel] input, [data-testid=data-panel] textarea',
       (els) => els.filter((e) => !(e.textContent.trim() || e.getAttribute('aria-label') || e.closest('label'))).map((e) => e.dataset.testid));
     check('the data panel\'s controls are labelled and at least 24 px', small.length === 0 && unnamed.length === 0, `small: ${small} unnamed: ${unnamed}`);
+    await page.click('[data-testid=tab-console]');
     await page.setViewportSize({ width: 1100, height: 700 });
     await page.close();
 
