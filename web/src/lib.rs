@@ -227,9 +227,14 @@ fn App() -> impl IntoView {
         let database = started.storage.database.clone();
         state.status.set(match started.warning {
             Some(e) => Status::InMemory(e),
-            None if started.storage.in_memory => Status::InMemory(format!(
-                "database “{database}” lives in this page only (storage=memory)"
-            )),
+            None if started.storage.in_memory => {
+                Status::InMemory(match state.lang.get_untracked() {
+                    Lang::En => {
+                        format!("database “{database}” lives in this page only (storage=memory)")
+                    }
+                    Lang::Zh => format!("数据库“{database}”只存在于此页面中（storage=memory）"),
+                })
+            }
             None => Status::Ready {
                 ms,
                 database,

@@ -99,9 +99,10 @@ async fn start(state: AppState, ls: LessonState, params: EmbedParams) {
     let database = started.storage.database.clone();
     state.status.set(match started.warning {
         Some(e) => Status::InMemory(e),
-        None if started.storage.in_memory => {
-            Status::InMemory(format!("database “{database}” lives in this page only"))
-        }
+        None if started.storage.in_memory => Status::InMemory(match state.lang.get_untracked() {
+            crate::i18n::Lang::En => format!("database “{database}” lives in this page only"),
+            crate::i18n::Lang::Zh => format!("数据库“{database}”只存在于此页面中"),
+        }),
         None => Status::Ready {
             ms: js_sys::Date::now() - t0,
             database: database.clone(),
