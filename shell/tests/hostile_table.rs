@@ -11,7 +11,9 @@
 mod hostile;
 
 use std::ffi::OsString;
-use std::io::Read;
+#[path = "common/capped_pipe.rs"]
+mod capped_pipe;
+use capped_pipe::read_capped;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
@@ -129,21 +131,6 @@ fn run_row(row: &Row, dir: &Path) -> Outcome {
         stderr: err_reader.join().unwrap_or_default(),
         seconds: started.elapsed().as_secs_f64(),
     }
-}
-
-/// Reads a pipe to its end, keeping the first 64 KiB (a runaway print must not fill memory).
-fn read_capped(pipe: &mut impl Read) -> String {
-    let mut kept = Vec::new();
-    let mut buf = [0u8; 8192];
-    while let Ok(n) = pipe.read(&mut buf) {
-        if n == 0 {
-            break;
-        }
-        if kept.len() < 65_536 {
-            kept.extend_from_slice(&buf[..n]);
-        }
-    }
-    String::from_utf8_lossy(&kept).into_owned()
 }
 
 /// `Ok` when the outcome is the row's expected one; else what went wrong.

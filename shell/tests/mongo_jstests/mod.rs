@@ -10,7 +10,9 @@
 
 pub mod skip;
 
-use std::io::Read;
+#[path = "../common/capped_pipe.rs"]
+mod capped_pipe;
+use capped_pipe::read_capped;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
@@ -300,21 +302,6 @@ fn run_sprout(root: &Path, preamble: &Path, file: &str) -> Ended {
         timed_out,
         stderr: reader.join().unwrap_or_default(),
     }
-}
-
-/// Reads a pipe to its end, keeping the first 64 KiB.
-fn read_capped(pipe: &mut impl Read) -> String {
-    let mut kept = Vec::new();
-    let mut buf = [0u8; 8192];
-    while let Ok(n) = pipe.read(&mut buf) {
-        if n == 0 {
-            break;
-        }
-        if kept.len() < 65_536 {
-            kept.extend_from_slice(&buf[..n]);
-        }
-    }
-    String::from_utf8_lossy(&kept).into_owned()
 }
 
 fn first_line(text: &str) -> String {
