@@ -33,6 +33,7 @@ pub mod projection;
 pub mod query;
 pub mod replication;
 pub mod sessions;
+pub mod sharding;
 pub mod sort;
 pub mod storage;
 pub mod transfer;
