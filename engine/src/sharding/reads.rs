@@ -126,7 +126,7 @@ impl Router {
         {
             n = n.min(limit.abs());
         }
-        Ok(doc! {"n": n, "ok": 1.0})
+        Ok(doc! {"n": int_or_long(n), "ok": 1.0})
     }
 
     pub(super) fn distinct(
@@ -261,4 +261,9 @@ fn load_merger(
     }
     merger.take_changes();
     Ok(())
+}
+
+/// A count as MongoDB writes it: an int32 when it fits.
+pub(super) fn int_or_long(n: i64) -> Bson {
+    i32::try_from(n).map(Bson::Int32).unwrap_or(Bson::Int64(n))
 }

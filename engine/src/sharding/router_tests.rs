@@ -162,7 +162,7 @@ fn finds_target_one_shard_or_merge_in_order() {
     assert_eq!(xs, vec![17, 16, 15]);
     assert_eq!(router.last_targeted, vec!["shard0000", "shard0001"]);
     let reply = router.run_command("test", &doc! {"count": "c", "query": {"x": {"$gte": 5}}});
-    assert_eq!(ok(&reply).get_i64("n").unwrap(), 15);
+    assert_eq!(ok(&reply).get_i32("n").unwrap(), 15);
     let reply = router.run_command(
         "test",
         &doc! {"distinct": "c", "key": "x", "query": {"x": {"$lt": 12, "$gte": 8}}},
@@ -261,7 +261,7 @@ fn writes_follow_8_0_rules() {
         "test",
         &doc! {"delete": "c", "deletes": [{"q": {"_id": 3}, "limit": 1}]},
     );
-    assert_eq!(ok(&reply).get_i64("n").unwrap(), 1);
+    assert_eq!(ok(&reply).get_i32("n").unwrap(), 1);
 }
 
 #[test]
@@ -305,7 +305,7 @@ fn inserts_split_chunks_and_the_balancer_moves_them() {
         .count();
     assert!(on_second > 0);
     let reply = router.run_command("logs", &doc! {"count": "events"});
-    assert_eq!(ok(&reply).get_i64("n").unwrap(), 200);
+    assert_eq!(ok(&reply).get_i32("n").unwrap(), 200);
     // Stopped, the balancer moves nothing.
     ok(&router.run_command("admin", &doc! {"balancerStop": 1}));
     let before = router

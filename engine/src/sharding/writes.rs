@@ -7,6 +7,7 @@
 
 use bson::{Bson, Document, doc};
 
+use super::reads::int_or_long;
 use super::router::Router;
 use super::shard::error_with_details;
 use crate::error::{Error, ErrorCode, Result};
@@ -71,7 +72,7 @@ impl Router {
             self.note_write(&ns, chunk, size);
         }
         self.last_targeted = targeted;
-        let mut reply = doc! {"n": n};
+        let mut reply = doc! {"n": int_or_long(n)};
         if !write_errors.is_empty() {
             reply.insert("writeErrors", write_errors);
         }
@@ -126,7 +127,8 @@ impl Router {
                 }
             }
         }
-        let mut reply = doc! {"n": n + upserted.len() as i64, "nModified": modified};
+        let mut reply =
+            doc! {"n": int_or_long(n + upserted.len() as i64), "nModified": int_or_long(modified)};
         if !upserted.is_empty() {
             reply.insert("upserted", upserted);
         }
@@ -320,7 +322,7 @@ impl Router {
                 break;
             }
         }
-        let mut reply = doc! {"n": n};
+        let mut reply = doc! {"n": int_or_long(n)};
         if !write_errors.is_empty() {
             reply.insert("writeErrors", write_errors);
         }
