@@ -46,7 +46,6 @@ impl Router {
                 }
                 "aggregate" => {
                     let pipeline = inner.get_array("pipeline").cloned().unwrap_or_default();
-                    self.split_for(&ns, &pipeline).0;
                     return self.explain_aggregate(db, &ns, command, &pipeline);
                 }
                 _ => Document::new(),

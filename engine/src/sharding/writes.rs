@@ -12,6 +12,11 @@ use super::router::Router;
 use super::shard::error_with_details;
 use crate::error::{Error, ErrorCode, Result};
 
+/// A statement's (matched, modified, upserted `_id`).
+type Outcome = (i64, i64, Option<Bson>);
+/// A statement's error, with the shard's `writeErrors` entry when there is one.
+type Failure = Box<(Error, Option<Document>)>;
+
 impl Router {
     pub(super) fn insert(&mut self, db: &str, coll: &str, command: &Document) -> Result<Document> {
         let ns = format!("{db}.{coll}");
@@ -119,7 +124,8 @@ impl Router {
                         upserted.push(Bson::Document(doc! {"index": index as i32, "_id": id}));
                     }
                 }
-                Err((e, reply)) => {
+                Err(failure) => {
+                    let (e, reply) = *failure;
                     write_errors.push(write_error(index, &e, reply.as_ref()));
                     if ordered {
                         break;
@@ -146,20 +152,20 @@ impl Router {
         coll: &str,
         ns: &str,
         statement: &Document,
-    ) -> std::result::Result<(i64, i64, Option<Bson>), (Error, Option<Document>)> {
+    ) -> std::result::Result<Outcome, Failure> {
         let q = statement.get_document("q").cloned().unwrap_or_default();
         let multi = statement.get_bool("multi").unwrap_or(false);
         let upsert = statement.get_bool("upsert").unwrap_or(false);
         let touches_key = self.update_touches_key(ns, statement.get("u"));
         let (shards, key_target) = self.target_shards(ns, &q);
         if upsert && key_target.exact.is_none() {
-            return Err((
+            return Err(Box::new((
                 Error::new(
                     ErrorCode::ShardKeyNotFound,
                     "Failed to target upsert by query :: could not extract exact shard key",
                 ),
                 None,
-            ));
+            )));
         }
         let plain = !touches_key && (multi || shards.len() == 1);
         if plain {
@@ -190,7 +196,7 @@ impl Router {
             }
             let matches = self.servers[i]
                 .run_to_end(db, &find)
-                .map_err(|e| (e, None))?;
+                .map_err(|e| Box::new((e, None)))?;
             for found in matches {
                 let Some(id) = found.get("_id").cloned() else {
                     continue;
@@ -206,7 +212,8 @@ impl Router {
                 n += sn;
                 m += sm;
                 if touches_key && sm > 0 {
-                    self.rehome(db, coll, ns, i, &id).map_err(|e| (e, None))?;
+                    self.rehome(db, coll, ns, i, &id)
+                        .map_err(|e| Box::new((e, None)))?;
                 }
             }
             if !multi && n > 0 {
@@ -308,7 +315,8 @@ impl Router {
                     .run_command(db, &doc! {"delete": coll, "deletes": [statement.clone()]});
                 match statement_outcome(&reply) {
                     Ok((sn, _, _)) => n += sn,
-                    Err((e, r)) => {
+                    Err(failure) => {
+                        let (e, r) = *failure;
                         write_errors.push(write_error(index, &e, r.as_ref()));
                         failed = true;
                         break;
@@ -387,11 +395,9 @@ impl Router {
 
 /// A shard's reply to a one-statement update or delete: (n, nModified, upserted `_id`), or
 /// its write error.
-fn statement_outcome(
-    reply: &Document,
-) -> std::result::Result<(i64, i64, Option<Bson>), (Error, Option<Document>)> {
+fn statement_outcome(reply: &Document) -> std::result::Result<Outcome, Failure> {
     if let Some(e) = crate::reply_error(reply) {
-        return Err((e, None));
+        return Err(Box::new((e, None)));
     }
     if let Ok(errors) = reply.get_array("writeErrors")
         && let Some(Bson::Document(first)) = errors.first()
@@ -400,7 +406,7 @@ fn statement_outcome(
             ErrorCode::from_code(first.get_i32("code").unwrap_or(1)),
             first.get_str("errmsg").unwrap_or("").to_string(),
         );
-        return Err((e, Some(first.clone())));
+        return Err(Box::new((e, Some(first.clone()))));
     }
     let upserted = reply
         .get_array("upserted")
