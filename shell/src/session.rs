@@ -29,7 +29,7 @@ pub(crate) struct Session {
     pub read_preference: Option<bson::Document>,
     /// The simulated sharded cluster's router every command goes to, once one is started
     /// (`sharding.rs`).
-    pub router: Option<engine::sharding::Router>,
+    pub router: Option<engine::Router>,
 }
 
 impl Session {

@@ -5,8 +5,8 @@
 use std::rc::Rc;
 
 use bson::{Bson, Document, doc};
+use engine::Router;
 use engine::clock::SimulatedClock;
-use engine::sharding::Router;
 
 use crate::session::Session;
 
@@ -14,17 +14,12 @@ use crate::session::Session;
 /// replica-set shards; standalone shards without it) and `name`. Every shard starts empty,
 /// and the shell's current data does not carry over, as with new processes.
 pub(crate) fn start(session: &mut Session, options: &Document) -> Document {
-    let shards = options
-        .get("shards")
-        .and_then(engine::value::as_i64)
-        .unwrap_or(2);
+    let shards = options.get("shards").and_then(whole_number).unwrap_or(2);
     if !(1..=16).contains(&shards) {
         return doc! {"ok": 0.0, "errmsg": "ShardingTest: shards must be between 1 and 16", "code": 2, "codeName": "BadValue"};
     }
     let nodes = match options.get("rs") {
-        Some(Bson::Document(rs)) => {
-            Some(rs.get("nodes").and_then(engine::value::as_i64).unwrap_or(3))
-        }
+        Some(Bson::Document(rs)) => Some(rs.get("nodes").and_then(whole_number).unwrap_or(3)),
         _ => None,
     };
     if nodes.is_some_and(|n| !(1..=7).contains(&n)) {
@@ -55,6 +50,16 @@ pub(crate) fn start(session: &mut Session, options: &Document) -> Document {
     session.replica_set = None;
     session.connected_host = None;
     doc! {"shards": shard_docs, "ok": 1.0}
+}
+
+/// A whole number given as any BSON number (`2`, `2.0`, `NumberLong(2)`).
+fn whole_number(value: &Bson) -> Option<i64> {
+    match value {
+        Bson::Int32(n) => Some(i64::from(*n)),
+        Bson::Int64(n) => Some(*n),
+        Bson::Double(d) if d.fract() == 0.0 && d.abs() < 1e15 => Some(*d as i64),
+        _ => None,
+    }
 }
 
 /// Runs a command through the router, when the shell is connected to one.
