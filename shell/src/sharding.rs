@@ -15,8 +15,8 @@ use crate::session::Session;
 /// and the shell's current data does not carry over, as with new processes.
 pub(crate) fn start(session: &mut Session, options: &Document) -> Document {
     let shards = options.get("shards").and_then(whole_number).unwrap_or(2);
-    if !(1..=16).contains(&shards) {
-        return doc! {"ok": 0.0, "errmsg": "ShardingTest: shards must be between 1 and 16", "code": 2, "codeName": "BadValue"};
+    if !(0..=16).contains(&shards) {
+        return doc! {"ok": 0.0, "errmsg": "ShardingTest: shards must be between 0 and 16", "code": 2, "codeName": "BadValue"};
     }
     let nodes = match options.get("rs") {
         Some(Bson::Document(rs)) => Some(rs.get("nodes").and_then(whole_number).unwrap_or(3)),
