@@ -315,3 +315,20 @@ fn status_and_distribution_print_as_mongosh() {
     let e = error(&mut s, "db.other.getShardDistribution()");
     assert!(e.contains("Collection other is not sharded"), "{e}");
 }
+
+#[test]
+fn the_cli_starts_connected_to_a_router() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sprout"))
+        .args(["--sharded", "3", "--nodes", "2", "--eval"])
+        .arg("db.getSiblingDB('config').shards.countDocuments() + ' shards, ' + db.hello().msg")
+        .output()
+        .expect("sprout runs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("3 shards, isdbgrid"), "{text}");
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_sprout"))
+        .args(["--sharded", "0", "--eval", "1"])
+        .output()
+        .expect("sprout runs");
+    assert_eq!(bad.status.code(), Some(2));
+}

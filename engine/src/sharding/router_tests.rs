@@ -369,3 +369,172 @@ fn config_database_is_readable() {
         &doc! {"x": 1}
     );
 }
+
+#[test]
+fn hashed_keys_spread_an_empty_collection_over_the_shards() {
+    let mut router = cluster(2);
+    ok(&router.run_command(
+        "admin",
+        &doc! {"shardCollection": "h.users", "key": {"user": "hashed"}},
+    ));
+    let entry = router.metadata().collection("h.users").unwrap();
+    assert_eq!(entry.chunks.chunks.len(), 2);
+    assert_eq!(entry.chunks.chunks[1].shard, "shard0001");
+    let docs: Vec<Bson> = (0..40)
+        .map(|i| Bson::Document(doc! {"user": format!("u{i}")}))
+        .collect();
+    ok(&router.run_command("h", &doc! {"insert": "users", "documents": docs}));
+    let mut per_shard = Vec::new();
+    for shard in ["shard0000", "shard0001"] {
+        let reply = router
+            .server(shard)
+            .unwrap()
+            .run_command("h", &doc! {"count": "users"});
+        per_shard.push(reply.get_i32("n").unwrap());
+    }
+    assert_eq!(per_shard.iter().sum::<i32>(), 40);
+    assert!(per_shard.iter().all(|&n| n > 0), "{per_shard:?}");
+    // Equality on a hashed key targets one shard; a range cannot.
+    router.run_command("h", &doc! {"find": "users", "filter": {"user": "u7"}});
+    assert_eq!(router.last_targeted.len(), 1);
+    router.run_command(
+        "h",
+        &doc! {"find": "users", "filter": {"user": {"$gt": "u7"}}},
+    );
+    assert_eq!(router.last_targeted.len(), 2);
+    let reply = router.run_command(
+        "admin",
+        &doc! {"shardCollection": "h.other", "key": {"user": "hashed"}, "unique": true},
+    );
+    assert_eq!(reply.get_i32("code").unwrap(), 72);
+}
+
+#[test]
+fn explains_count_and_aggregate_through_the_router() {
+    let mut router = cluster(2);
+    sharded_numbers(&mut router);
+    let reply = router.run_command("test", &doc! {"explain": {"count": "c", "query": {"x": {"$gte": 12}}}, "verbosity": "queryPlanner"});
+    let plan = ok(&reply)
+        .get_document("queryPlanner")
+        .unwrap()
+        .get_document("winningPlan")
+        .unwrap();
+    assert_eq!(plan.get_str("stage").unwrap(), "SINGLE_SHARD");
+    let pipeline = vec![
+        Bson::Document(doc! {"$match": {"x": {"$gte": 0}}}),
+        Bson::Document(doc! {"$group": {"_id": null, "n": {"$sum": 1}}}),
+    ];
+    let reply = router.run_command("test", &doc! {"explain": {"aggregate": "c", "pipeline": pipeline, "cursor": {}}, "verbosity": "queryPlanner"});
+    let split = ok(&reply).get_document("splitPipeline").unwrap();
+    assert_eq!(split.get_array("shardsPart").unwrap().len(), 1);
+    assert_eq!(split.get_array("mergerPart").unwrap().len(), 1);
+    assert_eq!(reply.get_document("shards").unwrap().len(), 2);
+    let reply = router.run_command("test", &doc! {"explain": {"delete": "c", "deletes": [{"q": {}, "limit": 0}]}, "verbosity": "queryPlanner"});
+    let plan = ok(&reply)
+        .get_document("queryPlanner")
+        .unwrap()
+        .get_document("winningPlan")
+        .unwrap();
+    assert_eq!(plan.get_str("stage").unwrap(), "SHARD_WRITE");
+}
+
+#[test]
+fn replica_set_shards_hold_the_data_on_their_members() {
+    let mut router = cluster(0);
+    router
+        .add_shard("rs0/172.17.1.2:27017,172.17.1.3:27017", None)
+        .unwrap();
+    router
+        .add_shard("rs1/172.17.2.2:27017,172.17.2.3:27017", None)
+        .unwrap();
+    ok(&router.run_command(
+        "admin",
+        &doc! {"shardCollection": "test.c", "key": {"x": 1}},
+    ));
+    ok(&router.run_command(
+        "test",
+        &doc! {"insert": "c", "documents": [{"x": 1}, {"x": 50}]},
+    ));
+    ok(&router.run_command("admin", &doc! {"split": "test.c", "middle": {"x": 10}}));
+    ok(&router.run_command(
+        "admin",
+        &doc! {"moveChunk": "test.c", "find": {"x": 50}, "to": "rs1"},
+    ));
+    let reply = router.run_command(
+        "test",
+        &doc! {"explain": {"find": "c", "filter": {"x": 50}}, "verbosity": "queryPlanner"},
+    );
+    let shard = ok(&reply)
+        .get_document("queryPlanner")
+        .unwrap()
+        .get_document("winningPlan")
+        .unwrap()
+        .get_array("shards")
+        .unwrap()[0]
+        .as_document()
+        .unwrap()
+        .clone();
+    assert_eq!(shard.get_str("shardName").unwrap(), "rs1");
+    assert_eq!(
+        shard.get_str("connectionString").unwrap(),
+        "rs1/172.17.2.2:27017,172.17.2.3:27017"
+    );
+    assert_eq!(
+        shard
+            .get_document("serverInfo")
+            .unwrap()
+            .get_str("host")
+            .unwrap(),
+        "172.17.2.2:27017"
+    );
+    let reply = router.run_command("test", &doc! {"find": "c", "sort": {"x": 1}});
+    assert_eq!(batch(ok(&reply)).len(), 2);
+}
+
+#[test]
+fn unsharded_collections_live_on_the_primary_shard() {
+    let mut router = cluster(2);
+    ok(&router.run_command("admin", &doc! {"enableSharding": "a"}));
+    ok(&router.run_command("admin", &doc! {"enableSharding": "b"}));
+    ok(&router.run_command("b", &doc! {"insert": "c", "documents": [{"_id": 1}]}));
+    let reply = router.run_command("config", &doc! {"find": "databases", "sort": {"_id": 1}});
+    let primaries: Vec<String> = batch(ok(&reply))
+        .iter()
+        .map(|d| d.get_str("primary").unwrap().to_string())
+        .collect();
+    assert_eq!(primaries, vec!["shard0000", "shard0001"]);
+    let reply = router
+        .server("shard0001")
+        .unwrap()
+        .run_command("b", &doc! {"count": "c"});
+    assert_eq!(reply.get_i32("n").unwrap(), 1);
+    let reply = router.run_command(
+        "b",
+        &doc! {"explain": {"find": "c", "filter": {}}, "verbosity": "queryPlanner"},
+    );
+    let plan = ok(&reply)
+        .get_document("queryPlanner")
+        .unwrap()
+        .get_document("winningPlan")
+        .unwrap();
+    assert_eq!(plan.get_str("stage").unwrap(), "SINGLE_SHARD");
+    let reply = router.run_command(
+        "admin",
+        &doc! {"moveChunk": "b.c", "find": {"_id": 1}, "to": "shard0000"},
+    );
+    assert_eq!(reply.get_i32("code").unwrap(), 118);
+    let reply = router.run_command("admin", &doc! {"listDatabases": 1, "nameOnly": true});
+    let names: Vec<String> = ok(&reply)
+        .get_array("databases")
+        .unwrap()
+        .iter()
+        .map(|d| {
+            d.as_document()
+                .unwrap()
+                .get_str("name")
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert!(names.contains(&"b".to_string()), "{names:?}");
+}
