@@ -16,10 +16,24 @@
     if (admin({ hello: 1 }).msg !== 'isdbgrid') throw api.MongoshInvalidInputError('Not connected to a mongos');
     return g.db.getSiblingDB('config');
   }
+  // Values mongosh prints on one line whatever their width (sh.status()'s chunks have a
+  // custom inspect with breakLength Infinity): a long placeholder string stands in for each
+  // while the whole is formatted, then takes the value's own text with its line breaks joined.
+  var oneLineTexts = [];
+  function oneLine(value) {
+    var id = oneLineTexts.length;
+    oneLineTexts.push(native.format(value, 'shell').replace(/\n\s*/g, ' '));
+    return '@@sprout-one-line-' + id + '@@' + new Array(81).join('.');
+  }
   function printStats(result) {
-    g.print(Object.keys(result).map(function (k) {
+    var text = Object.keys(result).map(function (k) {
       return k + '\n' + (typeof result[k] === 'string' ? "'" + result[k] + "'" : native.format(result[k], 'shell'));
-    }).join('\n---\n'));
+    }).join('\n---\n');
+    oneLineTexts.forEach(function (line, id) {
+      text = text.split("'@@sprout-one-line-" + id + '@@' + new Array(81).join('.') + "'").join(line);
+    });
+    oneLineTexts = [];
+    g.print(text);
   }
 
   var sh = {};
@@ -109,7 +123,7 @@
         var chunkList = [];
         for (var i = 0; i < chunks.length; i++) {
           if (chunkList.length < 20 || verbose) {
-            chunkList.push({ min: chunks[i].min, max: chunks[i].max, 'on shard': chunks[i].shard, 'last modified': chunks[i].lastmod });
+            chunkList.push(oneLine({ min: chunks[i].min, max: chunks[i].max, 'on shard': chunks[i].shard, 'last modified': chunks[i].lastmod }));
           } else {
             chunkList.push('too many chunks to print, use verbose if you want to force print');
             break;
