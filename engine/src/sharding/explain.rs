@@ -8,6 +8,7 @@
 
 use bson::{Bson, Document, doc};
 
+use super::reads::int_or_long;
 use super::router::Router;
 use crate::error::{Error, ErrorCode, Result};
 
@@ -135,16 +136,16 @@ impl Router {
             out.insert(
                 "executionStats",
                 doc! {
-                    "nReturned": n,
-                    "executionTimeMillis": millis,
-                    "totalKeysExamined": keys,
-                    "totalDocsExamined": docs,
+                    "nReturned": int_or_long(n),
+                    "executionTimeMillis": int_or_long(millis),
+                    "totalKeysExamined": int_or_long(keys),
+                    "totalDocsExamined": int_or_long(docs),
                     "executionStages": {
                         "stage": stage,
-                        "nReturned": n,
-                        "executionTimeMillis": millis,
-                        "totalKeysExamined": keys,
-                        "totalDocsExamined": docs,
+                        "nReturned": int_or_long(n),
+                        "executionTimeMillis": int_or_long(millis),
+                        "totalKeysExamined": int_or_long(keys),
+                        "totalDocsExamined": int_or_long(docs),
                         "totalChildMillis": millis,
                         "shards": execution_shards,
                     },

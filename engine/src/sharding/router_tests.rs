@@ -203,7 +203,7 @@ fn explain_shows_single_shard_and_merge_sort() {
         reply
             .get_document("executionStats")
             .unwrap()
-            .get_i64("nReturned")
+            .get_i32("nReturned")
             .unwrap(),
         20
     );
