@@ -257,6 +257,18 @@ fn writes_follow_8_0_rules() {
     let reply = router.run_command("test", &doc! {"find": "c", "filter": {"x": 12}});
     assert_eq!(batch(ok(&reply)).len(), 2);
     assert_eq!(router.last_targeted, vec!["shard0001"]);
+    // A multi-update may touch the key's field but not change a key value.
+    let reply = router.run_command("test", &doc! {"update": "c", "updates": [{"q": {"x": {"$gte": 18}}, "u": {"$inc": {"x": 100}}, "multi": true}]});
+    let err = reply.get_array("writeErrors").unwrap()[0]
+        .as_document()
+        .unwrap();
+    assert_eq!(err.get_i32("code").unwrap(), 72);
+    assert_eq!(
+        err.get_str("errmsg").unwrap(),
+        "Multi-update operations are not allowed when updating the shard key field."
+    );
+    let reply = router.run_command("test", &doc! {"update": "c", "updates": [{"q": {"x": {"$gte": 18, "$lt": 19}}, "u": {"$set": {"x": 18}}, "multi": true}]});
+    assert!(ok(&reply).get_array("writeErrors").is_err(), "{reply}");
     let reply = router.run_command(
         "test",
         &doc! {"delete": "c", "deletes": [{"q": {"_id": 3}, "limit": 1}]},

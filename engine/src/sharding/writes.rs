@@ -183,6 +183,19 @@ impl Router {
             }
             return Ok((n, m, up));
         }
+        if multi
+            && touches_key
+            && self.multi_update_changes_key(db, coll, ns, &shards, statement)?
+        {
+            // update_stage's rule (8.0): a shard key value may change only in a single update.
+            return Err(Box::new((
+                Error::new(
+                    ErrorCode::InvalidOptions,
+                    "Multi-update operations are not allowed when updating the shard key field.",
+                ),
+                None,
+            )));
+        }
         // Document by document: find a match, update it by _id, then move it if its new shard
         // key value belongs to another shard.
         let (mut n, mut m) = (0, 0);
@@ -226,6 +239,51 @@ impl Router {
             return statement_outcome(&reply);
         }
         Ok((n, m, None))
+    }
+
+    /// Whether a multi-update would change the shard key value of a document it matches: each
+    /// match is updated on a scratch engine first, nothing on the shards.
+    fn multi_update_changes_key(
+        &mut self,
+        db: &str,
+        coll: &str,
+        ns: &str,
+        shards: &[usize],
+        statement: &Document,
+    ) -> std::result::Result<bool, Failure> {
+        let Some(key) = self.metadata.collection(ns).map(|c| c.key.clone()) else {
+            return Ok(false);
+        };
+        let q = statement.get_document("q").cloned().unwrap_or_default();
+        for &i in shards {
+            let matches = self.servers[i]
+                .run_to_end(db, &doc! {"find": coll, "filter": q.clone()})
+                .map_err(|e| Box::new((e, None)))?;
+            for document in matches {
+                let before = key.extract(&document).map_err(|e| Box::new((e, None)))?;
+                let mut scratch = self.new_engine();
+                scratch.run_command(db, &doc! {"insert": coll, "documents": [document]});
+                let mut single = statement.clone();
+                single.insert("multi", false);
+                single.insert("upsert", false);
+                let reply = scratch.run_command(db, &doc! {"update": coll, "updates": [single]});
+                statement_outcome(&reply)?;
+                let after = scratch
+                    .run_command(db, &doc! {"find": coll})
+                    .get_document("cursor")
+                    .ok()
+                    .and_then(|c| c.get_array("firstBatch").ok())
+                    .and_then(|b| b.first())
+                    .and_then(Bson::as_document)
+                    .map(|d| key.extract(d))
+                    .transpose()
+                    .map_err(|e| Box::new((e, None)))?;
+                if after.is_some_and(|a| super::shard_key::compare_keys(&a, &before).is_ne()) {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// Whether an update (`u`) can change a shard key field: a replacement always may; an
