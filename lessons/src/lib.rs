@@ -59,6 +59,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     lesson!("b3-writes"),
     lesson!("b4-indexing"),
     lesson!("b5-optimizing"),
+    lesson!("b6-managing"),
 ];
 
 /// Parses every built-in lesson.
