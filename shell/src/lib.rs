@@ -524,8 +524,10 @@ impl Shell {
                 out.result = Some(text);
             }
             "value" => {
-                let v =
-                    convert::to_bson(&obj.get(js_string!("value"), &mut self.ctx)?, &mut self.ctx)?;
+                let v = convert::to_bson_for_display(
+                    &obj.get(js_string!("value"), &mut self.ctx)?,
+                    &mut self.ctx,
+                )?;
                 out.result = Some(printer::format_value(
                     &v,
                     &PrintOptions {

@@ -256,8 +256,13 @@ fn print(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
 }
 
 fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    let value = convert::to_bson(&arg(args, 0), ctx)?;
+    let value = convert::to_bson_for_display(&arg(args, 0), ctx)?;
     let how = arg_string(args, 1, ctx)?;
+    if value == bson::Bson::Undefined {
+        // The result printer shows nothing for a bare `undefined`; print(), printjson() and
+        // tojson() spell it out, as both shells do.
+        return Ok(js_string_value("undefined"));
+    }
     let style = session(ctx)?
         .try_borrow()
         .map_err(|_| busy(NOT_IN_WHERE))?
