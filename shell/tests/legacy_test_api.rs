@@ -39,6 +39,7 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["try { ErrorCodes.NoSuchThing } catch (e) { e.message }"], "Unknown Error Code: NoSuchThing"),
     (L, &["var TestData = {testName: 'abc'}", "jsTestName() + ' ' + jsTest.name()"], "abc abc"),
     (L, &["jsTestName()"], "__unknown_name__"),
+    (L, &["_isWindows()"], "false"),
     (L, &["Random.setRandomSeed(5); var a = Random.rand(); Random.setRandomSeed(5); a === Random.rand()"], "true"),
     (L, &["var n = Random.randInt(10); n >= 0 && n < 10 && n === Math.floor(n)"], "true"),
     // ---- Array, Number, Object helpers ------------------------------------------------------------

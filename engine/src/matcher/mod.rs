@@ -31,7 +31,6 @@ use crate::error::Result;
 pub use crate::value::regex::QueryRegex;
 pub use crate::value::type_set::{TypeSet, type_code};
 pub use expr::TextQuery;
-pub(crate) use parse::truncated as truncated_number;
 
 /// Evaluates `$where` JavaScript. The shell implements it with its JavaScript engine; the engine
 /// itself runs no JavaScript.
