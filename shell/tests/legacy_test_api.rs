@@ -40,6 +40,11 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["var TestData = {testName: 'abc'}", "jsTestName() + ' ' + jsTest.name()"], "abc abc"),
     (L, &["jsTestName()"], "__unknown_name__"),
     (L, &["_isWindows()"], "false"),
+    (L, &["db.nothing_here.getIndexes().length"], "0"),
+    (L, &["try { db.c.remove() } catch (e) { e.message }"], "remove needs a query"),
+    (M, &["try { db.c.remove() } catch (e) { e.message }"], "Missing required argument at position 0 (Collection.remove)"),
+    (L, &["db.c.createIndex({a: 1})", "try { db.c.dropIndexes(['a_1', '_id_']) } catch (e) { e.code }"], "72"),
+    (L, &["db.c.insert({a: 1})", "db.c.dropIndexes(['zz_1']).ok"], "0"),
     (L, &["Random.setRandomSeed(5); var a = Random.rand(); Random.setRandomSeed(5); a === Random.rand()"], "true"),
     (L, &["var n = Random.randInt(10); n >= 0 && n < 10 && n === Math.floor(n)"], "true"),
     // ---- Array, Number, Object helpers ------------------------------------------------------------

@@ -394,9 +394,15 @@
   }
   C.deleteOne = function (filter, options) { return deleteResult(deleteCommand(this, filter, 1, options), options); };
   C.deleteMany = function (filter, options) { return deleteResult(deleteCommand(this, filter, 0, options), options); };
+  // Both shells refuse a remove() without a filter (legacy collection.js: "remove needs a
+  // query"; mongosh: a missing required argument), so no collection is emptied by accident.
   C.remove = function (filter, justOne) {
+    if (filter === undefined) {
+      if (isLegacy()) throw new Error('remove needs a query');
+      throw MongoshInvalidInputError('Missing required argument at position 0 (Collection.remove)');
+    }
     var one = justOne === true || (justOne && justOne.justOne);
-    var reply = deleteCommand(this, filter === undefined ? {} : filter, one ? 1 : 0);
+    var reply = deleteCommand(this, filter, one ? 1 : 0);
     return new WriteResult({ nRemoved: reply.n });
   };
   function updateCommand(coll, filter, update, options, multi) {
