@@ -15,6 +15,7 @@ mod eval;
 pub(crate) mod expr;
 pub(crate) mod json_schema;
 mod parse;
+pub(crate) use parse::is_operator_document;
 pub(crate) mod serialize;
 mod text;
 

@@ -310,7 +310,10 @@ fn elem_match_projection_bans_special_query_features() {
 fn positional_needs_a_matching_query_field() {
     let p = Projection::parse(&doc! {"a.b.$": 1}).unwrap().unwrap();
     assert!(p.check_positional_query(Some(&doc! {"a.b": 1})).is_ok());
-    assert!(p.check_positional_query(Some(&doc! {"a": {"$gt": 1}})).is_ok());
+    assert!(
+        p.check_positional_query(Some(&doc! {"a": {"$gt": 1}}))
+            .is_ok()
+    );
     assert!(
         p.check_positional_query(Some(&doc! {"$or": [{"x": 1}, {"a.c": 2}]}))
             .is_ok()
