@@ -42,6 +42,8 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["_isWindows()"], "false"),
     (L, &["db.nothing_here.getIndexes().length"], "0"),
     (L, &["try { db.c.remove() } catch (e) { e.message }"], "remove needs a query"),
+    (L, &["db.c.insert({a: 1})", "db.c.renameCollection({to: 'd', dropTarget: true}).ok", "db.d.count()"], "1"),
+    (L, &["try { db.c.renameCollection({fail: 1}) } catch (e) { e.message }"], "The \"newName\" argument must be a string"),
     (M, &["try { db.c.remove() } catch (e) { e.message }"], "Missing required argument at position 0 (Collection.remove)"),
     (L, &["db.c.createIndex({a: 1})", "try { db.c.dropIndexes(['a_1', '_id_']) } catch (e) { e.code }"], "72"),
     (L, &["db.c.insert({a: 1})", "db.c.dropIndexes(['zz_1']).ok"], "0"),

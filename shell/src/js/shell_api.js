@@ -524,7 +524,12 @@
     if (params) Object.keys(params).forEach(function (k) { c[k] = params[k]; });
     return this._db.runCommand(c);
   };
+  // The legacy shell also takes one object, {to, dropTarget} (collection.js renameCollection).
   C.renameCollection = function (newName, dropTarget) {
+    if (isLegacy() && arguments.length === 1 && newName !== null && typeof newName === 'object') {
+      dropTarget = newName.dropTarget;
+      newName = newName.to;
+    }
     if (typeof newName !== 'string') throw MongoshInvalidInputError('The "newName" argument must be a string');
     return helperCommand('admin', {
       renameCollection: this.getFullName(), to: this._db._name + '.' + newName, dropTarget: !!dropTarget,
