@@ -374,11 +374,10 @@ fn cases() -> Vec<Case> {
             31276,
             "Cannot specify more than one positional projection per query.",
         ),
-        // No query field for the positional path (projection_parser.cpp, 31277).
         p(
             doc! {"arr.$": 1},
-            31277,
-            "Positional projection 'arr.$' does not match the query document.",
+            51246,
+            "Executor error during find command :: caused by :: positional operator '.$' couldn't find a matching element in the array",
         ),
         // Not find's $slice, then not a valid aggregation $slice either.
         p(doc! {"a": {"$slice": "x"}}, 28667, ""),

@@ -26,8 +26,6 @@ pub struct Projection {
     root: Node,
     /// Whether a positional `a.$` needs the filter's elemMatchKey.
     positional: bool,
-    /// The positional path (`a.b.$`); the query must name its first field.
-    positional_field: Option<String>,
     /// Whether `{$meta: "textScore"}` is asked for.
     text_score: bool,
 }
@@ -114,23 +112,6 @@ impl Projection {
         self.positional
     }
 
-    /// MongoDB 8.0 refuses a positional projection whose field no predicate of the query names
-    /// (31277, projection_parser.cpp `hasPositionalOperatorMatch`: a predicate whose path starts
-    /// with the field, looking through `$and`, `$or` and `$nor`; `$where` and `$expr` name none).
-    pub fn check_positional_query(&self, filter: Option<&Document>) -> Result<()> {
-        let Some(path) = &self.positional_field else {
-            return Ok(());
-        };
-        let field = path.split('.').next().unwrap_or(path);
-        if filter.is_some_and(|f| names_field(f, field)) {
-            return Ok(());
-        }
-        Err(crate::error::Error::location(
-            31277,
-            format!("Positional projection '{path}' does not match the query document."),
-        ))
-    }
-
     /// Whether `{$meta: "textScore"}` is projected.
     pub fn needs_text_score(&self) -> bool {
         self.text_score
@@ -140,19 +121,4 @@ impl Projection {
     pub fn apply(&self, doc: &Document, input: &ProjectionInput) -> Result<Document> {
         apply::apply(self, doc, input)
     }
-}
-
-/// Whether a predicate of `filter` has a path whose first field is `field`.
-fn names_field(filter: &Document, field: &str) -> bool {
-    filter.iter().any(|(key, value)| match key.as_str() {
-        "$and" | "$or" | "$nor" => match value {
-            bson::Bson::Array(items) => items.iter().any(|item| match item {
-                bson::Bson::Document(d) => names_field(d, field),
-                _ => false,
-            }),
-            _ => false,
-        },
-        k if k.starts_with('$') => false,
-        k => k.split('.').next() == Some(field),
-    })
 }

@@ -20,8 +20,6 @@ struct Parser<'s> {
     scope: &'s Scope,
     mode: Option<Mode>,
     positional_seen: bool,
-    /// The positional path (`a.b.$`); the query must name its first field.
-    positional_field: Option<String>,
     elem_match_seen: bool,
     text_score: bool,
     root: Node,
@@ -36,7 +34,6 @@ pub fn parse(spec: &Document, scope: &Scope) -> Result<Option<Projection>> {
         scope,
         mode: None,
         positional_seen: false,
-        positional_field: None,
         elem_match_seen: false,
         text_score: false,
         root: Node::default(),
@@ -66,7 +63,6 @@ pub fn parse(spec: &Document, scope: &Scope) -> Result<Option<Projection>> {
         mode,
         root: p.root,
         positional: p.positional_seen,
-        positional_field: p.positional_field,
         text_score: p.text_score,
     }))
 }
@@ -270,7 +266,6 @@ impl Parser<'_> {
             ));
         }
         self.positional_seen = true;
-        self.positional_field = Some(path.to_string());
         self.set_kind(path, Kind::Include)?;
         self.insert(base, Action::Positional)?;
         self.mark_positional(base);

@@ -303,36 +303,3 @@ fn elem_match_projection_bans_special_query_features() {
         assert_eq!(message, format!("{op} is not allowed in this context"));
     }
 }
-
-/// A positional projection needs a query predicate on its first field (31277), looking
-/// through `$and`/`$or`/`$nor`; `$where` names no field.
-#[test]
-fn positional_needs_a_matching_query_field() {
-    let p = Projection::parse(&doc! {"a.b.$": 1}).unwrap().unwrap();
-    assert!(p.check_positional_query(Some(&doc! {"a.b": 1})).is_ok());
-    assert!(
-        p.check_positional_query(Some(&doc! {"a": {"$gt": 1}}))
-            .is_ok()
-    );
-    assert!(
-        p.check_positional_query(Some(&doc! {"$or": [{"x": 1}, {"a.c": 2}]}))
-            .is_ok()
-    );
-    let e = p
-        .check_positional_query(Some(&doc! {"$where": "return this.a;"}))
-        .unwrap_err();
-    assert_eq!(
-        (e.code(), e.message.as_str()),
-        (
-            31277,
-            "Positional projection 'a.b.$' does not match the query document."
-        )
-    );
-    assert_eq!(p.check_positional_query(None).unwrap_err().code(), 31277);
-    assert_eq!(
-        p.check_positional_query(Some(&doc! {"ab": 1}))
-            .unwrap_err()
-            .code(),
-        31277
-    );
-}

@@ -100,7 +100,6 @@ impl FindSpec {
         scope: &Scope,
     ) -> Result<Self> {
         let scope = scope.clone();
-        let filter_doc = filter;
         let filter = match filter {
             Some(f) => Filter::parse_in(f, &scope)?,
             None => Filter::all(),
@@ -113,9 +112,6 @@ impl FindSpec {
             Some(p) => Projection::parse_in(p, &scope)?,
             None => None,
         };
-        if let Some(p) = &projection {
-            p.check_positional_query(filter_doc)?;
-        }
         let has_text = filter.text_query().is_some();
         let wants_score = sort.as_ref().is_some_and(SortSpec::needs_text_score)
             || projection
