@@ -447,9 +447,14 @@
     if (unacknowledged(writeOptions(opts))) return silenced(new WriteResult(fields));
     return new WriteResult(fields, errs.length ? { code: errs[0].code, errmsg: errs[0].errmsg } : undefined);
   };
+  // save() gives the caller's document its new _id, as the legacy collection.js does
+  // (`obj._id = new ObjectId()` before inserting), so `t.remove(o._id)` finds it later.
   C.save = function (doc) {
     checkDoc(doc, 'document');
-    if (doc._id === undefined) return this.insert(doc);
+    if (doc._id === undefined) {
+      if (Object.isExtensible(doc)) doc._id = B.ObjectId();
+      return this.insert(doc);
+    }
     return this.update({ _id: doc._id }, doc, { upsert: true });
   };
   C.countDocuments = function (filter, options) {
