@@ -245,8 +245,9 @@ fn write_preamble(work: &Path, path: &str) -> Result<PathBuf, String> {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let file = work.join(format!("{}.preamble.js", path.replace('/', "_")));
-    let text =
-        format!("var TestData = {{testName: {stem:?}, dbName: \"test\", noJournal: false, storageEngine: \"inMemory\"}};\n");
+    let text = format!(
+        "var TestData = {{testName: {stem:?}, dbName: \"test\", noJournal: false, storageEngine: \"inMemory\"}};\n"
+    );
     std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     Ok(file)
 }
