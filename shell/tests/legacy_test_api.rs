@@ -40,6 +40,7 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["var TestData = {testName: 'abc'}", "jsTestName() + ' ' + jsTest.name()"], "abc abc"),
     (L, &["jsTestName()"], "__unknown_name__"),
     (L, &["_isWindows()"], "false"),
+    (L, &["var o = {n: 2}; db.c.save(o)", "db.c.remove(o._id).nRemoved"], "1"),
     (L, &["var o = {n: 2}; db.c.save(o)", "var d = db.c.findOne({_id: o._id}); [d.n, Object.keys(d)[0]]"], "[ 2, \"_id\" ]"),
     (L, &["NumberLong(-9223372036854775808).toString()"], "-9223372036854775808"),
     (L, &["db.nothing_here.getIndexes().length"], "0"),

@@ -402,7 +402,7 @@
       throw MongoshInvalidInputError('Missing required argument at position 0 (Collection.remove)');
     }
     var one = justOne === true || (justOne && justOne.justOne);
-    var reply = deleteCommand(this, filter, one ? 1 : 0);
+    var reply = deleteCommand(this, legacyQuery(filter), one ? 1 : 0);
     return new WriteResult({ nRemoved: reply.n });
   };
   function updateCommand(coll, filter, update, options, multi) {
