@@ -46,7 +46,7 @@
   methods('sharding', C, ['getShardDistribution']);
   methods('sharding', Object.getPrototypeOf(g.db), ['printShardingStatus']);
   globals('test_helpers', ['ErrorCodes', 'ErrorCodeStrings', 'jsTestName', 'jsTestLog', 'jsTestOptions',
-    'jsTest', 'Random', 'DBCommandCursor', 'bsonWoCompare', 'bsonBinaryEqual']);
+    'jsTest', 'Random', 'DBCommandCursor', 'bsonWoCompare', 'bsonBinaryEqual', '_isWindows']);
   methods('test_helpers', g.assert, ['commandWorked', 'commandWorkedIgnoringWriteErrors', 'commandFailed',
     'commandFailedWithCode', 'commandWorkedOrFailedWithCode', 'writeOK', 'writeError', 'writeErrorWithCode',
     'throwsWithCode', 'close', 'between', 'betweenIn', 'betweenEx', 'hasFields', 'sameMembers', 'setEq',

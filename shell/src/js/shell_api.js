@@ -410,15 +410,21 @@
   }
   C.deleteOne = function (filter, options) { return deleteResult(deleteCommand(this, filter, 1, options), options); };
   C.deleteMany = function (filter, options) { return deleteResult(deleteCommand(this, filter, 0, options), options); };
-  // mongosh's remove is deleteOne (justOne) or deleteMany, answered as a DeleteResult.
+  // mongosh's remove is deleteOne (justOne) or deleteMany, answered as a DeleteResult. Both
+  // shells refuse a remove() without a filter (legacy collection.js: "remove needs a query";
+  // mongosh: a missing required argument), so no collection is emptied by accident.
   C.remove = function (filter, justOne) {
+    if (filter === undefined) {
+      if (isLegacy()) throw new Error('remove needs a query');
+      throw MongoshInvalidInputError('Missing required argument at position 0 (Collection.remove)');
+    }
     deprecationWarning('Collection.remove() is deprecated. Use deleteOne, deleteMany, findOneAndDelete, or bulkWrite.');
     var one = justOne === true || (justOne && justOne.justOne);
     if (!isLegacy()) {
       var options = typeof justOne === 'object' && justOne !== null ? justOne : undefined;
       return one ? this.deleteOne(filter, options) : this.deleteMany(filter, options);
     }
-    var reply = deleteCommand(this, filter === undefined ? {} : filter, one ? 1 : 0);
+    var reply = deleteCommand(this, legacyQuery(filter), one ? 1 : 0);
     return new WriteResult({ nRemoved: reply.n });
   };
   function updateCommand(coll, filter, update, options, multi) {
@@ -476,10 +482,15 @@
     return new WriteResult(fields, errs.length ? { code: errs[0].code, errmsg: errs[0].errmsg } : undefined);
   }
   // The 3.x shell's save (mongosh has none): an insert, or an upsert by _id, answered as a
-  // WriteResult in either style.
+  // WriteResult in either style. It gives the caller's document its new _id, as the legacy
+  // collection.js does (`obj._id = new ObjectId()` before inserting), so `t.remove(o._id)`
+  // finds it later.
   C.save = function (doc) {
     checkDoc(doc, 'document');
-    if (doc._id === undefined) return legacyInsert(this, doc);
+    if (doc._id === undefined) {
+      if (Object.isExtensible(doc)) doc._id = B.ObjectId();
+      return legacyInsert(this, doc);
+    }
     return legacyUpdate(this, { _id: doc._id }, doc, { upsert: true });
   };
   C.countDocuments = function (filter, options) {
@@ -555,7 +566,12 @@
     if (params) Object.keys(params).forEach(function (k) { c[k] = params[k]; });
     return this._db.runCommand(c);
   };
+  // The legacy shell also takes one object, {to, dropTarget} (collection.js renameCollection).
   C.renameCollection = function (newName, dropTarget) {
+    if (isLegacy() && arguments.length === 1 && newName !== null && typeof newName === 'object') {
+      dropTarget = newName.dropTarget;
+      newName = newName.to;
+    }
     if (typeof newName !== 'string') throw MongoshInvalidInputError('The "newName" argument must be a string');
     return helperCommand('admin', {
       renameCollection: this.getFullName(), to: this._db._name + '.' + newName, dropTarget: !!dropTarget,
