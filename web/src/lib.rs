@@ -218,10 +218,6 @@ fn App() -> impl IntoView {
             push_note(state, ConsoleNote::Storage(message))
         }
     });
-    // The saved progress and transcript come back while the worker starts; the lesson the
-    // learner was on reopens once the worker can load its data.
-    let (started_tx, started_rx) = futures_channel::oneshot::channel();
-    crate::lessons::session::restore(state, lesson_state, started_rx);
     leptos::task::spawn_local(async move {
         mark("sprout:ui-started");
         let t0 = js_sys::Date::now();
@@ -250,8 +246,8 @@ fn App() -> impl IntoView {
         state.ready.set(true);
         // A share link's data and commands (`#share=…`), in the fresh database index.html chose.
         crate::share::receive(state).await;
-        // Now the lesson the learner was on may reopen (`session::restore`).
-        let _ = started_tx.send(());
+        // Reopens the lesson the learner was on, once the shell worker can load its data.
+        crate::lessons::session::restore(state, lesson_state);
     });
     // `help` and the shell's notes follow the page's language.
     Effect::new(move |_| {

@@ -5,7 +5,6 @@
 
 use std::collections::HashMap;
 
-use futures_channel::oneshot;
 use leptos::prelude::*;
 use lessons::Lesson;
 
@@ -95,12 +94,9 @@ impl Default for LessonState {
     }
 }
 
-/// Reads the saved progress (language, transcript, open lesson and page) at once, while the
-/// shell worker starts, and reopens the lesson once `started` says the worker can load its data,
-/// replaying the steps before the saved page so the data is as the learner left it. (Reading
-/// and drawing the transcript after the worker had started put that work between the database's
-/// load and the learner's first result.)
-pub fn restore(app: AppState, ls: LessonState, started: oneshot::Receiver<()>) {
+/// Reads the saved progress (language, open lesson and page) and reopens the lesson, replaying
+/// the steps before the saved page so the data is as the learner left it.
+pub fn restore(app: AppState, ls: LessonState) {
     leptos::task::spawn_local(async move {
         let store = match ProgressStore::open().await {
             Ok(s) => Some(s),
@@ -119,26 +115,20 @@ pub fn restore(app: AppState, ls: LessonState, started: oneshot::Receiver<()>) {
             .map(Progress::from_json)
             .unwrap_or_default();
         app.lang.set(progress.lang);
-        // A share link fills the console with its own notes and commands instead.
-        if !progress.transcript.is_empty()
-            && app.entries.with_untracked(Vec::is_empty)
-            && !crate::share::opens_link()
-        {
+        if !progress.transcript.is_empty() && app.entries.with_untracked(Vec::is_empty) {
             app.entries
                 .set(super::transcript::restored(&progress.transcript));
         }
-        let saved_place = progress.current.clone().and_then(|id| {
-            ls.lessons
-                .with_value(|l| l.iter().position(|x| x.id == id))
-                .map(|i| (i, progress.page))
+        // A deep link in the URL (`#lesson=…&step=…`) wins over the saved place.
+        let reopen = super::deep_link::linked_page(ls).or_else(|| {
+            progress.current.clone().and_then(|id| {
+                ls.lessons
+                    .with_value(|l| l.iter().position(|x| x.id == id))
+                    .map(|i| (i, progress.page))
+            })
         });
         ls.progress.set(progress);
         ls.restored.set(true);
-        if started.await.is_err() {
-            return;
-        }
-        // A deep link in the URL (`#lesson=…&step=…`) wins over the saved place.
-        let reopen = super::deep_link::linked_page(ls).or(saved_place);
         if let Some((index, page)) = reopen {
             open_lesson(app, ls, index, page).await;
         }

@@ -96,11 +96,6 @@ fn code_in_url() -> Option<String> {
         .map(|(_, v)| v)
 }
 
-/// The page was opened with a share link (not yet taken in by [`receive`]).
-pub fn opens_link() -> bool {
-    code_in_url().is_some()
-}
-
 /// Opens the share link the page was opened with (after the shell started): loads its data,
 /// puts its commands in the editor, and drops the fragment so a reload does not load it twice.
 pub async fn receive(app: AppState) {
