@@ -540,8 +540,10 @@ async function datasetRoundTrips(exportAs, importFile) {
   for (const name of names) {
     const file = JSON.parse(readFileSync(new URL(`../../lessons/datasets/${name}.json`, import.meta.url), 'utf8'));
     const db = file.db;
+    // The copies' pages switch to the dataset's database meanwhile.
+    const switched = Promise.all([run(pages.archive, `use ${db}`), run(pages.json, `use ${db}`)]);
     const loaded = await host.evaluate((n) => window.ask('src', { sprout: 'load', name: n }), name);
-    if (loaded.isError) { check(`${name}: the page loads the dataset`, false, loaded.output); continue; }
+    if (loaded.isError) { check(`${name}: the page loads the dataset`, false, loaded.output); await switched; continue; }
     const source = await snapshot('src', db, `for (const c of d.getCollectionNames()) {
         const f = Object.keys(d.getCollection(c).findOne() ?? {}).find((k) => k !== '_id');
         if (f === undefined) continue;
@@ -558,10 +560,10 @@ async function datasetRoundTrips(exportAs, importFile) {
     const lines = [];
     for (const c of source) lines.push([c.name, await exportAs(pages.src, c.name, 'json')]);
     // In through the data panel of the two other databases' pages, side by side.
+    await switched;
     const [restored, imported] = await Promise.all([
-      (async () => { await run(pages.archive, `use ${db}`); return [await importFile(pages.archive, archive.name, archive.bytes)]; })(),
+      (async () => [await importFile(pages.archive, archive.name, archive.bytes)])(),
       (async () => {
-        await run(pages.json, `use ${db}`);
         const outs = [];
         for (const [c, out] of lines) outs.push(await importFile(pages.json, `${c}.json`, out.bytes));
         return outs;
