@@ -33,6 +33,7 @@ pub mod projection;
 pub mod query;
 pub mod replication;
 pub mod sessions;
+pub mod sharding;
 pub mod sort;
 pub mod storage;
 pub mod transfer;
@@ -49,6 +50,7 @@ use clock::{Clock, ObjectIdGenerator, SystemClock};
 use cursor::CursorTable;
 pub use error::{Error, ErrorCode, Result};
 pub use replication::{MemberState, ReplicaSet};
+pub use sharding::Router;
 // What the page needs beyond commands: the stage-by-stage preview of a pipeline, and telling a
 // mongodump archive from JSON by its first four bytes.
 pub use commands::aggregate_preview::PreviewOptions;
