@@ -452,13 +452,33 @@ fn cli_catastrophic_regex_ends() {
     assert!(err.contains("backtracking"), "{err}");
 }
 
+#[test]
+fn cli_regex_longer_than_the_input_answers_at_once() {
+    // No match of `(a?){40}a{40}` (at least 40 characters) fits in 11: every start position is
+    // skipped, as V8 does, instead of backtracking to the step limit.
+    let (code, out, err) = sprout(&[
+        "--eval",
+        "[/(a?){40}a{40}/.test('a'.repeat(10)+'b'), /(a?){3}a{3}/.test('xaaa'), /(?<=a)b{2}/.test('abb'), /ab|c/.test('c')].join()",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, "false,true,true,true\n");
+}
+
 #[cfg(unix)]
 #[test]
-fn cli_argument_that_is_not_utf8_is_a_usage_error() {
+fn cli_eval_code_that_is_not_utf8_is_decoded_as_mongosh_does() {
     use std::os::unix::ffi::OsStrExt;
+    // Node.js decodes arguments as UTF-8 with U+FFFD for each invalid byte; mongosh runs that.
     let out = Command::new(env!("CARGO_BIN_EXE_sprout"))
         .arg("--eval")
-        .arg(std::ffi::OsStr::from_bytes(b"\xff"))
+        .arg(std::ffi::OsStr::from_bytes(b"'a\xffb'"))
+        .output()
+        .expect("sprout runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "a\u{FFFD}b\n");
+    // Any other argument that is not UTF-8 (a file name) is a usage error.
+    let out = Command::new(env!("CARGO_BIN_EXE_sprout"))
+        .arg(std::ffi::OsStr::from_bytes(b"x\xff.js"))
         .output()
         .expect("sprout runs");
     assert_eq!(out.status.code(), Some(2));

@@ -41,10 +41,6 @@ const KNOWN_HANGS: &[&str] = &[];
 /// Rows that still fail (issue #18), checked both ways: a listed row that passes fails the
 /// test, so the list only shrinks. Sorted.
 const KNOWN_FAILURES: &[&str] = &[
-    // A non-UTF-8 byte inside an `--eval` string is refused with exit status 2 (`args_os`)
-    // where the row wants it run.
-    "args/eval-not-utf8-inside",
-    "regex/a-question/10",
     // `load()`/`loadScript` of an arbitrary path reads it in the CLI, by design for the CLI
     // user (the page and embedded shells have no file access).
     "sandbox/loadScript-passwd",

@@ -518,3 +518,6 @@ mod count_tests;
 
 #[cfg(test)]
 mod text_tests;
+
+#[cfg(test)]
+mod multikey_tests;

@@ -1,18 +1,19 @@
 //! Index key generation: the keys one document contributes to an index, with MongoDB's
 //! multikey rules. An array on a key path makes one key per element (an empty array indexes as
-//! `undefined`, a missing field as `null`); arrays met on two different key paths are "parallel
-//! arrays" and cannot be indexed (code 171). The positions of the path components that held
-//! arrays are reported, for explain's `multiKeyPaths`.
+//! `undefined`, a missing field as `null`); fields through the same array are paired per
+//! element; arrays met on two different key paths are "parallel arrays" and cannot be indexed
+//! (code 171). The positions of the path components that held arrays are reported, for
+//! explain's `multiKeyPaths`. Text indexes have their own keys ([`super::text::keys`]); the
+//! others follow MongoDB's B-tree key generator ([`super::btree_key_generator`]).
 
-use std::collections::{BTreeSet, HashSet};
-use std::mem::Discriminant;
+use std::collections::BTreeSet;
 
 use bson::{Bson, Document};
 
-use super::encode::encode;
-use super::spec::{IndexSpec, KeyKind, KeyPart};
-use crate::error::{Error, ErrorCode, Result};
-use crate::path::array_index;
+pub use super::btree_key_generator::MAX_KEY_BYTES_PER_DOCUMENT;
+use super::btree_key_generator::generate;
+use super::spec::IndexSpec;
+use crate::error::Result;
 pub use crate::value::hashed::hash_value;
 
 /// The keys of one document.
@@ -31,7 +32,9 @@ impl DocKeys {
 }
 
 /// The keys `doc` contributes to the index, or `None` when the index leaves it out (a sparse
-/// index and a document with none of the key fields; a partial index and a non-matching one).
+/// index and a document whose keys all lack every key field; a partial index and a
+/// non-matching document). Keys follow MongoDB's B-tree key generator (see
+/// [`super::btree_key_generator`]): fields through one array are paired per element.
 pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
     if let Some(text) = &spec.text {
         return super::text::keys::doc_keys(spec, text, doc);
@@ -39,202 +42,15 @@ pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
     if !spec.covers_document(doc) {
         return Ok(None);
     }
-    let mut per_part: Vec<Vec<Bson>> = Vec::with_capacity(spec.parts.len());
-    let mut multikey_paths = Vec::with_capacity(spec.parts.len());
-    let mut array_fields: Vec<(usize, String)> = Vec::new();
-    let mut any_present = false;
-    for (i, part) in spec.parts.iter().enumerate() {
-        let mut found = UniqueValues::default();
-        let mut arrays = BTreeSet::new();
-        // The walk starts at the document itself (no copy of it as a `Bson`).
-        let present = part
-            .path
-            .parts()
-            .first()
-            .and_then(|name| doc.get(name))
-            .is_some_and(|child| visit(child, part, 0, &mut found, &mut arrays));
-        any_present |= present;
-        let mut values = found.values;
-        if values.is_empty() {
-            values.push(Bson::Null);
-        }
-        if let Some(first) = arrays.iter().next() {
-            let prefix = part.path.parts()[..=*first].join(".");
-            array_fields.push((i, prefix));
-        }
-        if part.kind == KeyKind::Hashed {
-            if !arrays.is_empty() {
-                return Err(Error::location(
-                    16766,
-                    "Error: hashed indexes do not currently support array values",
-                ));
-            }
-            values = values.iter().map(hash_value).collect();
-        }
-        per_part.push(values);
-        multikey_paths.push(arrays);
-    }
-    if spec.sparse && !any_present {
+    let generated = generate(spec, doc)?;
+    if generated.keys.is_empty() {
+        // Only a sparse index skips every key of a document.
         return Ok(None);
     }
-    let distinct: BTreeSet<&String> = array_fields.iter().map(|(_, p)| p).collect();
-    if distinct.len() > 1 {
-        // MongoDB names the first array that differs from the first one met, then that one.
-        let name = |p: &str| p.rsplit('.').next().unwrap_or(p).to_string();
-        let first = &array_fields[0].1;
-        let second = array_fields
-            .iter()
-            .map(|(_, p)| p)
-            .find(|p| *p != first)
-            .unwrap_or(first);
-        return Err(Error::new(
-            ErrorCode::CannotIndexParallelArrays,
-            format!(
-                "cannot index parallel arrays [{}] [{}]",
-                name(second),
-                name(first)
-            ),
-        ));
-    }
-    let count = per_part
-        .iter()
-        .fold(1usize, |n, values| n.saturating_mul(values.len()));
-    if count > MAX_KEYS_PER_DOCUMENT {
-        return Err(too_many_keys(spec, count));
-    }
-    let mut keys: Vec<Vec<Bson>> = vec![Vec::new()];
-    for values in per_part {
-        let mut next = Vec::with_capacity(keys.len() * values.len());
-        for k in &keys {
-            for v in &values {
-                let mut t = k.clone();
-                t.push(v.clone());
-                next.push(t);
-            }
-        }
-        keys = next;
-    }
-    let mut seen = BTreeSet::new();
-    keys.retain(|k| seen.insert(k.iter().map(encode).collect::<Vec<_>>()));
     Ok(Some(DocKeys {
-        keys,
-        multikey_paths,
+        keys: generated.keys,
+        multikey_paths: generated.multikey_paths,
     }))
-}
-
-/// The most keys one document may make in one index. Sprout combines every value of each key
-/// field with every value of the others; where two fields run through the same array
-/// (`{'a.b': 1, 'a.c': 1}` over `a: [{b, c}, …]`) MongoDB's key generator pairs the values of
-/// one element instead, so it makes one key per element where Sprout makes the square (30,000
-/// elements asked for 900 million keys, 21.6 GB). MongoDB has no such limit (its keys are
-/// bounded by the 16 MiB document); this one keeps a document's keys within about 100 MiB.
-pub const MAX_KEYS_PER_DOCUMENT: usize = 1 << 19;
-
-fn too_many_keys(spec: &IndexSpec, count: usize) -> Error {
-    Error::new(
-        ErrorCode::ExceededMemoryLimit,
-        format!(
-            "cannot index the document in index '{}': its key fields' values combine into \
-             {count} keys, more than Sprout's limit of {MAX_KEYS_PER_DOCUMENT} keys per \
-             document (Sprout combines every value of each field with every value of the \
-             others, where MongoDB pairs the fields of one array element). Index fewer fields \
-             of the array, or shorten the array",
-            spec.name
-        ),
-    )
-}
-
-/// Collects the values `part` reaches from `v` at path position `pos`. Returns whether the
-/// field exists somewhere.
-fn walk(
-    v: &Bson,
-    part: &KeyPart,
-    pos: usize,
-    out: &mut UniqueValues,
-    arrays: &mut BTreeSet<usize>,
-) -> bool {
-    let parts = part.path.parts();
-    let Some(name) = parts.get(pos) else {
-        return false;
-    };
-    let child = match v {
-        Bson::Document(d) => d.get(name),
-        Bson::Array(items) => array_index(name).and_then(|i| items.get(i)),
-        _ => None,
-    };
-    match child {
-        Some(child) => visit(child, part, pos, out, arrays),
-        None => false,
-    }
-}
-
-/// The value at path component `pos`: its keys (at the last component) or the walk below it.
-fn visit(
-    child: &Bson,
-    part: &KeyPart,
-    pos: usize,
-    out: &mut UniqueValues,
-    arrays: &mut BTreeSet<usize>,
-) -> bool {
-    let parts = part.path.parts();
-    let last = pos + 1 == parts.len();
-    match child {
-        Bson::Array(items) if last => {
-            arrays.insert(pos);
-            if items.is_empty() {
-                out.push(Bson::Undefined);
-            }
-            for item in items {
-                out.push(item.clone());
-            }
-            true
-        }
-        _ if last => {
-            out.push(child.clone());
-            true
-        }
-        Bson::Array(items) => {
-            // A positional component addresses an element without expanding the array.
-            if parts.get(pos + 1).and_then(|p| array_index(p)).is_some() {
-                return walk(child, part, pos + 1, out, arrays);
-            }
-            arrays.insert(pos);
-            // An element without the rest of the path indexes as null, as MongoDB's key
-            // generator does (so `{"a.b": null}` finds `{a: [{b: 1}, {c: 1}]}`).
-            for item in items {
-                let found =
-                    matches!(item, Bson::Document(_)) && walk(item, part, pos + 1, out, arrays);
-                if !found {
-                    out.push(Bson::Null);
-                }
-            }
-            if items.is_empty() {
-                out.push(Bson::Null);
-            }
-            true
-        }
-        Bson::Document(_) => walk(child, part, pos + 1, out, arrays),
-        _ => false,
-    }
-}
-
-/// The values one key part reaches, each kept once: a value equal to one already met (by
-/// MongoDB's comparison) and of the same BSON type is dropped. The set of encodings makes this
-/// linear in the number of values (a scan of the list made a 20,000-element array quadratic).
-#[derive(Default)]
-struct UniqueValues {
-    values: Vec<Bson>,
-    seen: HashSet<(Discriminant<Bson>, Vec<u8>)>,
-}
-
-impl UniqueValues {
-    fn push(&mut self, v: Bson) {
-        // `encode` is equal for two values exactly when they compare equal, so the type's
-        // discriminant plus the encoding identifies "equal and of the same type".
-        if self.seen.insert((std::mem::discriminant(&v), encode(&v))) {
-            self.values.push(v);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -303,23 +119,6 @@ mod tests {
         assert_eq!(e.message, "cannot index parallel arrays [b] [a]");
         let k = doc_keys(&s, &doc! {"a": [1, 2], "b": 5}).unwrap().unwrap();
         assert_eq!(k.keys.len(), 2);
-    }
-
-    #[test]
-    fn keys_of_one_document_are_capped() {
-        let s = spec(doc! {"a.b": 1, "a.c": 1});
-        let array = |n: i32| -> Bson {
-            Bson::Array(
-                (0..n)
-                    .map(|i| Bson::Document(doc! {"b": i, "c": i}))
-                    .collect(),
-            )
-        };
-        let k = doc_keys(&s, &doc! {"a": array(300)}).unwrap().unwrap();
-        assert_eq!(k.keys.len(), 90_000);
-        let e = doc_keys(&s, &doc! {"a": array(1000)}).unwrap_err();
-        assert_eq!(e.code(), 146);
-        assert!(e.message.contains("1000000 keys"), "{}", e.message);
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! Secondary indexes: key specifications ([`spec`]), key generation with multikey rules
-//! ([`keygen`]), an order-preserving byte encoding of keys ([`encode`]) and the ordered index
-//! itself ([`Index`]): entries keyed by the encoded key and the record id, in MongoDB's order.
+//! ([`keygen`], following MongoDB's [`btree_key_generator`]), an order-preserving byte
+//! encoding of keys ([`encode`]) and the ordered index itself ([`Index`]): entries keyed by
+//! the encoded key and the record id, in MongoDB's order.
 //!
 //! Indexes live inside their [`crate::catalog::Collection`], which maintains them on every
 //! insert and removal; they are not stored, but rebuilt from the collection's catalog entry.
 
+pub mod btree_key_generator;
 pub mod encode;
 pub mod keygen;
 pub mod spec;
@@ -78,6 +80,21 @@ impl Index {
     /// Whether the path of key part `i` (or any prefix of it) is multikey.
     pub fn part_is_multikey(&self, i: usize) -> bool {
         self.multikey_paths.get(i).is_some_and(|p| !p.is_empty())
+    }
+
+    /// Whether key parts `i` and `j` run through one array of some document: their paths share
+    /// a prefix ending at a component where an array was met. Keys pair such fields per array
+    /// element, so the planner must not compound their bounds (MongoDB's "compound bounds of
+    /// multiple fields from the same array", allowed only under one `$elemMatch`).
+    pub fn parts_share_multikey_prefix(&self, i: usize, j: usize) -> bool {
+        let (Some(a), Some(b)) = (self.spec.parts.get(i), self.spec.parts.get(j)) else {
+            return false;
+        };
+        let (a_path, b_path) = (a.path.parts(), b.path.parts());
+        self.multikey_paths[i]
+            .iter()
+            .chain(&self.multikey_paths[j])
+            .any(|&p| p < a_path.len() && p < b_path.len() && a_path[..=p] == b_path[..=p])
     }
 
     /// The keys a document contributes (see [`keygen::doc_keys`]).

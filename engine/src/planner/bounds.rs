@@ -162,9 +162,15 @@ fn eq_intervals(v: &Bson) -> Option<(Vec<Interval>, bool)> {
 }
 
 fn cmp_intervals(op: CmpOp, v: &Bson) -> Option<(Vec<Interval>, bool)> {
-    if let Bson::Double(d) = v
-        && d.is_nan()
-    {
+    // A comparison with NaN (double or decimal) matches only NaN or nothing; numeric bounds
+    // from NaN would hold every number (found by the `index_scan` fuzz target: `{b: {$gt:
+    // NumberDecimal('NaN')}}` answered from a sparse index returned a document with 0.5).
+    let nan = match v {
+        Bson::Double(d) => d.is_nan(),
+        Bson::Decimal128(d) => crate::value::decimal_is_nan(d),
+        _ => false,
+    };
+    if nan {
         return None;
     }
     if matches!(v, Bson::Null) {
@@ -357,6 +363,15 @@ mod tests {
         assert!(!exact);
         assert_eq!(ivs[0].render(false), "[\"ab\", \"ac\")");
         assert_eq!(ivs[1].render(false), "[/^ab.*/, /^ab.*/]");
+    }
+
+    #[test]
+    fn comparisons_with_nan_get_no_bounds() {
+        let nan = Bson::Decimal128("NaN".parse().unwrap());
+        for op in [CmpOp::Gt, CmpOp::Gte, CmpOp::Lt, CmpOp::Lte] {
+            assert!(intervals_for(&Pred::Cmp(op, nan.clone())).is_none());
+            assert!(intervals_for(&Pred::Cmp(op, Bson::Double(f64::NAN))).is_none());
+        }
     }
 
     /// `^z|.` matches "a": an alternation gives no prefix, so the bounds are every string

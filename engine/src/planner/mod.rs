@@ -374,8 +374,20 @@ fn index_access_as(
     let mut bounds = Vec::with_capacity(index.spec.parts.len());
     let mut exact_used: Vec<usize> = Vec::new();
     let mut leading_usable = false;
+    let mut bounded_parts: Vec<usize> = Vec::new();
     for (i, part) in index.spec.parts.iter().enumerate() {
         let multikey = index.part_is_multikey(i);
+        if bounded_parts
+            .iter()
+            .any(|&j| index.parts_share_multikey_prefix(j, i))
+        {
+            // A field through the same array as an already bounded field: its keys pair values
+            // of one element, while the predicates may match different elements. MongoDB
+            // compounds such bounds only under one `$elemMatch` (which Sprout does not use for
+            // bounds), so this part scans all keys and its predicates stay in the filter.
+            bounds.push(vec![Interval::all()]);
+            continue;
+        }
         if part
             .path
             .parts()
@@ -422,6 +434,9 @@ fn index_access_as(
         }
         if i == 0 && ivs.is_some() {
             leading_usable = true;
+        }
+        if ivs.is_some() {
+            bounded_parts.push(i);
         }
         for (ci, exact) in on_part {
             if exact {

@@ -65,7 +65,8 @@ fn parse_args() -> Result<Args, String> {
         nodes_given: false,
         sharded: None,
     };
-    // args_os: an argument that is not UTF-8 is a usage error, not a panic.
+    // args_os: an argument that is not UTF-8 is a usage error (code after `--eval` is decoded
+    // lossily, as mongosh does), not a panic.
     let mut it = std::env::args_os().skip(1);
     while let Some(a) = it.next() {
         if args.transfer.take(&a, &mut it)? {
@@ -73,7 +74,14 @@ fn parse_args() -> Result<Args, String> {
         }
         let a = utf8(a)?;
         match a.as_str() {
-            "--eval" | "-e" => args.eval.push(utf8(it.next().ok_or("--eval needs code")?)?),
+            // mongosh (Node.js) decodes its arguments as UTF-8, each invalid byte becoming
+            // U+FFFD: `--eval $'"a\xffb"'` prints "a\u{fffd}b" there, so it runs here too.
+            "--eval" | "-e" => args.eval.push(
+                it.next()
+                    .ok_or("--eval needs code")?
+                    .to_string_lossy()
+                    .into_owned(),
+            ),
             "--dataset" => args.dataset = Some(utf8(it.next().ok_or("--dataset needs a name")?)?),
             a if a.starts_with("--dataset=") => {
                 args.dataset = Some(a.trim_start_matches("--dataset=").to_string())

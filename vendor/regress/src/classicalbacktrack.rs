@@ -638,6 +638,10 @@ impl<'a, Input: InputIndexer> MatchAttempter<'a, Input> {
         if crate::step_limit::exhausted() {
             return None;
         }
+        // Sprout patch: no match of the whole pattern fits in what remains (`min_length.rs`).
+        if ip == 0 && Dir::FORWARD && inp.right_end() - pos < self.re.min_length {
+            return None;
+        }
         debug_assert!(
             self.bts.len() == 1,
             "Should be only initial exhausted backtrack insn"

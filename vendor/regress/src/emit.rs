@@ -454,6 +454,8 @@ pub fn emit(n: &ir::Regex) -> CompiledRegex {
             group_names: Box::new([]),
             flags: n.flags,
             start_pred: startpredicate::predicate_for_re(n),
+            // Sprout patch: see `min_length.rs`.
+            min_length: crate::min_length::min_length(&n.node),
         },
     };
     emitter.emit_node(&n.node);

@@ -211,4 +211,7 @@ pub struct CompiledRegex {
 
     // Flags controlling matching.
     pub flags: api::Flags,
+
+    // Sprout patch: the fewest code units a match takes (`min_length.rs`).
+    pub min_length: usize,
 }

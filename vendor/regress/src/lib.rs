@@ -173,6 +173,8 @@ mod bytesearch;
 mod charclasses;
 mod classicalbacktrack;
 mod step_limit;
+// Sprout patch: the minimum match length, to skip start positions no match fits in.
+mod min_length;
 mod codepointset;
 mod cursor;
 mod emit;
