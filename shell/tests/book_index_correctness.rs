@@ -26,6 +26,8 @@ mod b4_text;
 mod b5;
 #[path = "catalogue_b6.rs"]
 mod b6;
+#[path = "catalogue_b7.rs"]
+mod b7;
 #[path = "catalogue_b8.rs"]
 mod b8;
 
@@ -81,6 +83,7 @@ const SUITES: &[Suite] = &[
         capped_collections, capped_collections_evict_the_oldest, ttl_indexes,
         capped_snippets_through_the_binary, replica_set_tags_and_write_concerns,
         custom_write_concern_with_the_legacy_insert),
+    suite!("catalogue_b7.rs", "B7", b7: sharding_walkthrough, social_inbox_designs),
     suite!("catalogue_b8.rs", "B8 and B0", b8:
         app_js_v1_logs_a_hit, app_js_v2_preallocates_and_v3_reads,
         driver_count_aggregate_indexes_and_remove_with_callbacks,
