@@ -2,6 +2,10 @@
 // generated data: first every library must return the same answer to each query, then each
 // workload is timed and the ratios to Sprout are printed (above 1: Sprout is faster).
 //
+// Sprout is called as a JavaScript user of the binding would: commands serialised to BSON with
+// the `bson` package, `runCommandBson`, the reply's bytes deserialised (an earlier build without
+// `runCommandBson` is called through its Extended JSON text method instead).
+//
 // Run: `cargo xtask bench-node` (builds the wasm module, installs the npm packages, runs this).
 // Direct: `node bench/compare.mjs <path to sprout_node.js> [<path to an earlier sprout_node.js>]`:
 // with a second module (an earlier build of the engine), it runs beside the first on every
@@ -14,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { Aggregator, find as mingoFind } from 'mingo';
 import Loki from 'lokijs';
 import Datastore from '@seald-io/nedb';
+import { BSON } from 'bson';
 
 const require = createRequire(import.meta.url);
 const glue = process.argv[2];
@@ -69,11 +74,20 @@ function customersAndOrders(nc, no) {
 
 // ---- Sprout through its command interface ------------------------------------------------------
 class Sprout {
-  constructor(Engine = NodeEngine) { this.e = new Engine(); }
+  constructor(Engine = NodeEngine) {
+    this.e = new Engine();
+    this.bson = typeof this.e.runCommandBson === 'function';
+  }
   cmd(command) {
-    const reply = JSON.parse(this.e.runCommand('bench', JSON.stringify(command)));
+    const reply = this.bson
+      ? BSON.deserialize(this.e.runCommandBson('bench', BSON.serialize(command)))
+      : JSON.parse(this.e.runCommand('bench', JSON.stringify(command)));
     if (reply.ok !== 1) throw new Error('sprout: ' + JSON.stringify(reply).slice(0, 300));
     return reply;
+  }
+  // Dates as this boundary carries them: JavaScript Dates for BSON, `$date` for Extended JSON.
+  dated(docs) {
+    return this.bson ? asJsDates(docs) : asEjsonDates(docs);
   }
   insert(coll, docs) {
     for (let i = 0; i < docs.length; i += 1000) this.cmd({ insert: coll, documents: docs.slice(i, i + 1000) });
@@ -83,6 +97,17 @@ class Sprout {
   }
   aggregate(coll, pipeline) {
     return this.cmd({ aggregate: coll, pipeline, cursor: { batchSize: 1e9 } }).cursor.firstBatch;
+  }
+  // What the shell's countDocuments sends.
+  countDocuments(coll, filter) {
+    const r = this.aggregate(coll, [{ $match: filter }, { $group: { _id: 1, n: { $sum: 1 } } }]);
+    return r.length ? r[0].n : 0;
+  }
+  updateMany(coll, filter, update) {
+    return this.cmd({ update: coll, updates: [{ q: filter, u: update, multi: true }] }).nModified;
+  }
+  free() {
+    this.e.free();
   }
 }
 const asEjsonDates = (docs) => docs.map((d) => ({ ...d, ts: { $date: new Date(d.ts).toISOString() } }));
@@ -114,29 +139,56 @@ function same(label, answers) {
   }
 }
 
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+// Times `fill(fresh())` over several rounds, each into a fresh store that is freed afterwards
+// (the last is kept and returned): inserts measured warm, the median reported.
+async function timeInserts(fresh, fill, free, rounds = 5) {
+  const times = [];
+  let store;
+  for (let r = 0; r < rounds; r++) {
+    if (store) free(store);
+    store = fresh();
+    const t0 = performance.now();
+    await fill(store);
+    times.push(performance.now() - t0);
+  }
+  return { store, ms: median(times) };
+}
+
 const results = [];
 function report(workload, timings) {
   results.push({ workload, ...timings });
+  const ms = Object.entries(timings).map(([k, v]) => `${k} ${v == null ? '—' : v.toFixed(3)}`);
+  console.error(`${workload}: ${ms.join(', ')} ms`);
 }
 
 // ---- workloads ---------------------------------------------------------------------------------
 const N = 20000;
 const docs = products(N);
 
-// Insert 20k (no secondary indexes yet).
-const sprout = new Sprout();
-let tSprout = performance.now(); sprout.insert('products', docs); tSprout = performance.now() - tSprout;
-const before = BeforeEngine ? new Sprout(BeforeEngine) : null;
-let tBefore;
-if (before) { tBefore = performance.now(); before.insert('products', docs); tBefore = performance.now() - tBefore; }
-const mingoArray = [];
-let tMingo = performance.now(); for (const d of docs) mingoArray.push({ ...d }); tMingo = performance.now() - tMingo;
-const loki = new Loki('bench.db');
-const lokiColl = loki.addCollection('products', { unique: ['sku'] });
-let tLoki = performance.now(); lokiColl.insert(docs.map((d) => ({ ...d }))); tLoki = performance.now() - tLoki;
-const nedb = new Datastore({ inMemoryOnly: true });
-let tNedb = performance.now(); await nedb.insertAsync(docs.map((d) => ({ ...d }))); tNedb = performance.now() - tNedb;
-report('insert 20k documents', { sprout: tSprout, sprout_before: tBefore, mingo: tMingo, lokijs: tLoki, nedb: tNedb });
+// Insert 20k (no secondary indexes yet), warm: the median of five rounds, each into a fresh store.
+const ins = await timeInserts(() => new Sprout(), (s) => s.insert('products', docs), (s) => s.free());
+const sprout = ins.store;
+const insBefore = BeforeEngine &&
+  (await timeInserts(() => new Sprout(BeforeEngine), (s) => s.insert('products', docs), (s) => s.free()));
+const before = insBefore && insBefore.store;
+const insMingo = await timeInserts(() => [], (a) => { for (const d of docs) a.push({ ...d }); }, () => {});
+const mingoArray = insMingo.store;
+const insLoki = await timeInserts(
+  () => new Loki('bench.db').addCollection('products', { unique: ['sku'] }),
+  (c) => c.insert(docs.map((d) => ({ ...d }))),
+  () => {},
+);
+const lokiColl = insLoki.store;
+const insNedb = await timeInserts(
+  () => new Datastore({ inMemoryOnly: true }),
+  (db) => db.insertAsync(docs.map((d) => ({ ...d }))),
+  () => {},
+);
+const nedb = insNedb.store;
+report('insert 20k documents', {
+  sprout: ins.ms, sprout_before: insBefore && insBefore.ms, mingo: insMingo.ms, lokijs: insLoki.ms, nedb: insNedb.ms,
+});
 
 // Indexes on sku and price where the library has indexes (mingo has none).
 for (const s of [sprout, before].filter(Boolean)) {
@@ -211,9 +263,9 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
 {
   const ev = events(100000);
   const s = new Sprout();
-  s.insert('events', asEjsonDates(ev));
+  s.insert('events', s.dated(ev));
   const b = BeforeEngine && new Sprout(BeforeEngine);
-  if (b) b.insert('events', asEjsonDates(ev));
+  if (b) b.insert('events', b.dated(ev));
   const mingoEvents = asJsDates(ev);
   const pipeline = [
     { $group: { _id: { $dayOfMonth: '$ts' }, bytes: { $sum: '$bytes' }, hits: { $sum: 1 } } },
@@ -229,6 +281,24 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
     sprout_before: b && time(() => b.aggregate('events', pipeline), 3),
     mingo: time(() => new Aggregator(pipeline).run(mingoEvents), 3),
   });
+  // As in book B chapter 8: filter, group, order the groups.
+  const report8 = [
+    { $match: { path: { $ne: '/' }, bytes: { $gte: 1000 } } },
+    { $group: { _id: '$path', bytes: { $sum: '$bytes' }, hits: { $sum: 1 } } },
+    { $sort: { bytes: -1 } },
+  ];
+  same('$match + $group + $sort', {
+    sprout: s.aggregate('events', report8),
+    ...(b && { sprout_before: b.aggregate('events', report8) }),
+    mingo: new Aggregator(report8).run(mingoEvents),
+  });
+  report('$match + $group + $sort, 100k events', {
+    sprout: time(() => s.aggregate('events', report8), 3),
+    sprout_before: b && time(() => b.aggregate('events', report8), 3),
+    mingo: time(() => new Aggregator(report8).run(mingoEvents), 3),
+  });
+  s.free();
+  if (b) b.free();
 }
 
 // $lookup: 10k orders joined to 1k customers on _id.
@@ -254,6 +324,113 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
     sprout_before: b && time(() => b.aggregate('orders', pipeline), 3),
     mingo: time(() => new Aggregator(pipeline, options).run(orders), 3),
   });
+  s.free();
+  if (b) b.free();
+}
+
+// 100k products: a sort without an index, counts with and without an index, updateMany.
+{
+  const big = products(100000);
+  const s = new Sprout();
+  s.insert('big', big);
+  const b = BeforeEngine && new Sprout(BeforeEngine);
+  if (b) b.insert('big', big);
+  const sprouts = [s, b].filter(Boolean);
+  for (const x of sprouts) x.cmd({ createIndexes: 'big', indexes: [{ key: { price: 1 }, name: 'price_1' }] });
+  const mingoBig = big.map((d) => ({ ...d }));
+  const lokiBig = new Loki('big.db').addCollection('big');
+  lokiBig.insert(big.map((d) => ({ ...d })));
+  lokiBig.ensureIndex('price');
+  const nedbBig = new Datastore({ inMemoryOnly: true });
+  await nedbBig.insertAsync(big.map((d) => ({ ...d })));
+  await nedbBig.ensureIndexAsync({ fieldName: 'price' });
+
+  // $sort on an unindexed field over 100k documents, the first 1,000 returned.
+  const sortSpec = { stock: -1, _id: 1 };
+  same('unindexed sort', {
+    sprout: ids(s.find('big', {}, { sort: sortSpec, limit: 1000 })),
+    ...(b && { sprout_before: ids(b.find('big', {}, { sort: sortSpec, limit: 1000 })) }),
+    mingo: ids(mingoFind(mingoBig, {}).sort(sortSpec).limit(1000).all()),
+    lokijs: ids(lokiBig.chain().compoundsort([['stock', true], '_id']).limit(1000).data()),
+    nedb: ids(await nedbBig.findAsync({}).sort(sortSpec).limit(1000)),
+  });
+  report('sort without an index over 100k, first 1,000', {
+    sprout: time(() => s.find('big', {}, { sort: sortSpec, limit: 1000 }), 5),
+    sprout_before: b && time(() => b.find('big', {}, { sort: sortSpec, limit: 1000 }), 5),
+    mingo: time(() => mingoFind(mingoBig, {}).sort(sortSpec).limit(1000).all(), 5),
+    lokijs: time(() => lokiBig.chain().compoundsort([['stock', true], '_id']).limit(1000).data(), 5),
+    nedb: await timeAsync(() => nedbBig.findAsync({}).sort(sortSpec).limit(1000), 5),
+  });
+
+  // countDocuments without an index (compound filter) and through the price index.
+  const scanQ = { category: 'games', stock: { $gt: 250 } };
+  const rangeQ = { price: { $gte: 100, $lt: 200 } };
+  const lokiRangeQ = { $and: [{ price: { $gte: 100 } }, { price: { $lt: 200 } }] };
+  for (const [label, q, lokiQ] of [['without an index', scanQ, scanQ], ['through an index', rangeQ, lokiRangeQ]]) {
+    same('countDocuments ' + label, {
+      sprout: s.countDocuments('big', q),
+      ...(b && { sprout_before: b.countDocuments('big', q) }),
+      mingo: mingoFind(mingoBig, q).all().length,
+      lokijs: lokiBig.count(lokiQ),
+      nedb: await nedbBig.countAsync(q),
+    });
+    report('countDocuments ' + label + ', 100k', {
+      sprout: time(() => s.countDocuments('big', q), 10),
+      sprout_before: b && time(() => b.countDocuments('big', q), 10),
+      mingo: time(() => mingoFind(mingoBig, q).all().length, 10),
+      lokijs: time(() => lokiBig.count(lokiQ), 10),
+      nedb: await timeAsync(() => nedbBig.countAsync(q), 10),
+    });
+  }
+
+  // updateMany with $inc over all 100k (mingo has no storage to update: null).
+  const all = { stock: { $gte: 0 } };
+  const lokiInc = () => lokiBig.findAndUpdate(all, (d) => { d.stock += 1; });
+  same('updateMany $inc', {
+    sprout: s.updateMany('big', all, { $inc: { stock: 1 } }),
+    ...(b && { sprout_before: b.updateMany('big', all, { $inc: { stock: 1 } }) }),
+    lokijs: (lokiInc(), lokiBig.count(all)),
+    nedb: (await nedbBig.updateAsync(all, { $inc: { stock: 1 } }, { multi: true })).numAffected,
+  });
+  report('updateMany $inc over 100k', {
+    sprout: time(() => s.updateMany('big', all, { $inc: { stock: 1 } }), 3),
+    sprout_before: b && time(() => b.updateMany('big', all, { $inc: { stock: 1 } }), 3),
+    mingo: null,
+    lokijs: time(lokiInc, 3),
+    nedb: await timeAsync(() => nedbBig.updateAsync(all, { $inc: { stock: 1 } }, { multi: true }), 3),
+  });
+  for (const x of sprouts) x.free();
+}
+
+// A text search (only Sprout has text indexes: the others are null).
+{
+  const words = ['apple', 'river', 'stone', 'cloud', 'garden', 'lamp', 'paper', 'tiger'];
+  const below = lcg(17);
+  const notes = [];
+  for (let i = 0; i < 20000; i++) {
+    notes.push({ _id: i, body: Array.from({ length: 8 }, () => words[below(words.length)]).join(' ') });
+  }
+  const s = new Sprout();
+  s.insert('notes', notes);
+  const b = BeforeEngine && new Sprout(BeforeEngine);
+  if (b) b.insert('notes', notes);
+  for (const x of [s, b].filter(Boolean)) x.cmd({ createIndexes: 'notes', indexes: [{ key: { body: 'text' }, name: 'body_text' }] });
+  const q = { $text: { $search: 'tiger lamp' } };
+  const expected = notes.filter((n) => /\b(tiger|lamp)\b/.test(n.body)).length;
+  same('text search', {
+    expected,
+    sprout: s.find('notes', q).length,
+    ...(b && { sprout_before: b.find('notes', q).length }),
+  });
+  report('text search, 20k notes', {
+    sprout: time(() => s.find('notes', q), 5),
+    sprout_before: b && time(() => b.find('notes', q), 5),
+    mingo: null,
+    lokijs: null,
+    nedb: null,
+  });
+  s.free();
+  if (b) b.free();
 }
 
 // ---- report ------------------------------------------------------------------------------------

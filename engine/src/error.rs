@@ -68,6 +68,10 @@ pub enum ErrorCode {
     MaxStalenessOutOfRange,
     /// A cursor's collection was dropped under it (the next `getMore` fails).
     QueryPlanKilled,
+    /// Sharding codes (sharding/).
+    ShardKeyNotFound,
+    ShardNotFound,
+    NamespaceNotSharded,
     Location(i32),
 }
 
@@ -129,6 +133,9 @@ impl ErrorCode {
         ErrorCode::FailedToSatisfyReadPreference,
         ErrorCode::MaxStalenessOutOfRange,
         ErrorCode::QueryPlanKilled,
+        ErrorCode::ShardKeyNotFound,
+        ErrorCode::ShardNotFound,
+        ErrorCode::NamespaceNotSharded,
     ];
 
     /// The code with this number: a named one where MongoDB names it, else `Location(n)`.
@@ -197,6 +204,9 @@ impl ErrorCode {
             ErrorCode::FailedToSatisfyReadPreference => 133,
             ErrorCode::MaxStalenessOutOfRange => 160,
             ErrorCode::QueryPlanKilled => 175,
+            ErrorCode::ShardKeyNotFound => 61,
+            ErrorCode::ShardNotFound => 70,
+            ErrorCode::NamespaceNotSharded => 118,
             ErrorCode::Location(n) => n,
         }
     }
@@ -263,6 +273,9 @@ impl ErrorCode {
             ErrorCode::FailedToSatisfyReadPreference => "FailedToSatisfyReadPreference",
             ErrorCode::MaxStalenessOutOfRange => "MaxStalenessOutOfRange",
             ErrorCode::QueryPlanKilled => "QueryPlanKilled",
+            ErrorCode::ShardKeyNotFound => "ShardKeyNotFound",
+            ErrorCode::ShardNotFound => "ShardNotFound",
+            ErrorCode::NamespaceNotSharded => "NamespaceNotSharded",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()

@@ -55,8 +55,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     lesson!("b2-modeling"),
     lesson!("b3-queries"),
     lesson!("b3-writes"),
-    lesson!("b4-indexing"),
+    lesson!("b4-indexes"),
+    lesson!("b4-special-indexes"),
     lesson!("b5-optimizing"),
+    lesson!("b6-managing"),
 ];
 
 /// Parses every built-in lesson.

@@ -29,6 +29,8 @@ struct Walk {
     keys_fn: JsObject,
     /// BSON bytes the conversion may still produce.
     remaining: std::cell::Cell<usize>,
+    /// Keep JavaScript `undefined` as BSON undefined (for printing) instead of null (for the server).
+    keep_undefined: bool,
 }
 
 impl Walk {
@@ -86,6 +88,16 @@ fn get_string(obj: &JsObject, key: &str, ctx: &mut Context) -> JsResult<String> 
 
 /// Converts a JS value to BSON. `undefined` becomes null, as js-bson does by default.
 pub fn to_bson(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
+    convert(v, ctx, false)
+}
+
+/// Converts a JS value to BSON for printing: `undefined` stays undefined, so the shell shows
+/// `undefined` where mongosh and the legacy shell do (`print(undefined)`, `{ a: undefined }`).
+pub fn to_bson_for_display(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
+    convert(v, ctx, true)
+}
+
+fn convert(v: &JsValue, ctx: &mut Context, keep_undefined: bool) -> JsResult<Bson> {
     let keys_fn = ctx
         .global_object()
         .get(js_string!("__sproutKeys"), ctx)?
@@ -94,6 +106,7 @@ pub fn to_bson(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
     let walk = Walk {
         keys_fn,
         remaining: std::cell::Cell::new(MAX_CONVERTED_BYTES),
+        keep_undefined,
     };
     to_bson_at(v, ctx, &walk, 0)
 }
@@ -116,6 +129,7 @@ fn to_bson_at(v: &JsValue, ctx: &mut Context, walk: &Walk, depth: usize) -> JsRe
         )));
     }
     Ok(match v.variant() {
+        JsVariant::Undefined if walk.keep_undefined => Bson::Undefined,
         JsVariant::Null | JsVariant::Undefined => Bson::Null,
         JsVariant::Boolean(b) => Bson::Boolean(b),
         JsVariant::String(s) => {

@@ -36,6 +36,7 @@ pub mod regex_limit;
 mod replset;
 mod runtime;
 mod session;
+mod sharding;
 pub mod transfer;
 pub mod value_caps;
 mod where_eval;
@@ -244,7 +245,10 @@ impl Shell {
     /// The prompt's prefix while the shell is connected to a simulated replica set
     /// (`rs1 [direct: primary] `); empty otherwise.
     pub fn prompt_prefix(&self) -> String {
-        replset::prompt_prefix(&self.session.borrow()).unwrap_or_default()
+        let session = self.session.borrow();
+        sharding::prompt_prefix(&session)
+            .or_else(|| replset::prompt_prefix(&session))
+            .unwrap_or_default()
     }
 
     pub fn style(&self) -> Style {
@@ -527,8 +531,10 @@ impl Shell {
                 out.result = Some(text);
             }
             "value" => {
-                let v =
-                    convert::to_bson(&obj.get(js_string!("value"), &mut self.ctx)?, &mut self.ctx)?;
+                let v = convert::to_bson_for_display(
+                    &obj.get(js_string!("value"), &mut self.ctx)?,
+                    &mut self.ctx,
+                )?;
                 out.result = Some(printer::format_value(
                     &v,
                     &PrintOptions {

@@ -34,6 +34,7 @@ pub(crate) fn initiate(session: &mut Session, config: &Document) -> Document {
         Ok(set) => {
             session.connected_host = set.primary_host().map(str::to_string);
             session.replica_set = Some(set);
+            session.router = None;
             bson::doc! {"ok": 1.0}
         }
         Err(e) => engine::error_reply(&e),

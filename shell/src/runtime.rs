@@ -31,6 +31,7 @@ const LAZY_MODULES_JS: &str = include_str!("js/lazy_modules.js");
 const HELP_JS: &str = include_str!("js/help.js");
 const EJSON_JS: &str = include_str!("js/ejson.js");
 const REPLSET_JS: &str = include_str!("js/replset.js");
+const SHARDING_JS: &str = include_str!("js/sharding.js");
 const TEST_HELPERS_JS: &str = include_str!("js/test_helpers.js");
 
 pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> JsResult<()> {
@@ -67,6 +68,7 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
         ("lazyModuleSource", 1, lazy_module_source),
         ("replSetInitiate", 1, crate::replset::initiate_native),
         ("setReadPref", 1, crate::replset::set_read_pref_native),
+        ("shardingStart", 1, crate::sharding::start_native),
         ("regexLimitHit", 0, crate::regex_limit::limit_hit),
         ("ejsonStringify", 3, crate::ejson::stringify),
         ("ejsonParse", 1, crate::ejson::parse),
@@ -138,9 +140,13 @@ fn run_command(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsV
         let mut s = s
             .try_borrow_mut()
             .map_err(|_| busy("database commands are not available inside $where"))?;
-        match crate::replset::run_command(&mut s, &db, &cmd) {
-            Some(reply) => reply,
-            None => crate::where_eval::run_with_where(&mut s.engine, &db, &cmd, ctx),
+        if let Some(reply) = crate::sharding::run_command(&mut s, &db, &cmd) {
+            reply
+        } else {
+            match crate::replset::run_command(&mut s, &db, &cmd) {
+                Some(reply) => reply,
+                None => crate::where_eval::run_with_where(&mut s.engine, &db, &cmd, ctx),
+            }
         }
     };
     convert::to_js(&bson::Bson::Document(reply), ctx)
@@ -256,8 +262,13 @@ fn print(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
 }
 
 fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    let value = convert::to_bson(&arg(args, 0), ctx)?;
+    let value = convert::to_bson_for_display(&arg(args, 0), ctx)?;
     let how = arg_string(args, 1, ctx)?;
+    if value == bson::Bson::Undefined {
+        // The result printer shows nothing for a bare `undefined`; print(), printjson() and
+        // tojson() spell it out, as both shells do.
+        return Ok(js_string_value("undefined"));
+    }
     let style = session(ctx)?
         .try_borrow()
         .map_err(|_| busy(NOT_IN_WHERE))?
@@ -371,6 +382,7 @@ fn lazy_module_source(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsRes
         "bulk" => BULK_JS,
         "indexes" => INDEXES_JS,
         "replset" => REPLSET_JS,
+        "sharding" => SHARDING_JS,
         "test_helpers" => TEST_HELPERS_JS,
         other => return Err(type_error(format!("no shell module '{other}'"))),
     };
@@ -433,6 +445,9 @@ fn advance_clock(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<J
     s.engine.advance_clock((seconds * 1000.0).round() as i64);
     if let Some(set) = s.replica_set.as_mut() {
         set.advance_clock((seconds * 1000.0).round() as i64);
+    }
+    if let Some(router) = s.router.as_mut() {
+        router.advance_clock((seconds * 1000.0).round() as i64);
     }
     Ok(JsValue::undefined())
 }

@@ -27,6 +27,9 @@ pub(crate) struct Session {
     pub connected_host: Option<String>,
     /// The connection's read preference (`db.getMongo().setReadPref`).
     pub read_preference: Option<bson::Document>,
+    /// The simulated sharded cluster's router every command goes to, once one is started
+    /// (`sharding.rs`).
+    pub router: Option<engine::Router>,
 }
 
 impl Session {
@@ -43,6 +46,7 @@ impl Session {
             replica_set: None,
             connected_host: None,
             read_preference: None,
+            router: None,
         }
     }
 

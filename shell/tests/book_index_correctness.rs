@@ -79,7 +79,8 @@ const SUITES: &[Suite] = &[
         chapter_5_runs_in_sprout_eval),
     suite!("catalogue_b6.rs", "B6", b6:
         capped_collections, capped_collections_evict_the_oldest, ttl_indexes,
-        capped_snippets_through_the_binary),
+        capped_snippets_through_the_binary, replica_set_tags_and_write_concerns,
+        custom_write_concern_with_the_legacy_insert),
     suite!("catalogue_b8.rs", "B8 and B0", b8:
         app_js_v1_logs_a_hit, app_js_v2_preallocates_and_v3_reads,
         driver_count_aggregate_indexes_and_remove_with_callbacks,

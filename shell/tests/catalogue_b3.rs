@@ -317,7 +317,8 @@ pub fn chapter_3_replica_write_concerns_on_a_standalone() {
             (
                 "B3-C34",
                 "db.customers.insert(\n{username: \"customer1\", email: \"customer1@customer.com\", password: hex_md5(\"customer1paswd\")}, \n{writeConcern: {w: 3}}\n)",
-                "MongoServerError[BadValue]: cannot use 'w' > 1 when a host is not replicated",
+                // mongosh's warning, the first time insert runs in the session (not again below).
+                "DeprecationWarning: Collection.insert() is deprecated. Use insertOne, insertMany, or bulkWrite.\nMongoServerError[BadValue]: cannot use 'w' > 1 when a host is not replicated",
             ),
             (
                 "B3-C35",

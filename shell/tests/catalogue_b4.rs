@@ -298,7 +298,11 @@ pub fn chapter_4_runs_in_sprout_eval() {
         "{CUSTOMER};\nprint(db.customers.createIndex({{username: 1}}));\nprint(db.customers.find({{username: \"customer1\"}}).explain().queryPlanner.winningPlan.inputStage.indexName);\ndb.customers.createIndex({{followedSellers: 1, wishList: 1}})"
     );
     let (out, err, code) = common::sprout(&["--quiet", "--eval", &script]);
-    assert_eq!(out, "username_1\nusername_1\n");
+    // The book's `insert` in mongosh's style: mongosh's warning comes first.
+    assert_eq!(
+        out,
+        "DeprecationWarning: Collection.insert() is deprecated. Use insertOne, insertMany, or bulkWrite.\nusername_1\nusername_1\n"
+    );
     assert_eq!(
         err,
         "MongoServerError[CannotIndexParallelArrays]: cannot index parallel arrays [wishList] [followedSellers]\n"

@@ -234,9 +234,10 @@ pub fn chapter_5_runs_in_sprout_eval() {
     );
     let (out, err, code) = common::sprout(&["--quiet", "--eval", &script]);
     assert_eq!(err, "");
+    // The book's `insert` in mongosh's style: mongosh's warning comes first.
     assert_eq!(
         out,
-        "3\nCOLLSCAN 10\nprice_1\nPROJECTION_COVERED 0\n[ { price: 69 }, { price: 71 }, { price: 89 } ]\n"
+        "DeprecationWarning: Collection.insert() is deprecated. Use insertOne, insertMany, or bulkWrite.\n3\nCOLLSCAN 10\nprice_1\nPROJECTION_COVERED 0\n[ { price: 69 }, { price: 71 }, { price: 89 } ]\n"
     );
     assert_eq!(code, Some(0));
 }

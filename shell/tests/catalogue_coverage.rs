@@ -13,8 +13,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-/// The parts issue #4 holds to "every snippet runs".
-const BAR: &[&str] = &["A", "B2", "B3", "B4", "B5"];
+/// The parts held to "every snippet runs": issue #4's (A, B2–B5) and issue #17's (B6, B7; B8 follows).
+const BAR: &[&str] = &["A", "B2", "B3", "B4", "B5", "B6", "B7"];
 
 /// Ids that are not shell input, with the reason (the bar's parts may leave only these out).
 const NOT_RUNNABLE: &[(&str, &str)] = &[
@@ -30,6 +30,16 @@ const NOT_RUNNABLE: &[(&str, &str)] = &[
         "B3-C25",
         "syntax template: update(<query>, <update>, {...})",
     ),
+    (
+        "B7-C1",
+        "terminal (B7-C1 … C4): mongod --configsvr, mongos --configdb, mongod shards, mongo host:port",
+    ),
+    ("B7-C2", "terminal (B7-C1 … C4): mongos --fork --configdb"),
+    (
+        "B7-C3",
+        "terminal (B7-C1 … C4): mongod --fork --port 27001/27002",
+    ),
+    ("B7-C4", "terminal (B7-C1 … C4): mongo localhost:27017"),
     (
         "B8-C1",
         "Nginx configuration (B8-C1 … C3: log_format, access_log)",

@@ -69,6 +69,23 @@ fn legacy_flag_prints_like_the_books() {
 }
 
 #[test]
+fn mongosh_style_warns_once_for_a_deprecated_method() {
+    let o = sprout(
+        &[
+            "--eval",
+            "db.c.insert({_id: 1}); db.c.insert({_id: 2}); db.c.countDocuments()",
+        ],
+        "",
+    );
+    assert_eq!(
+        stdout(&o),
+        "DeprecationWarning: Collection.insert() is deprecated. Use insertOne, insertMany, or bulkWrite.\n2\n"
+    );
+    let legacy = sprout(&["--legacy", "--eval", "db.c.count()"], "");
+    assert_eq!(stdout(&legacy), "0\n");
+}
+
+#[test]
 fn scripts_run_in_order_and_load_reads_files() {
     let dir = std::env::temp_dir().join(format!("sprout-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");

@@ -11,12 +11,15 @@
 // exported as JSON lines and a JSON array, the database as a mongodump archive (downloads with the
 // right bytes); files imported by the file picker, by drop and by paste, a bad file refused whole,
 // an import from a page that does not own the database, and the archive restored into another
-// database with the same documents and indexes. Faults: a write past a lowered quota fails with
+// database with the same documents and indexes; every lesson dataset exported by the page as a
+// mongodump archive and as JSON lines per collection and imported into other named databases
+// exactly (documents in order as canonical Extended JSON, so field order and types; collection
+// options; indexes with their options). Faults: a write past a lowered quota fails with
 // OutOfDiskSpace and loses no earlier write; another connection's upgrade (versionchange) is not
 // blocked and finds every write. Stop in a page that does not own the database stops the command
 // in the owner. Writes storage-timings.json and screenshots.
 // Usage: node storage.spec.mjs <url> <output-dir>
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launch, check, finish } from './harness.mjs';
 
@@ -309,8 +312,11 @@ try {
         workerRunningMs: at('sprout:worker-module-running'),
         shellBuiltMs: at('sprout:shell-built'),
         storeOpenedMs: at('sprout:store-opened'),
+        storeReadMs: at('sprout:store-read'),
         dataLoadedMs: at('sprout:data-loaded'),
+        firstInputRunMs: at('sprout:first-input-run'),
         shellReadyMs: at('sprout:shell-ready'),
+        firstResultMs: at('sprout:first-result'),
       };
     });
     check('100k documents reload from IndexedDB and answer a query', count === 99991, String(count));
@@ -424,6 +430,8 @@ try {
     check('an exported archive imported into another database gives the same documents and indexes',
       restored.includes('restored') && copied.bytes.equals(lines.bytes) && indexes.includes('name_1'), `${restored} / ${indexes}`);
     await copy.close();
+
+    await datasetRoundTrips(exportAs, importFile);
   }
 
   if (wanted('stop')) {
@@ -453,6 +461,132 @@ try {
   check('exception', false, String(e));
 } finally {
   await finish();
+}
+
+// Every lesson dataset (those the lessons' `dataset:` lines name) goes out through the page's
+// data panel as a mongodump archive and as JSON lines per collection, and comes back through its
+// import into other named databases exactly: the same collections and options, the same
+// documents in the same order (compared as canonical Extended JSON text, so field order and
+// types count: an int32 that came back a double, or two fields swapped, differ), the same
+// indexes (listIndexes' documents: key, name, options). The datasets hold only `_id` indexes, so
+// two more with options are added to each collection of the source. The datasets are loaded the
+// way the page loads one for an embedded console (`embed.html?view=bridge`, whose `load` runs the
+// dataset's inserts through the shell: web/src/embed/bridge.rs); the same bridges read each
+// database back. JSON lines carry no indexes (mongoexport's format has none), so the JSON copy
+// must have `_id` alone. Each database is dropped after its comparison (checked), so every import
+// lands in an empty database.
+async function datasetRoundTrips(exportAs, importFile) {
+  const contentDir = new URL('../../lessons/content/', import.meta.url);
+  const names = [...new Set(readdirSync(contentDir).filter((f) => f.endsWith('.md'))
+    .flatMap((f) => [...readFileSync(new URL(f, contentDir), 'utf8').matchAll(/^dataset:\s*(\S+)\s*$/gm)].map((m) => m[1])))].sort();
+  const started = Date.now();
+  const bases = { src: 'e2e-rt-source', archive: 'e2e-rt-archive', json: 'e2e-rt-json' };
+  const host = await context.newPage();
+  const hostUrl = `${url}e2e-roundtrip.html`;
+  await host.route(hostUrl, (route) => route.fulfill({
+    contentType: 'text/html',
+    body: `<!doctype html><title>round trip</title><script>
+      window.sproutReady = {};
+      const waiting = new Map();
+      let next = 1;
+      addEventListener('message', (e) => {
+        const m = e.data || {};
+        if (m.sprout === 'ready') sproutReady[m.database] = true;
+        if (m.sprout === 'done' && waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); }
+      });
+      window.ask = (frame, message) => new Promise((resolve) => {
+        const id = next++;
+        waiting.set(id, resolve);
+        document.querySelector('iframe[name=' + frame + ']').contentWindow.postMessage(Object.assign({ id }, message), '*');
+      });
+    </script>${Object.entries(bases).map(([frame, db]) => `<iframe name="${frame}" src="./embed.html?view=bridge&db=${db}"></iframe>`).join('')}`,
+  }));
+  await host.goto(hostUrl);
+  await host.waitForFunction((dbs) => dbs.every((d) => window.sproutReady[d]), Object.values(bases), { timeout: 60000 });
+  const evalIn = async (frame, input) => {
+    const m = await host.evaluate(([f, i]) => window.ask(f, { sprout: 'run', input: i }), [frame, input]);
+    if (m.isError) throw new Error(`${frame}: ${input.slice(0, 100)}: ${m.output}`);
+    return m.output;
+  };
+  // Collections (name, type, options), their indexes and documents (natural order), as
+  // canonical Extended JSON; after running `before` (with `d` the database).
+  const snapshot = async (frame, db, before = '') => parsed(await evalIn(frame, `(() => { const d = db.getSiblingDB(${JSON.stringify(db)});
+    ${before}
+    return EJSON.stringify(d.getCollectionInfos().map((i) => ({name: i.name, type: i.type, options: i.options,
+      indexes: d.getCollection(i.name).getIndexes(), documents: d.getCollection(i.name).find().toArray()})), {relaxed: false}); })()`));
+  // The shell prints a string result as it is (mongosh does too).
+  const parsed = (output) => {
+    try { return JSON.parse(output); } catch { throw new Error(`not JSON: ${output.slice(0, 300)}`); }
+  };
+  const pages = {};
+  for (const [frame, db] of Object.entries(bases)) pages[frame] = await open(`db=${db}`);
+  const text = (v) => JSON.stringify(v);
+  // The first difference between two snapshots, said briefly.
+  const difference = (want, got, withIndexes) => {
+    if (text(want.map((c) => c.name)) !== text(got.map((c) => c.name))) return `collections ${text(got.map((c) => c.name))}, want ${text(want.map((c) => c.name))}`;
+    for (let i = 0; i < want.length; i++) {
+      const [w, g] = [want[i], got[i]];
+      if (text(w.options) !== text(g.options) || w.type !== g.type) return `${w.name}: options ${text(g.options)}, want ${text(w.options)}`;
+      const wantIndexes = withIndexes ? w.indexes : w.indexes.filter((x) => x.name === '_id_');
+      if (text(wantIndexes) !== text(g.indexes)) return `${w.name}: indexes ${text(g.indexes)}, want ${text(wantIndexes)}`;
+      if (w.documents.length !== g.documents.length) return `${w.name}: ${g.documents.length} documents, want ${w.documents.length}`;
+      for (let j = 0; j < w.documents.length; j++) {
+        if (text(w.documents[j]) !== text(g.documents[j])) return `${w.name} document ${j}: ${text(g.documents[j])}, want ${text(w.documents[j])}`;
+      }
+    }
+    return null;
+  };
+  let documents = 0;
+  for (const name of names) {
+    const file = JSON.parse(readFileSync(new URL(`../../lessons/datasets/${name}.json`, import.meta.url), 'utf8'));
+    const db = file.db;
+    // The copies' pages switch to the dataset's database meanwhile.
+    const switched = Promise.all([run(pages.archive, `use ${db}`), run(pages.json, `use ${db}`)]);
+    const loaded = await host.evaluate((n) => window.ask('src', { sprout: 'load', name: n }), name);
+    if (loaded.isError) { check(`${name}: the page loads the dataset`, false, loaded.output); await switched; continue; }
+    const source = await snapshot('src', db, `for (const c of d.getCollectionNames()) {
+        const f = Object.keys(d.getCollection(c).findOne() ?? {}).find((k) => k !== '_id');
+        if (f === undefined) continue;
+        d.getCollection(c).createIndex({[f]: 1}, {name: 'rt_' + f, sparse: true});
+        d.getCollection(c).createIndex({[f]: -1, _id: 1}, {name: 'rt_compound', partialFilterExpression: {_id: {$exists: true}}});
+      }`);
+    const counts = source.map((c) => c.documents.length);
+    const expected = Object.values(file.collections).map((docs) => docs.length).reduce((a, b) => a + b, 0);
+    documents += expected;
+    if (counts.reduce((a, b) => a + b, 0) !== expected) check(`${name}: the dataset is in the source database`, false, `${text(counts)}, want ${expected} documents`);
+    // Out through the source page's data panel.
+    await run(pages.src, `use ${db}`);
+    const archive = await exportAs(pages.src, '', 'archive');
+    const lines = [];
+    for (const c of source) lines.push([c.name, await exportAs(pages.src, c.name, 'json')]);
+    // In through the data panel of the two other databases' pages, side by side.
+    await switched;
+    const [restored, imported] = await Promise.all([
+      (async () => [await importFile(pages.archive, archive.name, archive.bytes)])(),
+      (async () => {
+        const outs = [];
+        for (const [c, out] of lines) outs.push(await importFile(pages.json, `${c}.json`, out.bytes));
+        return outs;
+      })(),
+    ]);
+    const [fromArchive, fromJson] = await Promise.all([snapshot('archive', db), snapshot('json', db)]);
+    const indexCount = source.reduce((n, c) => n + c.indexes.length, 0);
+    const archiveDiff = difference(source, fromArchive, true);
+    check(`${name}: exported as a mongodump archive and imported, exact (${source.length} collections, ${expected} documents, ${indexCount} indexes)`,
+      archiveDiff === null, `${archiveDiff} (${archive.out} / ${restored.join(' / ')})`);
+    const jsonDiff = difference(source, fromJson, false);
+    check(`${name}: exported as JSON lines per collection and imported, exact (same documents, field order and types)`,
+      jsonDiff === null, `${jsonDiff} (${imported.join(' / ')})`);
+    // Dropped everywhere, and the copies checked empty: the next dataset (three share the
+    // database `ecommerce`) is imported into nothing.
+    const left = await Promise.all(Object.keys(bases).map(async (f) => Number(await evalIn(f,
+      `(() => { const d = db.getSiblingDB(${JSON.stringify(db)}); d.dropDatabase(); return d.getCollectionNames().length; })()`))));
+    if (text(left) !== '[0,0,0]') check(`${name}: dropped after the comparison`, false, text(left));
+  }
+  check('every lesson dataset was checked', names.length >= 13, `${names.length}: ${names.join(', ')}`);
+  console.log(`round trip of ${names.length} lesson datasets (${documents} documents) through the page's export and import: ${Date.now() - started} ms`);
+  for (const page of Object.values(pages)) await page.close();
+  await host.close();
 }
 function inserted(text) {
   return text.includes('acknowledged: true');

@@ -408,12 +408,12 @@ mod tests {
         let back: Request = serde_json::from_str(&text).unwrap();
         assert_eq!(back.body, r.body);
         let open: RequestBody =
-            serde_json::from_str(r#"{"kind":"open_lesson","lesson":"b4-indexing","replay":2}"#)
+            serde_json::from_str(r#"{"kind":"open_lesson","lesson":"b4-indexes","replay":2}"#)
                 .unwrap();
         assert_eq!(
             open,
             RequestBody::OpenLesson {
-                lesson: "b4-indexing".into(),
+                lesson: "b4-indexes".into(),
                 replay: 2
             }
         );

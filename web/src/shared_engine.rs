@@ -88,11 +88,13 @@ impl SharedEngine {
     /// When the store holds more than [`COMPACT_AFTER`] change records, rewrites its documents
     /// as packs (the engine holds exactly what is stored: this runs between commands).
     pub async fn compact_if_due(this: &std::cell::RefCell<Option<SharedEngine>>) {
+        // The packs are made only when due (`Option::zip` made them, every document written
+        // out as BSON, after every command and before the first answer of a page's start).
         let due = this.borrow().as_ref().and_then(|s| {
-            (s.change_records > COMPACT_AFTER)
-                .then(|| s.store.clone())
-                .flatten()
-                .zip(s.engine.as_ref().map(packs_of))
+            if s.change_records <= COMPACT_AFTER {
+                return None;
+            }
+            Some((s.store.clone()?, packs_of(s.engine.as_ref()?)))
         });
         let Some((store, packs)) = due else {
             return;
@@ -247,10 +249,14 @@ impl SharedEngine {
 /// A fresh engine with what `store` holds, and how many change records the store has.
 pub async fn load_store(store: &IdbStore) -> Result<(Engine, usize), String> {
     let (snapshot, change_records) = store.load().await.map_err(|e| e.to_string())?;
-    let engine = new_engine()
+    Ok((engine_of(snapshot)?, change_records))
+}
+
+/// A fresh engine holding what a store read back.
+pub fn engine_of(snapshot: engine::storage::Snapshot) -> Result<Engine, String> {
+    new_engine()
         .load(snapshot)
-        .map_err(|e| format!("stored data could not be loaded: {e}"))?;
-    Ok((engine, change_records))
+        .map_err(|e| format!("stored data could not be loaded: {e}"))
 }
 
 /// Every document of the engine in packs of [`PACK_DOCUMENTS`], keyed by their first record id.

@@ -132,6 +132,7 @@ pub fn run() {
     wasm_bindgen_futures::spawn_local(async move {
         let (warning, storage) = start().await;
         let catalog = run_shared(input("")).await.catalog;
+        phase("sprout:first-input-run");
         post(&Response::Ready {
             warning,
             storage,
@@ -281,9 +282,43 @@ async fn read_store(
         .await
         .map_err(|e| e.to_string())?;
     phase("sprout:store-opened");
-    let marks = store.marks().await.map_err(|e| e.to_string())?;
-    let engine = shared_engine::load_store(&store).await?;
-    Ok((Some(store), engine, marks))
+    // The documents and the marks are asked for together: the documents first (their
+    // transaction only reads), then the marks (a read-write one: it drops stale marks), so
+    // IndexedDB reads both without waiting for this thread in between.
+    let (stored, marks) = both(store.load(), store.marks()).await;
+    let (snapshot, change_records) = stored.map_err(|e| e.to_string())?;
+    let marks = marks.map_err(|e| e.to_string())?;
+    phase("sprout:store-read");
+    let engine = shared_engine::engine_of(snapshot)?;
+    Ok((Some(store), (engine, change_records), marks))
+}
+
+/// Runs two futures side by side (each is first polled in this order) and returns both results.
+async fn both<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
+    let mut a = std::pin::pin!(a);
+    let mut b = std::pin::pin!(b);
+    let (mut done_a, mut done_b) = (None, None);
+    std::future::poll_fn(move |cx| {
+        if done_a.is_none()
+            && let std::task::Poll::Ready(v) = a.as_mut().poll(cx)
+        {
+            done_a = Some(v);
+        }
+        if done_b.is_none()
+            && let std::task::Poll::Ready(v) = b.as_mut().poll(cx)
+        {
+            done_b = Some(v);
+        }
+        match (done_a.take(), done_b.take()) {
+            (Some(x), Some(y)) => std::task::Poll::Ready((x, y)),
+            (x, y) => {
+                done_a = x;
+                done_b = y;
+                std::task::Poll::Pending
+            }
+        }
+    })
+    .await
 }
 
 /// Another page's connection blocks this page's upgrade, or another page upgrades the database.

@@ -34,7 +34,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
             .arg(&wasm),
     )?;
     let bench = root().join("bench");
-    if !bench.join("node_modules/mingo").is_dir() {
+    if ["mingo", "bson"]
+        .iter()
+        .any(|m| !bench.join("node_modules").join(m).is_dir())
+    {
         run_cmd(
             Command::new("npm")
                 .args(["ci", "--no-audit", "--no-fund", "--silent"])

@@ -263,6 +263,9 @@ mod tests {
             &doc! {"count": "c", "query": {"a": null}, "hint": {"a": 1}},
         );
         assert_eq!(r.get_i32("n").unwrap(), 1, "{r}");
+        // An empty hint is no hint (jstests/core/index_check6.js's hint({})).
+        let r = e.run_command("t", &doc! {"find": "c", "filter": {"a": null}, "hint": {}});
+        assert_eq!(ids(r), vec![2, 3]);
     }
 
     #[test]

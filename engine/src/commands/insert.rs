@@ -93,22 +93,33 @@ pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
 pub fn prepare_for_insert(engine: &mut Engine, d: &Document) -> Result<Document> {
     // Nesting and field names first: both would make the size below meaningless.
     crate::value::nesting::check_storable(d, crate::value::nesting::Write::Insert)?;
-    let mut out = Document::new();
-    match d.get("_id") {
-        Some(id) => {
+    let out = match d.iter().next() {
+        // `_id` already first (what drivers and the shell send): one clone of the map, which
+        // copies its hash table instead of hashing every field name again.
+        Some((k, id)) if k == "_id" => {
             check_id(id)?;
-            out.insert("_id", id.clone());
+            d.clone()
         }
-        None => {
-            out.insert("_id", engine.new_object_id());
+        _ => {
+            let mut out = Document::new();
+            match d.get("_id") {
+                Some(id) => {
+                    check_id(id)?;
+                    out.insert("_id", id.clone());
+                }
+                None => {
+                    out.insert("_id", engine.new_object_id());
+                }
+            }
+            for (k, v) in d {
+                if k == "_id" {
+                    continue;
+                }
+                out.insert(k.clone(), v.clone());
+            }
+            out
         }
-    }
-    for (k, v) in d {
-        if k == "_id" {
-            continue;
-        }
-        out.insert(k.clone(), v.clone());
-    }
+    };
     check_size(&out)?;
     Ok(out)
 }

@@ -164,7 +164,7 @@ impl FieldPathExpr {
         let Some((first, rest)) = self.fields.split_first() else {
             return Ok(Some(Bson::Document(doc.clone())));
         };
-        Ok(doc.get(first).and_then(|v| lookup_rest(v, rest)))
+        Ok(crate::path::field(doc, first).and_then(|v| lookup_rest(v, rest)))
     }
 }
 
@@ -243,7 +243,7 @@ fn lookup_rest(v: &Bson, rest: &[String]) -> Option<Bson> {
         return Some(v.clone());
     };
     match v {
-        Bson::Document(d) => lookup_rest(d.get(head)?, tail),
+        Bson::Document(d) => lookup_rest(crate::path::field(d, head)?, tail),
         Bson::Array(items) => Some(Bson::Array(
             items
                 .iter()

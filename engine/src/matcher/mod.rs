@@ -15,6 +15,7 @@ mod eval;
 pub(crate) mod expr;
 pub(crate) mod json_schema;
 mod parse;
+pub(crate) use parse::is_operator_document;
 pub(crate) mod serialize;
 mod text;
 
@@ -31,7 +32,6 @@ use crate::error::Result;
 pub use crate::value::regex::QueryRegex;
 pub use crate::value::type_set::{TypeSet, type_code};
 pub use expr::TextQuery;
-pub(crate) use parse::truncated as truncated_number;
 
 /// Evaluates `$where` JavaScript. The shell implements it with its JavaScript engine; the engine
 /// itself runs no JavaScript.

@@ -276,7 +276,7 @@ fn push_path_pred(path: &FieldPath, pred: ValuePred, out: &mut Vec<Expr>) {
 }
 
 /// `{$gt: 1}` is an operator document; `{a: 1}` and DBRefs (`{$ref, $id}`) are values.
-fn is_operator_document(d: &Document) -> bool {
+pub(crate) fn is_operator_document(d: &Document) -> bool {
     let Some((first, _)) = d.iter().next() else {
         return false;
     };

@@ -50,6 +50,23 @@ impl FieldPath {
     }
 }
 
+/// Documents with at most this many fields are searched field by field: comparing a few short
+/// names is cheaper than hashing the name for the document's map (the map's hash runs per
+/// lookup; in wasm its 128-bit multiply is a library call). Measured in `docs/performance.md`.
+const SEARCHED_IN_ORDER: usize = 16;
+
+/// The value of one field of a document, by name (no dotted paths): the lookup every path walk
+/// and field-path expression makes per document.
+#[inline]
+pub fn field<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
+    if doc.len() <= SEARCHED_IN_ORDER {
+        doc.iter()
+            .find_map(|(k, v)| (k.as_str() == name).then_some(v))
+    } else {
+        doc.get(name)
+    }
+}
+
 /// Every value the path reaches in the document, for matching. Arrays met at the end of the
 /// path are reported element by element and then whole, as the matcher needs. Missing fields
 /// are not reported.
@@ -85,6 +102,16 @@ mod tests {
         assert_eq!(got, vec![&Bson::Int32(4)]);
         let got = values_for_match(&d, &FieldPath::parse("a.0.b"));
         assert_eq!(got, vec![&Bson::Int32(1)]);
+    }
+
+    #[test]
+    fn fields_are_found_in_small_and_large_documents() {
+        let small = doc! {"a": 1, "b": 2};
+        assert_eq!(field(&small, "b"), Some(&Bson::Int32(2)));
+        assert_eq!(field(&small, "c"), None);
+        let large: Document = (0..40).map(|i| (format!("f{i}"), Bson::Int32(i))).collect();
+        assert_eq!(field(&large, "f39"), Some(&Bson::Int32(39)));
+        assert_eq!(field(&large, "f40"), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::ops::ControlFlow;
 
 use bson::{Bson, Document};
 
-use super::{FieldPath, array_index};
+use super::{FieldPath, array_index, field};
 
 /// What to do with an array found at the end of a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,10 +54,10 @@ pub fn for_each_item<'a>(
 /// document or a position in an array. Used where MongoDB reads "the" value of a path.
 pub fn lookup<'a>(doc: &'a Document, path: &FieldPath) -> Option<&'a Bson> {
     let (first, rest) = path.parts().split_first()?;
-    let mut cur = doc.get(first)?;
+    let mut cur = field(doc, first)?;
     for part in rest {
         cur = match cur {
-            Bson::Document(d) => d.get(part)?,
+            Bson::Document(d) => field(d, part)?,
             Bson::Array(items) => items.get(array_index(part)?)?,
             _ => return None,
         };
@@ -90,7 +90,7 @@ impl Walker {
                     array_pos: outer,
                 });
             };
-            let Some(v) = cur.get(head) else {
+            let Some(v) = field(cur, head) else {
                 return f(PathItem {
                     value: None,
                     array_pos: outer,

@@ -145,11 +145,29 @@ impl Parser<'_> {
 
     fn operator(&mut self, path: &str, d: &Document, op: &str, arg: &Bson) -> Result<()> {
         match op {
-            "$slice" if d.len() == 1 => {
-                let action = parse_slice(arg)?;
-                self.set_kind(path, Kind::Neutral)?;
-                self.insert(path, action)
-            }
+            "$slice" if d.len() == 1 => match parse_find_slice(arg) {
+                Ok(action) => {
+                    self.set_kind(path, Kind::Neutral)?;
+                    self.insert(path, action)
+                }
+                // Not find's form: MongoDB 8.0 reads it as the aggregation `$slice`, a computed
+                // field of an inclusion (`{a: {$slice: [1, null]}}` gives `a: null`).
+                Err(find_form) => {
+                    let expr = Expression::parse_in(&Bson::Document(d.clone()), self.scope)
+                        .map_err(|mut e| {
+                            e.message = format!(
+                                "Invalid $slice syntax. The given syntax {} did not match the \
+                                 find() syntax because :: {} :: The given syntax did not match \
+                                 the expression $slice syntax. :: caused by :: {}",
+                                crate::value::display::key_value(&Bson::Document(d.clone())),
+                                format_args!("{}: {}", find_form.code_name(), find_form.message),
+                                e.message
+                            );
+                            e
+                        })?;
+                    self.computed(path, expr)
+                }
+            },
             "$elemMatch" if d.len() == 1 => {
                 if path.contains('.') {
                     return Err(Error::location(
@@ -200,16 +218,21 @@ impl Parser<'_> {
             }
             _ => {
                 let expr = Expression::parse_in(&Bson::Document(d.clone()), self.scope)?;
-                if self.mode == Some(Mode::Exclusion) {
-                    return Err(Error::location(
-                        31252,
-                        "Cannot use expression other than $meta in exclusion projection",
-                    ));
-                }
-                self.set_kind(path, Kind::Include)?;
-                self.insert(path, Action::Computed(Box::new(expr)))
+                self.computed(path, expr)
             }
         }
+    }
+
+    /// A computed field: it makes the projection an inclusion.
+    fn computed(&mut self, path: &str, expr: Expression) -> Result<()> {
+        if self.mode == Some(Mode::Exclusion) {
+            return Err(Error::location(
+                31252,
+                "Cannot use expression other than $meta in exclusion projection",
+            ));
+        }
+        self.set_kind(path, Kind::Include)?;
+        self.insert(path, Action::Computed(Box::new(expr)))
     }
 
     fn positional(&mut self, path: &str, base: &str, value: &Bson) -> Result<()> {
@@ -340,45 +363,69 @@ fn positional_with_elem_match() -> Error {
     )
 }
 
-fn parse_slice(arg: &Bson) -> Result<Action> {
-    let as_int = |v: &Bson| -> Option<i64> {
-        match v {
-            Bson::Int32(i) => Some(i64::from(*i)),
-            Bson::Int64(i) => Some(*i),
-            Bson::Double(d) if d.is_finite() => Some(*d as i64),
-            Bson::Decimal128(_) => crate::matcher::truncated_number(v),
-            _ => None,
-        }
-    };
+/// A number as find's `$slice` reads it: truncated to a 32-bit int, saturating, NaN as 0.
+/// MongoDB 8.0 reads any number here (`BSONElement::numberInt`, projection_parser.cpp
+/// `attemptToParseFindSlice`); C++'s cast of NaN or ±Infinity is undefined, so the saturating
+/// reading DocumentDB documents for these inputs is the one kept.
+fn slice_number(v: &Bson) -> Option<i64> {
+    match v {
+        Bson::Int32(i) => Some(i64::from(*i)),
+        Bson::Int64(i) => Some(i64::from(i32::try_from(*i).unwrap_or(if *i < 0 {
+            i32::MIN
+        } else {
+            i32::MAX
+        }))),
+        Bson::Double(d) => Some(i64::from(*d as i32)),
+        Bson::Decimal128(_) => crate::fold::sum::as_f64(v).map(|d| i64::from(d as i32)),
+        _ => None,
+    }
+}
+
+/// Find's own `$slice` forms: `n`, or `[skip, limit]` with a positive limit. `Err` holds why the
+/// argument is not of these forms (MongoDB's codes 31257-31259, 31272, 31273); the caller then
+/// reads `{$slice: …}` as the aggregation expression.
+fn parse_find_slice(arg: &Bson) -> std::result::Result<Action, Error> {
     match arg {
         Bson::Array(items) => {
-            if items.len() != 2 {
+            let [skip, limit] = items.as_slice() else {
                 return Err(Error::location(
-                    28724,
-                    "First argument to $slice must be an array, second argument must be a positive number",
+                    31272,
+                    "$slice array argument should be of form [skip, limit]",
                 ));
-            }
-            let (Some(skip), Some(limit)) = (
-                items.first().and_then(as_int),
-                items.get(1).and_then(as_int),
-            ) else {
+            };
+            let Some(skip) = slice_number(skip) else {
                 return Err(Error::location(
-                    28724,
-                    "$slice only supports numbers and [skip, limit] arrays",
+                    31257,
+                    format!(
+                        "$slice expects the skip argument to be a number, got {}",
+                        crate::value::display::type_name(skip)
+                    ),
+                ));
+            };
+            let Some(limit) = slice_number(limit) else {
+                return Err(Error::location(
+                    31258,
+                    format!(
+                        "$slice expects the limit argument to be a number, got {}",
+                        crate::value::display::type_name(limit)
+                    ),
                 ));
             };
             if limit <= 0 {
-                return Err(Error::location(28724, "$slice limit must be positive"));
+                return Err(Error::location(
+                    31259,
+                    format!("$slice limit must be positive, got {limit}"),
+                ));
             }
             Ok(Action::Slice {
                 skip: Some(skip),
                 limit,
             })
         }
-        other => match as_int(other) {
+        other => match slice_number(other) {
             Some(limit) => Ok(Action::Slice { skip: None, limit }),
             None => Err(Error::location(
-                28667,
+                31273,
                 "$slice only supports numbers and [skip, limit] arrays",
             )),
         },

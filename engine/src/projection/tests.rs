@@ -199,6 +199,64 @@ fn meta() {
     );
 }
 
+/// MongoDB 8.0 reads any number as find's `$slice` (projection_parser.cpp
+/// `attemptToParseFindSlice`); NaN counts as 0 and ±Infinity saturate.
+#[test]
+fn slice_non_finite_numbers() {
+    let d = doc! {"_id": 1, "a": [1, 2, 3]};
+    let dec = |s: &str| bson::Bson::Decimal128(s.parse().unwrap());
+    let a = |spec: bson::Bson| project(doc! {"a": {"$slice": spec}}, &d).get("a").cloned();
+    assert_eq!(a(bson!(f64::NAN)), Some(bson!([])));
+    assert_eq!(a(dec("NaN")), Some(bson!([])));
+    assert_eq!(a(bson!(f64::INFINITY)), Some(bson!([1, 2, 3])));
+    assert_eq!(a(bson!(f64::NEG_INFINITY)), Some(bson!([1, 2, 3])));
+    assert_eq!(a(dec("-Infinity")), Some(bson!([1, 2, 3])));
+    assert_eq!(
+        a(dec("999999999999999999999999999999")),
+        Some(bson!([1, 2, 3]))
+    );
+    assert_eq!(a(bson!([f64::NAN, 1])), Some(bson!([1])));
+    assert_eq!(a(bson!([0, f64::INFINITY])), Some(bson!([1, 2, 3])));
+    assert_eq!(a(bson!([f64::INFINITY, f64::INFINITY])), Some(bson!([])));
+    assert_eq!(a(bson!([f64::NEG_INFINITY, 1])), Some(bson!([1])));
+}
+
+/// A `$slice` that is not find's form is the aggregation `$slice` (an inclusion's computed
+/// field): `[n, null]` and `[n, undefined]` give null.
+#[test]
+fn slice_falls_back_to_the_expression() {
+    let d = doc! {"_id": 1, "a": [1, 2, 3], "b": 2};
+    assert_eq!(
+        project(doc! {"a": {"$slice": [1, null]}}, &d),
+        doc! {"_id": 1, "a": null}
+    );
+    assert_eq!(
+        project(doc! {"a": {"$slice": [1, bson::Bson::Undefined]}}, &d),
+        doc! {"_id": 1, "a": null}
+    );
+    assert_eq!(
+        project(doc! {"a": {"$slice": ["$a", 1, 1]}}, &d),
+        doc! {"_id": 1, "a": [2]}
+    );
+    // Not a valid expression either: the expression's error, with the find form's reason.
+    let (code, message) = err(doc! {"a": {"$slice": "x"}});
+    assert_eq!(code, 28667);
+    assert!(
+        message.starts_with(
+            "Invalid $slice syntax. The given syntax { $slice: \"x\" } did not match the \
+             find() syntax because :: Location31273: $slice only supports numbers and [skip, \
+             limit] arrays :: The given syntax did not match the expression $slice syntax. :: \
+             caused by :: "
+        ),
+        "{message}"
+    );
+    // The fallback is an expression: not allowed in an exclusion.
+    assert_eq!(err(doc! {"b": 0, "a": {"$slice": [1, null]}}).0, 31252);
+    // `[0, 0]` is the expression `$slice` of the number 0: refused (28724, first argument not
+    // an array) once the constant is folded.
+    assert_eq!(err(doc! {"a": {"$slice": [0, 0]}}).0, 28724);
+}
+
 #[test]
 fn errors() {
     assert_eq!(

@@ -123,13 +123,14 @@ fn each_clause(value: &Bson, out: &mut Vec<(String, Bson)>) {
 /// element of `$all` (each is an equality after MongoDB's rewriting), one for a one-element
 /// `$in`. More than one value for a path is an ambiguity the caller reports.
 fn equality_values(condition: &Bson) -> Vec<Bson> {
+    // A DBRef (`{$ref, $id}`) is a value, as the query parser reads it.
     let is_literal = |v: &Bson| {
         !matches!(v, Bson::RegularExpression(_))
-            && !matches!(v, Bson::Document(d) if d.keys().next().is_some_and(|k| k.starts_with('$')))
+            && !matches!(v, Bson::Document(d) if crate::matcher::is_operator_document(d))
     };
     match condition {
         Bson::RegularExpression(_) => Vec::new(),
-        Bson::Document(ops) if ops.keys().next().is_some_and(|k| k.starts_with('$')) => {
+        Bson::Document(ops) if crate::matcher::is_operator_document(ops) => {
             let mut out = Vec::new();
             for (op, operand) in ops {
                 match (op.as_str(), operand) {
@@ -179,6 +180,19 @@ mod tests {
             pattern: "x".try_into().unwrap(),
             options: "".try_into().unwrap(),
         }
+    }
+
+    /// jstests/core/server1470.js: a DBRef in the query is an equality that seeds the field.
+    #[test]
+    fn dbref_equalities_seed_the_document() {
+        let id = bson::oid::ObjectId::new();
+        let seeded =
+            seed_from_query_all(&doc! {"name": "first", "pic": {"$ref": "foo", "$id": id}})
+                .unwrap();
+        assert_eq!(
+            seeded,
+            doc! {"name": "first", "pic": {"$ref": "foo", "$id": id}}
+        );
     }
 
     #[test]

@@ -23,7 +23,13 @@ pub fn decode_document(bytes: &[u8]) -> Result<Document, Error> {
         }
         None => return Err(Error::bad_value("invalid BSON: fewer than 4 bytes")),
     }
-    Document::from_reader(bytes).map_err(|e| Error::bad_value(format!("invalid BSON: {e}")))
+    // Parsed where it lies: `Document::from_reader` would first copy the bytes into a buffer of
+    // its own (a copy per stored document when a database loads).
+    bson::RawDocument::from_bytes(bytes)
+        .map_err(|e| Error::bad_value(format!("invalid BSON: {e}")))
+        .and_then(|raw| {
+            Document::try_from(raw).map_err(|e| Error::bad_value(format!("invalid BSON: {e}")))
+        })
 }
 
 #[cfg(test)]

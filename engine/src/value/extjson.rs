@@ -16,39 +16,38 @@ use super::decimal_parse::parse_decimal128;
 use crate::error::Error;
 
 /// Parses Extended JSON held in a `serde_json` value.
-pub fn parse_value(json: Value) -> Result<Bson, Error> {
+pub fn parse_value(mut json: Value) -> Result<Bson, Error> {
     validate(&json)?;
-    let json = legacy_regex_to_canonical(json);
+    legacy_regex_to_canonical(&mut json);
     Bson::try_from(json).map_err(|e| Error::bad_value(format!("invalid Extended JSON: {e}")))
 }
 
 /// The legacy `{"$regex": "<pattern>", "$options": "<flags>"}` form (both strings, nothing
 /// else) is a regular expression, as the specification's parsers (and libbson) read it; with a
-/// document under `$regex` it stays a query operator document.
-fn legacy_regex_to_canonical(json: Value) -> Value {
+/// document under `$regex` it stays a query operator document. Rewritten in place: a tree with
+/// no such object is walked once and not rebuilt (issue #22: the rebuild was a full copy of
+/// every command).
+fn legacy_regex_to_canonical(json: &mut Value) {
     match json {
-        Value::Array(items) => {
-            Value::Array(items.into_iter().map(legacy_regex_to_canonical).collect())
-        }
+        Value::Array(items) => items.iter_mut().for_each(legacy_regex_to_canonical),
         Value::Object(map) => {
             if map.len() == 2
-                && let (Some(Value::String(pattern)), Some(Value::String(options))) =
+                && let (Some(Value::String(_)), Some(Value::String(_))) =
                     (map.get("$regex"), map.get("$options"))
             {
                 let mut inner = Map::new();
-                inner.insert("pattern".into(), Value::String(pattern.clone()));
-                inner.insert("options".into(), Value::String(options.clone()));
-                let mut wrapper = Map::new();
-                wrapper.insert("$regularExpression".into(), Value::Object(inner));
-                return Value::Object(wrapper);
+                if let Some(pattern) = map.remove("$regex") {
+                    inner.insert("pattern".into(), pattern);
+                }
+                if let Some(options) = map.remove("$options") {
+                    inner.insert("options".into(), options);
+                }
+                map.insert("$regularExpression".into(), Value::Object(inner));
+                return;
             }
-            Value::Object(
-                map.into_iter()
-                    .map(|(k, v)| (k, legacy_regex_to_canonical(v)))
-                    .collect(),
-            )
+            map.values_mut().for_each(legacy_regex_to_canonical);
         }
-        other => other,
+        _ => {}
     }
 }
 
@@ -216,7 +215,7 @@ mod tests {
         }))
         .unwrap();
         assert!(
-            matches!(doc.get("a"), Some(Bson::RegularExpression(r)) if r.pattern.as_str() == "^x")
+            matches!(doc.get("a"), Some(Bson::RegularExpression(r)) if r.pattern.as_str() == "^x" && r.options.as_str() == "i")
         );
         assert!(matches!(doc.get("b"), Some(Bson::Document(d)) if d.len() == 2));
         assert!(matches!(doc.get("c"), Some(Bson::Document(_))));

@@ -33,7 +33,7 @@ impl QueryRegex {
                 "Regular expression options string cannot contain an embedded null byte",
             ));
         }
-        let mut builder = RegexBuilder::new(&translate(pattern));
+        let mut builder = RegexBuilder::new(&translate(pattern, options.contains('x')));
         for flag in options.chars() {
             match flag {
                 'i' => builder.case_insensitive(true),
@@ -85,8 +85,11 @@ impl QueryRegex {
 
 /// Rewrites PCRE syntax the `regex` crate spells differently or means differently. MongoDB's
 /// PCRE runs without Unicode properties, so `\d`, `\w`, `\s` and `\b` are ASCII there (the
-/// crate's are Unicode); `\Z`, `\h` and `\Q...\E` have no direct equivalent.
-fn translate(pattern: &str) -> String {
+/// crate's are Unicode); `\Z`, `\h` and `\Q...\E` have no direct equivalent. With PCRE's
+/// extended option (`x`, `extended`), whitespace and `#` inside a character class stay literal
+/// (the crate's verbose mode ignores them there too), so they are written as escapes; the
+/// classes this function writes itself never hold a bare space for the same reason.
+fn translate(pattern: &str, extended: bool) -> String {
     let mut out = String::with_capacity(pattern.len() + 16);
     let mut chars = pattern.chars().peekable();
     let mut in_class = false;
@@ -111,6 +114,10 @@ fn translate(pattern: &str) -> String {
                 out.push(c);
                 continue;
             }
+            c if in_class && extended && (c.is_ascii_whitespace() || c == '#' || c == '\x0B') => {
+                out.push_str(&format!("\\x{{{:X}}}", u32::from(c)));
+                continue;
+            }
             '\\' => {}
             _ => {
                 out.push(c);
@@ -126,9 +133,9 @@ fn translate(pattern: &str) -> String {
             'D' => out.push_str("[^0-9]"),
             'w' => out.push_str("[0-9A-Za-z_]"),
             'W' => out.push_str("[^0-9A-Za-z_]"),
-            's' => out.push_str("[\\t\\n\\x0B\\f\\r ]"),
-            'S' => out.push_str("[^\\t\\n\\x0B\\f\\r ]"),
-            'h' => out.push_str("[\\t ]"),
+            's' => out.push_str("[\\t\\n\\x0B\\f\\r\\x20]"),
+            'S' => out.push_str("[^\\t\\n\\x0B\\f\\r\\x20]"),
+            'h' => out.push_str("[\\t\\x20]"),
             'b' if in_class => out.push_str("\\x08"),
             'b' => out.push_str("(?-u:\\b)"),
             'B' if !in_class => out.push_str("(?-u:\\B)"),
@@ -143,7 +150,13 @@ fn translate(pattern: &str) -> String {
                     }
                     literal.push(q);
                 }
-                out.push_str(&regex::escape(&literal));
+                for q in literal.chars() {
+                    if q.is_whitespace() || q == '#' {
+                        out.push_str(&format!("\\x{{{:X}}}", u32::from(q)));
+                    } else {
+                        out.push_str(&regex::escape(&q.to_string()));
+                    }
+                }
             }
             other => {
                 out.push('\\');
@@ -183,6 +196,24 @@ mod tests {
         assert!(r.matches(&bson!("ab")));
         let r = QueryRegex::new(r"end\Z", "").unwrap();
         assert!(r.matches(&bson!("the end\n")));
+    }
+
+    /// PCRE's extended option: whitespace and `#` comments are ignored outside classes, kept
+    /// inside them; `\s` and escaped spaces still match a space.
+    #[test]
+    fn extended_option() {
+        let r = QueryRegex::new("a\\sb", "x").unwrap();
+        assert!(r.matches(&bson!("a b")));
+        let r = QueryRegex::new("^a[ ]b$", "x").unwrap();
+        assert!(r.matches(&bson!("a b")) && !r.matches(&bson!("ab")));
+        let r = QueryRegex::new("^[#]x", "x").unwrap();
+        assert!(r.matches(&bson!("#x")));
+        let r = QueryRegex::new("^a\\ b  # a comment\n c$", "x").unwrap();
+        assert!(r.matches(&bson!("a bc")) && !r.matches(&bson!("abc")));
+        let r = QueryRegex::new("^\\Qa b\\E$", "x").unwrap();
+        assert!(r.matches(&bson!("a b")));
+        let r = QueryRegex::new("a\\h b", "x").unwrap();
+        assert!(r.matches(&bson!("a b")));
     }
 
     #[test]

@@ -389,4 +389,21 @@ mod tests {
         );
         assert_eq!(compare_output("", "\n"), Ok(()));
     }
+
+    /// mongosh's DeprecationWarning is a printed line like any other: a step whose expected
+    /// output shows it fails when the warning is missing, and the other way round.
+    #[test]
+    fn a_deprecation_warning_is_part_of_the_output() {
+        let warning = "DeprecationWarning: Collection.count() is deprecated. Use countDocuments or estimatedDocumentCount.";
+        let shown = format!("{warning}\n3");
+        assert_eq!(compare_output(&shown, &shown), Ok(()));
+        assert_eq!(
+            difference(&shown, "3"),
+            format!("part 1 of the output: expected the line `{warning}`, got the value 3")
+        );
+        assert_eq!(
+            difference("3", &shown),
+            format!("part 1 of the output: expected the value 3, got the line `{warning}`")
+        );
+    }
 }

@@ -9,6 +9,7 @@
 //! sprout --legacy                print like the legacy 3.0 `mongo` shell
 //! sprout --dataset NAME          start with a lesson dataset loaded (and its database in use)
 //! sprout --replset rs1 --nodes 3 start connected to the primary of a simulated replica set
+//! sprout --sharded 2 [--nodes 3] start connected to the router of a simulated sharded cluster
 //! sprout --import FILE …         load a mongoexport JSON file or mongodump archive first
 //! sprout --export FILE …         write a collection or database in MongoDB's formats at the end
 //! ```
@@ -38,6 +39,10 @@ struct Args {
     /// `--replset NAME [--nodes N]`: start connected to a simulated replica set's primary.
     replset: Option<String>,
     nodes: u32,
+    /// `--nodes` was given (with `--sharded`, the shards are replica sets of that many members).
+    nodes_given: bool,
+    /// `--sharded N`: start connected to the router of a simulated cluster of N shards.
+    sharded: Option<u32>,
 }
 
 /// An argument as text; one that is not UTF-8 is a usage error.
@@ -57,6 +62,8 @@ fn parse_args() -> Result<Args, String> {
         transfer: transfer::TransferArgs::default(),
         replset: None,
         nodes: 3,
+        nodes_given: false,
+        sharded: None,
     };
     // args_os: an argument that is not UTF-8 is a usage error, not a panic.
     let mut it = std::env::args_os().skip(1);
@@ -83,12 +90,22 @@ fn parse_args() -> Result<Args, String> {
                     .ok()
                     .filter(|n| (1..=50).contains(n))
                     .ok_or(format!("--nodes must be a number from 1 to 50, not {n}"))?;
+                args.nodes_given = true;
+            }
+            "--sharded" => {
+                let n = utf8(it.next().ok_or("--sharded needs a number of shards")?)?;
+                args.sharded = Some(
+                    n.parse()
+                        .ok()
+                        .filter(|n| (1..=16).contains(n))
+                        .ok_or(format!("--sharded must be a number from 1 to 16, not {n}"))?,
+                );
             }
             "--quiet" | "-q" => args.quiet = true,
             "--legacy" => args.legacy = true,
             "--help" | "-h" => {
                 println!(
-                    "usage: sprout [--eval CODE] [--json[=relaxed|canonical]] [--quiet] [--legacy] [--dataset NAME] [file.js ...]\n              [--replset NAME [--nodes N]]\n              [--import FILE] [--export FILE] [--type json|archive] [--db D] [--collection C]\n              [--jsonArray] [--jsonFormat relaxed|canonical] [--drop] [--fromDb D]"
+                    "usage: sprout [--eval CODE] [--json[=relaxed|canonical]] [--quiet] [--legacy] [--dataset NAME] [file.js ...]\n              [--replset NAME [--nodes N]] [--sharded N [--nodes N]]\n              [--import FILE] [--export FILE] [--type json|archive] [--db D] [--collection C]\n              [--jsonArray] [--jsonFormat relaxed|canonical] [--drop] [--fromDb D]"
                 );
                 std::process::exit(0);
             }
@@ -138,6 +155,23 @@ fn main() -> ExitCode {
         );
         if let Some(e) = shell.eval(&code).error {
             eprintln!("sprout: --replset: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    if let Some(shards) = args.sharded {
+        // As the mongo shell's own fixture starts a cluster: ShardingTest (js/sharding.js).
+        let rs = if args.nodes_given {
+            if args.nodes > 7 {
+                eprintln!("sprout: --sharded: --nodes must be at most 7 for a shard");
+                return ExitCode::from(2);
+            }
+            format!(", rs: {{nodes: {}}}", args.nodes)
+        } else {
+            String::new()
+        };
+        let code = format!("new ShardingTest({{shards: {shards}{rs}}}); undefined");
+        if let Some(e) = shell.eval(&code).error {
+            eprintln!("sprout: --sharded: {e}");
             return ExitCode::from(2);
         }
     }

@@ -47,7 +47,8 @@
     if (v === undefined) return '0';
     if (typeof v === 'number') {
       if (!isFinite(v)) throw new TypeError(what + ' cannot be ' + v);
-      return String(Math.trunc(v));
+      // The exact integer: String() rounds large doubles (-2^63 would read -9223372036854776000).
+      return BigInt(Math.trunc(v)).toString();
     }
     if (typeof v === 'string' && /^[+-]?\d+$/.test(v.trim())) return v.trim().replace(/^\+/, '');
     if (v && v._bsontype) return String(v);

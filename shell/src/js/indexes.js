@@ -58,14 +58,30 @@
   };
   // The legacy shell's name for an index of these keys (collection.js _genIndexName).
   C._genIndexName = function (keys) { return defaultName(keys); };
+  // The legacy shell answers [] for a collection that does not exist (collection.js
+  // getIndexes: "for legacy reasons" on NamespaceNotFound); mongosh reports the error.
   C.getIndexes = function () {
+    if (api.isLegacy()) {
+      var reply = this._db.runCommand({ listIndexes: this._name });
+      if (reply.ok === 1) return reply.cursor.firstBatch;
+      if (reply.code === 26) return [];
+    }
     return this._command({ listIndexes: this._name }).cursor.firstBatch;
   };
   C.getIndexSpecs = C.getIndexes;
   C.getIndexKeys = function () { return this.getIndexes().map(function (i) { return i.key; }); };
   C.dropIndex = function (index) { return api.helperCommand(this._db._name, { dropIndexes: this._name, index: index }); };
+  // The legacy shell's dropIndexes throws a failure other than "index not found", with the
+  // reply's code (collection.js dropIndexes, _getErrorWithCode); mongosh throws any failure.
   C.dropIndexes = function (indexes) {
-    return api.helperCommand(this._db._name, { dropIndexes: this._name, index: indexes === undefined ? '*' : indexes });
+    var reply = api.helperCommand(this._db._name, { dropIndexes: this._name, index: indexes === undefined ? '*' : indexes });
+    if (api.isLegacy() && reply.ok !== 1 && !/not found/.test(String(reply.errmsg))) {
+      var e = new Error('error dropping indexes : ' + g.tojson(reply));
+      e.code = reply.code;
+      e.codeName = reply.codeName;
+      throw e;
+    }
+    return reply;
   };
   // hideIndex / unhideIndex run collMod, as mongosh does; the reply shows hidden_old/hidden_new.
   function setHidden(coll, index, hidden) {

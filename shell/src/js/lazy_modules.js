@@ -6,6 +6,7 @@
 //   bulk:      the legacy bulk builders and bulkWrite
 //   indexes:   index commands, and explain on collections and cursors
 //   replset:   rs.*, ReplSetTest, db.hello() / db.isMaster() (the simulated replica set)
+//   sharding:  sh.*, ShardingTest, getShardDistribution (the simulated sharded cluster)
 //   test_helpers: the legacy shell's test helpers (ErrorCodes, jsTest, Random, assert.command*…)
 (function (g, native) {
   'use strict';
@@ -41,8 +42,11 @@
   globals('replset', ['rs', 'ReplSetTest']);
   methods('replset', Object.getPrototypeOf(g.db), ['hello', 'isMaster', 'getReplicationInfo',
     'printReplicationInfo']);
+  globals('sharding', ['sh', 'ShardingTest']);
+  methods('sharding', C, ['getShardDistribution']);
+  methods('sharding', Object.getPrototypeOf(g.db), ['printShardingStatus']);
   globals('test_helpers', ['ErrorCodes', 'ErrorCodeStrings', 'jsTestName', 'jsTestLog', 'jsTestOptions',
-    'jsTest', 'Random', 'DBCommandCursor', 'bsonWoCompare', 'bsonBinaryEqual']);
+    'jsTest', 'Random', 'DBCommandCursor', 'bsonWoCompare', 'bsonBinaryEqual', '_isWindows']);
   methods('test_helpers', g.assert, ['commandWorked', 'commandWorkedIgnoringWriteErrors', 'commandFailed',
     'commandFailedWithCode', 'commandWorkedOrFailedWithCode', 'writeOK', 'writeError', 'writeErrorWithCode',
     'throwsWithCode', 'close', 'between', 'betweenIn', 'betweenEx', 'hasFields', 'sameMembers', 'setEq',

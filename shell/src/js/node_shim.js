@@ -240,7 +240,7 @@
     var cb = lastFn(arguments);
     var rest = argsBefore(arguments, cb);
     var self = this;
-    return finish(cb, function () { return self._shell.count(rest[0], rest[1]); });
+    return finish(cb, function () { return self._shell.countDocuments(rest[0], rest[1]); });
   };
   // aggregate(pipeline[, options], cb) hands the callback the documents (the 2.0 driver's
   // array result); without a callback it returns a cursor with toArray/each/forEach.

@@ -78,6 +78,16 @@
   // The legacy shell's helpers answer a failed command with its reply ({ok: 0, errmsg, code,
   // codeName}) where mongosh throws it (mongo/shell/db.js runCommand, collection.js).
   function isLegacy() { return native.getStyle() === 'legacy'; }
+  // mongosh prints "DeprecationWarning: <message>" before running a deprecated collection
+  // method, once per session for each message (shell-instance-state.ts printDeprecationWarning;
+  // the messages are collection.ts's for insert, update, remove and count). The 3.x shell,
+  // which the legacy style reproduces, printed none.
+  var warningsShown = {};
+  function deprecationWarning(message) {
+    if (isLegacy() || warningsShown[message] === true) return;
+    warningsShown[message] = true;
+    native.print('DeprecationWarning: ' + message);
+  }
   function helperCommand(dbName, cmd) {
     if (!isLegacy()) return command(dbName, cmd);
     return native.runCommand(dbName, cmd);
@@ -335,11 +345,17 @@
     }
     return { acknowledged: true, insertedIds: ids };
   };
+  // mongosh's insert is insertMany's driver call, answered as an InsertManyResult.
   C.insert = function (docOrDocs, options) {
+    deprecationWarning('Collection.insert() is deprecated. Use insertOne, insertMany, or bulkWrite.');
+    if (!isLegacy()) return this.insertMany(Array.isArray(docOrDocs) ? docOrDocs : [docOrDocs], options);
+    return legacyInsert(this, docOrDocs, options);
+  };
+  function legacyInsert(coll, docOrDocs, options) {
     var opts = typeof options === 'object' && options !== null ? writeOptions(options) : {};
     var many = Array.isArray(docOrDocs);
     var docs = (many ? docOrDocs : [docOrDocs]).map(function (d) { checkDoc(d, 'document'); return withId(d); });
-    var reply = this._command(Object.assign({ insert: this._name, documents: docs }, opts));
+    var reply = coll._command(Object.assign({ insert: coll._name, documents: docs }, opts));
     var errs = reply.writeErrors || [];
     if (unacknowledged(opts)) {
       return silenced(many ? new BulkWriteResult({
@@ -354,7 +370,7 @@
       });
     }
     return new WriteResult({ nInserted: reply.n }, errs.length ? { code: errs[0].code, errmsg: errs[0].errmsg } : undefined);
-  };
+  }
   // A legacy cursor reads cursor[i] as its i-th document (DBQuery's arrayAccess).
   var INDEXABLE = {
     get: function (t, prop, receiver) {
@@ -394,9 +410,21 @@
   }
   C.deleteOne = function (filter, options) { return deleteResult(deleteCommand(this, filter, 1, options), options); };
   C.deleteMany = function (filter, options) { return deleteResult(deleteCommand(this, filter, 0, options), options); };
+  // mongosh's remove is deleteOne (justOne) or deleteMany, answered as a DeleteResult. Both
+  // shells refuse a remove() without a filter (legacy collection.js: "remove needs a query";
+  // mongosh: a missing required argument), so no collection is emptied by accident.
   C.remove = function (filter, justOne) {
+    if (filter === undefined) {
+      if (isLegacy()) throw new Error('remove needs a query');
+      throw MongoshInvalidInputError('Missing required argument at position 0 (Collection.remove)');
+    }
+    deprecationWarning('Collection.remove() is deprecated. Use deleteOne, deleteMany, findOneAndDelete, or bulkWrite.');
     var one = justOne === true || (justOne && justOne.justOne);
-    var reply = deleteCommand(this, filter === undefined ? {} : filter, one ? 1 : 0);
+    if (!isLegacy()) {
+      var options = typeof justOne === 'object' && justOne !== null ? justOne : undefined;
+      return one ? this.deleteOne(filter, options) : this.deleteMany(filter, options);
+    }
+    var reply = deleteCommand(this, legacyQuery(filter), one ? 1 : 0);
     return new WriteResult({ nRemoved: reply.n });
   };
   function updateCommand(coll, filter, update, options, multi) {
@@ -420,31 +448,50 @@
       modifiedCount: reply.nModified, upsertedCount: up === null ? 0 : 1,
     };
   }
+  // The Node driver checks the update's shape before sending it (UpdateOneOperation,
+  // ReplaceOneOperation), so mongosh shows MongoInvalidArgumentError.
   function requireOperators(update) {
     if (Array.isArray(update)) return;
     var keys = Object.keys(update || {});
-    if (!keys.length || keys[0][0] !== '$') throw MongoshInvalidInputError('Update document requires atomic operators');
+    if (!keys.length || keys[0][0] !== '$') throw MongoInvalidArgumentError('Update document requires atomic operators');
   }
   C.updateOne = function (f, u, o) { requireOperators(u); return updateResult(updateCommand(this, f, u, o, false), o); };
   C.updateMany = function (f, u, o) { requireOperators(u); return updateResult(updateCommand(this, f, u, o, true), o); };
   C.replaceOne = function (f, r, o) {
     var keys = Object.keys(r || {});
-    if (keys.length && keys[0][0] === '$') throw MongoshInvalidInputError('Replacement document must not contain atomic operators');
+    if (keys.length && keys[0][0] === '$') throw MongoInvalidArgumentError('Replacement document must not contain atomic operators');
     return updateResult(updateCommand(this, f, r, o, false), o);
   };
+  // mongosh's update takes an options object only and is updateMany (multi) or updateOne,
+  // answered as an UpdateResult.
   C.update = function (filter, update, upsertOrOptions, multi) {
+    deprecationWarning('Collection.update() is deprecated. Use updateOne, updateMany, or bulkWrite.');
+    if (!isLegacy()) {
+      var options = typeof upsertOrOptions === 'object' && upsertOrOptions !== null ? upsertOrOptions : {};
+      return options.multi ? this.updateMany(filter, update, options) : this.updateOne(filter, update, options);
+    }
+    return legacyUpdate(this, filter, update, upsertOrOptions, multi);
+  };
+  function legacyUpdate(coll, filter, update, upsertOrOptions, multi) {
     var opts = typeof upsertOrOptions === 'object' && upsertOrOptions !== null ? upsertOrOptions : { upsert: !!upsertOrOptions, multi: !!multi };
-    var reply = updateCommand(this, filter, update, opts, !!opts.multi);
+    var reply = updateCommand(coll, filter, update, opts, !!opts.multi);
     var errs = reply.writeErrors || [];
     var fields = { nMatched: reply.upserted ? 0 : reply.n, nUpserted: reply.upserted ? reply.upserted.length : 0, nModified: reply.nModified || 0 };
     if (reply.upserted && reply.upserted.length) fields._id = reply.upserted[0]._id;
     if (unacknowledged(writeOptions(opts))) return silenced(new WriteResult(fields));
     return new WriteResult(fields, errs.length ? { code: errs[0].code, errmsg: errs[0].errmsg } : undefined);
-  };
+  }
+  // The 3.x shell's save (mongosh has none): an insert, or an upsert by _id, answered as a
+  // WriteResult in either style. It gives the caller's document its new _id, as the legacy
+  // collection.js does (`obj._id = new ObjectId()` before inserting), so `t.remove(o._id)`
+  // finds it later.
   C.save = function (doc) {
     checkDoc(doc, 'document');
-    if (doc._id === undefined) return this.insert(doc);
-    return this.update({ _id: doc._id }, doc, { upsert: true });
+    if (doc._id === undefined) {
+      if (Object.isExtensible(doc)) doc._id = B.ObjectId();
+      return legacyInsert(this, doc);
+    }
+    return legacyUpdate(this, { _id: doc._id }, doc, { upsert: true });
   };
   C.countDocuments = function (filter, options) {
     var cmd = { count: this._name, query: filter === undefined ? {} : filter };
@@ -457,6 +504,7 @@
   };
   C.estimatedDocumentCount = function () { return this._command({ count: this._name }).n; };
   C.count = function (filter, options) {
+    deprecationWarning('Collection.count() is deprecated. Use countDocuments or estimatedDocumentCount.');
     var cmd = { count: this._name, query: filter === undefined ? {} : filter };
     options = options || {};
     if (options.skip) cmd.skip = options.skip;
@@ -518,7 +566,12 @@
     if (params) Object.keys(params).forEach(function (k) { c[k] = params[k]; });
     return this._db.runCommand(c);
   };
+  // The legacy shell also takes one object, {to, dropTarget} (collection.js renameCollection).
   C.renameCollection = function (newName, dropTarget) {
+    if (isLegacy() && arguments.length === 1 && newName !== null && typeof newName === 'object') {
+      dropTarget = newName.dropTarget;
+      newName = newName.to;
+    }
     if (typeof newName !== 'string') throw MongoshInvalidInputError('The "newName" argument must be a string');
     return helperCommand('admin', {
       renameCollection: this.getFullName(), to: this._db._name + '.' + newName, dropTarget: !!dropTarget,

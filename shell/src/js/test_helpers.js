@@ -120,6 +120,9 @@
   define(g, 'ErrorCodeStrings', Object.freeze(names));
 
   // ---- jsTest, TestData -------------------------------------------------------------------------
+  // The legacy shell's `_isWindows()`: tests use it to expect the Windows server's behaviour
+  // (its C library's date handling). Sprout's engine behaves as MongoDB on Linux on every host.
+  function isWindows() { return false; }
   function jsTestName() {
     var data = g.TestData;
     return data && data.testName !== undefined ? String(data.testName) : '__unknown_name__';
@@ -130,6 +133,7 @@
   }
   function jsTestOptions() { return Object.assign({}, g.TestData || {}); }
   define(g, 'jsTestName', jsTestName);
+  define(g, '_isWindows', isWindows);
   define(g, 'jsTestLog', jsTestLog);
   define(g, 'jsTestOptions', jsTestOptions);
   define(g, 'jsTest', { name: jsTestName, log: jsTestLog, options: jsTestOptions });

@@ -236,15 +236,18 @@ fn run_one(root: &Path, entry: &Entry, work: &Path) -> Option<Outcome> {
     })
 }
 
-/// `TestData` as resmoke sets it for a jstests file (its name, the database `test`).
+/// `TestData` as resmoke sets it for a jstests file (its name, the database `test`, and the
+/// storage engine: Sprout's is in memory, which resmoke names `inMemory`, so files that ask
+/// `jsTest.options().storageEngine` take that engine's branch).
 fn write_preamble(work: &Path, path: &str) -> Result<PathBuf, String> {
     let stem = Path::new(path)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let file = work.join(format!("{}.preamble.js", path.replace('/', "_")));
-    let text =
-        format!("var TestData = {{testName: {stem:?}, dbName: \"test\", noJournal: false}};\n");
+    let text = format!(
+        "var TestData = {{testName: {stem:?}, dbName: \"test\", noJournal: false, storageEngine: \"inMemory\"}};\n"
+    );
     std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     Ok(file)
 }

@@ -153,7 +153,7 @@ mod tests {
     #[test]
     fn chapter_titles_name_their_chapter() {
         let lessons = built_in();
-        let b4 = lessons.iter().find(|l| l.id == "b4-indexing").unwrap();
+        let b4 = lessons.iter().find(|l| l.id == "b4-indexes").unwrap();
         assert!(title(b4, Lang::En).starts_with("Ch. 4 · Indexing"));
         assert!(title(b4, Lang::Zh).starts_with("第 4 章 · 索引"));
         let a3 = lessons.iter().find(|l| l.id == "a3-single-query").unwrap();

@@ -132,12 +132,12 @@ mod tests {
     fn progress_round_trips_and_bad_json_starts_afresh() {
         let mut p = Progress {
             lang: Lang::Zh,
-            current: Some("b4-indexing".into()),
+            current: Some("b4-indexes".into()),
             page: 3,
             ..Progress::default()
         };
-        p.step_ran("b4-indexing", 1, true);
-        p.exercise_solved("b4-indexing", 0);
+        p.step_ran("b4-indexes", 1, true);
+        p.exercise_solved("b4-indexes", 0);
         assert_eq!(Progress::from_json(&p.to_json()), p);
         assert_eq!(Progress::from_json("{not json"), Progress::default());
         assert_eq!(Progress::from_json("{}"), Progress::default());

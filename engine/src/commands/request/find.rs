@@ -43,7 +43,11 @@ impl<'c> FindRequest<'c> {
             filter: document_option(command, "find", "filter")?,
             sort: document_option(command, "find", "sort")?,
             projection: document_option(command, "find", "projection")?,
-            hint: command.get("hint").filter(|h| !matches!(h, Bson::Null)),
+            // An empty hint is no hint: MongoDB 8.0's find request defaults `hint` to an
+            // empty object and plans without one when it is empty (query_request_helper).
+            hint: command.get("hint").filter(|h| {
+                !matches!(h, Bson::Null) && !matches!(h, Bson::Document(d) if d.is_empty())
+            }),
             skip: count_option(command, "find", "skip")?,
             limit: limit_option(command)?,
             let_vars: document_option(command, "find", "let")?,

@@ -38,6 +38,56 @@ impl Unit {
             _ => None,
         }
     }
+
+    /// MongoDB's `serializeTimeUnit`.
+    fn name(self) -> &'static str {
+        match self {
+            Unit::Year => "year",
+            Unit::Quarter => "quarter",
+            Unit::Month => "month",
+            Unit::Week => "week",
+            Unit::Day => "day",
+            Unit::Hour => "hour",
+            Unit::Minute => "minute",
+            Unit::Second => "second",
+            Unit::Millisecond => "millisecond",
+        }
+    }
+
+    /// The largest amount (exclusive, either sign) `dateAdd` accepts in this unit: about the
+    /// range of a date (`isDateAddAmountValid`, src/mongo/db/query/datetime/date_time_support.cpp).
+    fn max_add_amount(self) -> Option<i64> {
+        const MAX_DAYS: i64 = (u64::MAX / 86_400_000) as i64 + 1;
+        const MAX_YEARS: i64 = MAX_DAYS / 365 + 1;
+        Some(match self {
+            Unit::Year => MAX_YEARS,
+            Unit::Quarter => MAX_YEARS * 4,
+            Unit::Month => MAX_YEARS * 12,
+            Unit::Week => MAX_DAYS / 7,
+            Unit::Day => MAX_DAYS,
+            Unit::Hour => MAX_DAYS * 24,
+            Unit::Minute => MAX_DAYS * 24 * 60,
+            Unit::Second => MAX_DAYS * 24 * 60 * 60,
+            Unit::Millisecond => return None,
+        })
+    }
+}
+
+/// MongoDB's `dateAdd`: refuses an amount far outside the date range (5976500), then reports a
+/// result outside it as an overflow (5166406).
+fn checked_date_add(date: i64, unit: Unit, amount: i64, tz: &TimeZone) -> Result<i64> {
+    if let Some(max) = unit.max_add_amount()
+        && !(-max < amount && amount < max)
+    {
+        return Err(Error::location(
+            5976500,
+            format!(
+                "invalid dateAdd 'amount' parameter value: {amount} {}",
+                unit.name()
+            ),
+        ));
+    }
+    add(date, unit, amount, tz).ok_or_else(|| Error::location(5166406, "dateAdd overflowed"))
 }
 
 /// MongoDB's `parseTimeUnit`.
@@ -214,9 +264,7 @@ fn date_arithmetic(
     } else {
         amount
     };
-    add(start, unit, amount, &tz)
-        .map(|ms| Some(date_value(ms)))
-        .ok_or_else(|| Error::location(5166406, "dateAdd overflowed"))
+    checked_date_add(start, unit, amount, &tz).map(|ms| Some(date_value(ms)))
 }
 
 /// `date + amount units` in `tz`; `None` on overflow.
@@ -434,48 +482,53 @@ fn date_trunc(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let date = require_date(&date, OP, "date")?;
     Ok(Some(date_value(truncate(
         date, unit, bin_size, &tz, week_start,
-    ))))
+    )?)))
 }
 
 /// The start of the `bin_size`-unit bin holding `date`. Bins are counted from
 /// 2000-01-01T00:00 on the zone's wall clock (for weeks, from the first `week_start` day on or
-/// after it).
-fn truncate(date: i64, unit: Unit, bin_size: i64, tz: &TimeZone, week_start: i64) -> i64 {
+/// after it). As MongoDB's `truncateDate` (src/mongo/db/query/datetime/date_time_support.cpp):
+/// fixed-length bins are cut in milliseconds with overflow checks (5439000-5439002); calendar
+/// bins take a `binSize` up to 100,000,000,000 (5439006) and end with `dateAdd` from the
+/// reference point, which refuses an amount outside the date range.
+fn truncate(date: i64, unit: Unit, bin_size: i64, tz: &TimeZone, week_start: i64) -> Result<i64> {
+    const MAX_CALENDAR_BIN: i64 = 100_000_000_000;
+    let overflowed = |code| Error::location(code, "dateTrunc overflowed");
     let reference_days = days_from_civil(2000, 1, 1);
+    if let Some(len) = unit.millis() {
+        let bin = bin_size
+            .checked_mul(len)
+            .ok_or_else(|| overflowed(5439002))?;
+        let reference = tz.to_utc(reference_days * MILLIS_PER_DAY);
+        let shifted = date
+            .checked_sub(reference)
+            .ok_or_else(|| overflowed(5439000))?;
+        return date
+            .checked_sub(shifted.rem_euclid(bin))
+            .ok_or_else(|| overflowed(5439001));
+    }
+    if bin_size > MAX_CALENDAR_BIN {
+        return Err(Error::location(
+            5439006,
+            "dateTrunc unsupported binSize value",
+        ));
+    }
     let local = tz.to_local(date);
-    let floor_to = |value: i64, size: i64| value - value.rem_euclid(size.max(1));
-    let local_millis = match unit {
-        Unit::Year | Unit::Quarter | Unit::Month => {
-            let per_bin = match unit {
-                Unit::Year => 12,
-                Unit::Quarter => 3,
-                _ => 1,
-            };
-            let months = (local.year - 2000) * 12 + local.month - 1;
-            let start = floor_to(months, bin_size.saturating_mul(per_bin));
-            days_from_civil(2000 + start.div_euclid(12), start.rem_euclid(12) + 1, 1)
-                .saturating_mul(MILLIS_PER_DAY)
-        }
+    let (reference_day, distance) = match unit {
+        Unit::Year => (reference_days, local.year - 2000),
+        Unit::Quarter => (
+            reference_days,
+            ((local.year - 2000) * 12 + local.month - 1).div_euclid(3),
+        ),
+        Unit::Month => (reference_days, (local.year - 2000) * 12 + local.month - 1),
         Unit::Week => {
             // 2000-01-01 was a Saturday (6).
             let first = reference_days + (week_start - 6).rem_euclid(7);
-            let start = first + floor_to(local.days - first, bin_size.saturating_mul(7));
-            start.saturating_mul(MILLIS_PER_DAY)
+            (first, (local.days - first).div_euclid(7))
         }
-        Unit::Day => {
-            let start = reference_days + floor_to(local.days - reference_days, bin_size);
-            start.saturating_mul(MILLIS_PER_DAY)
-        }
-        Unit::Hour | Unit::Minute | Unit::Second | Unit::Millisecond => {
-            let len = unit.millis().unwrap_or(1);
-            let local_ms = date.saturating_add(tz.offset_millis(date));
-            let since = local_ms.saturating_sub(reference_days * MILLIS_PER_DAY);
-            let truncated = floor_to(since, bin_size.saturating_mul(len));
-            // Fixed-length bins are cut on the instant: keep the offset the date had.
-            return truncated
-                .saturating_add(reference_days * MILLIS_PER_DAY)
-                .saturating_sub(tz.offset_millis(date));
-        }
+        _ => (reference_days, local.days - reference_days),
     };
-    tz.to_utc(local_millis)
+    let lower = distance - distance.rem_euclid(bin_size);
+    let reference = tz.to_utc(reference_day * MILLIS_PER_DAY);
+    checked_date_add(reference, unit, lower, tz)
 }

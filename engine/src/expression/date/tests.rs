@@ -505,7 +505,7 @@ fn date_add_subtract() {
                                  "amount": i64::MAX}})
         )
         .0,
-        5166406
+        5976500
     );
     assert_eq!(
         err(
@@ -720,6 +720,59 @@ fn date_trunc_manual_examples() {
     assert_eq!(
         err(bson!({"$dateTrunc": {"date": 5}})),
         (5439010, "Missing 'unit' parameter to $dateTrunc".into())
+    );
+}
+
+/// `$dateAdd`/`$dateSubtract` refuse amounts outside the date range (5976500) and results past
+/// it (5166406); `$dateTrunc` refuses calendar bins over 100,000,000,000 (5439006) and bins
+/// that reach past the date range, instead of wrapping (date_time_support.cpp).
+#[test]
+fn date_arithmetic_overflow_is_an_error() {
+    let start = date("2021-03-01T00:00:00Z");
+    let add = |op: &str, unit: &str, amount: i64| {
+        let mut e = Document::new();
+        e.insert(
+            op,
+            doc! {"startDate": start.clone(), "unit": unit, "amount": amount},
+        );
+        err(Bson::Document(e))
+    };
+    assert_eq!(
+        add("$dateAdd", "year", 1_000_000_000),
+        (
+            5976500,
+            "invalid dateAdd 'amount' parameter value: 1000000000 year".into()
+        )
+    );
+    assert_eq!(
+        add("$dateSubtract", "month", 100_000_000_000),
+        (
+            5976500,
+            "invalid dateAdd 'amount' parameter value: -100000000000 month".into()
+        )
+    );
+    assert_eq!(add("$dateAdd", "day", 200_000_000_000).0, 5166406);
+    assert_eq!(add("$dateAdd", "millisecond", i64::MAX).0, 5166406);
+    assert_eq!(add("$dateAdd", "second", i64::MAX / 2).0, 5976500);
+    let trunc = |unit: &str, bin: i64| {
+        err(
+            bson!({"$dateTrunc": {"date": date("1900-03-01T00:00:00Z"), "unit": unit,
+                                   "binSize": bin}}),
+        )
+    };
+    assert_eq!(
+        trunc("year", 100_000_000_001),
+        (5439006, "dateTrunc unsupported binSize value".into())
+    );
+    assert_eq!(trunc("month", 100_000_000_000).0, 5976500);
+    assert_eq!(trunc("hour", i64::MAX / 1000).0, 5439002);
+    // A large bin that still fits: the bin starts at the reference point's earlier multiple.
+    assert_eq!(
+        eval(
+            bson!({"$dateTrunc": {"date": date("2001-03-01T00:00:00Z"), "unit": "year",
+                                    "binSize": 1_000_000}})
+        ),
+        Some(date("2000-01-01T00:00:00Z"))
     );
 }
 

@@ -31,13 +31,23 @@ pub fn concat(args: &[Expression], vars: &Vars<'_>) -> Out {
     Ok(Some(Bson::String(out.finish())))
 }
 
-/// Numbers `$substrBytes` accepts for its index and length (not decimals).
+/// Numbers `$substrBytes` accepts for its index and length, as `Value::coerceToLong` reads
+/// them: doubles truncated (saturating), decimals rounded half to even (`Decimal128::toLong`'s
+/// default), a NaN or infinite decimal as the long minimum (the decimal library's invalid
+/// result), src/mongo/db/exec/document_value/value.cpp.
 fn substr_number(v: &Option<Bson>) -> Option<i64> {
     match v {
         Some(Bson::Int32(i)) => Some(i64::from(*i)),
         Some(Bson::Int64(i)) => Some(*i),
-        // coerceToLong: truncation, saturating at the long range.
         Some(Bson::Double(d)) => Some(*d as i64),
+        Some(Bson::Decimal128(d)) => {
+            let d = crate::value::numeric::Decimal::from_bson(d).to_f64();
+            Some(if d.is_finite() {
+                d.round_ties_even() as i64
+            } else {
+                i64::MIN
+            })
+        }
         _ => None,
     }
 }

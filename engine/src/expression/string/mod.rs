@@ -72,14 +72,7 @@ pub fn coerce_to_string(v: &Option<Bson>) -> Result<String> {
         Some(Bson::Double(d)) => format_double(*d),
         Some(Bson::Decimal128(d)) => d.to_string(),
         Some(Bson::DateTime(d)) => iso_date_string(d.timestamp_millis()),
-        Some(Bson::Timestamp(t)) => {
-            // Timestamp::toStringPretty: the seconds as a UTC date, then the increment.
-            let c = Civil::from_millis(i64::from(t.time) * 1000);
-            format!(
-                "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}:{}",
-                c.year, c.month, c.day, c.hour, c.minute, c.second, t.increment
-            )
-        }
+        Some(Bson::Timestamp(t)) => timestamp_pretty(t.time, t.increment),
         Some(other) => {
             return Err(Error::location(
                 16007,
@@ -90,6 +83,25 @@ pub fn coerce_to_string(v: &Option<Bson>) -> Result<String> {
             ));
         }
     })
+}
+
+/// MongoDB's `Timestamp::toStringPretty`: the seconds as C's `ctime` writes them in UTC, less
+/// the weekday and the year (`time_t_to_String_short`, src/mongo/util/time_support.cpp), then
+/// `:` and the increment: `Timestamp(1, 2)` is `Jan  1 00:00:01:2`.
+pub fn timestamp_pretty(seconds: u32, increment: u32) -> String {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let c = Civil::from_millis(i64::from(seconds) * 1000);
+    let month = usize::try_from(c.month)
+        .ok()
+        .and_then(|m| MONTHS.get(m.wrapping_sub(1)))
+        .copied()
+        .unwrap_or("???");
+    format!(
+        "{month}{:>3} {:02}:{:02}:{:02}:{increment}",
+        c.day, c.hour, c.minute, c.second
+    )
 }
 
 /// A date as `2017-01-01T00:00:00.000Z` (the year as many digits as it needs).

@@ -83,6 +83,57 @@ fn coercion_writes_numbers_and_dates_like_the_server() {
     );
 }
 
+/// A Timestamp as a string is `Timestamp::toStringPretty` (ctime's month, day and time in UTC,
+/// then the increment), src/mongo/bson/timestamp.cpp.
+#[test]
+fn timestamps_as_strings() {
+    let d = doc! {"t": Bson::Timestamp(bson::Timestamp { time: 1, increment: 2 }),
+    "u": Bson::Timestamp(bson::Timestamp { time: 1_700_000_000, increment: 15 })};
+    assert_eq!(
+        eval_on(bson!({"$toUpper": "$t"}), &d),
+        s("JAN  1 00:00:01:2")
+    );
+    assert_eq!(
+        eval_on(bson!({"$toLower": "$u"}), &d),
+        s("nov 14 22:13:20:15")
+    );
+    assert_eq!(
+        eval_on(bson!({"$substrBytes": ["$u", 0, 6]}), &d),
+        s("Nov 14")
+    );
+    assert_eq!(
+        eval_on(bson!({"$substrCP": ["$t", 7, 8]}), &d),
+        s("00:00:01")
+    );
+}
+
+/// `$substr`/`$substrBytes` take decimal index and length (`Value::numeric`), rounded half to
+/// even by `coerceToLong`.
+#[test]
+fn substr_bytes_with_decimals() {
+    let dec = |s: &str| Bson::Decimal128(s.parse().unwrap());
+    assert_eq!(
+        eval(bson!({"$substr": ["abcdef", dec("1"), dec("2")]})),
+        s("bc")
+    );
+    assert_eq!(
+        eval(bson!({"$substrBytes": ["abcdef", dec("1.5"), dec("2.5")]})),
+        s("cd")
+    );
+    assert_eq!(
+        eval(bson!({"$substrBytes": ["abcdef", dec("0"), dec("-1")]})),
+        s("abcdef")
+    );
+    assert_eq!(
+        err(bson!({"$substrBytes": ["abcdef", dec("-1"), 2]})).0,
+        50752
+    );
+    assert_eq!(
+        err(bson!({"$substrBytes": ["abcdef", dec("NaN"), 2]})).0,
+        50752
+    );
+}
+
 #[test]
 fn substrings() {
     assert_eq!(eval(bson!({"$substr": ["hello world", 6, -1]})), s("world"));
