@@ -4,7 +4,8 @@ import init from './pkg/worker.js';
 
 // When the wasm instance traps (a stack overflow, exhausted memory, an abort), the error surfaces
 // here — often as an unhandled promise rejection, which the page's `onerror` never sees — and no
-// Rust code can answer any more. Tell the page (protocol.rs `Response::Crashed`), which starts a
+// Rust code can answer any more. Tell the page (protocol.rs `Response::Crashed`, as the object
+// `protocol::to_js` would make), which starts a
 // fresh worker and says what happened (`protocol::crash_explanation`).
 let crashed = false;
 function reportCrash(what) {
@@ -12,7 +13,7 @@ function reportCrash(what) {
   crashed = true;
   const message = what instanceof Error ? `${what.name}: ${what.message}`
     : String((what && what.message) || what || 'the worker failed');
-  self.postMessage(JSON.stringify({ kind: 'crashed', message }));
+  self.postMessage({ kind: 'crashed', message });
 }
 self.addEventListener('error', (e) => { e.preventDefault(); reportCrash(e.error || e.message); });
 self.addEventListener('unhandledrejection', (e) => { e.preventDefault(); reportCrash(e.reason); });

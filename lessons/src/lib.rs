@@ -1,6 +1,8 @@
-//! Lessons: content written by hand in Markdown, parsed into [`Lesson`]s, datasets loaded before a
-//! lesson starts, a runner that plays every step in a fresh, reproducible shell and compares what
-//! it prints with the step's `expect` block as values (`output`), and exercise checks done by the engine (result sets, collection state, query plans).
+//! Lessons, the pure part: content written by hand in Markdown, parsed into [`Lesson`]s, a
+//! step's output compared with its `expect` block as values (`output`), the typed plan tree of
+//! an explain ([`ExplainPlan`]) and what a lesson points at in it ([`PlanSummary`]), and the
+//! feedback a wrong answer gets ([`Comparison`]). No shell and no engine: the page's wasm uses
+//! this crate. Playing steps and checking answers in a shell is `lesson-runner`'s job.
 //!
 //! The file format (see `docs/lessons.md`): front matter between `---` lines, then one `## ` section
 //! per step (prose, an optional ```` ```zh ```` block, a ```` ```js ```` block and an optional
@@ -11,21 +13,17 @@ mod feedback;
 mod model;
 mod output;
 mod parse;
+mod plan_tree;
 mod plan_view;
-mod runner;
 
-pub use feedback::{Comparison, PlanFactDifference};
+pub use feedback::{Comparison, PlanFactDifference, SHOWN};
 pub use model::{AnswerRules, Check, Exercise, Lesson, PlanRequirement, Prose, Step};
 pub use output::{
     OutputDifference, OutputItem, PrintedValue, compare_output, parse_output, parse_value,
 };
 pub use parse::{ParseError, parse_lesson};
+pub use plan_tree::{ExplainPlan, PlanStage};
 pub use plan_view::PlanSummary;
-pub use runner::{
-    CheckOutcome, StepFailure, Verified, check_exercise, lesson_shell, new_lesson_shell,
-    verify_lesson,
-};
-pub use shell::dataset::{DATASETS, Dataset, dataset, parse_dataset};
 
 /// A built-in lesson by its file stem: `(file name, Markdown source)`.
 macro_rules! lesson {

@@ -1,9 +1,10 @@
 //! What a learner should look at in an `explain()`: the winning plan's stages, the index it
 //! uses, and the three counters (documents returned, index keys examined, documents examined).
 //! A step's ```` ```plan ```` block lists the facts to point at; the lesson test checks them
-//! against the explain document the step printed, and the page shows them beside the output.
+//! against the plan tree ([`ExplainPlan`]) of the explain the step produced, and the page shows
+//! them beside the output.
 
-use bson::{Bson, Document};
+use crate::ExplainPlan;
 
 /// The facts a `plan` block may name, in the order they are shown.
 pub const KEYS: &[&str] = &[
@@ -30,34 +31,17 @@ pub struct PlanSummary {
 }
 
 impl PlanSummary {
-    /// The summary of an explain reply (a find's, or an aggregation's `$cursor` stage);
-    /// `None` when the document is not an explain.
-    pub fn of(explain: &Document) -> Option<PlanSummary> {
-        let planner = explain.get_document("queryPlanner").ok().or_else(|| {
-            explain
-                .get_array("stages")
-                .ok()?
-                .first()?
-                .as_document()?
-                .get_document("$cursor")
-                .ok()?
-                .get_document("queryPlanner")
-                .ok()
-        })?;
-        let winning = planner.get_document("winningPlan").ok()?;
-        let winning = winning.get_document("queryPlan").unwrap_or(winning);
-        let stats = explain.get_document("executionStats").ok();
-        let number = |k: &str| stats.and_then(|s| s.get(k)).and_then(as_i64);
-        let mut index = None;
-        first_index(winning, &mut index);
-        Some(PlanSummary {
-            stages: chain(winning),
-            index,
-            n_returned: number("nReturned"),
-            keys_examined: number("totalKeysExamined"),
-            docs_examined: number("totalDocsExamined"),
-            rejected_plans: planner.get_array("rejectedPlans").map_or(0, Vec::len),
-        })
+    /// What a lesson points at in an explain's plan tree.
+    pub fn of(plan: &ExplainPlan) -> PlanSummary {
+        let winning = &plan.winning;
+        PlanSummary {
+            stages: winning.chain(),
+            index: winning.indexes().into_iter().next(),
+            n_returned: plan.n_returned,
+            keys_examined: plan.keys_examined,
+            docs_examined: plan.docs_examined,
+            rejected_plans: plan.rejected.len(),
+        }
     }
 
     /// The value of one fact as a `plan` block writes it (`None` when explain did not report
@@ -71,49 +55,6 @@ impl PlanSummary {
             "totalDocsExamined" => self.docs_examined.map(|n| n.to_string()),
             "rejectedPlans" => Some(self.rejected_plans.to_string()),
             _ => None,
-        }
-    }
-}
-
-fn as_i64(v: &Bson) -> Option<i64> {
-    match v {
-        Bson::Int32(i) => Some(i64::from(*i)),
-        Bson::Int64(i) => Some(*i),
-        Bson::Double(d) => Some(*d as i64),
-        _ => None,
-    }
-}
-
-fn chain(stage: &Document) -> String {
-    let name = stage.get_str("stage").unwrap_or("?").to_string();
-    if let Ok(input) = stage.get_document("inputStage") {
-        return format!("{name} > {}", chain(input));
-    }
-    if let Ok(inputs) = stage.get_array("inputStages") {
-        let parts: Vec<String> = inputs
-            .iter()
-            .filter_map(Bson::as_document)
-            .map(chain)
-            .collect();
-        return format!("{name}({})", parts.join(", "));
-    }
-    name
-}
-
-fn first_index(stage: &Document, out: &mut Option<String>) {
-    if out.is_some() {
-        return;
-    }
-    if let Ok(name) = stage.get_str("indexName") {
-        *out = Some(name.to_string());
-        return;
-    }
-    if let Ok(input) = stage.get_document("inputStage") {
-        first_index(input, out);
-    }
-    if let Ok(inputs) = stage.get_array("inputStages") {
-        for i in inputs.iter().filter_map(Bson::as_document) {
-            first_index(i, out);
         }
     }
 }
@@ -158,12 +99,11 @@ mod tests {
             },
             "executionStats": {"nReturned": 4, "totalKeysExamined": 6_i64, "totalDocsExamined": 4},
         };
-        let s = PlanSummary::of(&explain).unwrap();
+        let s = PlanSummary::of(&ExplainPlan::read(&explain).unwrap());
         assert_eq!(s.stages, "LIMIT > FETCH > SORT_MERGE(IXSCAN, IXSCAN)");
         assert_eq!(s.fact("index").as_deref(), Some("a_1_b_1"));
         assert_eq!(s.fact("totalKeysExamined").as_deref(), Some("6"));
         assert_eq!(s.fact("rejectedPlans").as_deref(), Some("1"));
-        assert!(PlanSummary::of(&doc! {"ok": 1}).is_none());
         assert!(parse_facts("stages: COLLSCAN\nnReturned: 3").is_ok());
         assert!(parse_facts("colour: red").is_err());
     }

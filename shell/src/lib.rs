@@ -132,6 +132,9 @@ pub struct Evaluation {
     pub result: Option<String>,
     /// The result as BSON, for `--json` output and structural checks.
     pub value: Option<Bson>,
+    /// The result is a cursor's batch and the cursor has more: `it` shows the next batch (the
+    /// text says `Type "it" for more`; callers read this flag, never the text).
+    pub more: bool,
     pub error: Option<ShellError>,
     /// The input is an unfinished statement: the caller should ask for more lines.
     pub incomplete: bool,
@@ -619,6 +622,7 @@ impl Shell {
                 }
                 out.result = Some(text);
                 out.value = Some(docs_value(docs));
+                out.more = more;
             }
             _ => {}
         }
@@ -818,6 +822,18 @@ mod tests {
             assert!(!ev.incomplete, "{src:?} is not incomplete");
             assert_eq!(ev.error.map(|e| e.name), Some(name.to_string()), "{src:?}");
         }
+    }
+
+    #[test]
+    fn a_cursor_says_whether_it_has_more() {
+        let mut sh = shell();
+        sh.eval("db.c.insertMany(Array.from({length: 25}, (_, i) => ({_id: i})))");
+        let first = sh.eval("db.c.find()");
+        assert!(first.more, "20 of 25 shown: {first:?}");
+        let rest = sh.eval("it");
+        assert!(!rest.more, "the last 5: {rest:?}");
+        assert!(!sh.eval("db.c.find().limit(3)").more);
+        assert!(!sh.eval("db.c.findOne()").more);
     }
 
     #[test]

@@ -13,7 +13,11 @@
 //! - the shell and web crates use only the listed engine module paths (a shrinking list: a new
 //!   path fails until it is added here on purpose);
 //! - the engine's top-level modules form no circle (`crate::a::` in `a/` and `crate::b::` in
-//!   `b/` never both): each layer is built on the ones below it only.
+//!   `b/` never both): each layer is built on the ones below it only;
+//! - the `lessons` crate is pure: it depends on neither the shell nor the engine (nor
+//!   `lesson-runner`), so the page's wasm, which uses it, does not link them through it;
+//! - nobody reads the shell's `Type "it" for more` line back: whether a cursor has more is
+//!   `shell::Evaluation::more`, and only the shell writes the line.
 
 use std::path::{Path, PathBuf};
 
@@ -58,7 +62,14 @@ fn rust_files(root: &Path, dir: &str) -> Vec<(String, String)> {
 }
 
 const CRATE_DIRS: &[&str] = &[
-    "engine", "shell", "web", "lessons", "xtask", "tests", "bench",
+    "engine",
+    "shell",
+    "web",
+    "lessons",
+    "lesson-runner",
+    "xtask",
+    "tests",
+    "bench",
 ];
 
 fn all_rust_files() -> Vec<(String, String)> {
@@ -434,7 +445,9 @@ fn engine_paths(text: &str) -> Vec<String> {
 
 /// Whether a file belongs to a client crate's code (its test suites may reach further).
 fn is_client_code(path: &str) -> bool {
-    (path.starts_with("shell/") || path.starts_with("web/") || path.starts_with("lessons/"))
+    ["shell/", "web/", "lessons/", "lesson-runner/"]
+        .iter()
+        .any(|c| path.starts_with(c))
         && !is_test_file(path)
 }
 
@@ -619,4 +632,145 @@ fn module_circle_checker_catches_one() {
 fn workspace_engine_modules_form_no_circle() {
     let circles = module_circles(&module_edges(&all_rust_files()));
     assert_eq!(circles, Vec::<Vec<String>>::new());
+}
+
+// ---- 8. The lessons crate is pure (no shell, no engine) ---------------------------------------
+
+/// The crates a Cargo manifest's `[dependencies]` section names (not dev- or build-dependencies).
+fn dependencies(manifest: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut in_deps = false;
+    for line in manifest.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            in_deps = t == "[dependencies]";
+            continue;
+        }
+        if !in_deps || t.starts_with('#') || t.is_empty() {
+            continue;
+        }
+        let name = t
+            .split(['=', '.'])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_matches('"');
+        found.push(name.to_string());
+    }
+    found
+}
+
+/// Where a crate that must stay pure reaches the shell, the engine or the lesson runner: in its
+/// manifest's dependencies or in its non-test code.
+fn impure_lessons(manifest: &str, files: &[(String, String)]) -> Vec<String> {
+    const FORBIDDEN: &[&str] = &["shell", "engine", "lesson-runner"];
+    let mut out: Vec<String> = dependencies(manifest)
+        .into_iter()
+        .filter(|d| FORBIDDEN.contains(&d.as_str()))
+        .map(|d| format!("Cargo.toml depends on {d}"))
+        .collect();
+    for (p, t) in files {
+        if is_test_file(p) {
+            continue;
+        }
+        let code = non_test_code(t);
+        for name in ["shell::", "engine::", "lesson_runner::"] {
+            let uses = code.match_indices(name).any(|(at, _)| {
+                at == 0
+                    || !code.as_bytes()[at - 1].is_ascii_alphanumeric()
+                        && code.as_bytes()[at - 1] != b'_'
+                        && code.as_bytes()[at - 1] != b':'
+            });
+            if uses {
+                out.push(format!("{p} uses {name}"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn pure_lessons_checker_catches_one() {
+    let manifest = "[dependencies]\nbson.workspace = true\nshell.workspace = true\n[dev-dependencies]\nengine.workspace = true\n";
+    let files = vec![
+        (
+            "lessons/src/a.rs".to_string(),
+            "//! a\nuse shell::printer::format_value;\nlet e = base64::engine::STANDARD;\n"
+                .to_string(),
+        ),
+        (
+            "lessons/src/b.rs".to_string(),
+            "//! b\nfn f() {}\n#[cfg(test)]\nmod tests {\n    use engine::Engine;\n}\n".to_string(),
+        ),
+    ];
+    assert_eq!(
+        impure_lessons(manifest, &files),
+        vec![
+            "Cargo.toml depends on shell".to_string(),
+            "lessons/src/a.rs uses shell::".to_string(),
+        ]
+    );
+    assert!(impure_lessons("[dependencies]\nbson = \"3\"\n", &files[1..]).is_empty());
+}
+
+#[test]
+fn workspace_lessons_crate_is_pure() {
+    let root = workspace_root();
+    let manifest = std::fs::read_to_string(root.join("lessons/Cargo.toml")).unwrap();
+    assert_eq!(
+        impure_lessons(&manifest, &rust_files(&root, "lessons")),
+        Vec::<String>::new(),
+        "the lessons crate is what the page links: what needs a shell belongs in lesson-runner"
+    );
+}
+
+// ---- 9. No one reads "Type "it" for more" back ------------------------------------------------
+
+/// Non-test files outside the shell that name the shell's `Type "it" for more` line (reading
+/// printed text back for what `Evaluation::more` says).
+fn more_text_readers(files: &[(String, String)]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|(p, _)| !p.starts_with("shell/") && !is_test_file(p))
+        .filter(|(_, t)| {
+            let code = non_test_code(t);
+            code.contains(r#"\"it\" for more"#) || code.contains(r#""it" for more"#)
+        })
+        .map(|(p, _)| p.clone())
+        .collect()
+}
+
+#[test]
+fn more_text_checker_catches_one() {
+    let files = vec![
+        (
+            "web/src/a.rs".to_string(),
+            "//! a\nlet more = r.ends_with(\"Type \\\"it\\\" for more\");\n".to_string(),
+        ),
+        (
+            "web/src/b.rs".to_string(),
+            "//! b\nlet more = r.ends_with(r#\"Type \"it\" for more\"#);\n".to_string(),
+        ),
+        (
+            "shell/src/lib.rs".to_string(),
+            "//! s\ntext.push_str(\"\\nType \\\"it\\\" for more\");\n".to_string(),
+        ),
+        (
+            "lessons/src/c.rs".to_string(),
+            "//! c\n// the shell's Type \"it\" for more line\n#[cfg(test)]\nmod tests {\n    const T: &str = \"Type \\\"it\\\" for more\";\n}\n".to_string(),
+        ),
+    ];
+    assert_eq!(
+        more_text_readers(&files),
+        vec!["web/src/a.rs".to_string(), "web/src/b.rs".to_string()]
+    );
+}
+
+#[test]
+fn workspace_reads_more_from_the_cursor_not_the_text() {
+    assert_eq!(
+        more_text_readers(&all_rust_files()),
+        Vec::<String>::new(),
+        "whether a cursor has more is shell::Evaluation::more"
+    );
 }

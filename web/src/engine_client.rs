@@ -23,7 +23,7 @@ use crate::database_choice::DatabaseChoice;
 pub use crate::protocol::CollectionSummary;
 use crate::protocol::{
     Catalog, ChannelMessage, ErrorInfo, Request, RequestBody, Response, StorageInfo,
-    StructuredResult, Transfer,
+    StructuredResult, Transfer, from_js, to_js,
 };
 
 /// The script that boots the `worker` binary's wasm module inside the worker (in `static/`).
@@ -179,11 +179,11 @@ fn replay_early(early: &js_sys::Array) {
         let field = |name: &str| {
             js_sys::Reflect::get(&item, &JsValue::from_str(name))
                 .ok()
-                .and_then(|v| v.as_string())
+                .filter(|v| !v.is_undefined())
         };
-        if let Some(text) = field("data") {
-            on_response(&text);
-        } else if let Some(error) = field("error") {
+        if let Some(data) = field("data") {
+            on_response(data);
+        } else if let Some(error) = field("error").and_then(|e| e.as_string()) {
             worker_died(&error);
         }
     }
@@ -200,11 +200,8 @@ fn spawn_worker(ready: oneshot::Sender<Started>) -> Result<(), String> {
             (worker, None)
         }
     };
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| {
-        if let Some(text) = ev.data().as_string() {
-            on_response(&text);
-        }
-    });
+    let on_message =
+        Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| on_response(ev.data()));
     let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(|ev: ErrorEvent| {
         ev.prevent_default();
         worker_died(&ev.message());
@@ -243,8 +240,8 @@ fn worker_died(why: &str) {
     wasm_bindgen_futures::spawn_local(async move { restart(&message) });
 }
 
-fn on_response(text: &str) {
-    let response = match serde_json::from_str::<Response>(text) {
+fn on_response(data: JsValue) {
+    let response = match from_js::<Response>(data) {
         Ok(r) => r,
         Err(e) => {
             web_sys::console::error_1(&format!("bad message from the shell worker: {e}").into());
@@ -333,10 +330,10 @@ pub async fn request(body: RequestBody) -> Outcome {
         let proxy = p.as_mut()?;
         let id = proxy.next_id;
         proxy.next_id += 1;
-        let text = serde_json::to_string(&Request { id, body }).ok()?;
+        let message = to_js(&Request { id, body }).ok()?;
         let (tx, rx) = oneshot::channel();
         proxy.pending.insert(id, tx);
-        proxy.worker.post_message(&JsValue::from_str(&text)).ok()?;
+        proxy.worker.post_message(&message).ok()?;
         Some(rx)
     });
     let Some(receiver) = receiver else {
@@ -366,12 +363,12 @@ pub fn interrupt() {
             return None;
         }
         proxy.stop_asked = true;
-        let text = serde_json::to_string(&Request {
+        let message = to_js(&Request {
             id: u64::MAX,
             body: RequestBody::Stop,
         })
         .ok()?;
-        proxy.worker.post_message(&JsValue::from_str(&text)).ok()
+        proxy.worker.post_message(&message).ok()
     });
     if ask_owner.is_some() {
         return;
@@ -400,10 +397,8 @@ fn watch_stops(storage: &StorageInfo) {
     if storage.in_memory {
         return;
     }
-    let opened = crate::page_coordination::open_channel(&choice.channel_name(), |text| {
-        let Ok(ChannelMessage::Stop { client, seq }) =
-            serde_json::from_str::<ChannelMessage>(&text)
-        else {
+    let opened = crate::page_coordination::open_channel(&choice.channel_name(), |data| {
+        let Ok(ChannelMessage::Stop { client, seq }) = from_js::<ChannelMessage>(data) else {
             return;
         };
         let running = PROXY.with(|p| {

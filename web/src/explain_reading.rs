@@ -145,7 +145,8 @@ mod tests {
     use serde_json::json;
 
     fn plan(reply: serde_json::Value) -> ExplainPlan {
-        ExplainPlan::read(&reply).unwrap()
+        let reply = bson::Bson::try_from(reply).unwrap();
+        ExplainPlan::read(reply.as_document().unwrap()).unwrap()
     }
 
     #[test]

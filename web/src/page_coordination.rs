@@ -78,19 +78,17 @@ pub fn release() {
     }
 }
 
-/// Opens the channel `name`, handing each text message to `on_text`.
+/// Opens the channel `name`, handing each message (a `protocol::ChannelMessage` as a JavaScript
+/// object) to `on_message`.
 pub fn open_channel(
     name: &str,
-    on_text: impl FnMut(String) + 'static,
+    on_message: impl FnMut(JsValue) + 'static,
 ) -> Result<BroadcastChannel, String> {
     let channel =
         BroadcastChannel::new(name).map_err(|e| format!("BroadcastChannel failed: {e:?}"))?;
-    let mut on_text = on_text;
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-        if let Some(text) = ev.data().as_string() {
-            on_text(text);
-        }
-    });
+    let mut on_data = on_message;
+    let on_message =
+        Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| on_data(ev.data()));
     channel.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The channel lives as long as the worker.
     on_message.forget();

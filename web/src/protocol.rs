@@ -1,4 +1,8 @@
-//! Messages between the page and the shell worker (JSON over `postMessage`).
+//! Messages between the page and the shell worker: typed Rust values that cross `postMessage`
+//! (and the `BroadcastChannel` between workers) as JavaScript objects, through
+//! `serde-wasm-bindgen` ([`to_js`], [`from_js`]): no JSON text in between, so an explain's plan
+//! tree ([`lessons::ExplainPlan`]), the documents and the `more` flag arrive as the values the
+//! worker built.
 //!
 //! The page sends [`Request`]s, each an `id` and a [`RequestBody`] (one variant per kind of
 //! work: running shell input, and whatever else the page asks of the worker); the worker answers
@@ -9,9 +13,12 @@
 //! [`ChannelMessage`]s: the owner of the database's engine runs the others' inputs and answers
 //! them, and tells every page when the data changed (see `shell_worker`).
 
-use bson::{Bson, Document};
+use bson::Bson;
+use lessons::ExplainPlan;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use wasm_bindgen::JsValue;
 
 pub use crate::data_transfer::Transfer;
 
@@ -58,7 +65,7 @@ pub enum RequestBody {
     /// Back to the free playground: the engine reloaded from IndexedDB.
     CloseLesson,
     /// Check `answer` to exercise `exercise` (from 0) of lesson `lesson` in a fresh lesson shell
-    /// (`lessons::check_exercise`). Answered with the verdict's message as `output`,
+    /// (`lesson_runner::check_exercise`). Answered with the verdict's message as `output`,
     /// `is_error` true unless the answer passed, and for a wrong answer the comparison with the
     /// expected outcome as `result` (a document, see `lessons::feedback`).
     CheckExercise {
@@ -97,25 +104,30 @@ pub struct Catalog {
 }
 
 /// A result that is documents, in relaxed Extended JSON (`{"$oid": …}`, `{"$date": …}`), for
-/// the tree, table and explain views. The text form stays the mongosh text of `output`.
-/// Documents keep 64-bit integers as `{"$numberLong": …}` (see [`display_json`]).
+/// the tree, table and explain views; an explain also as its typed plan tree. The text form
+/// stays the mongosh text of `output`. Documents keep 64-bit integers as `{"$numberLong": …}`
+/// (see [`display_json`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "shape", rename_all = "snake_case")]
 pub enum StructuredResult {
-    /// A cursor's first batch or an array of documents; `more` when `it` shows more.
+    /// A cursor's first batch or an array of documents; `more` when the cursor has more (`it`
+    /// shows them; `shell::Evaluation::more`).
     Documents { docs: Vec<Value>, more: bool },
     /// One document (a findOne, a command reply, a write result).
     Document { doc: Value },
-    /// An explain reply (find's, or aggregate's with a `$cursor` stage).
-    Explain { doc: Value },
+    /// An explain reply (find's, or aggregate's with a `$cursor` stage): its plan tree, read
+    /// once in the worker, and the reply itself for the tree view.
+    Explain { plan: Box<ExplainPlan>, doc: Value },
 }
 
 impl StructuredResult {
     /// The structured form of a shell result, when it is documents; `more` says whether the
-    /// shell offered `it` for more.
+    /// cursor has more.
     pub fn of(value: &Bson, more: bool) -> Option<StructuredResult> {
+        let explained = value.as_document().and_then(ExplainPlan::read);
         match value {
-            Bson::Document(d) if is_explain(d) => Some(StructuredResult::Explain {
+            Bson::Document(_) if explained.is_some() => Some(StructuredResult::Explain {
+                plan: Box::new(explained?),
                 doc: value.clone().into_relaxed_extjson(),
             }),
             Bson::Document(_) => Some(StructuredResult::Document {
@@ -143,16 +155,18 @@ fn display_json(value: &Bson) -> Value {
     })
 }
 
-/// Whether a document is an explain reply: it has a `queryPlanner`, or an aggregation's first
-/// stage is a `$cursor` with one.
-pub fn is_explain(d: &Document) -> bool {
-    d.contains_key("queryPlanner")
-        || d.get_array("stages")
-            .ok()
-            .and_then(|s| s.first())
-            .and_then(Bson::as_document)
-            .and_then(|s| s.get_document("$cursor").ok())
-            .is_some_and(|c| c.contains_key("queryPlanner"))
+/// A protocol value as a JavaScript object for `postMessage`. Maps (a document's fields) stay
+/// JavaScript `Map`s, which keep their order (a plain object would put `"2"` before `"b"`);
+/// 64-bit integers become `BigInt`s, so none is rounded or refused.
+pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, String> {
+    let serializer =
+        serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
+    value.serialize(&serializer).map_err(|e| e.to_string())
+}
+
+/// A protocol value back from the JavaScript object [`to_js`] made.
+pub fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, String> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
 }
 
 /// An error as the output shows it: the shell's error name (`MongoServerError[BadValue]`,
@@ -593,15 +607,24 @@ mod tests {
     }
 
     #[test]
-    fn explain_replies_are_recognised() {
+    fn explain_replies_carry_their_plan_tree() {
         let find =
             doc! {"explainVersion": "1", "queryPlanner": {"winningPlan": {"stage": "COLLSCAN"}}};
+        let Some(StructuredResult::Explain { plan, doc }) =
+            StructuredResult::of(&Bson::Document(find), false)
+        else {
+            panic!("an explain expected");
+        };
+        assert_eq!(plan.winning.stage, "COLLSCAN");
+        assert_eq!(doc["explainVersion"], "1");
+        let aggregate = doc! {"stages": [{"$cursor": {"queryPlanner": {"winningPlan": {"stage": "COLLSCAN"}}}}]};
         assert!(matches!(
-            StructuredResult::of(&Bson::Document(find), false),
+            StructuredResult::of(&Bson::Document(aggregate), false),
             Some(StructuredResult::Explain { .. })
         ));
-        let aggregate = doc! {"stages": [{"$cursor": {"queryPlanner": {"winningPlan": {"stage": "COLLSCAN"}}}}]};
-        assert!(is_explain(&aggregate));
-        assert!(!is_explain(&doc! {"stages": [{"$match": {}}]}));
+        assert!(matches!(
+            StructuredResult::of(&Bson::Document(doc! {"stages": [{"$match": {}}]}), false),
+            Some(StructuredResult::Document { .. })
+        ));
     }
 }

@@ -379,10 +379,6 @@ pub fn reply_of(ev: &Evaluation, catalog: Catalog) -> Reply {
     } else {
         ev.text()
     };
-    let more = ev
-        .result
-        .as_deref()
-        .is_some_and(|r| r.ends_with("Type \"it\" for more"));
     Reply {
         output,
         is_error,
@@ -390,7 +386,7 @@ pub fn reply_of(ev: &Evaluation, catalog: Catalog) -> Reply {
             .value
             .as_ref()
             .filter(|_| ev.error.is_none())
-            .and_then(|v| StructuredResult::of(v, more)),
+            .and_then(|v| StructuredResult::of(v, ev.more)),
         error: ev.error.as_ref().map(|e| ErrorInfo {
             name: e.name.clone(),
             code: e.code,

@@ -37,6 +37,7 @@ use crate::lessons::in_worker;
 use crate::page_coordination as coordination;
 use crate::protocol::{
     Catalog, ChannelMessage, Phase, Reply, Request, RequestBody, Response, StorageInfo, Work,
+    from_js, to_js,
 };
 use crate::shared_engine::{self, SharedEngine, catalog_of, failure, reply_of, text_reply};
 
@@ -173,7 +174,7 @@ async fn start() -> (Option<String>, StorageInfo) {
         in_memory = true;
     }
     if !in_memory {
-        match coordination::open_channel(&choice.channel_name(), on_channel_text) {
+        match coordination::open_channel(&choice.channel_name(), on_channel_message) {
             Ok(channel) => CHANNEL.with(|c| *c.borrow_mut() = Some(channel)),
             Err(e) => {
                 warning = Some(format!("{e}; the data is kept in memory only"));
@@ -378,10 +379,7 @@ const EARLY_REQUESTS: &str = "sproutEarlyRequests";
 
 /// Queues one request from the page; it runs once the worker has started.
 fn receive(data: &JsValue) {
-    let Some(text) = data.as_string() else {
-        return;
-    };
-    match serde_json::from_str::<Request>(&text) {
+    match from_js::<Request>(data.clone()) {
         // Not queued: the input it stops is running, and the queue waits for it.
         Ok(Request {
             body: RequestBody::Stop,
@@ -399,9 +397,9 @@ fn receive(data: &JsValue) {
 
 fn post(response: &Response) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    match serde_json::to_string(response) {
-        Ok(text) => {
-            if let Err(e) = scope.post_message(&JsValue::from_str(&text)) {
+    match to_js(response) {
+        Ok(message) => {
+            if let Err(e) = scope.post_message(&message) {
                 web_sys::console::error_2(&"shell worker: postMessage failed".into(), &e);
             }
         }
@@ -410,19 +408,19 @@ fn post(response: &Response) {
 }
 
 fn broadcast(message: &ChannelMessage) {
-    let Ok(text) = serde_json::to_string(message) else {
+    let Ok(message) = to_js(message) else {
         return;
     };
     CHANNEL.with(|c| {
         if let Some(channel) = c.borrow().as_ref() {
-            let _ = channel.post_message(&JsValue::from_str(&text));
+            let _ = channel.post_message(&message);
         }
     });
 }
 
 /// A message from another page of the database.
-fn on_channel_text(text: String) {
-    let Ok(message) = serde_json::from_str::<ChannelMessage>(&text) else {
+fn on_channel_message(data: JsValue) {
+    let Ok(message) = from_js::<ChannelMessage>(data) else {
         return;
     };
     let owning = OWNING.with(Cell::get);

@@ -5,18 +5,14 @@
 //! each rejected plan side by side (see [`crate::explain`]).
 
 use leptos::prelude::*;
-use serde_json::Value;
 
 use crate::AppState;
-use crate::explain::{ExplainPlan, PlanStage};
+use crate::explain::{ExplainPlan, PlanStage, summary_in};
 use crate::explain_reading::plain_reading;
 use crate::i18n::{Lang, tr};
 
 #[component]
-pub fn ExplainView(reply: Value) -> impl IntoView {
-    let Some(plan) = ExplainPlan::read(&reply) else {
-        return view! { <pre class="result">"(not an explain reply)"</pre> }.into_any();
-    };
+pub fn ExplainView(plan: ExplainPlan) -> impl IntoView {
     let app = expect_context::<AppState>();
     let summary = plan.clone();
     let winning = plan.winning.clone();
@@ -47,7 +43,7 @@ pub fn ExplainView(reply: Value) -> impl IntoView {
     let time = plan.time_ms;
     view! {
         <div class="explain" data-testid="explain" tabindex="0">
-            <div class="plan-summary" data-testid="plan-summary">{move || summary.summary_in(app.lang.get())}</div>
+            <div class="plan-summary" data-testid="plan-summary">{move || summary_in(&summary, app.lang.get())}</div>
             <p class="plan-reading" data-testid="plan-reading">{move || plain_reading(&reading, app.lang.get())}</p>
             <div class="plan-ns">
                 {plan.namespace.clone()}

@@ -198,7 +198,7 @@ fn EntryView(entry: Entry) -> impl IntoView {
         }
         (
             Mode::Tree,
-            Some(StructuredResult::Document { doc } | StructuredResult::Explain { doc }),
+            Some(StructuredResult::Document { doc } | StructuredResult::Explain { doc, .. }),
         ) => view! { <DocumentTree docs=vec![doc.clone()]/> }.into_any(),
         (Mode::Table, Some(StructuredResult::Documents { docs, .. })) => {
             view! { <DocumentTable docs=docs.clone()/> }.into_any()
@@ -206,8 +206,8 @@ fn EntryView(entry: Entry) -> impl IntoView {
         (Mode::Table, Some(StructuredResult::Document { doc })) => {
             view! { <DocumentTable docs=vec![doc.clone()]/> }.into_any()
         }
-        (Mode::Plan, Some(StructuredResult::Explain { doc })) => {
-            view! { <ExplainView reply=doc.clone()/> }.into_any()
+        (Mode::Plan, Some(StructuredResult::Explain { plan, .. })) => {
+            view! { <ExplainView plan=(**plan).clone()/> }.into_any()
         }
         (Mode::Stages, _) => view! { <StageByStage stages=stages.clone()/> }.into_any(),
         (Mode::Text, Some(StructuredResult::Explain { .. })) => {

@@ -130,8 +130,8 @@ pub fn listen(app: AppState, ls: LessonState, view: View) {
 /// and says what it loaded.
 pub async fn load_dataset(app: AppState, view: &View, name: &str, json: Option<&str>) -> Outcome {
     let parsed = match json {
-        Some(text) => lessons::parse_dataset(name, text),
-        None => lessons::dataset(name),
+        Some(text) => lesson_runner::parse_dataset(name, text),
+        None => lesson_runner::dataset(name),
     };
     let dataset = match parsed {
         Ok(d) => d,

@@ -5,7 +5,7 @@
 //! owns the database (see docs/ARCHITECTURE.md, "One database, many pages").
 
 use bson::{Bson, Document};
-use lessons::Dataset;
+use lesson_runner::Dataset;
 use serde_json::Value;
 
 use crate::doc_text::{compact, quoted_string};
@@ -67,11 +67,11 @@ mod tests {
     /// Every built-in dataset loaded as shell input holds what `Dataset::load_into` puts in.
     #[test]
     fn datasets_as_input_load_the_same_documents() {
-        for (name, _) in lessons::DATASETS {
-            let dataset = lessons::dataset(name).unwrap();
-            let mut direct = lessons::new_lesson_shell();
+        for (name, _) in lesson_runner::DATASETS {
+            let dataset = lesson_runner::dataset(name).unwrap();
+            let mut direct = lesson_runner::new_lesson_shell();
             dataset.load_into(&mut direct).unwrap();
-            let mut typed = lessons::new_lesson_shell();
+            let mut typed = lesson_runner::new_lesson_shell();
             for input in insert_inputs(&dataset) {
                 let ev = typed.eval(&input);
                 assert!(ev.error.is_none(), "{name}: {input}: {:?}", ev.error);
@@ -113,7 +113,7 @@ mod tests {
                 "db.getSiblingDB('o\\'k').getCollection('a b').insertMany([{ _id: 0 }"
             )
         );
-        let mut shell = lessons::new_lesson_shell();
+        let mut shell = lesson_runner::new_lesson_shell();
         for input in &inputs[..3] {
             assert!(shell.eval(input).error.is_none(), "{input}");
         }

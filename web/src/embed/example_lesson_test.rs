@@ -8,10 +8,10 @@ fn the_example_course_lesson_verifies() {
     let lesson = lessons::parse_lesson("lesson.md", markdown).unwrap();
     assert_eq!(lesson.id, "course-cheap-products");
     assert_eq!((lesson.steps.len(), lesson.exercises.len()), (2, 1));
-    if let Err(failures) = lessons::verify_lesson(&lesson) {
+    if let Err(failures) = lesson_runner::verify_lesson(&lesson) {
         panic!("{failures:#?}");
     }
-    let right = lessons::check_exercise(
+    let right = lesson_runner::check_exercise(
         &lesson,
         &lesson.exercises[0],
         "db.products.countDocuments({price: {$gte: 60}})",

@@ -4,7 +4,8 @@
 
 use std::cell::{OnceCell, RefCell};
 
-use lessons::{CheckOutcome, Lesson, check_exercise, lesson_shell};
+use lesson_runner::{CheckOutcome, check_exercise, lesson_shell};
+use lessons::Lesson;
 use shell::Shell;
 
 use super::library;

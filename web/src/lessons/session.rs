@@ -292,10 +292,10 @@ pub async fn check_answer(ls: LessonState, exercise: usize, answer: String) {
     ls.working.set(false);
 }
 
-/// The run's result when it is an explain reply (relaxed Extended JSON).
-fn explain_of(outcome: &engine_client::Outcome) -> Option<&serde_json::Value> {
+/// The run's plan tree when it is an explain reply.
+fn explain_of(outcome: &engine_client::Outcome) -> Option<&lessons::ExplainPlan> {
     match &outcome.result {
-        Some(StructuredResult::Explain { doc }) => Some(doc),
+        Some(StructuredResult::Explain { plan, .. }) => Some(plan),
         _ => None,
     }
 }

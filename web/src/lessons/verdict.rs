@@ -1,9 +1,8 @@
 //! Whether a step's output is what the lesson expects: its `expect` block (compared as values,
 //! by `lessons::compare_output`, as the lesson test compares it) and the facts of its `plan`
-//! block (compared with the summary of the explain document the step produced).
+//! block (compared with the summary of the plan tree of the explain the step produced).
 
-use bson::Bson;
-use lessons::{PlanSummary, Step};
+use lessons::{ExplainPlan, PlanSummary, Step};
 
 /// One fact of a `plan` block next to what the explain showed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,13 +36,13 @@ impl StepVerdict {
     }
 }
 
-/// Compares a run of `step` with the lesson. `explain` is the run's result when it is an explain
-/// reply (relaxed Extended JSON, as the worker sends it).
+/// Compares a run of `step` with the lesson. `explain` is the run's plan tree when its result
+/// is an explain reply (as the worker sends it).
 pub fn judge(
     step: &Step,
     output: &str,
     is_error: bool,
-    explain: Option<&serde_json::Value>,
+    explain: Option<&ExplainPlan>,
 ) -> StepVerdict {
     let compared = step
         .expect
@@ -58,10 +57,7 @@ pub fn judge(
     if is_error && text_matches.is_none() && step.look.is_empty() {
         text_matches = Some(false);
     }
-    let summary = explain
-        .filter(|_| !is_error)
-        .and_then(|v| Bson::try_from(v.clone()).ok())
-        .and_then(|b| b.as_document().and_then(PlanSummary::of));
+    let summary = explain.filter(|_| !is_error).map(PlanSummary::of);
     let facts = step
         .look
         .iter()
@@ -122,21 +118,23 @@ mod tests {
     }
 
     #[test]
-    fn plan_facts_are_read_from_the_explain_document() {
+    fn plan_facts_are_read_from_the_plan_tree() {
         let s = step(
             None,
             &[("stages", "FETCH > IXSCAN"), ("totalDocsExamined", "3")],
         );
-        let explain = serde_json::json!({
+        let explain = ExplainPlan::read(&bson::doc! {
             "queryPlanner": {"winningPlan": {"stage": "FETCH", "inputStage": {"stage": "IXSCAN", "indexName": "price_1"}}, "rejectedPlans": []},
             "executionStats": {"nReturned": 3, "totalKeysExamined": 3, "totalDocsExamined": 3},
-        });
+        })
+        .unwrap();
         let v = judge(&s, "…", false, Some(&explain));
         assert!(v.matched(), "{v:?}");
-        let scan = serde_json::json!({
+        let scan = ExplainPlan::read(&bson::doc! {
             "queryPlanner": {"winningPlan": {"stage": "COLLSCAN"}, "rejectedPlans": []},
             "executionStats": {"nReturned": 3, "totalKeysExamined": 0, "totalDocsExamined": 10},
-        });
+        })
+        .unwrap();
         let v = judge(&s, "…", false, Some(&scan));
         assert!(!v.matched());
         assert_eq!(v.facts[0].actual.as_deref(), Some("COLLSCAN"));

@@ -13,7 +13,7 @@ fn every_lesson_step_shows_its_expected_output() {
     let mut right_accepted = 0;
     let mut failures = Vec::new();
     for lesson in &lessons {
-        match lessons::verify_lesson(lesson) {
+        match lesson_runner::verify_lesson(lesson) {
             Ok(v) => {
                 steps += v.steps;
                 exercises += v.exercises;

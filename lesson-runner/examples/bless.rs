@@ -21,7 +21,7 @@ fn main() -> ExitCode {
 fn bless(path: &str) -> Result<(), String> {
     let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let lesson = lessons::parse_lesson(path, &src).map_err(|e| e.to_string())?;
-    let mut shell = lessons::lesson_shell(&lesson)?;
+    let mut shell = lesson_runner::lesson_shell(&lesson)?;
     let outputs: Vec<String> = lesson
         .steps
         .iter()

@@ -1,13 +1,17 @@
 //! Plays a lesson's steps in a fresh shell and compares what each shows with its `expect` block
-//! (structurally, see [`crate::compare_output`]); checks exercise answers with the engine.
+//! (structurally, see [`lessons::compare_output`]); checks exercise answers with the engine.
 
 use bson::{Bson, Document, doc};
 use engine::Engine;
 use engine::clock::SimulatedClock;
 use shell::{Shell, ShellConfig};
 
-use crate::feedback::{Comparison, PlanFactDifference};
-use crate::model::{AnswerRules, Check, Exercise, Lesson, PlanRequirement};
+use lessons::{
+    AnswerRules, Check, Comparison, Exercise, ExplainPlan, Lesson, PlanFactDifference,
+    PlanRequirement, PlanSummary,
+};
+
+use crate::comparison::of_values;
 use shell::dataset::dataset;
 
 /// Lessons run on a simulated clock that starts here (2025-01-01T00:00:00Z), with a fixed seed,
@@ -114,7 +118,7 @@ pub fn verify_lesson(lesson: &Lesson) -> Result<Verified, Vec<StepFailure>> {
         let actual = ev.text();
         let mut ok = step.expect.is_some() || !step.look.is_empty();
         if let Some(expected) = &step.expect
-            && let Err(difference) = crate::compare_output(expected, &actual)
+            && let Err(difference) = lessons::compare_output(expected, &actual)
         {
             ok = false;
             failures.push(StepFailure {
@@ -241,7 +245,7 @@ fn check_result(lesson: &Lesson, exercise: &Exercise, answer: &str) -> CheckOutc
                 Err(e) => return CheckOutcome::fail(format!("the solution failed: {e}")),
             };
             let (got, want) = (result_documents(answer_value), result_documents(expected));
-            let comparison = Comparison::of_values(&got, &want);
+            let comparison = of_values(&got, &want);
             if same_values(&got, &want, *ordered) {
                 CheckOutcome::pass(format!("Correct: {} result(s), as expected.", want.len()))
             } else if got.len() != want.len() {
@@ -277,7 +281,7 @@ fn check_result(lesson: &Lesson, exercise: &Exercise, answer: &str) -> CheckOutc
                 if same_documents_in_order(&got, &want) {
                     continue;
                 }
-                let comparison = Comparison::of_values(&as_values(&got), &as_values(&want));
+                let comparison = of_values(&as_values(&got), &as_values(&want));
                 return if got.len() != want.len() {
                     CheckOutcome::fail(format!(
                         "{collection} now holds {} document(s); it should hold {}.",
@@ -380,7 +384,8 @@ fn collection_contents(shell: &mut Shell, db: &str, collection: &str) -> Vec<Doc
 fn check_look(look: &[(String, String)], value: Option<&Bson>) -> Result<(), (String, String)> {
     let Some(summary) = value
         .and_then(Bson::as_document)
-        .and_then(crate::PlanSummary::of)
+        .and_then(ExplainPlan::read)
+        .map(|plan| PlanSummary::of(&plan))
     else {
         return Err((
             "an explain() result".into(),
@@ -402,44 +407,13 @@ fn check_look(look: &[(String, String)], value: Option<&Bson>) -> Result<(), (St
     }
 }
 
-/// Stage names in a plan tree (`inputStage`, `inputStages`).
-fn stage_names(plan: &Document, out: &mut Vec<String>) {
-    if let Ok(stage) = plan.get_str("stage") {
-        out.push(stage.to_string());
-    }
-    if let Ok(input) = plan.get_document("inputStage") {
-        stage_names(input, out);
-    }
-    if let Ok(inputs) = plan.get_array("inputStages") {
-        for i in inputs.iter().filter_map(Bson::as_document) {
-            stage_names(i, out);
-        }
-    }
-}
-
+/// Whether an answer's plan meets a plan exercise (read from the typed plan tree).
 fn judge_plan(explain: &Document, requirement: PlanRequirement) -> CheckOutcome {
-    let Some(winning) = explain
-        .get_document("queryPlanner")
-        .ok()
-        .and_then(|q| q.get_document("winningPlan").ok())
-    else {
+    let Some(explained) = ExplainPlan::read(explain) else {
         return CheckOutcome::fail("explain has no winning plan");
     };
-    // 8.0 wraps the classic plan in `queryPlan` for some shapes.
-    let winning = winning.get_document("queryPlan").unwrap_or(winning);
-    let mut stages = Vec::new();
-    stage_names(winning, &mut stages);
-    let docs_examined = explain
-        .get_document("executionStats")
-        .ok()
-        .and_then(|s| s.get("totalDocsExamined"))
-        .and_then(|v| match v {
-            Bson::Int32(i) => Some(i64::from(*i)),
-            Bson::Int64(i) => Some(*i),
-            Bson::Double(d) => Some(*d as i64),
-            _ => None,
-        })
-        .unwrap_or(-1);
+    let stages = explained.winning.stage_names();
+    let docs_examined = explained.docs_examined.unwrap_or(-1);
     let plan = stages.join(" → ");
     let has = |name: &str| stages.iter().any(|s| s == name);
     let fact = |fact: &str, expected: &str, got: String| PlanFactDifference {
@@ -503,7 +477,7 @@ mod tests {
 
     #[test]
     fn a_wrong_answer_under_setup_documents_keeps_its_comparison() {
-        let lessons = crate::built_in().unwrap();
+        let lessons = lessons::built_in().unwrap();
         let lesson = lessons.iter().find(|l| l.id == "b3-queries").unwrap();
         let exercise = lesson
             .exercises
