@@ -531,10 +531,14 @@ impl Shell {
                 out.result = Some(text);
             }
             "value" => {
-                let v = convert::to_bson_for_display(
-                    &obj.get(js_string!("value"), &mut self.ctx)?,
-                    &mut self.ctx,
-                )?;
+                let value = obj.get(js_string!("value"), &mut self.ctx)?;
+                // mongosh prints `undefined` fields as such; the legacy style keeps null (see
+                // `runtime::format`).
+                let v = if style == Style::Mongosh {
+                    convert::to_bson_for_display(&value, &mut self.ctx)?
+                } else {
+                    convert::to_bson(&value, &mut self.ctx)?
+                };
                 out.result = Some(printer::format_value(
                     &v,
                     &PrintOptions {

@@ -262,17 +262,27 @@ fn print(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
 }
 
 fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    let value = convert::to_bson_for_display(&arg(args, 0), ctx)?;
     let how = arg_string(args, 1, ctx)?;
-    if value == bson::Bson::Undefined {
-        // The result printer shows nothing for a bare `undefined`; print(), printjson() and
-        // tojson() spell it out, as both shells do.
-        return Ok(js_string_value("undefined"));
-    }
     let style = session(ctx)?
         .try_borrow()
         .map_err(|_| busy(NOT_IN_WHERE))?
         .style;
+    // mongosh shows JavaScript `undefined` as `undefined` (print, printjson, nested fields).
+    // The legacy forms (tojson, the legacy style) keep converting it to null: the 3.x shell
+    // sends `undefined` to the server as BSON undefined and compares what comes back through
+    // tojson, and Sprout sends null, so showing `undefined` there would make equal values
+    // (a field set to undefined, the server's answer for it) print differently.
+    let mongosh_display = how == "shell" && style == Style::Mongosh;
+    let value = if mongosh_display {
+        convert::to_bson_for_display(&arg(args, 0), ctx)?
+    } else {
+        convert::to_bson(&arg(args, 0), ctx)?
+    };
+    if value == bson::Bson::Undefined {
+        // The result printer shows nothing for a bare `undefined`; print() and printjson()
+        // spell it out, as mongosh does.
+        return Ok(js_string_value("undefined"));
+    }
     if how == "tojson" {
         // tojson() quotes a string; every other value prints as the legacy shell shows it.
         if let bson::Bson::String(text) = &value {
