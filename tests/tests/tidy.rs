@@ -409,6 +409,8 @@ const CLIENT_ENGINE_PATHS: &[&str] = &[
     "engine::matcher::MatchContext",
     "engine::matcher::WhereEvaluator",
     "engine::storage",
+    // The page's IndexedDB layer builds the engine from a stored snapshot (shared_engine::engine_of).
+    "engine::storage::Snapshot",
     "engine::value::decimal_parse::parse_decimal128",
     "engine::value::display::type_name",
     "engine::value::extjson::parse_value",
