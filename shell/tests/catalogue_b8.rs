@@ -604,3 +604,81 @@ pub fn preface_fragments_of_app_js() {
         "[\n  {\n    date: ISODate('2015-04-04T00:00:00.000Z'),\n    resource: '/',\n    daily: 1,\n    minute: { '720': 1 }\n  }\n]"
     );
 }
+
+/// B8-C18 on the simulated sharded cluster, as the book shows it: `monitoring.events` sharded on
+/// `{resource: 1, date: 1}` while still empty (MongoDB creates the shard key's index itself).
+/// Then the order B8-C19 asks for on a collection that already holds documents: the same call
+/// is refused until the index exists (on `events`, errata E40). With the key range split at
+/// `/legal` and the upper chunk on the second shard, a report on one page (B8-C22's query)
+/// targets one shard and a query on the date alone asks both. B8-C14 and B8-C20 run through
+/// the router unchanged.
+#[test]
+pub fn shard_key_of_chapter_8() {
+    let mut sh = common::shell(Style::Mongosh);
+    let rows: Vec<(&str, String, &str)> = vec![
+        ("B8-C18", "var st = new ShardingTest({shards: 2})".into(), ""),
+        (
+            "B8-C18",
+            "sh.shardCollection(\"monitoring.events\", {resource: 1, date: 1})".into(),
+            "{ collectionsharded: 'monitoring.events', ok: 1 }",
+        ),
+        ("B8-C18", "use monitoring".into(), "switched to db monitoring"),
+        (
+            "B8-C18",
+            "db.events.getIndexes().map(i => i.name).join()".into(),
+            "_id_,resource_1_date_1",
+        ),
+        (
+            "B8-C14",
+            format!(
+                "{PRELUDE}{}",
+                C14.replace("var resource = \"/\";", "var resource = '/legal/terms';")
+            ),
+            "Connected to server\nPre-allocated successfully!\nDisconnected from server",
+        ),
+        (
+            "B8-C18",
+            "db.events.insertOne({resource: '/legal/terms', date: ISODate('2015-04-03T00:00:00Z'), daily: 3512}); sh.splitAt('monitoring.events', {resource: '/legal', date: MinKey()}); sh.moveChunk('monitoring.events', {resource: '/legal/terms', date: MinKey()}, 'shard0001').ok".into(),
+            "1",
+        ),
+        (
+            "B8-C22",
+            "db.events.find({date: {$gte: ISODate('2015-04-03T00:00:00Z'), $lte: ISODate('2015-04-04T00:00:00Z')}, resource: '/legal/terms'}).explain().queryPlanner.winningPlan.stage".into(),
+            "SINGLE_SHARD",
+        ),
+        (
+            "B8-C18",
+            "db.events.find({date: ISODate('2015-04-03T00:00:00Z')}).explain().queryPlanner.winningPlan.stage".into(),
+            "SHARD_MERGE",
+        ),
+        (
+            "B8-C18",
+            "db.events.find({}, {_id: 0, resource: 1, daily: 1}).sort({date: 1}).toArray().map(d => d.resource + ' ' + d.daily).join()".into(),
+            "/legal/terms 3512,/legal/terms 0",
+        ),
+        // B8-C19 first on a collection that already has documents.
+        (
+            "B8-C19",
+            "db.pages.insertOne({resource: '/', date: ISODate('2015-04-04T00:00:00Z'), daily: 1}); sh.shardCollection('monitoring.pages', {resource: 1, date: 1})".into(),
+            "MongoServerError[InvalidOptions]: Please create an index that starts with the proposed shard key before sharding the collection. ",
+        ),
+        (
+            "B8-C19",
+            "db.pages.createIndex({resource: 1, date: 1})".into(),
+            "resource_1_date_1",
+        ),
+        (
+            "B8-C19",
+            "sh.shardCollection('monitoring.pages', {resource: 1, date: 1})".into(),
+            "{ collectionsharded: 'monitoring.pages', ok: 1 }",
+        ),
+    ];
+    let rows: Vec<(&str, &str, &str)> = rows.iter().map(|(a, b, c)| (*a, b.as_str(), *c)).collect();
+    common::assert_rows(&mut sh, &rows);
+    // B8-C20's reads through the router: the pre-allocated day of /legal/terms has no hits yet.
+    let ev = sh.eval(&format!(
+        "{PRELUDE}mongo.connect('mongodb://127.0.0.1:27017/monitoring', function (err, db) {{ db.collection('events').findOne({{resource: '/legal/terms', date: ISODate('2015-04-04T00:00:00Z')}}, {{_id: 0, daily: 1, 'minute.183': 1}}, function (err, doc) {{ console.dir(doc); db.close(); }}); }});"
+    ));
+    assert_eq!(ev.error, None, "B8-C20");
+    assert_eq!(ev.printed, ["{ daily: 0, minute: { '183': 0 } }"], "B8-C20");
+}

@@ -1,8 +1,12 @@
 // require() for the Node.js listings the books run (chapter 8's app.js): the 2.0-era driver's
 // callback API (MongoClient.connect, db.collection, insert/update/remove/findOne/find().toArray,
 // count, aggregate(pipeline, cb) and aggregate(pipeline).toArray(cb), createIndex/ensureIndex),
-// and the 'assert' and 'util' modules. Everything runs on this shell's engine; there is no
-// network and no file system ('fs' loads, and each of its functions throws).
+// read preferences (the ReadPreference class; the connection string's readPreference and
+// readPreferenceTags; the readPreference option of connect, db, collection and each read; a
+// cursor's setReadPreference), and the 'assert' and 'util' modules. Everything runs on this
+// shell's engine; there is no network and no file system ('fs' loads, and each of its
+// functions throws). Reads carry their read preference as `$readPreference`, so a simulated
+// replica set (engine::replication) serves each from the member server selection picks.
 (function (g, native) {
   'use strict';
   var api = g.__sproutApi;
@@ -72,6 +76,113 @@
     });
   Object.freeze(fs);
 
+
+  // ---- read preference (the driver's ReadPreference) ------------------------------------------
+  // As the driver checks it (read_preference.ts): a known mode, tag sets as an array (a single
+  // tag document is taken as a list of one, as the 2.x/3.x drivers did), a positive
+  // maxStalenessSeconds, and neither tags nor staleness with 'primary'.
+  var READ_MODES = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'];
+  function MongoInvalidArgumentError(message) {
+    var e = new Error(message);
+    e.name = 'MongoInvalidArgumentError';
+    return e;
+  }
+  function ReadPreference(mode, tags, options) {
+    if (!(this instanceof ReadPreference)) return new ReadPreference(mode, tags, options);
+    if (READ_MODES.indexOf(mode) < 0) {
+      throw MongoInvalidArgumentError('Invalid read preference mode ' + JSON.stringify(mode));
+    }
+    if (tags !== undefined && tags !== null && !Array.isArray(tags)) {
+      if (typeof tags !== 'object') throw MongoInvalidArgumentError('ReadPreference tags must be an array');
+      if (options === undefined && tags.maxStalenessSeconds !== undefined) { options = tags; tags = undefined; } else tags = [tags];
+    }
+    this.mode = mode;
+    if (tags !== undefined && tags !== null) this.tags = tags;
+    options = options || {};
+    if (options.maxStalenessSeconds !== undefined && options.maxStalenessSeconds !== null) {
+      if (!(options.maxStalenessSeconds > 0)) throw MongoInvalidArgumentError('maxStalenessSeconds must be a positive integer');
+      this.maxStalenessSeconds = options.maxStalenessSeconds;
+    }
+    if (mode === 'primary') {
+      if (this.tags && this.tags.length > 0) throw MongoInvalidArgumentError('Primary read preference cannot be combined with tags');
+      if (this.maxStalenessSeconds) throw MongoInvalidArgumentError('Primary read preference cannot be combined with maxStalenessSeconds');
+    }
+  }
+  ReadPreference.PRIMARY = 'primary';
+  ReadPreference.PRIMARY_PREFERRED = 'primaryPreferred';
+  ReadPreference.SECONDARY = 'secondary';
+  ReadPreference.SECONDARY_PREFERRED = 'secondaryPreferred';
+  ReadPreference.NEAREST = 'nearest';
+  ReadPreference.isValid = function (mode) { return READ_MODES.indexOf(mode) >= 0; };
+  ReadPreference.fromString = function (mode) { return new ReadPreference(mode); };
+  ReadPreference.prototype.isValid = function (mode) { return ReadPreference.isValid(mode === undefined ? this.mode : mode); };
+  ReadPreference.prototype.secondaryOk = function () { return this.mode !== 'primary'; };
+  ReadPreference.prototype.slaveOk = ReadPreference.prototype.secondaryOk;
+  ReadPreference.prototype.equals = function (other) { return !!other && other.mode === this.mode; };
+  // The `$readPreference` document a read carries.
+  ReadPreference.prototype.toJSON = function () {
+    var doc = { mode: this.mode };
+    if (this.tags && this.tags.length) doc.tags = this.tags;
+    if (this.maxStalenessSeconds !== undefined) doc.maxStalenessSeconds = this.maxStalenessSeconds;
+    return doc;
+  };
+  ReadPreference.prototype.toObject = ReadPreference.prototype.toJSON;
+  READ_MODES.forEach(function (m) { ReadPreference[m] = Object.freeze(new ReadPreference(m)); });
+  Object.freeze(ReadPreference);
+  // A readPreference option as the driver takes it: a mode string, a ReadPreference, or a
+  // plain {mode, tags, maxStalenessSeconds} document; undefined when there is none.
+  function readPreferenceOf(value) {
+    if (value === undefined || value === null) return undefined;
+    if (value instanceof ReadPreference) return value;
+    if (typeof value === 'string') return new ReadPreference(value);
+    if (typeof value === 'object') {
+      return new ReadPreference(value.mode, value.tags, { maxStalenessSeconds: value.maxStalenessSeconds });
+    }
+    throw MongoInvalidArgumentError('Invalid read preference: ' + String(value));
+  }
+  // The connection string's read preference: readPreference, each readPreferenceTags a tag set
+  // ('dc:ny,rack:1'; empty for {}), maxStalenessSeconds.
+  function readPreferenceFromUrl(url) {
+    var q = String(url).indexOf('?');
+    if (q < 0) return undefined;
+    var mode;
+    var tags = [];
+    var staleness;
+    String(url).slice(q + 1).split('&').forEach(function (pair) {
+      if (pair === '') return;
+      var eq = pair.indexOf('=');
+      var key = decodeURIComponent(eq < 0 ? pair : pair.slice(0, eq)).toLowerCase();
+      var value = eq < 0 ? '' : decodeURIComponent(pair.slice(eq + 1));
+      if (key === 'readpreference') mode = value;
+      else if (key === 'readpreferencetags') {
+        var set = {};
+        value.split(',').forEach(function (kv) {
+          if (kv === '') return;
+          var colon = kv.indexOf(':');
+          if (colon < 0) {
+            var e = new Error('Invalid readPreferenceTags ' + JSON.stringify(value) + ': expected key:value pairs');
+            e.name = 'MongoParseError';
+            throw e;
+          }
+          set[kv.slice(0, colon)] = kv.slice(colon + 1);
+        });
+        tags.push(set);
+      } else if (key === 'maxstalenessseconds') staleness = Number(value);
+    });
+    if (mode === undefined) {
+      if (tags.length || staleness !== undefined) mode = 'primary';
+      else return undefined;
+    }
+    return new ReadPreference(mode, tags.length ? tags : undefined, { maxStalenessSeconds: staleness });
+  }
+  // A read's command with its read preference: the operation's own, else the collection's
+  // (which inherits its database's and the client's).
+  function withReadPreference(cmd, coll, options) {
+    var rp = readPreferenceOf(options && options.readPreference) || coll._readPreference;
+    if (rp) cmd.$readPreference = rp.toJSON();
+    return cmd;
+  }
+
   // ---- the driver ----------------------------------------------------------------------------------
   // Calls back synchronously (err, result); without a callback, returns a Promise.
   function finish(cb, work) {
@@ -112,9 +223,17 @@
     return order;
   }
 
+  // The options documents the driver tells apart from a projection by their keys.
+  var OPTION_KEYS = ['projection', 'fields', 'sort', 'limit', 'skip', 'readPreference', 'hint', 'maxTimeMS', 'collation'];
+  function isOptions(v) {
+    return v !== null && typeof v === 'object' && OPTION_KEYS.some(function (k) { return v[k] !== undefined; });
+  }
+
   function NodeCursor(coll, filter, projection, options) {
     this._cursor = new api.Cursor(coll._shell, filter === undefined ? {} : filter, projection);
     options = options || {};
+    var rp = readPreferenceOf(options.readPreference) || coll._readPreference;
+    if (rp) this._cursor._readPref = rp.toJSON();
     if (options.sort) this._cursor.sort(orderClause(options.sort));
     if (options.limit) this._cursor.limit(options.limit);
     if (options.skip) this._cursor.skip(options.skip);
@@ -127,6 +246,21 @@
       return this;
     };
   });
+  // cursor.setReadPreference(mode | ReadPreference), before the first batch is read.
+  NodeCursor.prototype.setReadPreference = function (readPreference) {
+    if (this._cursor._buffer !== null) throw MongoInvalidArgumentError('Cannot change read preference after cursor has been initialized');
+    var rp = readPreferenceOf(readPreference);
+    this._cursor._readPref = rp ? rp.toJSON() : undefined;
+    return this;
+  };
+  NodeCursor.prototype.withReadPreference = NodeCursor.prototype.setReadPreference;
+  // explain([verbosity], cb): the server's explain of the find, from the member that would serve it.
+  NodeCursor.prototype.explain = function () {
+    var cb = lastFn(arguments);
+    var verbosity = argsBefore(arguments, cb)[0];
+    var c = this._cursor;
+    return finish(cb, function () { return c.explain(verbosity === undefined ? 'queryPlanner' : verbosity); });
+  };
   NodeCursor.prototype.toArray = function (cb) { var c = this._cursor; return finish(cb, function () { return c.toArray(); }); };
   NodeCursor.prototype.count = function (cb) { var c = this._cursor; return finish(cb, function () { return c.count(); }); };
   NodeCursor.prototype.next = function (cb) { var c = this._cursor; return finish(cb, function () { return c.hasNext() ? c.next() : null; }); };
@@ -139,12 +273,14 @@
     try { while (c.hasNext()) cb(null, c.next()); cb(null, null); } catch (e) { cb(e, null); }
   };
 
-  function NodeCollection(db, name) {
+  function NodeCollection(db, name, options) {
     this._db = db;
     this.collectionName = name;
     this._shell = api.dbProxy(db.databaseName).getCollection(name);
+    this._readPreference = readPreferenceOf(options && options.readPreference) || db._readPreference;
   }
   var N = NodeCollection.prototype;
+  Object.defineProperty(N, 'readPreference', { get: function () { return this._readPreference || ReadPreference.primary; } });
   N._run = function (cmd) {
     var reply = api.command(this._db.databaseName, cmd);
     if (reply.writeErrors && reply.writeErrors.length) throw api.MongoServerError(reply.writeErrors[0]);
@@ -223,14 +359,20 @@
     var self = this;
     return finish(cb, function () {
       var second = rest[1];
-      var projection = second && (second.projection || second.fields) ? (second.projection || second.fields) : second;
-      return self._shell.findOne(filter === undefined ? {} : filter, projection);
+      var options = isOptions(second) ? second : (rest[2] || {});
+      var projection = isOptions(second) ? (second.projection || second.fields) : second;
+      var cmd = { find: self.collectionName, filter: filter === undefined || filter === null ? {} : filter, limit: 1, singleBatch: true };
+      if (projection !== undefined && projection !== null) cmd.projection = projection;
+      if (options.sort) cmd.sort = orderClause(options.sort);
+      if (options.skip) cmd.skip = options.skip;
+      if (options.hint) cmd.hint = options.hint;
+      var batch = api.command(self._db.databaseName, withReadPreference(cmd, self, options)).cursor.firstBatch;
+      return batch.length ? batch[0] : null;
     });
   };
   N.find = function (filter, fieldsOrOptions, options) {
     var projection = fieldsOrOptions;
-    if (fieldsOrOptions && (fieldsOrOptions.projection || fieldsOrOptions.fields || fieldsOrOptions.sort ||
-        fieldsOrOptions.limit || fieldsOrOptions.skip)) {
+    if (isOptions(fieldsOrOptions)) {
       options = fieldsOrOptions;
       projection = undefined;
     }
@@ -240,7 +382,24 @@
     var cb = lastFn(arguments);
     var rest = argsBefore(arguments, cb);
     var self = this;
-    return finish(cb, function () { return self._shell.countDocuments(rest[0], rest[1]); });
+    return finish(cb, function () {
+      var options = rest[1] || {};
+      var cmd = { count: self.collectionName, query: rest[0] === undefined || rest[0] === null ? {} : rest[0] };
+      ['skip', 'limit', 'hint', 'collation', 'maxTimeMS'].forEach(function (k) { if (options[k]) cmd[k] = options[k]; });
+      return api.command(self._db.databaseName, withReadPreference(cmd, self, options)).n;
+    });
+  };
+  N.countDocuments = N.count;
+  N.distinct = function (key, query) {
+    var cb = lastFn(arguments);
+    var rest = argsBefore(arguments, cb);
+    var self = this;
+    return finish(cb, function () {
+      var options = rest[2] || {};
+      var cmd = { distinct: self.collectionName, key: key, query: query === undefined || query === null ? {} : query };
+      if (options.collation) cmd.collation = options.collation;
+      return api.command(self._db.databaseName, withReadPreference(cmd, self, options)).values;
+    });
   };
   // aggregate(pipeline[, options], cb) hands the callback the documents (the 2.0 driver's
   // array result); without a callback it returns a cursor with toArray/each/forEach.
@@ -250,8 +409,17 @@
     this._options = options || {};
     this._docs = null;
   }
+  // Options the aggregate command takes from the driver's options document.
+  var AGGREGATE_OPTIONS = ['allowDiskUse', 'collation', 'hint', 'comment', 'let', 'maxTimeMS',
+    'bypassDocumentValidation', 'readConcern'];
   NodeAggregationCursor.prototype._all = function () {
-    if (this._docs === null) this._docs = this._coll._shell.aggregate(this._pipeline, this._options).toArray();
+    if (this._docs !== null) return this._docs;
+    var o = this._options;
+    var cmd = { aggregate: this._coll.collectionName, pipeline: this._pipeline,
+      cursor: o.batchSize !== undefined ? { batchSize: o.batchSize } : {} };
+    AGGREGATE_OPTIONS.forEach(function (k) { if (o[k] !== undefined) cmd[k] = o[k]; });
+    withReadPreference(cmd, this._coll, o);
+    this._docs = new g.AggregationCursor(this._coll._shell, cmd).toArray();
     return this._docs;
   };
   NodeAggregationCursor.prototype.toArray = function (cb) { var self = this; return finish(cb, function () { return self._all().slice(); }); };
@@ -282,9 +450,15 @@
   N.indexes = function (cb) { var self = this; return finish(cb, function () { return self._shell.getIndexes(); }); };
   N.drop = function (cb) { var self = this; return finish(cb, function () { return self._shell.drop(); }); };
 
-  function NodeDb(name) { this.databaseName = name; }
-  NodeDb.prototype.collection = function (name) { return new NodeCollection(this, String(name)); };
-  NodeDb.prototype.db = function (name) { return new NodeDb(String(name)); };
+  function NodeDb(name, readPreference) {
+    this.databaseName = name;
+    this._readPreference = readPreference;
+  }
+  Object.defineProperty(NodeDb.prototype, 'readPreference', { get: function () { return this._readPreference || ReadPreference.primary; } });
+  NodeDb.prototype.collection = function (name, options) { return new NodeCollection(this, String(name), options); };
+  NodeDb.prototype.db = function (name, options) {
+    return new NodeDb(String(name), readPreferenceOf(options && options.readPreference) || this._readPreference);
+  };
   NodeDb.prototype.close = function (cb) { return finish(cb, function () { return undefined; }); };
   NodeDb.prototype.dropDatabase = function (cb) {
     var name = this.databaseName;
@@ -295,9 +469,17 @@
     var m = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]*)/.exec(String(url));
     return m && m[1] ? decodeURIComponent(m[1]) : 'test';
   }
-  function MongoClient(url) { this._db = new NodeDb(dbNameFromUrl(url)); }
+  // The client's read preference: the options' readPreference, else the connection string's.
+  function MongoClient(url, options) {
+    this._readPreference = readPreferenceOf(options && options.readPreference) || readPreferenceFromUrl(url);
+    this._db = new NodeDb(dbNameFromUrl(url), this._readPreference);
+  }
+  Object.defineProperty(MongoClient.prototype, 'readPreference', { get: function () { return this._readPreference || ReadPreference.primary; } });
   MongoClient.prototype.connect = function (cb) { var self = this; return finish(cb, function () { return self; }); };
-  MongoClient.prototype.db = function (name) { return name === undefined ? this._db : new NodeDb(String(name)); };
+  MongoClient.prototype.db = function (name, options) {
+    if (name === undefined && options === undefined) return this._db;
+    return this._db.db(name === undefined ? this._db.databaseName : name, options);
+  };
   MongoClient.prototype.close = function (cb) { return finish(cb, function () { return undefined; }); };
   // The 2.0 driver hands the callback a Db; a Db also answers db(name), so 3.x-style code works.
   MongoClient.connect = function (url) {
@@ -305,11 +487,14 @@
     if (typeof url !== 'string' || !/^mongodb(\+srv)?:\/\//.test(url)) {
       return finish(cb, function () { throw new Error('Invalid connection string'); });
     }
-    var client = new MongoClient(url);
-    return finish(cb, function () { return cb ? client._db : client; });
+    var options = argsBefore(arguments, cb)[1];
+    return finish(cb, function () {
+      var client = new MongoClient(url, options);
+      return cb ? client._db : client;
+    });
   };
   var mongodb = Object.freeze({
-    MongoClient: MongoClient, ObjectId: g.ObjectId, ObjectID: g.ObjectId, Long: g.Long,
+    MongoClient: MongoClient, ReadPreference: ReadPreference, ObjectId: g.ObjectId, ObjectID: g.ObjectId, Long: g.Long,
     Decimal128: g.Decimal128, Timestamp: g.Timestamp, Binary: g.Binary,
   });
 
