@@ -65,22 +65,41 @@ fn the_connection_string_and_connect_options_choose_the_member() {
     let mut sh = lagging_set();
     let primary = "/ 1 1 1";
     let secondary = "null 0 0 0";
-    assert_eq!(reads(&mut sh, "mongodb://172.17.0.7:27017/monitoring", "{}"), primary);
     assert_eq!(
-        reads(&mut sh, "mongodb://172.17.0.7:27017/monitoring?readPreference=secondary", "{}"),
-        secondary
-    );
-    assert_eq!(
-        reads(&mut sh, "mongodb://h/monitoring?replicaSet=rs1&readPreference=primaryPreferred", "{}"),
+        reads(&mut sh, "mongodb://172.17.0.7:27017/monitoring", "{}"),
         primary
     );
     assert_eq!(
-        reads(&mut sh, "mongodb://h/monitoring", "{readPreference: ReadPreference.SECONDARY_PREFERRED}"),
+        reads(
+            &mut sh,
+            "mongodb://172.17.0.7:27017/monitoring?readPreference=secondary",
+            "{}"
+        ),
+        secondary
+    );
+    assert_eq!(
+        reads(
+            &mut sh,
+            "mongodb://h/monitoring?replicaSet=rs1&readPreference=primaryPreferred",
+            "{}"
+        ),
+        primary
+    );
+    assert_eq!(
+        reads(
+            &mut sh,
+            "mongodb://h/monitoring",
+            "{readPreference: ReadPreference.SECONDARY_PREFERRED}"
+        ),
         secondary
     );
     // The options win over the connection string.
     assert_eq!(
-        reads(&mut sh, "mongodb://h/monitoring?readPreference=secondary", "{readPreference: ReadPreference.primary}"),
+        reads(
+            &mut sh,
+            "mongodb://h/monitoring?readPreference=secondary",
+            "{readPreference: ReadPreference.primary}"
+        ),
         primary
     );
     assert_eq!(
@@ -90,7 +109,11 @@ fn the_connection_string_and_connect_options_choose_the_member() {
     // Once the secondaries have caught up, they answer with the document too.
     assert!(sh.eval("sprout.advanceClock(11)").error.is_none());
     assert_eq!(
-        reads(&mut sh, "mongodb://h/monitoring?readPreference=secondary", "{}"),
+        reads(
+            &mut sh,
+            "mongodb://h/monitoring?readPreference=secondary",
+            "{}"
+        ),
         primary
     );
 }
@@ -142,7 +165,7 @@ fn tag_sets_pick_the_member_that_serves_the_read() {
         r#"MongoClient.connect('mongodb://h/monitoring?readPreference=secondary&readPreferenceTags=use:report', function (err, db) {
   var c = db.collection('events');
   c.find({}).explain(function (e, x) { console.log('url tags ' + x.serverInfo.host); });
-  c.find({}, {readPreference: new ReadPreference('nearest', [{use: 'main'}, {}])}).explain(function (e, x) { console.log('nearest main ' + ['172.17.0.7', '172.17.0.5'].indexOf(x.serverInfo.host) >= 0); });
+  c.find({}, {readPreference: new ReadPreference('nearest', [{use: 'main'}, {}])}).explain(function (e, x) { console.log('nearest main ' + (['172.17.0.7', '172.17.0.5'].indexOf(x.serverInfo.host) >= 0)); });
   c.find({}).setReadPreference(new ReadPreference('secondary', {use: 'main'})).explain(function (e, x) { console.log('one tag set ' + x.serverInfo.host); });
   c.find({}, {readPreference: {mode: 'secondary', tags: [{use: 'nowhere'}]}}).toArray(function (e, docs) { console.log(e.codeName + ' ' + e.code); });
 });"#,
