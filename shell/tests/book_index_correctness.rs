@@ -89,7 +89,7 @@ const SUITES: &[Suite] = &[
         driver_count_aggregate_indexes_and_remove_with_callbacks,
         shell_pipelines_and_indexes_of_chapter_8, app_js_v1_run_383_times_then_find_one,
         find_one_after_preallocation, app_js_v4_average_rpm_and_between_dates,
-        preface_fragments_of_app_js),
+        preface_fragments_of_app_js, shard_key_of_chapter_8),
 ];
 
 /// Fewer re-checked queries than this means the recording broke, not that the books are fine.
