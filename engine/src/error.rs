@@ -66,6 +66,12 @@ pub enum ErrorCode {
     UnknownReplWriteConcern,
     FailedToSatisfyReadPreference,
     MaxStalenessOutOfRange,
+    /// `maxTimeMS` ran out (a linearizable read waiting for a majority).
+    MaxTimeMSExpired,
+    /// A replica-set-only read concern (`linearizable`, `snapshot`) on a standalone server.
+    NotAReplicaSet,
+    /// A linearizable read whose no-op write could not be confirmed by a majority.
+    LinearizableReadConcernError,
     /// A cursor's collection was dropped under it (the next `getMore` fails).
     QueryPlanKilled,
     /// Sharding codes (sharding/).
@@ -132,6 +138,9 @@ impl ErrorCode {
         ErrorCode::UnknownReplWriteConcern,
         ErrorCode::FailedToSatisfyReadPreference,
         ErrorCode::MaxStalenessOutOfRange,
+        ErrorCode::MaxTimeMSExpired,
+        ErrorCode::NotAReplicaSet,
+        ErrorCode::LinearizableReadConcernError,
         ErrorCode::QueryPlanKilled,
         ErrorCode::ShardKeyNotFound,
         ErrorCode::ShardNotFound,
@@ -203,6 +212,9 @@ impl ErrorCode {
             ErrorCode::UnknownReplWriteConcern => 79,
             ErrorCode::FailedToSatisfyReadPreference => 133,
             ErrorCode::MaxStalenessOutOfRange => 160,
+            ErrorCode::MaxTimeMSExpired => 50,
+            ErrorCode::NotAReplicaSet => 123,
+            ErrorCode::LinearizableReadConcernError => 187,
             ErrorCode::QueryPlanKilled => 175,
             ErrorCode::ShardKeyNotFound => 61,
             ErrorCode::ShardNotFound => 70,
@@ -272,6 +284,9 @@ impl ErrorCode {
             ErrorCode::UnknownReplWriteConcern => "UnknownReplWriteConcern",
             ErrorCode::FailedToSatisfyReadPreference => "FailedToSatisfyReadPreference",
             ErrorCode::MaxStalenessOutOfRange => "MaxStalenessOutOfRange",
+            ErrorCode::MaxTimeMSExpired => "MaxTimeMSExpired",
+            ErrorCode::NotAReplicaSet => "NotAReplicaSet",
+            ErrorCode::LinearizableReadConcernError => "LinearizableReadConcernError",
             ErrorCode::QueryPlanKilled => "QueryPlanKilled",
             ErrorCode::ShardKeyNotFound => "ShardKeyNotFound",
             ErrorCode::ShardNotFound => "ShardNotFound",

@@ -57,6 +57,10 @@ pub fn dispatch(
         }
         _ => None,
     };
+    // (`aggregate` checks after its writing stages' own read concern rule.)
+    if matches!(name.as_str(), "find" | "count" | "distinct") {
+        crate::replication::read_concern::check_standalone(command)?;
+    }
     if let Some(reply) = view::intercept(engine, db, name, command, ctx)? {
         return Ok(reply);
     }

@@ -2,14 +2,20 @@
 //! serving member's data as it is; `majority` reads it as of the majority commit point, the
 //! newest oplog entry a majority of the voting data-bearing members have applied, so a write
 //! that only the primary has applied is not seen (MongoDB's read concern "majority",
-//! https://www.mongodb.com/docs/v8.0/reference/read-concern-majority/).
+//! https://www.mongodb.com/docs/v8.0/reference/read-concern-majority/). `snapshot` outside a
+//! transaction reads the same majority-committed point and says which in the cursor's
+//! `atClusterTime`. `linearizable` reads on the primary only, then writes a no-op to the oplog
+//! and waits until a majority has it (MongoDB's `waitForLinearizableReadConcern`): with members
+//! lagging the wait moves simulated time on, and where a majority cannot acknowledge (a
+//! primary–secondary–arbiter set with its secondary stopped) it ends at `maxTimeMS`.
 
-use bson::{Bson, Document};
+use bson::{Bson, Document, doc};
 
 use super::replica_set::ReplicaSet;
-use super::write_concern::WriteTarget;
+use super::write_concern::{WriteConcern, WriteTarget};
 use crate::Engine;
 use crate::error::{Error, ErrorCode, Result};
+use crate::value::as_i64;
 
 /// The read concern levels a read may name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,7 +60,104 @@ impl ReadConcernLevel {
     }
 }
 
+/// A standalone server refuses the replica-set-only levels (MongoDB's
+/// `waitForReadConcernImpl`: `NotAReplicaSet`). The simulated set strips `readConcern` before
+/// its members' engines run a read, so this is only reached on a standalone engine.
+pub fn check_standalone(command: &Document) -> Result<()> {
+    match ReadConcernLevel::of(command)? {
+        ReadConcernLevel::Linearizable => Err(Error::new(
+            ErrorCode::NotAReplicaSet,
+            "node needs to be a replica set member to use read concern",
+        )),
+        ReadConcernLevel::Snapshot => Err(Error::new(
+            ErrorCode::NotAReplicaSet,
+            "node needs to be a replica set member to use readConcern: snapshot",
+        )),
+        _ => Ok(()),
+    }
+}
+
 impl ReplicaSet {
+    /// MongoDB's checks before a linearizable read (`waitForReadConcernImpl`): no
+    /// `afterOpTime`, and only the primary serves it.
+    pub(super) fn check_linearizable(&self, command: &Document, index: usize) -> Result<()> {
+        if let Some(Bson::Document(rc)) = command.get("readConcern")
+            && rc.contains_key("afterOpTime")
+        {
+            return Err(Error::new(
+                ErrorCode::FailedToParse,
+                "afterOpTime not compatible with linearizable read concern",
+            ));
+        }
+        if self.primary != Some(index) {
+            return Err(Error::new(
+                ErrorCode::NotWritablePrimary,
+                "cannot satisfy linearizable read concern on non-primary node",
+            ));
+        }
+        Ok(())
+    }
+
+    /// After a linearizable read: the primary writes a no-op (`{msg: "linearizable read"}`)
+    /// and waits, up to the command's `maxTimeMS`, until a majority has applied it.
+    pub(super) fn confirm_linearizable(&mut self, command: &Document) -> Result<()> {
+        let now = self.now_millis();
+        let entry = self.writer.noop("linearizable read", self.term, now);
+        self.append(vec![entry]);
+        let upto = self.oplog.len();
+        let max_time_ms = command
+            .get("maxTimeMS")
+            .and_then(as_i64)
+            .unwrap_or(0)
+            .max(0);
+        let wait = WriteConcern {
+            target: WriteTarget::Majority,
+            wtimeout_ms: max_time_ms,
+            document: doc! {"w": "majority", "wtimeout": max_time_ms},
+        };
+        match self.wait_for_write_concern(&wait, upto) {
+            None => Ok(()),
+            Some(_) if max_time_ms > 0 => Err(Error::new(
+                ErrorCode::MaxTimeMSExpired,
+                "operation exceeded time limit",
+            )),
+            // MongoDB waits without end here; the simulation cannot block the shell.
+            Some(_) => Err(Error::new(
+                ErrorCode::LinearizableReadConcernError,
+                "Failed to confirm that read was linearizable: too few running members can \
+                 acknowledge its no-op write (MongoDB would wait until they return or until \
+                 maxTimeMS; Sprout does not block without maxTimeMS)",
+            )),
+        }
+    }
+
+    /// A `snapshot` read outside a transaction names the point it read: the cursor's
+    /// `atClusterTime`, the timestamp of the newest majority-committed oplog entry.
+    pub(super) fn stamp_snapshot_read(&self, reply: &mut Document) {
+        let commit = self.majority_commit_point();
+        let Some(Bson::Timestamp(ts)) = commit
+            .checked_sub(1)
+            .and_then(|i| self.oplog.get(i))
+            .and_then(|entry| entry.document.get("ts"))
+            .cloned()
+        else {
+            return;
+        };
+        let Some(Bson::Document(cursor)) = reply.get_mut("cursor") else {
+            return;
+        };
+        // MongoDB's cursor reply: the batch, then atClusterTime, then id and ns.
+        let mut stamped = Document::new();
+        for (key, value) in std::mem::take(cursor) {
+            let batch = key == "firstBatch" || key == "nextBatch";
+            stamped.insert(key, value);
+            if batch {
+                stamped.insert("atClusterTime", ts);
+            }
+        }
+        *cursor = stamped;
+    }
+
     /// The majority commit point: how many oplog entries a majority of the voting
     /// data-bearing members have applied.
     pub fn majority_commit_point(&self) -> usize {

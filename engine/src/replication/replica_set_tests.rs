@@ -449,3 +449,144 @@ fn an_unknown_read_concern_level_fails() {
     let reply = find_with_concern(&mut set, "most", 10);
     assert_eq!(reply.get_i32("code").ok(), Some(2));
 }
+
+fn error_of(reply: &Document) -> (i32, String) {
+    (
+        reply.get_i32("code").unwrap_or(0),
+        reply.get_str("errmsg").unwrap_or("").to_string(),
+    )
+}
+
+#[test]
+fn a_linearizable_read_runs_on_the_primary_and_writes_a_no_op() {
+    let mut set = three_members();
+    set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
+    let reply = find_with_concern(&mut set, "linearizable", 10);
+    assert_eq!(first_batch(&reply), vec![Bson::Document(doc! {"_id": 1})]);
+    let oplog = set.run_command(
+        "local",
+        &doc! {"find": "oplog.rs", "filter": {"op": "n"}, "sort": {"$natural": -1}, "limit": 1},
+    );
+    let last = first_batch(&oplog);
+    let last = last[0].as_document().unwrap();
+    assert_eq!(
+        last.get_document("o").unwrap().get_str("msg").ok(),
+        Some("linearizable read")
+    );
+    // The secondaries refuse, as MongoDB's do.
+    let reply = set.run_command(
+        "test",
+        &doc! {"find": "c", "readConcern": {"level": "linearizable"}, "$readPreference": {"mode": "secondary"}},
+    );
+    assert_eq!(
+        error_of(&reply),
+        (
+            10107,
+            "cannot satisfy linearizable read concern on non-primary node".to_string()
+        )
+    );
+    let reply = set.run_command(
+        "test",
+        &doc! {"find": "c", "readConcern": {"level": "linearizable", "afterOpTime": {"ts": bson::Timestamp {time: 1, increment: 1}, "t": 1_i64}}},
+    );
+    assert_eq!(error_of(&reply).0, 9);
+}
+
+#[test]
+fn a_linearizable_read_waits_for_lagging_secondaries() {
+    let mut set = three_members();
+    for host in [B, C] {
+        set.run_command(
+            "admin",
+            &doc! {"sproutReplSetMember": host, "lagMillis": 3000},
+        );
+    }
+    set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
+    let before = set.now_millis();
+    let reply = find_with_concern(&mut set, "linearizable", 10);
+    assert_eq!(first_batch(&reply).len(), 1, "{reply}");
+    assert!(
+        set.now_millis() - before >= 3000,
+        "the read waited for a majority"
+    );
+}
+
+#[test]
+fn a_linearizable_read_without_a_majority_to_confirm_it_ends_at_max_time_ms() {
+    // Primary, secondary, arbiter: with the secondary stopped the primary keeps its place
+    // (two of three voters run) but no majority can acknowledge a write.
+    let config = doc! {"_id": "psa", "members": [
+        {"_id": 0, "host": A},
+        {"_id": 1, "host": B},
+        {"_id": 2, "host": C, "arbiterOnly": true},
+    ]};
+    let clock = Rc::new(SimulatedClock::new(1_700_000_000_000));
+    let mut set = ReplicaSet::initiate(&config, clock, 1).unwrap();
+    set.run_command("admin", &doc! {"sproutReplSetMember": B, "running": false});
+    assert_eq!(set.primary_host(), Some(A));
+    // A local read answers at once.
+    assert!(crate::reply_ok(&find_with_concern(&mut set, "local", 10)));
+    let before = set.now_millis();
+    let reply = set.run_command(
+        "test",
+        &doc! {"find": "c", "readConcern": {"level": "linearizable"}, "maxTimeMS": 2000},
+    );
+    assert_eq!(
+        error_of(&reply),
+        (50, "operation exceeded time limit".to_string())
+    );
+    assert_eq!(set.now_millis() - before, 2000);
+    let reply = find_with_concern(&mut set, "linearizable", 10);
+    assert_eq!(error_of(&reply).0, 187, "{reply}");
+}
+
+#[test]
+fn a_snapshot_read_reads_the_majority_point_and_names_it() {
+    let mut set = three_members();
+    set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
+    for host in [B, C] {
+        set.run_command(
+            "admin",
+            &doc! {"sproutReplSetMember": host, "lagMillis": 5000},
+        );
+    }
+    set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 2}]});
+    let reply = find_with_concern(&mut set, "snapshot", 10);
+    assert_eq!(first_batch(&reply), vec![Bson::Document(doc! {"_id": 1})]);
+    let cursor = reply.get_document("cursor").unwrap();
+    let keys: Vec<&str> = cursor.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["firstBatch", "atClusterTime", "id", "ns"]);
+    assert!(matches!(
+        cursor.get("atClusterTime"),
+        Some(Bson::Timestamp(_))
+    ));
+}
+
+#[test]
+fn a_standalone_server_refuses_the_replica_set_levels() {
+    let mut engine = crate::Engine::new();
+    for (level, message) in [
+        (
+            "linearizable",
+            "node needs to be a replica set member to use read concern",
+        ),
+        (
+            "snapshot",
+            "node needs to be a replica set member to use readConcern: snapshot",
+        ),
+    ] {
+        let reply =
+            engine.run_command("test", &doc! {"find": "c", "readConcern": {"level": level}});
+        assert_eq!(error_of(&reply), (123, message.to_string()));
+        let reply = engine.run_command(
+            "test",
+            &doc! {"aggregate": "c", "pipeline": [], "cursor": {}, "readConcern": {"level": level}},
+        );
+        assert_eq!(error_of(&reply).0, 123);
+    }
+    let reply = engine.run_command(
+        "test",
+        &doc! {"find": "c", "readConcern": {"level": "majority"}},
+    );
+    assert!(crate::reply_ok(&reply));
+}

@@ -99,10 +99,17 @@ impl ReplicaSet {
     fn read_command(&mut self, db: &str, command: &Document) -> Result<Document> {
         let level = ReadConcernLevel::of(command)?;
         let index = self.select_for_read(command)?;
+        if level == ReadConcernLevel::Linearizable {
+            self.check_linearizable(command, index)?;
+        }
         let mut cmd = command.clone();
         cmd.remove("$readPreference");
+        // The set has carried out the read concern; the member's engine reads as it is told.
+        cmd.remove("readConcern");
         let snapshot = match level {
-            ReadConcernLevel::Majority => self.majority_snapshot(index),
+            ReadConcernLevel::Majority | ReadConcernLevel::Snapshot => {
+                self.majority_snapshot(index)
+            }
             _ => None,
         };
         let mut reply = match snapshot {
@@ -130,6 +137,14 @@ impl ReplicaSet {
             info.insert("port", port);
         }
         self.last_served = Some(host);
+        if !reply_ok(&reply) {
+            return Ok(reply);
+        }
+        match level {
+            ReadConcernLevel::Linearizable => self.confirm_linearizable(command)?,
+            ReadConcernLevel::Snapshot => self.stamp_snapshot_read(&mut reply),
+            _ => {}
+        }
         Ok(reply)
     }
 
