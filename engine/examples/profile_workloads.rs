@@ -7,7 +7,7 @@
 //! ```
 //!
 //! With no argument every workload runs once and its time is printed; with a name (`insert`,
-//! `lookup`, `range`, `scan`, `group`, `lookup_join`) only that one runs, repeated, so a
+//! `lookup`, `range`, `scan`, `group`, `lookup_join`, `update_many`) only that one runs, repeated, so a
 //! profile shows it alone. The data is the harness's (the same 64-bit LCG and fields). Times
 //! are printed, never checked.
 
@@ -152,6 +152,23 @@ fn main() {
         time("$group by $dayOfMonth + $sum, 100k events", reps(3), || {
             let cmd = doc! {"aggregate": "events", "pipeline": pipeline.clone(), "cursor": {}};
             assert_eq!(batch(&g.run_command("bench", &cmd)), 31);
+        });
+    }
+    if runs("update_many") {
+        // The harness's `updateMany` `$inc` over 100k products with a `price` index.
+        let mut u = Engine::new();
+        insert(&mut u, "big", &products(100_000));
+        u.run_command(
+            "bench",
+            &doc! {"createIndexes": "big", "indexes": [{"key": {"price": 1}, "name": "price_1"}]},
+        );
+        time("updateMany $inc over 100k", reps(3), || {
+            let cmd = doc! {"update": "big", "updates": [
+            {"q": {"stock": {"$gte": 0}}, "u": {"$inc": {"stock": 1}}, "multi": true}]};
+            let reply = u.run_command("bench", &cmd);
+            assert_eq!(reply.get_i32("nModified").ok(), Some(100_000), "{reply}");
+            // Changes are taken after each command, as the page takes them.
+            drop(u.take_changes());
         });
     }
     if runs("lookup_join") {

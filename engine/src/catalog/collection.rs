@@ -299,6 +299,60 @@ impl Collection {
         Ok(())
     }
 
+    /// Replaces the document under `record_id` with `doc` (an update: the `_id` is unchanged)
+    /// and returns the old one. Only the indexes whose keys changed are touched; every index's
+    /// keys are computed and unique ones checked before anything changes.
+    pub fn replace(&mut self, ns: &str, record_id: u64, doc: Document) -> Result<Document> {
+        let Some(old) = self.records.get(&record_id) else {
+            return Err(Error::new(
+                ErrorCode::InternalError,
+                "an update reached a record that is not stored",
+            ));
+        };
+        let same_id = match (old.get("_id"), doc.get("_id")) {
+            (Some(a), Some(b)) => crate::value::identical(a, b),
+            _ => false,
+        };
+        if !same_id {
+            // Not an update's case; keep the general path.
+            let old = self.remove(record_id).unwrap_or_default();
+            if let Err(e) = self.insert_with_record_id(ns, record_id, doc) {
+                let _ = self.insert_with_record_id(ns, record_id, old);
+                return Err(e);
+            }
+            return Ok(self.records.get(&record_id).cloned().unwrap_or_default());
+        }
+        let mut changed: Vec<(usize, Option<DocKeys>, Option<DocKeys>)> = Vec::new();
+        for (i, index) in self.indexes.iter().enumerate() {
+            let before = index.keys_for(old)?;
+            let after = index.keys_for(&doc)?;
+            if same_keys(before.as_ref(), after.as_ref()) {
+                continue;
+            }
+            if let Some(k) = &after
+                && !index.spec.is_id()
+            {
+                index.check_unique(ns, k, record_id)?;
+            }
+            changed.push((i, before, after));
+        }
+        for (i, before, after) in &changed {
+            let index = &mut self.indexes[*i];
+            if let Some(k) = before {
+                index.remove(k, record_id);
+            }
+            if let Some(k) = after {
+                index.insert(k, record_id);
+            }
+        }
+        let new_size = self.capped_bytes.is_some().then(|| bson_size(&doc) as u64);
+        let old = self.records.insert(record_id, doc).unwrap_or_default();
+        if let (Some(total), Some(new_size)) = (&mut self.capped_bytes, new_size) {
+            *total = total.saturating_sub(bson_size(&old) as u64) + new_size;
+        }
+        Ok(old)
+    }
+
     pub fn remove(&mut self, record_id: u64) -> Option<Document> {
         let doc = self.records.remove(&record_id)?;
         if let Some(total) = &mut self.capped_bytes {
@@ -313,6 +367,22 @@ impl Collection {
             self.id_index.remove(&SimpleOrderedValue(id.clone()));
         }
         Some(doc)
+    }
+}
+
+/// Whether a document's keys for one index are the same before and after an update.
+fn same_keys(a: Option<&DocKeys>, b: Option<&DocKeys>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => {
+            a.multikey_paths == b.multikey_paths
+                && a.keys.len() == b.keys.len()
+                && a.keys.iter().zip(&b.keys).all(|(x, y)| {
+                    x.len() == y.len()
+                        && x.iter().zip(y).all(|(p, q)| crate::value::identical(p, q))
+                })
+        }
+        _ => false,
     }
 }
 
@@ -422,6 +492,58 @@ mod tests {
         c.insert("t.c", doc! {"_id": 9}).unwrap();
         let measured: u64 = c.iter().map(|(_, d)| bson_size(d) as u64).sum();
         assert_eq!(c.data_size(), measured);
+    }
+
+    #[test]
+    fn replace_touches_changed_keys_only_and_a_clash_changes_nothing() {
+        let mut c = Collection::new();
+        c.create_index(
+            "t.c",
+            spec(doc! {"key": {"a": 1}, "name": "a_1", "unique": true}),
+        )
+        .unwrap();
+        c.create_index("t.c", spec(doc! {"key": {"b": 1}, "name": "b_1"}))
+            .unwrap();
+        let one = c.insert("t.c", doc! {"_id": 1, "a": 1, "b": 1}).unwrap();
+        c.insert("t.c", doc! {"_id": 2, "a": 2, "b": 2}).unwrap();
+        let entries = |c: &Collection, name: &str| -> Vec<(u64, Vec<Bson>)> {
+            c.index(name)
+                .unwrap()
+                .range(std::ops::Bound::Unbounded, std::ops::Bound::Unbounded)
+                .map(|((_, rid), key)| (*rid, key.clone()))
+                .collect()
+        };
+        // `b` changes type only (1 → 1.0): the stored key follows, as covered reads return it.
+        let old = c
+            .replace("t.c", one, doc! {"_id": 1, "a": 1, "b": 1.0})
+            .unwrap();
+        assert_eq!(old, doc! {"_id": 1, "a": 1, "b": 1});
+        assert_eq!(
+            entries(&c, "b_1"),
+            [
+                (one, vec![Bson::Double(1.0)]),
+                (one + 1, vec![Bson::Int32(2)])
+            ]
+        );
+        // A unique clash: nothing changes.
+        let err = c
+            .replace("t.c", one, doc! {"_id": 1, "a": 2, "b": 5})
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::DuplicateKey);
+        assert_eq!(c.get(one), Some(&doc! {"_id": 1, "a": 1, "b": 1.0}));
+        assert_eq!(entries(&c, "b_1")[0], (one, vec![Bson::Double(1.0)]));
+        assert_eq!(
+            entries(&c, "a_1"),
+            [(one, vec![Bson::Int32(1)]), (one + 1, vec![Bson::Int32(2)])]
+        );
+        // Keys that move: the old entry goes.
+        c.replace("t.c", one, doc! {"_id": 1, "a": 3, "b": 1.0})
+            .unwrap();
+        assert_eq!(
+            entries(&c, "a_1"),
+            [(one + 1, vec![Bson::Int32(2)]), (one, vec![Bson::Int32(3)])]
+        );
+        assert_eq!(c.find_by_id(&Bson::Int32(1)), Some(one));
     }
 
     #[test]

@@ -212,12 +212,8 @@ pub(super) fn update_record(
     let Some(coll) = engine.catalog_mut().collection_mut(ns) else {
         return Ok(None);
     };
-    coll.remove(record_id);
-    if let Err(e) = coll.insert_with_record_id(&ns_text, record_id, updated.clone()) {
-        // The _id cannot have changed, so this is unreachable in practice; keep the old document.
-        let _ = coll.insert_with_record_id(&ns_text, record_id, current);
-        return Err(e);
-    }
+    // Only the indexes whose keys changed are touched (a unique clash changes nothing).
+    coll.replace(&ns_text, record_id, updated.clone())?;
     engine.record(Change::PutDocument {
         ns: ns.clone(),
         record_id,

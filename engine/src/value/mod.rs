@@ -10,6 +10,7 @@ pub mod decimal_parse;
 pub mod display;
 pub mod extjson;
 pub mod hashed;
+mod identical;
 mod integer;
 pub mod nesting;
 pub mod numeric;
@@ -18,6 +19,7 @@ pub mod regex;
 pub mod string_order;
 pub mod type_set;
 
+pub use identical::identical;
 pub use integer::{as_i64, as_i64_signed};
 pub use numeric::{Decimal, decimal_is_nan};
 pub(crate) use order::db_pointer_parts;
