@@ -8,7 +8,7 @@
 // Everything that runs Sprout lives in iframes of `embed.html` on the origin this script came
 // from: the wasm, the shell worker and any IndexedDB data stay on Sprout's origin, so the host
 // page needs neither COOP/COEP headers nor CORS. The host talks to the iframes with postMessage
-// (web/src/embed/bridge.rs lists the messages). Nothing loads until an element scrolls into view
+// (web/src/page/embed/bridge.rs lists the messages). Nothing loads until an element scrolls into view
 // or its Run button is pressed, and the engine always runs in a worker, off the host's thread.
 (() => {
   'use strict';

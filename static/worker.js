@@ -1,5 +1,5 @@
 // The shell worker: the `worker` binary's wasm module (web/src/bin/worker.rs), which runs the
-// engine, the shell and IndexedDB here, off the page's thread (web/src/shell_worker.rs).
+// engine, the shell and IndexedDB here, off the page's thread (web/src/worker/shell_worker.rs).
 import init from './pkg/worker.js';
 
 // When the wasm instance traps (a stack overflow, exhausted memory, an abort), the error surfaces
@@ -19,7 +19,7 @@ self.addEventListener('error', (e) => { e.preventDefault(); reportCrash(e.error 
 self.addEventListener('unhandledrejection', (e) => { e.preventDefault(); reportCrash(e.reason); });
 
 // Requests the page sends before the wasm module runs wait in `sproutEarlyRequests`; the module's
-// message handler takes them over (web/src/shell_worker.rs).
+// message handler takes them over (web/src/worker/shell_worker.rs).
 self.sproutEarlyRequests = [];
 self.onmessage = (e) => self.sproutEarlyRequests.push(e.data);
 init().catch(reportCrash);

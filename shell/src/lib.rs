@@ -53,6 +53,7 @@ use engine::Engine;
 pub use nesting::lexical_depth;
 use preprocess::ShellCommand;
 pub use printer::{JsonMode, PrintOptions, Style};
+pub use replset::ReplicaSetView;
 use session::Session;
 
 /// The default [`Limits::nesting`]: far deeper than written code nests, shallow enough that
@@ -249,6 +250,12 @@ impl Shell {
         sharding::prompt_prefix(&session)
             .or_else(|| replset::prompt_prefix(&session))
             .unwrap_or_default()
+    }
+
+    /// The replica set the shell is connected to, as `rs.status()` reports it, with the member
+    /// that served the last command; `None` when the shell is not connected to one.
+    pub fn replica_set_view(&self) -> Option<ReplicaSetView> {
+        replset::view(&mut self.session.borrow_mut())
     }
 
     pub fn style(&self) -> Style {

@@ -63,6 +63,27 @@ pub(crate) fn run_command(session: &mut Session, db: &str, command: &Document) -
     Some(reply)
 }
 
+/// What a monitoring view of the replica set shows: `replSetGetStatus`'s reply (`rs.status()`:
+/// the set's name, each member's host, state and optime) and the host that served the last read
+/// or write (which mongosh does not report; Sprout's playground shows it beside the members).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplicaSetView {
+    pub status: Document,
+    pub last_served: Option<String>,
+}
+
+/// [`ReplicaSetView`] of the set the shell is connected to, when it is connected to one. The
+/// status is asked as `rs.status()` asks it, a `replSetGetStatus` command (not a read: the last
+/// served member stays the one that served the learner's last command).
+pub(crate) fn view(session: &mut Session) -> Option<ReplicaSetView> {
+    let set = session.replica_set.as_mut()?;
+    let status = set.run_command("admin", &bson::doc! {"replSetGetStatus": 1});
+    Some(ReplicaSetView {
+        status,
+        last_served: set.last_served.clone(),
+    })
+}
+
 /// The prompt's prefix as mongosh shows it when connected to a set: `rs1 [direct: primary] `.
 pub(crate) fn prompt_prefix(session: &Session) -> Option<String> {
     let set = session.replica_set.as_ref()?;

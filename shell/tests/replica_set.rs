@@ -266,3 +266,48 @@ fn a_majority_read_on_a_standalone_sees_every_write() {
         "[ { _id: 1 } ]"
     );
 }
+
+/// `Shell::replica_set_view`: rs.status()'s members and the member that served the last read,
+/// before and after the primary is stopped (an election follows).
+#[test]
+fn the_view_shows_members_states_and_the_last_read() {
+    let plain = Shell::new(Engine::new(), ShellConfig::default());
+    assert_eq!(plain.replica_set_view(), None);
+    let mut s = shell();
+    run(&mut s, "db.c.insertOne({a: 1})");
+    let states = |s: &Shell| -> Vec<(String, String)> {
+        let view = s.replica_set_view().unwrap();
+        assert_eq!(view.status.get_str("set").unwrap(), "rs1");
+        view.status
+            .get_array("members")
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let m = m.as_document().unwrap();
+                (
+                    m.get_str("name").unwrap().to_string(),
+                    m.get_str("stateStr").unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        states(&s),
+        vec![
+            ("172.17.0.2:27017".to_string(), "PRIMARY".to_string()),
+            ("172.17.0.3:27017".to_string(), "SECONDARY".to_string()),
+            ("172.17.0.4:27017".to_string(), "SECONDARY".to_string()),
+        ]
+    );
+    run(&mut s, "db.c.find().readPref('secondary').toArray()");
+    let served = s.replica_set_view().unwrap().last_served.unwrap();
+    assert_ne!(served, "172.17.0.2:27017", "a secondary read");
+    run(&mut s, "sprout.replSet.stop('172.17.0.2:27017')");
+    let after = states(&s);
+    assert_eq!(after[0].1, "(not reachable/healthy)");
+    assert_eq!(
+        after.iter().filter(|(_, state)| state == "PRIMARY").count(),
+        1,
+        "{after:?}"
+    );
+}

@@ -409,7 +409,8 @@ const CLIENT_ENGINE_PATHS: &[&str] = &[
     "engine::matcher::MatchContext",
     "engine::matcher::WhereEvaluator",
     "engine::storage",
-    // The page's IndexedDB layer builds the engine from a stored snapshot (shared_engine::engine_of).
+    // The shell worker's IndexedDB layer builds the engine from a stored snapshot
+    // (web/src/worker/shared_engine.rs, engine_of).
     "engine::storage::Snapshot",
     "engine::value::decimal_parse::parse_decimal128",
     "engine::value::display::type_name",
@@ -774,5 +775,215 @@ fn workspace_reads_more_from_the_cursor_not_the_text() {
         more_text_readers(&all_rust_files()),
         Vec::<String>::new(),
         "whether a cursor has more is shell::Evaluation::more"
+    );
+}
+
+// ---- 10. The web crate's two sides: the page and the shell worker ----------------------------
+
+/// Which side of the web crate a source file is on (issue #21): the page's UI (`web/src/page/`,
+/// and `web/src/main.rs`, the `web` binary that runs it), the shell worker (`web/src/worker/`,
+/// and `web/src/bin/worker.rs`), or what both share (`web/src/protocol.rs` and `protocol/`, the
+/// messages between them; `web/src/indexed_db.rs`, IndexedDB's request plumbing; `lib.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WebSide {
+    Page,
+    Worker,
+    Shared,
+}
+
+/// The side of `path` (a file of `web/src/`), or `None` for a file outside the three.
+fn web_side(path: &str) -> Option<WebSide> {
+    let rel = path.strip_prefix("web/src/")?;
+    if rel.starts_with("page/") || rel == "main.rs" {
+        Some(WebSide::Page)
+    } else if rel.starts_with("worker/") || rel == "bin/worker.rs" {
+        Some(WebSide::Worker)
+    } else if matches!(rel, "lib.rs" | "protocol.rs" | "indexed_db.rs")
+        || rel.starts_with("protocol/")
+    {
+        Some(WebSide::Shared)
+    } else {
+        None
+    }
+}
+
+/// Whether `code` names `krate::…` as a path of its own (not `other_krate::…`, not `x.krate::`).
+fn names_path(code: &str, prefix: &str) -> bool {
+    let bytes = code.as_bytes();
+    code.match_indices(prefix).any(|(at, _)| {
+        !at.checked_sub(1)
+            .map(|i| bytes[i])
+            .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':' || b == b'.')
+    })
+}
+
+/// `(file, what is wrong)` for each web source file that crosses the page/worker line: a file
+/// outside `page/`, `worker/` and the shared modules, the page naming the worker's modules, the
+/// worker naming the page's, the shared modules naming either.
+fn web_side_violations(files: &[(String, String)]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (path, text) in files {
+        if !path.starts_with("web/src/") {
+            continue;
+        }
+        let Some(side) = web_side(path) else {
+            out.push((
+                path.clone(),
+                "outside page/, worker/ and protocol".to_string(),
+            ));
+            continue;
+        };
+        let code = non_test_code(text);
+        let names = |module: &str| {
+            names_path(&code, &format!("crate::{module}"))
+                || names_path(&code, &format!("web::{module}"))
+        };
+        let forbidden: &[&str] = match side {
+            WebSide::Page => &["worker"],
+            WebSide::Worker => &["page"],
+            WebSide::Shared if path == "web/src/lib.rs" => &[],
+            WebSide::Shared => &["page", "worker"],
+        };
+        for module in forbidden {
+            if names(module) {
+                out.push((path.clone(), format!("names {module}")));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn web_side_checker_catches_one() {
+    let files = vec![
+        (
+            "web/src/page/a.rs".to_string(),
+            "//! a\nuse crate::worker::shell_worker::run;\nuse crate::protocol::Request;\n"
+                .to_string(),
+        ),
+        (
+            "web/src/worker/b.rs".to_string(),
+            "//! b\nfn f() { crate::page::refresh(s) }\n".to_string(),
+        ),
+        (
+            "web/src/protocol/c.rs".to_string(),
+            "//! c\nuse crate::page::i18n::Lang;\n".to_string(),
+        ),
+        ("web/src/loose.rs".to_string(), "//! d\n".to_string()),
+        (
+            "web/src/main.rs".to_string(),
+            "//! e\nfn main() { web::worker::shell_worker::run(); }\n".to_string(),
+        ),
+        (
+            "web/src/page/ok.rs".to_string(),
+            "//! ok\n// see crate::worker::shell_worker\nuse crate::protocol::Request;\nlet my_crate::worker = 1;\n#[cfg(test)]\nmod tests {\n    use crate::worker::lessons;\n}\n"
+                .to_string(),
+        ),
+        (
+            "web/src/worker/ok.rs".to_string(),
+            "//! ok\nuse crate::protocol::doc_text;\nuse crate::indexed_db::request;\n".to_string(),
+        ),
+    ];
+    let found = web_side_violations(&files);
+    let names: Vec<(&str, &str)> = found
+        .iter()
+        .map(|(p, w)| (p.as_str(), w.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            ("web/src/page/a.rs", "names worker"),
+            ("web/src/worker/b.rs", "names page"),
+            ("web/src/protocol/c.rs", "names page"),
+            ("web/src/loose.rs", "outside page/, worker/ and protocol"),
+            ("web/src/main.rs", "names worker"),
+        ]
+    );
+}
+
+#[test]
+fn workspace_web_page_and_worker_meet_only_in_the_protocol() {
+    assert_eq!(
+        web_side_violations(&all_rust_files()),
+        Vec::<(String, String)>::new(),
+        "the page and the shell worker talk through crate::protocol only (docs/ARCHITECTURE.md)"
+    );
+}
+
+/// The page's files that name the `shell` crate, or an `engine::` path other than
+/// `engine::value::…` (Extended JSON text): the page's module (`web_bg`) runs no engine and no
+/// shell; those run in the worker. (It does name `lesson_runner`, for the built-in datasets an
+/// embedded console offers, and `lessons`, the pure lesson model.)
+fn page_engine_or_shell_uses(files: &[(String, String)]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (path, text) in files {
+        if web_side(path) != Some(WebSide::Page) || is_test_file(path) {
+            continue;
+        }
+        let code = non_test_code(text);
+        if names_path(&code, "shell::") || names_path(&code, "use shell") {
+            out.push((path.clone(), "shell".to_string()));
+        }
+        for (at, _) in code.match_indices("engine::") {
+            let before = at.checked_sub(1).map(|i| code.as_bytes()[i]);
+            if before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':') {
+                continue;
+            }
+            if !code[at..].starts_with("engine::value::") {
+                let path_named: String = code[at..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+                    .collect();
+                out.push((path.clone(), path_named));
+            }
+        }
+        if names_path(&code, "use engine;") || names_path(&code, "use engine::{") {
+            out.push((path.clone(), "use engine".to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn page_engine_checker_catches_one() {
+    let files = vec![
+        (
+            "web/src/page/a.rs".to_string(),
+            "//! a\nuse shell::Shell;\nlet t = engine::value::extjson::to_json_with(v, &f);\n"
+                .to_string(),
+        ),
+        (
+            "web/src/page/b.rs".to_string(),
+            "//! b\nlet e = engine::Engine::new();\nlet b = base64::engine::general_purpose::STANDARD;\n"
+                .to_string(),
+        ),
+        (
+            "web/src/worker/c.rs".to_string(),
+            "//! c\nuse shell::Shell;\nuse engine::Engine;\n".to_string(),
+        ),
+        (
+            "web/src/page/d.rs".to_string(),
+            "//! d\nlet my_shell::x = 1;\n#[cfg(test)]\nmod tests {\n    use shell::Shell;\n}\n"
+                .to_string(),
+        ),
+    ];
+    assert_eq!(
+        page_engine_or_shell_uses(&files),
+        vec![
+            ("web/src/page/a.rs".to_string(), "shell".to_string()),
+            (
+                "web/src/page/b.rs".to_string(),
+                "engine::Engine::new".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn workspace_page_runs_no_engine_and_no_shell() {
+    assert_eq!(
+        page_engine_or_shell_uses(&all_rust_files()),
+        Vec::<(String, String)>::new(),
+        "the engine and the shell run in the worker; the page asks it through crate::protocol"
     );
 }

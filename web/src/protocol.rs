@@ -13,6 +13,12 @@
 //! [`ChannelMessage`]s: the owner of the database's engine runs the others' inputs and answers
 //! them, and tells every page when the data changed (see `shell_worker`).
 
+pub mod database_choice;
+pub mod doc_text;
+pub mod feedback;
+pub mod page_coordination;
+pub mod transfer;
+
 use bson::Bson;
 use lessons::ExplainPlan;
 use serde::de::DeserializeOwned;
@@ -20,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 
-pub use crate::data_transfer::Transfer;
+pub use crate::protocol::transfer::Transfer;
 
 /// An index as the sidebar shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -67,7 +73,7 @@ pub enum RequestBody {
     /// Check `answer` to exercise `exercise` (from 0) of lesson `lesson` in a fresh lesson shell
     /// (`lesson_runner::check_exercise`). Answered with the verdict's message as `output`,
     /// `is_error` true unless the answer passed, and for a wrong answer the comparison with the
-    /// expected outcome as `result` (a document, see `lessons::feedback`).
+    /// expected outcome as `result` (a document, see `protocol::feedback`).
     CheckExercise {
         lesson: String,
         exercise: usize,
@@ -101,6 +107,61 @@ pub enum Work {
 pub struct Catalog {
     pub collections: Vec<CollectionSummary>,
     pub current_db: String,
+    /// The replica set the session is connected to (after `rs.initiate`), for the sidebar's
+    /// topology panel; `None` for a standalone.
+    #[serde(default)]
+    pub topology: Option<Topology>,
+}
+
+/// A replica set as the sidebar's topology panel shows it: read from `rs.status()`
+/// (`replSetGetStatus`), with the member that served the session's last command.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Topology {
+    /// The set's name (`rs1`).
+    pub set: String,
+    pub members: Vec<TopologyMember>,
+    /// The host that served the last read (or write), when a command has been served.
+    #[serde(default)]
+    pub last_served: Option<String>,
+}
+
+/// One member of a [`Topology`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TopologyMember {
+    /// `host:port` as the set's configuration names it.
+    pub host: String,
+    pub state: MemberStateView,
+    /// How far the member's last applied operation is behind the primary's, in milliseconds
+    /// (`rs.printSecondaryReplicationInfo()`'s measure); `None` for the primary, an arbiter, or
+    /// when there is no primary to compare with.
+    #[serde(default)]
+    pub lag_ms: Option<i64>,
+}
+
+/// A member's state, from `rs.status()`'s `stateStr` (a stopped member has `health: 0`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemberStateView {
+    Primary,
+    Secondary,
+    Arbiter,
+    /// Not reachable: Sprout's `sprout.replSet.stop(host)` (a real server that is down).
+    Stopped,
+    /// Any other state (`STARTUP2`, `RECOVERING`, …).
+    Other,
+}
+
+impl MemberStateView {
+    /// MongoDB's name of the state (`stateStr`), as the panel shows it.
+    pub fn label(self) -> &'static str {
+        match self {
+            MemberStateView::Primary => "PRIMARY",
+            MemberStateView::Secondary => "SECONDARY",
+            MemberStateView::Arbiter => "ARBITER",
+            MemberStateView::Stopped => "stopped",
+            MemberStateView::Other => "other",
+        }
+    }
 }
 
 /// A result that is documents, in relaxed Extended JSON (`{"$oid": …}`, `{"$date": …}`), for
@@ -371,7 +432,7 @@ mod tests {
             })
         );
         assert_eq!(
-            crate::doc_text::leaf_text(&docs[0]["l"]).as_deref(),
+            crate::protocol::doc_text::leaf_text(&docs[0]["l"]).as_deref(),
             Some("Long('5')")
         );
     }
@@ -437,6 +498,15 @@ mod tests {
                     fields: vec!["_id".into()],
                 }],
                 current_db: "test".into(),
+                topology: Some(Topology {
+                    set: "rs1".into(),
+                    members: vec![TopologyMember {
+                        host: "172.17.0.7:27017".into(),
+                        state: MemberStateView::Stopped,
+                        lag_ms: Some(1500),
+                    }],
+                    last_served: Some("172.17.0.5:27017".into()),
+                }),
             },
             result: StructuredResult::of(&Bson::Document(doc! {"acknowledged": true}), false),
             error: Some(ErrorInfo {
@@ -547,7 +617,7 @@ mod tests {
                 transfer: Transfer::Import {
                     db: "test".into(),
                     collection: Some("people".into()),
-                    format: crate::data_transfer::TransferFormat::JsonArray,
+                    format: crate::protocol::transfer::TransferFormat::JsonArray,
                     data: "W10=".into(),
                 },
             },

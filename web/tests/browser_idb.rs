@@ -8,7 +8,7 @@ use engine::Engine;
 use engine::clock::SimulatedClock;
 use engine::storage::{Change, ChangeBatch};
 use wasm_bindgen_test::*;
-use web::idb_store::IdbStore;
+use web::worker::idb_store::IdbStore;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -86,7 +86,7 @@ async fn packed_documents_and_later_changes_reload_whole() {
     store.commit(&e.take_changes()).await.expect("commit");
     // Everything as packs, then changes laid over them: a delete, an update, an insert.
     store
-        .compact(&web::shared_engine::packs_of(&e))
+        .compact(&web::worker::shared_engine::packs_of(&e))
         .await
         .expect("compact");
     assert_eq!(

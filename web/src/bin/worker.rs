@@ -2,5 +2,5 @@
 //! The page's UI is the `web` binary; keeping them apart lets each link only what it runs, so the
 //! page's module stays small and both download and compile at the same time.
 fn main() {
-    web::shell_worker::run();
+    web::worker::shell_worker::run();
 }
