@@ -359,24 +359,24 @@ fn same_documents_in_order(a: &[Document], b: &[Document]) -> bool {
             .all(|(x, y)| matches!((bytes(x), bytes(y)), (Some(p), Some(q)) if p == q))
 }
 
-/// A collection's documents in `_id` order, read through the engine.
+/// A collection's documents in `_id` order, read where the shell reads them: through the
+/// router of a sharded cluster or the primary of a replica set the answer started, else the
+/// engine (the engine alone holds nothing once `ShardingTest` has started a cluster).
 fn collection_contents(shell: &mut Shell, db: &str, collection: &str) -> Vec<Document> {
-    shell.with_engine(|e| {
-        let reply = e.run_command(
-            db,
-            &doc! {"find": collection, "filter": {}, "sort": {"_id": 1}, "batchSize": 100_000},
-        );
-        reply
-            .get_document("cursor")
-            .ok()
-            .and_then(|c| c.get_array("firstBatch").ok())
-            .map(|docs| {
-                docs.iter()
-                    .filter_map(|d| d.as_document().cloned())
-                    .collect()
-            })
-            .unwrap_or_default()
-    })
+    let reply = shell.run_command(
+        db,
+        &doc! {"find": collection, "filter": {}, "sort": {"_id": 1}, "batchSize": 100_000},
+    );
+    reply
+        .get_document("cursor")
+        .ok()
+        .and_then(|c| c.get_array("firstBatch").ok())
+        .map(|docs| {
+            docs.iter()
+                .filter_map(|d| d.as_document().cloned())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Compares a step's `plan` facts with the explain document it produced: `Err((expected,
@@ -491,6 +491,26 @@ mod tests {
             .comparison
             .expect("the comparison survives the setup note");
         assert!(comparison.extra_total > 0, "{comparison:?}");
+    }
+
+    #[test]
+    fn a_state_check_reads_a_sharded_cluster_through_its_router() {
+        let mut shell = new_lesson_shell();
+        let ev = shell.eval(
+            "var st = new ShardingTest({shards: 2}); sh.enableSharding('social'); \
+             sh.shardCollection('social.users', {user_name: 1}); \
+             db.getSiblingDB('social').users.insertOne({_id: 1, user_name: 'Mike'})",
+        );
+        assert!(ev.error.is_none(), "{ev:?}");
+        let docs = collection_contents(&mut shell, "social", "users");
+        assert_eq!(docs, vec![doc! {"_id": 1, "user_name": "Mike"}]);
+        // The shell's own engine, which the cluster replaced, holds nothing.
+        let local = shell.with_engine(|e| {
+            e.run_command("social", &doc! {"count": "users"})
+                .get_i32("n")
+                .unwrap_or(-1)
+        });
+        assert_eq!(local, 0);
     }
 
     #[test]

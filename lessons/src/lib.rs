@@ -59,6 +59,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     lesson!("b4-special-indexes"),
     lesson!("b5-optimizing"),
     lesson!("b6-managing"),
+    lesson!("b7-scaling"),
     lesson!("b8-analytics"),
 ];
 

@@ -238,6 +238,20 @@ impl Shell {
         f(&mut self.session.borrow_mut().engine)
     }
 
+    /// Runs a database command where the shell's own commands go: through the router or the
+    /// replica set the shell is connected to (`ShardingTest`, `rs.initiate`), else on its
+    /// engine. Lets callers read what the learner sees (a lesson check's collection contents).
+    pub fn run_command(&mut self, db: &str, command: &Document) -> Document {
+        let mut session = self.session.borrow_mut();
+        if let Some(reply) = sharding::run_command(&mut session, db, command) {
+            return reply;
+        }
+        if let Some(reply) = replset::run_command(&mut session, db, command) {
+            return reply;
+        }
+        session.engine.run_command(db, command)
+    }
+
     /// Replaces the engine, keeping JavaScript state (used when a dataset is reset).
     pub fn replace_engine(&mut self, engine: Engine) -> Engine {
         std::mem::replace(&mut self.session.borrow_mut().engine, engine)

@@ -404,7 +404,13 @@ impl Router {
             ));
         };
         let values = match (command.get_document("find"), command.get_array("bounds")) {
-            (Ok(find), _) => key.extract(find)?,
+            // A query on the key's fields (`{"address.zip": 2492, registered: …}`): the key
+            // its equalities fix; a document shaped like the key (`{address: {zip: …}}`) is
+            // read as one.
+            (Ok(find), _) => match super::targeting::target(&key, find).exact {
+                Some(values) => values,
+                None => key.extract(find)?,
+            },
             (_, Ok(bounds)) => match bounds.first() {
                 Some(Bson::Document(min)) => key.values_of_bound(min)?,
                 _ => return Err(Error::bad_value("bounds must be [min, max]")),

@@ -550,3 +550,32 @@ fn unsharded_collections_live_on_the_primary_shard() {
         .collect();
     assert!(names.contains(&"b".to_string()), "{names:?}");
 }
+
+#[test]
+fn move_chunk_finds_the_chunk_from_a_query_on_dotted_key_fields() {
+    let mut router = cluster(2);
+    ok(&router.run_command("admin", &doc! {"enableSharding": "shop"}));
+    ok(&router.run_command(
+        "admin",
+        &doc! {"shardCollection": "shop.customers", "key": {"address.zip": 1, "registered": 1}},
+    ));
+    ok(&router.run_command(
+        "admin",
+        &doc! {"split": "shop.customers", "middle": {"address.zip": 50000, "registered": Bson::MinKey}},
+    ));
+    // The book's shell writes the key's fields as dotted names: the upper chunk is the one
+    // holding {address.zip: 50000, registered: MinKey}.
+    ok(&router.run_command(
+        "admin",
+        &doc! {"moveChunk": "shop.customers", "find": {"address.zip": 50000, "registered": Bson::MinKey}, "to": "shard0001"},
+    ));
+    let chunks = router.metadata().documents("chunks");
+    let upper = chunks
+        .iter()
+        .find(|c| {
+            c.get_document("min")
+                .is_ok_and(|m| m.get("address.zip") == Some(&Bson::Int32(50000)))
+        })
+        .expect("the upper chunk");
+    assert_eq!(upper.get_str("shard").unwrap(), "shard0001", "{chunks:?}");
+}

@@ -139,7 +139,7 @@ mod tests {
         assert_eq!(books.len(), 2);
         assert_eq!(books[0].0, Book::A);
         assert_eq!(books[0].1.len(), 13);
-        assert_eq!(books[1].1.len(), 8);
+        assert_eq!(books[1].1.len(), 10);
         // Tip 2 comes before tip 10, whatever the order of the files.
         let sources: Vec<&str> = books[0]
             .1
