@@ -134,11 +134,46 @@
     if (ms === null) throw new Error('invalid ISO date: ' + s);
     return new Date(ms);
   }
+  // A DBRef is the document {$ref, $id[, $db]}; its prototype gives the legacy shell's fetch()
+  // (the referenced document, from $db or the current database) and accessors. Documents of
+  // that shape read from the server are DBRefs too (convert.rs).
   function DBRef(ns, id, db) {
-    var r = { $ref: ns, $id: id };
+    var r = Object.create(DBRef.prototype);
+    r.$ref = ns;
+    r.$id = id;
     if (db !== undefined) r.$db = db;
     return r;
   }
+  function hidden(obj, name, value) {
+    Object.defineProperty(obj, name, { value: value, writable: true, configurable: true, enumerable: false });
+  }
+  function fetchReferenced(dbName, collName, id) {
+    var database = dbName === undefined || dbName === null ? g.db : g.db.getSiblingDB(dbName);
+    return database.getCollection(collName).findOne({ _id: id });
+  }
+  hidden(DBRef.prototype, 'fetch', function fetch() {
+    if (!this.$ref) throw new Error('DBRef.fetch: the reference has no $ref (collection)');
+    return fetchReferenced(this.$db, this.$ref, this.$id);
+  });
+  hidden(DBRef.prototype, 'getRef', function getRef() { return this.$ref; });
+  hidden(DBRef.prototype, 'getCollection', function getCollection() { return this.$ref; });
+  hidden(DBRef.prototype, 'getId', function getId() { return this.$id; });
+  hidden(DBRef.prototype, 'getDb', function getDb() { return this.$db; });
+  // The deprecated BSON DBPointer (type 12): a namespace and an ObjectId, stored through its
+  // Extended JSON form; fetch() reads the document it points at, as the legacy shell's does.
+  function DBPointer(ns, id) {
+    if (typeof ns !== 'string') throw new Error('DBPointer 1st parameter must be a string');
+    if (!(id instanceof ObjectId)) throw new Error('DBPointer 2nd parameter must be an ObjectId');
+    var p = Object.create(DBPointer.prototype);
+    p._bsontype = 'Raw';
+    p._ejson = JSON.stringify({ $dbPointer: { $ref: ns, $id: { $oid: id.toHexString() } } });
+    hidden(p, 'ns', ns);
+    hidden(p, 'id', id);
+    return p;
+  }
+  hidden(DBPointer.prototype, 'fetch', function fetch() { return fetchReferenced(null, this.ns, this.id); });
+  hidden(DBPointer.prototype, 'getCollection', function getCollection() { return this.ns; });
+  hidden(DBPointer.prototype, 'getId', function getId() { return this.id; });
 
   // The legacy shell's constructors are the types themselves: `x instanceof NumberLong` holds
   // for every 64-bit integer, whichever name built it.
@@ -152,7 +187,7 @@
     Timestamp: Timestamp, Binary: Binary, MinKey: MinKey, MaxKey: MaxKey, Code: Code,
     BSONRegExp: BSONRegExp, BSONSymbol: BSONSymbol, UUID: UUID, MD5: MD5, HexData: HexData,
     BinData: BinData, NumberLong: NumberLong, NumberInt: NumberInt, NumberDecimal: NumberDecimal,
-    ISODate: ISODate, DBRef: DBRef,
+    ISODate: ISODate, DBRef: DBRef, DBPointer: DBPointer,
   };
   Object.keys(exported).forEach(function (k) {
     Object.defineProperty(g, k, { value: exported[k], writable: true, configurable: true, enumerable: false });
