@@ -77,6 +77,8 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["db.b.insert({r: {$ref: 'a', $id: 1, $db: 'other', extra: 2}})", "var r = db.b.findOne().r; [r.getRef(), r.getId(), r.getDb(), Object.keys(r).join()]"], "[ \"a\", 1, \"other\", \"$ref,$id,$db,extra\" ]"),
     (L, &["var id = ObjectId('5f0000000000000000000001'); db.a.insert({_id: id, name: 'p'})", "db.b.insert({p: new DBPointer('a', id)})", "db.b.findOne().p.fetch().name"], "p"),
     (L, &["tojson(db.b.insert({p: new DBPointer('a', ObjectId('5f0000000000000000000001'))}).nInserted)", "tojson(db.b.findOne({}, {_id: 0}))"], "{ \"p\" : DBPointer(\"a\", ObjectId(\"5f0000000000000000000001\")) }"),
+    (L, &["ISODate('1980-05-20 12:53:64.834Z').tojson()"], "ISODate(\"1980-05-20T12:54:04.834Z\")"),
+    (M, &["try { ISODate('1980-05-20 12:53:64.834Z') } catch (e) { e.message }"], "invalid ISO date: 1980-05-20 12:53:64.834Z"),
     (L, &["new Date('08/27/2010 10:11:12 GMT').tojson()"], "ISODate(\"2010-08-27T10:11:12Z\")"),
     (L, &["var d = new Date(1282903200000); new Date(d.toString()).getTime() === d.getTime()"], "true"),
     (L, &["[isNaN(new Date('nonsense').getTime()), isNaN(Date.parse('13/45/2010'))]"], "[ true, true ]"),

@@ -128,9 +128,26 @@
   function NumberLong(v) { return Long(v); }
   function NumberInt(v) { return Int32(v); }
   function NumberDecimal(v) { return Decimal128(v); }
+  // The legacy shell's ISODate reads each part as a number and lets the date arithmetic carry
+  // an out-of-range one (seconds 64 is the next minute's 4), within years 0000-9999; mongosh's,
+  // like the native parser, refuses it.
+  function lenientIsoDate(text) {
+    var m = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(\.\d+)?)?)?(Z|([+-])(\d{2}):?(\d{2})?)?)?$/.exec(text);
+    if (m === null) return null;
+    var d = new Date(0);
+    d.setUTCFullYear(+m[1], +m[2] - 1, +m[3]);
+    d.setUTCHours(+(m[4] || 0), +(m[5] || 0), +(m[6] || 0), Math.round(parseFloat(m[7] || '0') * 1000));
+    var t = d.getTime();
+    if (m[9]) {
+      var offset = (+m[10]) * 3600000 + (+(m[11] || 0)) * 60000;
+      t += m[9] === '+' ? -offset : offset;
+    }
+    return t < -62167219200000 || t > 253402300799999 ? null : t;
+  }
   function ISODate(s) {
     if (s === undefined) return new Date(native.now());
     var ms = native.parseIsoDate(String(s));
+    if (ms === null && native.getStyle() === 'legacy') ms = lenientIsoDate(String(s));
     if (ms === null) throw new Error('invalid ISO date: ' + s);
     return new Date(ms);
   }
