@@ -412,7 +412,18 @@ fn to_js_with(v: &Bson, ctx: &mut Context, types: &JsObject) -> JsResult<JsValue
         }
         Bson::Symbol(s) => make(types, "BSONSymbol", &[js_str(s)], ctx)?,
         other @ Bson::DbPointer(_) => {
-            let text = other.clone().into_canonical_extjson().to_string();
+            let json = other.clone().into_canonical_extjson();
+            let pointer = json.get("$dbPointer");
+            let ns = pointer.and_then(|p| p.get("$ref")).and_then(|v| v.as_str());
+            let oid = pointer
+                .and_then(|p| p.get("$id"))
+                .and_then(|i| i.get("$oid"))
+                .and_then(|v| v.as_str());
+            if let (Some(ns), Some(oid)) = (ns, oid) {
+                let id = make(types, "ObjectId", &[js_str(oid)], ctx)?;
+                return make(types, "DBPointer", &[js_str(ns), id], ctx);
+            }
+            let text = json.to_string();
             let obj = JsObject::with_object_proto(ctx.intrinsics());
             obj.create_data_property_or_throw(js_string!("_bsontype"), js_str("Raw"), ctx)?;
             obj.create_data_property_or_throw(js_string!("_ejson"), js_str(&text), ctx)?;
@@ -421,8 +432,24 @@ fn to_js_with(v: &Bson, ctx: &mut Context, types: &JsObject) -> JsResult<JsValue
     })
 }
 
+/// A document that is a DBRef by MongoDB's convention: `$ref` (a string) then `$id` first.
+fn is_dbref(d: &Document) -> bool {
+    let mut keys = d.keys();
+    keys.next().map(String::as_str) == Some("$ref")
+        && keys.next().map(String::as_str) == Some("$id")
+        && d.get_str("$ref").is_ok()
+}
+
 fn document_to_js(d: &Document, ctx: &mut Context, types: &JsObject) -> JsResult<JsObject> {
-    let obj = JsObject::with_object_proto(ctx.intrinsics());
+    let obj = if is_dbref(d) {
+        // Built by the shell's DBRef, so it has fetch() (js/bson_types.js); the fields follow.
+        let made = make(types, "DBRef", &[], ctx)?;
+        made.as_object()
+            .ok_or_else(|| type_error("DBRef did not build an object"))?
+            .clone()
+    } else {
+        JsObject::with_object_proto(ctx.intrinsics())
+    };
     for (k, v) in d {
         let value = to_js_with(v, ctx, types)?;
         obj.create_data_property_or_throw(boa_engine::JsString::from(k.as_str()), value, ctx)?;

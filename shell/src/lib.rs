@@ -29,6 +29,7 @@ mod ejson;
 mod hints;
 pub mod host;
 pub mod jobs;
+mod loose_dates;
 mod nesting;
 pub mod preprocess;
 pub mod printer;

@@ -33,6 +33,7 @@ const EJSON_JS: &str = include_str!("js/ejson.js");
 const REPLSET_JS: &str = include_str!("js/replset.js");
 const SHARDING_JS: &str = include_str!("js/sharding.js");
 const TEST_HELPERS_JS: &str = include_str!("js/test_helpers.js");
+const LEGACY_HELPERS_JS: &str = include_str!("js/legacy_helpers.js");
 
 pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> JsResult<()> {
     ctx.insert_data(SessionRef(session));
@@ -53,6 +54,7 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
         ("randomUuidHex", 0, random_uuid_hex),
         ("now", 0, now),
         ("parseIsoDate", 1, parse_iso_date),
+        ("parseLooseDate", 1, parse_loose_date),
         ("print", 1, print),
         ("format", 2, format),
         ("hexMd5", 1, hex_md5),
@@ -252,6 +254,27 @@ fn parse_iso_date(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<
     })
 }
 
+/// A date string only V8's legacy parser reads (`08/27/2010`, `Aug 27, 2010`): its parts
+/// `[year, month, day, hour, minute, second, millisecond, offsetMinutes | null]`, or null.
+fn parse_loose_date(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let text = arg_string(args, 0, ctx)?;
+    let Some(d) = crate::loose_dates::parse_loose_date(&text) else {
+        return Ok(JsValue::null());
+    };
+    let parts = [
+        JsValue::from(d.year as f64),
+        JsValue::from(d.month),
+        JsValue::from(d.day),
+        JsValue::from(d.hour),
+        JsValue::from(d.minute),
+        JsValue::from(d.second),
+        JsValue::from(d.millisecond),
+        d.offset_minutes
+            .map_or(JsValue::null(), |m| JsValue::from(m as f64)),
+    ];
+    Ok(boa_engine::object::builtins::JsArray::from_iter(parts, ctx).into())
+}
+
 fn print(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let text = arg_string(args, 0, ctx)?;
     session(ctx)?
@@ -394,6 +417,7 @@ fn lazy_module_source(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsRes
         "replset" => REPLSET_JS,
         "sharding" => SHARDING_JS,
         "test_helpers" => TEST_HELPERS_JS,
+        "legacy_helpers" => LEGACY_HELPERS_JS,
         other => return Err(type_error(format!("no shell module '{other}'"))),
     };
     Ok(js_string_value(source))

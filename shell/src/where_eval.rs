@@ -46,10 +46,19 @@ fn compile(code: &str, ctx: &mut Context) -> Result<JsObject, String> {
     let attempts: Vec<String> = if trimmed.starts_with("function") {
         vec![format!("({trimmed})")]
     } else {
-        vec![
-            format!("(function() {{ return ({trimmed}); }})"),
-            format!("(function() {{ {trimmed} }})"),
-        ]
+        // A lone expression may end with `;` ("this.a == 5;"): MongoDB answers its value, as the
+        // completion value of the code (jstests/core/where3.js).
+        let expression = trimmed.trim_end_matches(';').trim_end();
+        let mut forms = vec![format!("(function() {{ return ({expression}); }})")];
+        // Statements with no `return` ("x = this.a; x == 5;") answer their completion value, as
+        // a script's; code that parses as a script cannot hold a `return`.
+        if crate::nesting::parses_as_script(ctx, trimmed)
+            && let Ok(quoted) = serde_json::to_string(trimmed)
+        {
+            forms.push(format!("(function() {{ return eval({quoted}); }})"));
+        }
+        forms.push(format!("(function() {{ {trimmed} }})"));
+        forms
     };
     let mut last = String::new();
     for src in attempts {

@@ -72,6 +72,23 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["db.c.insert([{_id: 1}, {_id: 2}, {_id: 3}])", "var r = db.runCommand({find: 'c', batchSize: 1})", "new DBCommandCursor(db, r).itcount()"], "3"),
     (L, &["db.c.insert([{_id: 1}, {_id: 2}])", "db.c.find().addOption(DBQuery.Option.noTimeout).itcount()"], "2"),
     (M, &["db.c.insertMany([{_id: 1}, {_id: 2}])", "db.c.find()[0]"], ""),
+    // ---- DBRef, DBPointer, dates, the index spec helpers, the other db helpers -----------------------
+    (L, &["db.a.insert({_id: 7, name: 'x'})", "db.b.insert({r: new DBRef('a', 7)})", "db.b.findOne().r.fetch().name"], "x"),
+    (L, &["db.b.insert({r: {$ref: 'a', $id: 1, $db: 'other', extra: 2}})", "var r = db.b.findOne().r; [r.getRef(), r.getId(), r.getDb(), Object.keys(r).join()]"], "[ \"a\", 1, \"other\", \"$ref,$id,$db,extra\" ]"),
+    (L, &["var id = ObjectId('5f0000000000000000000001'); db.a.insert({_id: id, name: 'p'})", "db.b.insert({p: new DBPointer('a', id)})", "db.b.findOne().p.fetch().name"], "p"),
+    (L, &["tojson(db.b.insert({p: new DBPointer('a', ObjectId('5f0000000000000000000001'))}).nInserted)", "tojson(db.b.findOne({}, {_id: 0}))"], "{ \"p\" : DBPointer(\"a\", ObjectId(\"5f0000000000000000000001\")) }"),
+    (L, &["ISODate('1980-05-20 12:53:64.834Z').tojson()"], "ISODate(\"1980-05-20T12:54:04.834Z\")"),
+    (M, &["try { ISODate('1980-05-20 12:53:64.834Z') } catch (e) { e.message }"], "invalid ISO date: 1980-05-20 12:53:64.834Z"),
+    (L, &["new Date('08/27/2010 10:11:12 GMT').tojson()"], "ISODate(\"2010-08-27T10:11:12Z\")"),
+    (L, &["var d = new Date(1282903200000); new Date(d.toString()).getTime() === d.getTime()"], "true"),
+    (L, &["[isNaN(new Date('nonsense').getTime()), isNaN(Date.parse('13/45/2010'))]"], "[ true, true ]"),
+    (L, &["tojsononeline(db.c._indexSpec({x: 1}, [true, true]))"], "{ \"ns\" : \"test.c\", \"key\" : { \"x\" : 1 }, \"name\" : \"x_1\", \"unique\" : true, \"dropDups\" : true }"),
+    (L, &["[db.c._genIndexName({a: 1, b: -1}), db.c._fullName, db.c._shortName]"], "[ \"a_1_b_-1\", \"test.c\", \"c\" ]"),
+    (L, &["db.c.insert({a: 1})", "db.createView('v', 'c', {$project: {_id: 0}}).ok", "tojson(db.v.findOne())"], "{ \"a\" : 1 }"),
+    (L, &["try { db.c.mapReduce(function () {}, function () {}, {out: {inline: 1}}) } catch (e) { e.message.indexOf(\"no such command: 'mapreduce'\") > 0 }"], "true"),
+    (L, &["db.serverStatus().errmsg"], "no such command: 'serverStatus'"),
+    // ---- a global whose getter replaces it (the lazy modules) is read again after it reshaped ------
+    (L, &["var names = ['a1', 'a2', 'a3', 'lazy']; names.forEach(function (n) { Object.defineProperty(globalThis, n, { get: function () { names.forEach(function (m) { Object.defineProperty(globalThis, m, { value: m + '!', writable: true, configurable: true }); }); return globalThis[n]; }, configurable: true }); })", "function read() { return lazy; }", "[read(), read(), read()].join(' ')"], "lazy! lazy! lazy!"),
     // ---- a cursor dies with its collection ----------------------------------------------------------
     (L, &["db.c.insert([{_id: 1}, {_id: 2}, {_id: 3}])", "var c = db.c.find().batchSize(1); c.next(); db.c.drop()", "try { c.itcount() } catch (e) { e.code }"], "175"),
 ];

@@ -38,6 +38,25 @@ fn string_and_function_predicates_see_this_and_obj() {
         text(&mut s, "db.c.countDocuments({$where: 'this.a >= 3'})"),
         "2"
     );
+    // An expression statement ending with `;` answers its value; a body needs its `return`.
+    assert_eq!(
+        text(&mut s, "db.c.countDocuments({$where: 'this.a >= 3;'})"),
+        "2"
+    );
+    assert_eq!(
+        text(
+            &mut s,
+            "db.c.countDocuments({$where: 'return this.a >= 3;'})"
+        ),
+        "2"
+    );
+    assert_eq!(
+        text(
+            &mut s,
+            "db.c.countDocuments({$where: 'var x = this.a; x >= 3;'})"
+        ),
+        "2"
+    );
     assert_eq!(
         text(
             &mut s,

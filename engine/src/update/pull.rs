@@ -22,10 +22,54 @@ pub enum PullCondition {
     Query(Box<Filter>),
 }
 
+/// The operators that take a path (`{a: {$gt: 1}}`): a `$pull` operand that starts with one is
+/// a condition on each element; one that starts with anything else (a field, or a top-level
+/// operator such as `$or`) is a query the element documents must match (MongoDB's
+/// `PullNode::init`, via `MatchExpressionParser::parsePathAcceptingKeyword`).
+const PATH_ACCEPTING: &[&str] = &[
+    "$eq",
+    "$ne",
+    "$gt",
+    "$gte",
+    "$lt",
+    "$lte",
+    "$in",
+    "$nin",
+    "$all",
+    "$exists",
+    "$mod",
+    "$type",
+    "$regex",
+    "$options",
+    "$elemMatch",
+    "$size",
+    "$not",
+    "$near",
+    "$nearSphere",
+    "$geoWithin",
+    "$within",
+    "$geoIntersects",
+    "$maxDistance",
+    "$minDistance",
+    "$bitsAllSet",
+    "$bitsAllClear",
+    "$bitsAnySet",
+    "$bitsAnyClear",
+];
+
 pub fn parse_pull(operand: &Bson) -> Result<PullCondition> {
     match operand {
+        // A regular expression matches the string elements it matches, as in a query.
+        Bson::RegularExpression(_) => {
+            let mut wrapped = Document::new();
+            wrapped.insert(ELEMENT, operand.clone());
+            Ok(PullCondition::Operators(Box::new(Filter::parse(&wrapped)?)))
+        }
         Bson::Document(d) => {
-            let operator_style = d.keys().next().is_some_and(|k| k.starts_with('$'));
+            let operator_style = d
+                .keys()
+                .next()
+                .is_some_and(|k| PATH_ACCEPTING.contains(&k.as_str()));
             if operator_style {
                 let mut wrapped = Document::new();
                 wrapped.insert(ELEMENT, d.clone());
@@ -113,6 +157,33 @@ mod tests {
         );
         assert_eq!(pulled(bson!([[1], 1]), bson!([1])), bson!([1]));
         assert_eq!(pulled(bson!([1, 2, 3]), bson!({"$eq": 2})), bson!([1, 3]));
+    }
+
+    #[test]
+    fn a_top_level_operator_is_a_query_on_the_elements() {
+        // jstests/core/pull_or.js: $or is not a condition on the element itself.
+        assert_eq!(
+            pulled(
+                bson!([{"x": 1}, {"y": "y"}, {"x": 2}, {"z": "z"}]),
+                bson!({"$or": [{"y": {"$exists": true}}, {"z": {"$exists": true}}]})
+            ),
+            bson!([{"x": 1}, {"x": 2}])
+        );
+        assert_eq!(
+            pulled(
+                bson!([{"a": 1}, {"a": 5}]),
+                bson!({"$and": [{"a": {"$gt": 2}}]})
+            ),
+            bson!([{"a": 1}])
+        );
+        let regex = Bson::RegularExpression(bson::Regex {
+            pattern: "^a".try_into().unwrap(),
+            options: "".try_into().unwrap(),
+        });
+        assert_eq!(
+            pulled(bson!(["apple", "pear", 1]), regex),
+            bson!(["pear", 1])
+        );
     }
 
     #[test]

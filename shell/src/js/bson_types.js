@@ -128,17 +128,69 @@
   function NumberLong(v) { return Long(v); }
   function NumberInt(v) { return Int32(v); }
   function NumberDecimal(v) { return Decimal128(v); }
+  // The legacy shell's ISODate reads each part as a number and lets the date arithmetic carry
+  // an out-of-range one (seconds 64 is the next minute's 4), within years 0000-9999; mongosh's,
+  // like the native parser, refuses it.
+  function lenientIsoDate(text) {
+    var m = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(\.\d+)?)?)?(Z|([+-])(\d{2}):?(\d{2})?)?)?$/.exec(text);
+    if (m === null) return null;
+    var d = new Date(0);
+    d.setUTCFullYear(+m[1], +m[2] - 1, +m[3]);
+    d.setUTCHours(+(m[4] || 0), +(m[5] || 0), +(m[6] || 0), Math.round(parseFloat(m[7] || '0') * 1000));
+    var t = d.getTime();
+    if (m[9]) {
+      var offset = (+m[10]) * 3600000 + (+(m[11] || 0)) * 60000;
+      t += m[9] === '+' ? -offset : offset;
+    }
+    return t < -62167219200000 || t > 253402300799999 ? null : t;
+  }
   function ISODate(s) {
     if (s === undefined) return new Date(native.now());
     var ms = native.parseIsoDate(String(s));
+    if (ms === null && native.getStyle() === 'legacy') ms = lenientIsoDate(String(s));
     if (ms === null) throw new Error('invalid ISO date: ' + s);
     return new Date(ms);
   }
+  // A DBRef is the document {$ref, $id[, $db]}; its prototype gives the legacy shell's fetch()
+  // (the referenced document, from $db or the current database) and accessors. Documents of
+  // that shape read from the server are DBRefs too (convert.rs).
   function DBRef(ns, id, db) {
-    var r = { $ref: ns, $id: id };
+    var r = Object.create(DBRef.prototype);
+    r.$ref = ns;
+    r.$id = id;
     if (db !== undefined) r.$db = db;
     return r;
   }
+  function hidden(obj, name, value) {
+    Object.defineProperty(obj, name, { value: value, writable: true, configurable: true, enumerable: false });
+  }
+  function fetchReferenced(dbName, collName, id) {
+    var database = dbName === undefined || dbName === null ? g.db : g.db.getSiblingDB(dbName);
+    return database.getCollection(collName).findOne({ _id: id });
+  }
+  hidden(DBRef.prototype, 'fetch', function fetch() {
+    if (!this.$ref) throw new Error('DBRef.fetch: the reference has no $ref (collection)');
+    return fetchReferenced(this.$db, this.$ref, this.$id);
+  });
+  hidden(DBRef.prototype, 'getRef', function getRef() { return this.$ref; });
+  hidden(DBRef.prototype, 'getCollection', function getCollection() { return this.$ref; });
+  hidden(DBRef.prototype, 'getId', function getId() { return this.$id; });
+  hidden(DBRef.prototype, 'getDb', function getDb() { return this.$db; });
+  // The deprecated BSON DBPointer (type 12): a namespace and an ObjectId, stored through its
+  // Extended JSON form; fetch() reads the document it points at, as the legacy shell's does.
+  function DBPointer(ns, id) {
+    if (typeof ns !== 'string') throw new Error('DBPointer 1st parameter must be a string');
+    if (!(id instanceof ObjectId)) throw new Error('DBPointer 2nd parameter must be an ObjectId');
+    var p = Object.create(DBPointer.prototype);
+    p._bsontype = 'Raw';
+    p._ejson = JSON.stringify({ $dbPointer: { $ref: ns, $id: { $oid: id.toHexString() } } });
+    hidden(p, 'ns', ns);
+    hidden(p, 'id', id);
+    return p;
+  }
+  hidden(DBPointer.prototype, 'fetch', function fetch() { return fetchReferenced(null, this.ns, this.id); });
+  hidden(DBPointer.prototype, 'getCollection', function getCollection() { return this.ns; });
+  hidden(DBPointer.prototype, 'getId', function getId() { return this.id; });
 
   // The legacy shell's constructors are the types themselves: `x instanceof NumberLong` holds
   // for every 64-bit integer, whichever name built it.
@@ -152,7 +204,7 @@
     Timestamp: Timestamp, Binary: Binary, MinKey: MinKey, MaxKey: MaxKey, Code: Code,
     BSONRegExp: BSONRegExp, BSONSymbol: BSONSymbol, UUID: UUID, MD5: MD5, HexData: HexData,
     BinData: BinData, NumberLong: NumberLong, NumberInt: NumberInt, NumberDecimal: NumberDecimal,
-    ISODate: ISODate, DBRef: DBRef,
+    ISODate: ISODate, DBRef: DBRef, DBPointer: DBPointer,
   };
   Object.keys(exported).forEach(function (k) {
     Object.defineProperty(g, k, { value: exported[k], writable: true, configurable: true, enumerable: false });

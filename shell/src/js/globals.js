@@ -12,17 +12,38 @@
   // `new Date()` and `Date.now()` read the engine's clock, so a session on a simulated clock is
   // reproducible; every other form is the real Date. Dates keep the real prototype, so
   // `instanceof Date` and the BSON conversion see ordinary Date objects.
+  // A string Boa's Date cannot read but V8's can (`new Date("08/27/2010")`, `Date.parse(d.toString())`)
+  // is read by V8's legacy rules (loose_dates.rs); without a zone it is local time, as in V8.
   var RealDate = Date;
+  function parseDate(text) {
+    var ms = RealDate.parse(text);
+    if (ms === ms) return ms;
+    var p = native.parseLooseDate(String(text));
+    if (p === null) return NaN;
+    if (p[7] !== null) {
+      var utc = new RealDate(RealDate.UTC(2000, p[1], p[2], p[3], p[4], p[5], p[6]));
+      utc.setUTCFullYear(p[0]);
+      return utc.getTime() - p[7] * 60000;
+    }
+    var local = new RealDate(2000, p[1], p[2], p[3], p[4], p[5], p[6]);
+    local.setFullYear(p[0]);
+    return local.getTime();
+  }
   function ShellDate() {
     if (new.target === undefined) return new RealDate(native.now()).toString();
     var args = Array.prototype.slice.call(arguments);
     if (args.length === 0) args = [native.now()];
+    else if (args.length === 1 && typeof args[0] === 'string') args = [parseDate(args[0])];
     return Reflect.construct(RealDate, args, new.target === ShellDate ? RealDate : new.target);
   }
   ShellDate.prototype = RealDate.prototype;
   Object.defineProperty(RealDate.prototype, 'constructor', { value: ShellDate, writable: true, configurable: true, enumerable: false });
+  // The legacy shell's Date.prototype.tojson: ISODate("…"), as tojson prints a date.
+  Object.defineProperty(RealDate.prototype, 'tojson', {
+    value: function tojson() { return native.format(this, 'tojson'); }, writable: true, configurable: true, enumerable: false,
+  });
   ShellDate.now = function now() { return native.now(); };
-  ShellDate.parse = RealDate.parse;
+  ShellDate.parse = function parse(text) { return parseDate(String(text)); };
   ShellDate.UTC = RealDate.UTC;
   Object.defineProperty(ShellDate, 'name', { value: 'Date' });
   define('Date', ShellDate);

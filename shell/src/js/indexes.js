@@ -58,6 +58,31 @@
   };
   // The legacy shell's name for an index of these keys (collection.js _genIndexName).
   C._genIndexName = function (keys) { return defaultName(keys); };
+  // The legacy shell's index specification (collection.js _indexSpec): the namespace, the keys,
+  // the generated name, then the options; in an array of options the first `true` is unique and
+  // the second dropDups.
+  C._indexSpec = function (keys, options) {
+    var spec = { ns: this.getFullName(), key: keys, name: defaultName(keys) };
+    if (options === undefined || options === null || options === false || options === '') return spec;
+    if (typeof options === 'string') spec.name = options;
+    else if (typeof options === 'boolean') spec.unique = true;
+    else if (Array.isArray(options)) {
+      if (options.length > 3) {
+        throw new Error('Index options that are supplied in array form may only specify three values: name, unique, dropDups');
+      }
+      var booleans = 0;
+      options.forEach(function (o) {
+        if (typeof o === 'string') spec.name = o;
+        else if (typeof o === 'boolean') {
+          if (o && booleans === 0) spec.unique = true;
+          if (o && booleans === 1) spec.dropDups = true;
+          booleans++;
+        }
+      });
+    } else if (typeof options === 'object') Object.keys(options).forEach(function (k) { spec[k] = options[k]; });
+    else throw new Error('Index options must be a string, a boolean, an array or an object, got ' + typeof options);
+    return spec;
+  };
   // The legacy shell answers [] for a collection that does not exist (collection.js
   // getIndexes: "for legacy reasons" on NamespaceNotFound); mongosh reports the error.
   C.getIndexes = function () {

@@ -8,6 +8,7 @@
 //   replset:   rs.*, ReplSetTest, db.hello() / db.isMaster() (the simulated replica set)
 //   sharding:  sh.*, ShardingTest, getShardDistribution (the simulated sharded cluster)
 //   test_helpers: the legacy shell's test helpers (ErrorCodes, jsTest, Random, assert.command*…)
+//   legacy_helpers: the legacy shell's other db and collection helpers (createView, mapReduce…)
 (function (g, native) {
   'use strict';
   var loaded = {};
@@ -38,6 +39,7 @@
   methods('bulk', C, ['initializeOrderedBulkOp', 'initializeUnorderedBulkOp', 'bulkWrite']);
   methods('indexes', C, ['createIndexes', 'createIndex', 'ensureIndex', 'getIndexes', 'getIndexSpecs',
     'getIndexKeys', 'dropIndex', 'dropIndexes', 'hideIndex', 'unhideIndex', 'reIndex', 'explain']);
+  methods('indexes', C, ['_genIndexName', '_indexSpec'], true);
   methods('indexes', g.__sproutApi.Cursor.prototype, ['explain']);
   globals('replset', ['rs', 'ReplSetTest']);
   methods('replset', Object.getPrototypeOf(g.db), ['hello', 'isMaster', 'getReplicationInfo',
@@ -45,6 +47,9 @@
   globals('sharding', ['sh', 'ShardingTest']);
   methods('sharding', C, ['getShardDistribution']);
   methods('sharding', Object.getPrototypeOf(g.db), ['printShardingStatus']);
+  methods('legacy_helpers', Object.getPrototypeOf(g.db), ['_adminCommand', 'createView', 'serverStatus',
+    'hostInfo', 'serverBuildInfo', 'getProfilingLevel', 'killOp', 'fsyncLock', 'fsyncUnlock'], true);
+  methods('legacy_helpers', C, ['mapReduce'], true);
   globals('test_helpers', ['ErrorCodes', 'ErrorCodeStrings', 'jsTestName', 'jsTestLog', 'jsTestOptions',
     'jsTest', 'Random', 'DBCommandCursor', 'bsonWoCompare', 'bsonBinaryEqual', '_isWindows']);
   methods('test_helpers', g.assert, ['commandWorked', 'commandWorkedIgnoringWriteErrors', 'commandFailed',

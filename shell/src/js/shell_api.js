@@ -274,6 +274,9 @@
   function DBCollection(db, name) {
     Object.defineProperty(this, '_db', { value: db, enumerable: false });
     Object.defineProperty(this, '_name', { value: name, enumerable: false });
+    // The legacy shell's fields for the names (collection.js): jstests read them directly.
+    Object.defineProperty(this, '_shortName', { value: name, enumerable: false });
+    Object.defineProperty(this, '_fullName', { value: db._name + '.' + name, enumerable: false });
   }
   var C = DBCollection.prototype;
   C.getName = function () { return this._name; };

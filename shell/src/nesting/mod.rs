@@ -92,15 +92,23 @@ pub(crate) fn check(code: &str, limits: NestingLimits) -> Result<(), TooDeep> {
     }
 }
 
-/// Runs `code` as a global script after [`check`] (with the limits stored in the context).
-pub(crate) fn eval_checked(ctx: &mut Context, code: &str) -> JsResult<JsValue> {
-    let limits = ctx
-        .get_data::<NestingLimits>()
+fn limits_of(ctx: &Context) -> NestingLimits {
+    ctx.get_data::<NestingLimits>()
         .copied()
         .unwrap_or(NestingLimits {
             depth: crate::DEFAULT_NESTING,
             stack_bytes: crate::DEFAULT_PARSE_STACK_BYTES,
-        });
-    check(code, limits).map_err(TooDeep::to_js_error)?;
+        })
+}
+
+/// Runs `code` as a global script after [`check`] (with the limits stored in the context).
+pub(crate) fn eval_checked(ctx: &mut Context, code: &str) -> JsResult<JsValue> {
+    check(code, limits_of(ctx)).map_err(TooDeep::to_js_error)?;
     ctx.eval(boa_engine::Source::from_bytes(code.as_bytes()))
+}
+
+/// Whether `code` parses as a global script (so holds no top-level `return`), after [`check`].
+pub(crate) fn parses_as_script(ctx: &mut Context, code: &str) -> bool {
+    check(code, limits_of(ctx)).is_ok()
+        && boa_engine::Script::parse(boa_engine::Source::from_bytes(code), None, ctx).is_ok()
 }

@@ -7,7 +7,11 @@ use boa_macros::{Finalize, Trace};
 
 use crate::{
     JsString,
-    object::shape::{Shape, WeakShape, slot::Slot},
+    object::shape::{
+        Shape, WeakShape,
+        slot::{Slot, SlotAttributes},
+    },
+    property::PropertyKey,
 };
 
 #[cfg(test)]
@@ -22,6 +26,21 @@ pub(crate) struct CacheEntry {
     pub(crate) shape: WeakShape,
     #[unsafe_ignore_trace]
     pub(crate) slot: Slot,
+}
+
+/// Sprout patch: whether `shape` (or its prototype's shape, for a slot found on the prototype)
+/// still holds `name` at `slot`'s index with the same width.
+fn slot_still_valid(shape: &Shape, name: &JsString, slot: Slot) -> bool {
+    let key: PropertyKey = name.clone().into();
+    let found = if slot.attributes.contains(SlotAttributes::PROTOTYPE) {
+        let Some(prototype) = shape.prototype() else {
+            return false;
+        };
+        prototype.borrow().shape().lookup(&key)
+    } else {
+        shape.lookup(&key)
+    };
+    found.is_some_and(|now| now.index == slot.index && now.attributes.width_match(slot.attributes))
 }
 
 /// An inline cache entry for a property access.
@@ -64,6 +83,14 @@ impl InlineCache {
 
     pub(crate) fn set(&self, shape: &Shape, slot: Slot) {
         if self.megamorphic.get() {
+            return;
+        }
+        // Sprout patch: the slot was found before a getter or setter ran, and that accessor may
+        // have reshaped the object in place (a global whose getter redefines it as a data
+        // property, as the shell's lazily loaded globals do); caching the old slot under the
+        // new shape read past the end of the storage on the next hit (a panic). Cache only a
+        // slot the shape still maps this name to.
+        if !slot_still_valid(shape, &self.name, slot) {
             return;
         }
 
