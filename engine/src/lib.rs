@@ -24,6 +24,8 @@ pub mod exec;
 pub mod explain;
 pub mod expression;
 pub mod fold;
+#[cfg(target_arch = "wasm32")]
+pub mod grow_in_steps;
 pub mod index;
 pub mod matcher;
 pub mod path;
@@ -205,7 +207,7 @@ impl Engine {
                 .position(|d| d.0 != *ns)
                 .map_or(docs.len(), |n| at + n);
             let ns_text = ns.to_string();
-            let (coll, _) = engine.catalog.collection_or_create(ns);
+            let mut decoded = Vec::with_capacity(end - at);
             for (_, record_id, bytes) in &docs[at..end] {
                 let doc = value::bson_bytes::decode_document(bytes).map_err(|e| {
                     Error::new(
@@ -213,8 +215,11 @@ impl Engine {
                         format!("corrupt stored document: {}", e.message),
                     )
                 })?;
-                coll.insert_with_record_id(&ns_text, *record_id, doc)?;
+                decoded.push((*record_id, doc));
             }
+            // The records, the `_id` lookup and the indexes are each built in one pass.
+            let (coll, _) = engine.catalog.collection_or_create(ns);
+            coll.insert_all_with_record_ids(&ns_text, decoded)?;
             at = end;
         }
         self.catalog.stamp_index_usage(self.clock.now_millis());

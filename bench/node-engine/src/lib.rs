@@ -11,11 +11,8 @@
 use wasm_bindgen::prelude::*;
 
 #[cfg(target_arch = "wasm32")]
-mod grow_in_steps;
-
-#[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOCATOR: grow_in_steps::GrowInSteps = grow_in_steps::GrowInSteps;
+static ALLOCATOR: engine::grow_in_steps::GrowInSteps = engine::grow_in_steps::GrowInSteps;
 
 #[wasm_bindgen]
 pub struct NodeEngine {

@@ -353,6 +353,81 @@ impl Collection {
         Ok(old)
     }
 
+    /// Inserts many documents under their record ids at once (a collection loaded from a
+    /// store): the records, the `_id` lookup and every index are built from sorted input in one
+    /// pass each, rather than document by document. Fails, leaving the collection unchanged, as
+    /// [`Self::insert_with_record_id`] would for one of them (a document without `_id`, an
+    /// `_id` or a unique key two documents share, a key that cannot be indexed) or when a
+    /// record id is given twice or is already taken.
+    pub fn insert_all_with_record_ids(
+        &mut self,
+        ns: &str,
+        mut docs: Vec<(u64, Document)>,
+    ) -> Result<()> {
+        docs.sort_unstable_by_key(|(record_id, _)| *record_id);
+        let taken = docs
+            .windows(2)
+            .find(|w| w[0].0 == w[1].0)
+            .map(|w| w[0].0)
+            .or_else(|| {
+                docs.iter()
+                    .map(|(r, _)| *r)
+                    .find(|r| self.records.contains_key(r))
+            });
+        if let Some(record_id) = taken {
+            return Err(Error::new(
+                ErrorCode::InternalError,
+                format!("record id {record_id} of {ns} is stored twice"),
+            ));
+        }
+        let mut ids: Vec<(SimpleOrderedValue, u64)> = Vec::with_capacity(docs.len());
+        for (record_id, doc) in &docs {
+            let id = doc.get("_id").cloned().ok_or_else(|| {
+                Error::new(
+                    ErrorCode::InternalError,
+                    "document without _id reached the collection",
+                )
+            })?;
+            ids.push((SimpleOrderedValue(id), *record_id));
+        }
+        // Stable and linear when the `_id`s come in order (ObjectIds, counters).
+        ids.sort_by(|a, b| a.0.cmp(&b.0));
+        let twice = ids
+            .windows(2)
+            .find(|w| w[0].0 == w[1].0)
+            .map(|w| &w[1].0)
+            .or_else(|| {
+                ids.iter()
+                    .map(|(id, _)| id)
+                    .find(|id| self.id_index.contains_key(*id))
+            });
+        if let Some(id) = twice {
+            return Err(duplicate_id_error(ns, &id.0));
+        }
+        let mut indexes = self.indexes.clone();
+        for index in &mut indexes {
+            index.insert_all(ns, docs.iter().map(|(r, d)| (*r, d)))?;
+        }
+        self.indexes = indexes;
+        if self.id_index.is_empty() {
+            self.id_index = ids.into_iter().collect();
+        } else {
+            self.id_index.extend(ids);
+        }
+        if let Some(total) = &mut self.capped_bytes {
+            *total += docs.iter().map(|(_, d)| bson_size(d) as u64).sum::<u64>();
+        }
+        if let Some((last, _)) = docs.last() {
+            self.next_record_id = self.next_record_id.max(last + 1);
+        }
+        if self.records.is_empty() {
+            self.records = docs.into_iter().collect();
+        } else {
+            self.records.extend(docs);
+        }
+        Ok(())
+    }
+
     pub fn remove(&mut self, record_id: u64) -> Option<Document> {
         let doc = self.records.remove(&record_id)?;
         if let Some(total) = &mut self.capped_bytes {
@@ -407,6 +482,7 @@ pub fn duplicate_id_error(ns: &str, id: &Bson) -> Error {
 mod tests {
     use super::*;
     use bson::doc;
+    use std::ops::Bound;
 
     fn spec(d: Document) -> IndexSpec {
         IndexSpec::parse(&d).unwrap()
@@ -492,6 +568,88 @@ mod tests {
         c.insert("t.c", doc! {"_id": 9}).unwrap();
         let measured: u64 = c.iter().map(|(_, d)| bson_size(d) as u64).sum();
         assert_eq!(c.data_size(), measured);
+    }
+
+    fn with_indexes() -> Collection {
+        Collection::with_options(doc! {"$indexes": [
+            {"key": {"tags": 1, "n": -1}, "name": "tags_1_n_-1"},
+            {"key": {"u": 1}, "name": "u_1", "unique": true, "sparse": true},
+        ]})
+    }
+
+    fn state(c: &Collection) -> Vec<String> {
+        let mut out: Vec<String> = c.iter().map(|(r, d)| format!("{r} {d}")).collect();
+        for index in c.indexes() {
+            out.push(format!("{} {:?}", index.name(), index.multikey_paths()));
+            for ((bytes, rid), key) in index.range(Bound::Unbounded, Bound::Unbounded) {
+                out.push(format!("{bytes:?} {rid} {key:?}"));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn loading_all_at_once_builds_what_inserting_one_by_one_builds() {
+        let docs = vec![
+            (7, doc! {"_id": 3, "tags": ["b", "a"], "n": 1, "u": "x"}),
+            (2, doc! {"_id": "s", "tags": "a", "n": 2}),
+            (5, doc! {"_id": {"k": 1}, "n": 3, "u": "y"}),
+            (9, doc! {"_id": 1.5, "tags": [], "u": null}),
+        ];
+        let mut one_by_one = with_indexes();
+        for (rid, d) in &docs {
+            one_by_one
+                .insert_with_record_id("t.c", *rid, d.clone())
+                .unwrap();
+        }
+        let mut at_once = with_indexes();
+        at_once
+            .insert_all_with_record_ids("t.c", docs[..2].to_vec())
+            .unwrap();
+        at_once
+            .insert_all_with_record_ids("t.c", docs[2..].to_vec())
+            .unwrap();
+        assert_eq!(state(&at_once), state(&one_by_one));
+        assert_eq!(at_once.find_by_id(&Bson::Double(1.5)), Some(9));
+        assert_eq!(at_once.insert("t.c", doc! {"_id": 0}).unwrap(), 10);
+    }
+
+    #[test]
+    fn a_failed_load_changes_nothing() {
+        let mut c = with_indexes();
+        c.insert_all_with_record_ids("t.c", vec![(1, doc! {"_id": 1, "u": 1})])
+            .unwrap();
+        let before = state(&c);
+        let failures = [
+            (
+                vec![(2, doc! {"_id": 2}), (3, doc! {"_id": 2.0})],
+                "_id_ dup key: { _id: 2.0 }",
+            ),
+            (vec![(2, doc! {"_id": 1.0})], "_id_ dup key: { _id: 1.0 }"),
+            (
+                vec![(2, doc! {"_id": 2, "u": 5}), (3, doc! {"_id": 3, "u": 5})],
+                "u_1 dup key: { u: 5 }",
+            ),
+            (vec![(2, doc! {"_id": 2, "u": 1})], "u_1 dup key: { u: 1 }"),
+            (
+                vec![(2, doc! {"_id": 2}), (2, doc! {"_id": 3})],
+                "record id 2 of t.c is stored twice",
+            ),
+            (
+                vec![(1, doc! {"_id": 2})],
+                "record id 1 of t.c is stored twice",
+            ),
+            (vec![(2, doc! {"x": 2})], "document without _id"),
+            (
+                vec![(2, doc! {"_id": 2, "tags": [1], "n": [2]})],
+                "cannot index parallel arrays",
+            ),
+        ];
+        for (docs, expected) in failures {
+            let e = c.insert_all_with_record_ids("t.c", docs).unwrap_err();
+            assert!(e.message.contains(expected), "{}", e.message);
+            assert_eq!(state(&c), before);
+        }
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub struct CollectionScan<'a> {
     /// borrow the collection, so it cannot change under the scan), never a re-seek per record.
     records: Box<dyn DoubleEndedIterator<Item = (u64, &'a Document)> + 'a>,
     done: bool,
+    /// Whether the documents are handed out (a copy each), or only their record ids: COUNT
+    /// reads none of them.
+    documents: bool,
     common: CommonStats,
     specific: CollectionScanStats,
 }
@@ -40,9 +43,16 @@ impl<'a> CollectionScan<'a> {
             ctx,
             records: Box::new(coll.iter()),
             done: false,
+            documents: true,
             common: CommonStats::default(),
             specific: CollectionScanStats::default(),
         }
+    }
+
+    /// The same scan handing out record ids only (for COUNT, which copies no document).
+    pub fn without_documents(mut self) -> Self {
+        self.documents = false;
+        self
     }
 
     fn step(&mut self) -> Result<State> {
@@ -66,7 +76,7 @@ impl<'a> CollectionScan<'a> {
         }
         Ok(State::Advanced(Member {
             record_id: Some(rid),
-            doc: Some(doc.clone()),
+            doc: self.documents.then(|| doc.clone()),
             key: None,
             text_score: None,
         }))

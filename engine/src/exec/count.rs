@@ -5,6 +5,7 @@
 
 use bson::doc;
 
+use super::collection_scan::CollectionScan;
 use super::{CommonStats, ExecContext, Execution, Stage, StageStats, State, build, multi_plan};
 use crate::catalog::Collection;
 use crate::error::Result;
@@ -183,7 +184,15 @@ pub fn execute_count(
         .collect();
     let mut stages = Vec::with_capacity(candidates.len());
     for c in &candidates {
-        stages.push(build(c, cx)?);
+        let stage: Box<dyn Stage + '_> = match (c, coll) {
+            // COUNT reads no document of the scan under it: 100k copies saved on a large
+            // collection.
+            (Solution::CollScan { forward, filter }, Some(coll)) => Box::new(
+                CollectionScan::new(coll, *forward, filter.clone(), match_ctx).without_documents(),
+            ),
+            _ => build(c, cx)?,
+        };
+        stages.push(stage);
     }
     let mut race = multi_plan::MultiPlan::new(candidates, stages, coll.map_or(0, Collection::len));
     race.pick_best()?;

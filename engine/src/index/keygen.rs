@@ -12,7 +12,7 @@ use bson::{Bson, Document};
 
 pub use super::btree_key_generator::MAX_KEY_BYTES_PER_DOCUMENT;
 use super::btree_key_generator::generate;
-use super::spec::IndexSpec;
+use super::spec::{IndexSpec, KeyKind};
 use crate::error::Result;
 pub use crate::value::hashed::hash_value;
 
@@ -42,6 +42,9 @@ pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
     if !spec.covers_document(doc) {
         return Ok(None);
     }
+    if let Some(keys) = single_top_level_key(spec, doc) {
+        return Ok(keys);
+    }
     let generated = generate(spec, doc)?;
     if generated.keys.is_empty() {
         // Only a sparse index skips every key of a document.
@@ -50,6 +53,32 @@ pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
     Ok(Some(DocKeys {
         keys: generated.keys,
         multikey_paths: generated.multikey_paths,
+    }))
+}
+
+/// The common case without the generator's bookkeeping (the `_id_` index of every document
+/// inserted or loaded): one ascending or descending key part on a top-level field whose value
+/// is not an array makes the one key `[value]` (`[null]` when the field is missing, nothing in
+/// a sparse index), exactly what [`generate`] makes of it. `None` when the generator is needed.
+fn single_top_level_key(spec: &IndexSpec, doc: &Document) -> Option<Option<DocKeys>> {
+    let [part] = spec.parts.as_slice() else {
+        return None;
+    };
+    if !matches!(part.kind, KeyKind::Ascending | KeyKind::Descending) {
+        return None;
+    }
+    let [name] = part.path.parts() else {
+        return None;
+    };
+    let value = match doc.get(name) {
+        Some(Bson::Array(_)) => return None,
+        Some(v) => v.clone(),
+        None if spec.sparse => return Some(None),
+        None => Bson::Null,
+    };
+    Some(Some(DocKeys {
+        keys: vec![vec![value]],
+        multikey_paths: vec![BTreeSet::new()],
     }))
 }
 
@@ -109,6 +138,36 @@ mod tests {
         let k = doc_keys(&s, &doc! {"a": items}).unwrap().unwrap();
         assert_eq!(k.keys.len(), 100_000);
         assert_eq!(k.keys[99_999], vec![Bson::Int32(99_999)]);
+    }
+
+    #[test]
+    fn the_single_field_shortcut_makes_the_generators_keys() {
+        let specs = [
+            spec(doc! {"a": 1}),
+            spec(doc! {"a": -1}),
+            spec(doc! {"_id": 1}),
+            IndexSpec::parse(&doc! {"key": {"a": 1}, "name": "i", "sparse": true}).unwrap(),
+        ];
+        let docs = [
+            doc! {"_id": 1, "a": 5},
+            doc! {"_id": {"x": [1, 2]}, "a": {"b": [1, 2]}},
+            doc! {"_id": "s", "a": null},
+            doc! {"_id": 2.5},
+            doc! {"_id": 3, "a": [1, 2]},
+            doc! {"_id": 4, "a": []},
+        ];
+        for s in &specs {
+            for d in &docs {
+                let shortcut = doc_keys(s, d).unwrap();
+                let generated = generate(s, d).unwrap();
+                let expected = if generated.keys.is_empty() {
+                    None
+                } else {
+                    Some(generated.keys)
+                };
+                assert_eq!(shortcut.map(|k| k.keys), expected, "{:?} over {d}", s.key);
+            }
+        }
     }
 
     #[test]

@@ -163,6 +163,62 @@ impl Index {
         }
     }
 
+    /// Adds many documents' keys at once (a collection being loaded): the entries are sorted
+    /// and the tree is built from sorted input, rather than found a place one by one. Fails,
+    /// leaving the index unchanged, on a key that cannot be indexed or, under a unique index, a
+    /// key two records share (E11000, naming the key).
+    pub fn insert_all<'d>(
+        &mut self,
+        ns: &str,
+        docs: impl IntoIterator<Item = (u64, &'d Document)>,
+    ) -> Result<()> {
+        let mut multikey_paths = self.multikey_paths.clone();
+        let mut entries: Vec<(EntryKey, Vec<Bson>)> = Vec::new();
+        for (record_id, doc) in docs {
+            let Some(keys) = self.keys_for(doc)? else {
+                continue;
+            };
+            for (mine, theirs) in multikey_paths.iter_mut().zip(&keys.multikey_paths) {
+                mine.extend(theirs.iter().copied());
+            }
+            for key in keys.keys {
+                entries.push(((self.encode_key(&key), record_id), key));
+            }
+        }
+        // One document's keys are distinct, so no two entries are equal; records loaded in
+        // `_id` order (ObjectIds, counters) come sorted and the sort only checks.
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        if self.spec.enforces_unique() {
+            let existing = |(bytes, record_id): &EntryKey| {
+                self.entries
+                    .range((bytes.clone(), 0)..=(bytes.clone(), u64::MAX))
+                    .any(|((_, rid), _)| rid != record_id)
+            };
+            let clash = entries
+                .windows(2)
+                .find(|w| w[0].0.0 == w[1].0.0 && w[0].0.1 != w[1].0.1)
+                .map(|w| &w[1])
+                .or_else(|| {
+                    if self.entries.is_empty() {
+                        None
+                    } else {
+                        entries.iter().find(|(entry, _)| existing(entry))
+                    }
+                });
+            if let Some((_, key)) = clash {
+                return Err(self.duplicate_key_error(ns, key));
+            }
+        }
+        self.multikey_paths = multikey_paths;
+        if self.entries.is_empty() {
+            // From sorted input the standard map builds its tree in one pass.
+            self.entries = entries.into_iter().collect();
+        } else {
+            self.entries.extend(entries);
+        }
+        Ok(())
+    }
+
     /// Removes a document's keys.
     pub fn remove(&mut self, keys: &DocKeys, record_id: u64) {
         for key in &keys.keys {

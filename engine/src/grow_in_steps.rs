@@ -1,5 +1,6 @@
-//! The global allocator for the wasm module: Rust's own (`std::alloc::System`, dlmalloc), with
-//! the module's memory grown in large steps instead of 64 KiB at a time.
+//! The global allocator for a wasm module that runs the engine (the Node binding in
+//! `bench/node-engine`, the playground's shell worker): Rust's own (`std::alloc::System`,
+//! dlmalloc), with the module's memory grown in large steps instead of 64 KiB at a time.
 //!
 //! dlmalloc asks for as little memory as the allocation at hand needs (its granularity is
 //! 64 KiB), and V8 answers every `memory.grow` with a full garbage collection of the JavaScript
