@@ -406,6 +406,8 @@ const CLIENT_ENGINE_PATHS: &[&str] = &[
     "engine::clock::Clock",
     "engine::clock::SimulatedClock",
     "engine::error::ErrorCode::from_code",
+    // The page's worker installs the engine's step-growth allocator (web/src/bin/worker.rs).
+    "engine::grow_in_steps::GrowInSteps",
     "engine::matcher::MatchContext",
     "engine::matcher::WhereEvaluator",
     "engine::storage",

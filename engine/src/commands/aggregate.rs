@@ -79,7 +79,7 @@ fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Par
         aggregate_write::check_read_concern(command, writer)?;
         aggregate_write::check_target(engine, db, writer.target())?;
     }
-    crate::replication::read_concern::check_standalone(command)?;
+    super::read_concern::check_standalone(command)?;
     Ok(Parsed {
         ns,
         pipeline,

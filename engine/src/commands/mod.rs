@@ -18,6 +18,7 @@ pub(crate) mod hello;
 mod indexes;
 mod insert;
 mod plan_cache;
+pub(crate) mod read_concern;
 mod reindex;
 pub(crate) mod request;
 mod transfer;
@@ -59,7 +60,7 @@ pub fn dispatch(
     };
     // (`aggregate` checks after its writing stages' own read concern rule.)
     if matches!(name.as_str(), "find" | "count" | "distinct") {
-        crate::replication::read_concern::check_standalone(command)?;
+        read_concern::check_standalone(command)?;
     }
     if let Some(reply) = view::intercept(engine, db, name, command, ctx)? {
         return Ok(reply);

@@ -75,11 +75,37 @@ pub fn parse_pull(operand: &Bson) -> Result<PullCondition> {
                 wrapped.insert(ELEMENT, d.clone());
                 Ok(PullCondition::Operators(Box::new(Filter::parse(&wrapped)?)))
             } else {
+                ban_special_features(d)?;
                 Ok(PullCondition::Query(Box::new(Filter::parse(d)?)))
             }
         }
         other => Ok(PullCondition::Equals(other.clone())),
     }
+}
+
+/// MongoDB parses a `$pull` query with `kBanAllSpecialFeatures` (`PullNode`'s
+/// `ObjectMatcher`): `$expr` there, or under its `$and`/`$or`/`$nor`, is refused as the match
+/// parser refuses it wherever it is not allowed.
+fn ban_special_features(query: &Document) -> Result<()> {
+    for (key, value) in query {
+        match (key.as_str(), value) {
+            ("$expr", _) => {
+                return Err(Error::new(
+                    crate::error::ErrorCode::QueryFeatureNotAllowed,
+                    "$expr is not allowed in this context",
+                ));
+            }
+            ("$and" | "$or" | "$nor", Bson::Array(clauses)) => {
+                for clause in clauses {
+                    if let Bson::Document(d) = clause {
+                        ban_special_features(d)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 pub fn parse_pull_all(operand: &Bson) -> Result<Vec<Bson>> {
@@ -184,6 +210,18 @@ mod tests {
             pulled(bson!(["apple", "pear", 1]), regex),
             bson!(["pear", 1])
         );
+    }
+
+    #[test]
+    fn expr_is_refused_in_a_pull_query() {
+        for operand in [
+            bson!({"$expr": "$a"}),
+            bson!({"$or": [{"x": 1}, {"$expr": {"$eq": ["$x", 1]}}]}),
+        ] {
+            let e = parse_pull(&operand).unwrap_err();
+            assert_eq!(e.code, crate::error::ErrorCode::QueryFeatureNotAllowed);
+            assert_eq!(e.message, "$expr is not allowed in this context");
+        }
     }
 
     #[test]
