@@ -209,7 +209,10 @@ pub fn parse_loose_date(text: &str) -> Option<LooseDate> {
 mod tests {
     use super::*;
 
-    fn parts(text: &str) -> Option<(i64, u32, u32, u32, u32, u32, Option<i64>)> {
+    /// Year, month (0-based), day, hour, minute, second, offset in minutes.
+    type Parts = (i64, u32, u32, u32, u32, u32, Option<i64>);
+
+    fn parts(text: &str) -> Option<Parts> {
         parse_loose_date(text).map(|d| {
             (
                 d.year,
