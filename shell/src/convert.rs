@@ -9,12 +9,14 @@
 use std::str::FromStr;
 
 use base64::Engine as _;
-use boa_engine::object::builtins::{JsArray, JsDate, JsRegExp};
+use boa_engine::object::builtins::{JsArray, JsDate, JsRegExp, JsTypedArray};
 use boa_engine::value::JsVariant;
 use boa_engine::{Context, JsError, JsNativeError, JsObject, JsResult, JsValue, js_string};
 use bson::oid::ObjectId;
 use bson::spec::BinarySubtype;
 use bson::{Binary, Bson, Document, Regex, Timestamp};
+
+use crate::value_caps::MAX_STRING_LENGTH;
 
 /// Deeper values are refused rather than risking the native stack (cycles end here too).
 pub const MAX_DEPTH: usize = 150;
@@ -31,6 +33,11 @@ struct Walk {
     remaining: std::cell::Cell<usize>,
     /// Keep JavaScript `undefined` as BSON undefined (for printing) instead of null (for the server).
     keep_undefined: bool,
+    /// For printing: UTF-16 units the printed text may still take, counted as a lower bound of
+    /// what each value prints as. A printed value cannot be longer than the shell's longest
+    /// string, and without this a value printed into a string, read back as an object and
+    /// printed again grows tenfold a round (`a = Object(tojson(this))`) until memory runs out.
+    printable: Option<std::cell::Cell<usize>>,
 }
 
 impl Walk {
@@ -41,9 +48,35 @@ impl Walk {
                 self.remaining.set(left);
                 Ok(())
             }
+            // Printing, the text is what would be too long.
+            None if self.printable.is_some() => Err(too_long_to_print()),
             None => Err(too_large()),
         }
     }
+
+    /// Counts `units` of printed text, when printing, against the shell's longest string.
+    fn charge_printed(&self, units: usize) -> JsResult<()> {
+        let Some(left) = &self.printable else {
+            return Ok(());
+        };
+        match left.get().checked_sub(units) {
+            Some(rest) => {
+                left.set(rest);
+                Ok(())
+            }
+            None => Err(too_long_to_print()),
+        }
+    }
+}
+
+/// V8's error for a string past its longest, which a printed value would be.
+pub fn too_long_to_print() -> JsError {
+    JsNativeError::range()
+        .with_message(format!(
+            "Invalid string length: the printed value would pass {MAX_STRING_LENGTH} characters, \
+             the longest string the shell holds; print a part of it (a projection, a slice)"
+        ))
+        .into()
 }
 
 fn too_large() -> JsError {
@@ -88,16 +121,21 @@ fn get_string(obj: &JsObject, key: &str, ctx: &mut Context) -> JsResult<String> 
 
 /// Converts a JS value to BSON. `undefined` becomes null, as js-bson does by default.
 pub fn to_bson(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
-    convert(v, ctx, false)
+    convert(v, ctx, false, false)
 }
 
-/// Converts a JS value to BSON for printing: `undefined` stays undefined, so the shell shows
-/// `undefined` where mongosh and the legacy shell do (`print(undefined)`, `{ a: undefined }`).
-pub fn to_bson_for_display(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
-    convert(v, ctx, true)
+/// Converts a JS value to BSON for printing: with `keep_undefined`, `undefined` stays undefined,
+/// so the shell shows `undefined` where mongosh does (`print(undefined)`, `{ a: undefined }`).
+/// A value whose printed text would pass the shell's longest string is refused as it is walked.
+pub fn to_bson_for_printing(
+    v: &JsValue,
+    ctx: &mut Context,
+    keep_undefined: bool,
+) -> JsResult<Bson> {
+    convert(v, ctx, keep_undefined, true)
 }
 
-fn convert(v: &JsValue, ctx: &mut Context, keep_undefined: bool) -> JsResult<Bson> {
+fn convert(v: &JsValue, ctx: &mut Context, keep_undefined: bool, printing: bool) -> JsResult<Bson> {
     let keys_fn = ctx
         .global_object()
         .get(js_string!("__sproutKeys"), ctx)?
@@ -107,6 +145,7 @@ fn convert(v: &JsValue, ctx: &mut Context, keep_undefined: bool) -> JsResult<Bso
         keys_fn,
         remaining: std::cell::Cell::new(MAX_CONVERTED_BYTES),
         keep_undefined,
+        printable: printing.then(|| std::cell::Cell::new(MAX_STRING_LENGTH)),
     };
     to_bson_at(v, ctx, &walk, 0)
 }
@@ -133,6 +172,7 @@ fn to_bson_at(v: &JsValue, ctx: &mut Context, walk: &Walk, depth: usize) -> JsRe
         JsVariant::Null | JsVariant::Undefined => Bson::Null,
         JsVariant::Boolean(b) => Bson::Boolean(b),
         JsVariant::String(s) => {
+            walk.charge_printed(s.len())?;
             let text = utf8(&s);
             walk.charge(text.len() + 5)?;
             Bson::String(text)
@@ -190,6 +230,8 @@ fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) 
         if len.saturating_mul(3) > walk.remaining.get() as u64 {
             return Err(too_large());
         }
+        // Printed, every element takes at least one character and a separator.
+        walk.charge_printed(usize::try_from(len.saturating_mul(2)).unwrap_or(usize::MAX))?;
         let mut out = Vec::with_capacity(len.min(1 << 16) as usize);
         for i in 0..len {
             walk.charge(2 + decimal_digits(i))?;
@@ -231,6 +273,12 @@ fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) 
     if let Some(kind) = marker.as_string() {
         return typed_to_bson(&kind.to_std_string_escaped(), obj, ctx, walk, depth);
     }
+    // A String object or a typed array has one key per character or element, made only when
+    // asked for: count them first, so `Object(s)` of a 30-million-character string is refused
+    // before 30 million keys are built.
+    let indexed = indexed_key_count(obj, ctx)?;
+    walk.charge(indexed.saturating_mul(3))?;
+    walk.charge_printed(indexed.saturating_mul(4))?;
     let keys = walk
         .keys_fn
         .call(&JsValue::undefined(), &[JsValue::from(obj.clone())], ctx)?;
@@ -241,6 +289,8 @@ fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) 
     let mut doc = Document::new();
     for i in 0..n {
         let key = keys.get(i, ctx)?.to_string(ctx)?;
+        // Printed, a field takes at least its name, `: ` and one character.
+        walk.charge_printed(key.len() + 3)?;
         let name = field_name(&key)?;
         walk.charge(2 + name.len())?;
         let value = obj.get(key.clone(), ctx)?;
@@ -252,6 +302,18 @@ fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) 
         doc.insert(name, to_bson_at(&value, ctx, walk, depth + 1)?);
     }
     Ok(Bson::Document(doc))
+}
+
+/// How many integer keys an exotic object reports without storing them: a String object's
+/// characters or a typed array's elements (0 for any other object).
+fn indexed_key_count(obj: &JsObject, ctx: &mut Context) -> JsResult<usize> {
+    if let Some(text) = obj.downcast_ref::<boa_engine::JsString>() {
+        return Ok(text.len());
+    }
+    match JsTypedArray::from_object(obj.clone()) {
+        Ok(typed) => typed.length(ctx),
+        Err(_) => Ok(0),
+    }
 }
 
 fn typed_to_bson(

@@ -296,11 +296,7 @@ fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue>
     // tojson, and Sprout sends null, so showing `undefined` there would make equal values
     // (a field set to undefined, the server's answer for it) print differently.
     let mongosh_display = how == "shell" && style == Style::Mongosh;
-    let value = if mongosh_display {
-        convert::to_bson_for_display(&arg(args, 0), ctx)?
-    } else {
-        convert::to_bson(&arg(args, 0), ctx)?
-    };
+    let value = convert::to_bson_for_printing(&arg(args, 0), ctx, mongosh_display)?;
     if value == bson::Bson::Undefined {
         // The result printer shows nothing for a bare `undefined`; print() and printjson()
         // spell it out, as mongosh does.
@@ -328,7 +324,12 @@ fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue>
             pretty: true,
         },
     };
-    Ok(js_string_value(&printer::format_value(&value, &opts)))
+    let text = printer::format_value(&value, &opts);
+    // The walk's count is a lower bound; the text itself must fit the longest string too.
+    if text.encode_utf16().count() > crate::value_caps::MAX_STRING_LENGTH {
+        return Err(convert::too_long_to_print());
+    }
+    Ok(js_string_value(&text))
 }
 
 fn hex_md5(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
