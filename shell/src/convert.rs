@@ -48,9 +48,16 @@ impl Walk {
                 self.remaining.set(left);
                 Ok(())
             }
-            // Printing, the text is what would be too long.
-            None if self.printable.is_some() => Err(too_long_to_print()),
-            None => Err(too_large()),
+            None => Err(self.over_budget()),
+        }
+    }
+
+    /// The error for a value past the BSON budget: printing, the text is what would be too long.
+    fn over_budget(&self) -> JsError {
+        if self.printable.is_some() {
+            too_long_to_print()
+        } else {
+            too_large()
         }
     }
 
@@ -276,9 +283,20 @@ fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) 
     // A String object or a typed array has one key per character or element, made only when
     // asked for: count them first, so `Object(s)` of a 30-million-character string is refused
     // before 30 million keys are built.
-    let indexed = indexed_key_count(obj, ctx)?;
-    walk.charge(indexed.saturating_mul(3))?;
-    walk.charge_printed(indexed.saturating_mul(4))?;
+    if let Some((count, value_bytes, value_printed)) = indexed_keys(obj, ctx)? {
+        // What the walk below would charge at least (checked, not charged: it charges each key
+        // as it goes): per key its digits, the BSON type byte and NUL and the value, or, printed,
+        // `: `, a separator and the value (a character in quotes, or a digit).
+        let digits = index_digits(count);
+        if digits.saturating_add(count.saturating_mul(2 + value_bytes)) > walk.remaining.get() {
+            return Err(walk.over_budget());
+        }
+        if let Some(printable) = &walk.printable
+            && digits.saturating_add(count.saturating_mul(3 + value_printed)) > printable.get()
+        {
+            return Err(too_long_to_print());
+        }
+    }
     let keys = walk
         .keys_fn
         .call(&JsValue::undefined(), &[JsValue::from(obj.clone())], ctx)?;
@@ -304,16 +322,33 @@ fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) 
     Ok(Bson::Document(doc))
 }
 
-/// How many integer keys an exotic object reports without storing them: a String object's
-/// characters or a typed array's elements (0 for any other object).
-fn indexed_key_count(obj: &JsObject, ctx: &mut Context) -> JsResult<usize> {
+/// The integer keys an exotic object reports without storing them, a String object's
+/// characters or a typed array's elements: how many, and the least BSON bytes and printed
+/// characters each one's value takes (`None` for any other object).
+fn indexed_keys(obj: &JsObject, ctx: &mut Context) -> JsResult<Option<(usize, usize, usize)>> {
     if let Some(text) = obj.downcast_ref::<boa_engine::JsString>() {
-        return Ok(text.len());
+        // A one-character string: length, the character, NUL; printed 'x'.
+        return Ok(Some((text.len(), 6, 3)));
     }
     match JsTypedArray::from_object(obj.clone()) {
-        Ok(typed) => typed.length(ctx),
-        Err(_) => Ok(0),
+        // A number: at least an int32; printed, a digit.
+        Ok(typed) => Ok(Some((typed.length(ctx)?, 4, 1))),
+        Err(_) => Ok(None),
     }
+}
+
+/// The digits of the decimal keys `0` to `count - 1`, all together.
+fn index_digits(count: usize) -> usize {
+    let mut total = 0usize;
+    let mut width = 1;
+    let mut start = 0usize;
+    while start < count {
+        let end = start.saturating_mul(10).max(10).min(count);
+        total = total.saturating_add((end - start).saturating_mul(width));
+        start = end;
+        width += 1;
+    }
+    total
 }
 
 fn typed_to_bson(
@@ -517,4 +552,21 @@ fn document_to_js(d: &Document, ctx: &mut Context, types: &JsObject) -> JsResult
         obj.create_data_property_or_throw(boa_engine::JsString::from(k.as_str()), value, ctx)?;
     }
     Ok(obj)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::index_digits;
+
+    #[test]
+    fn index_digits_counts_every_key_once() {
+        assert_eq!(index_digits(0), 0);
+        assert_eq!(index_digits(1), 1);
+        assert_eq!(index_digits(10), 10);
+        assert_eq!(index_digits(11), 12);
+        assert_eq!(index_digits(1000), 10 + 180 + 2700);
+        let slow: usize = (0..123_457usize).map(|i| i.to_string().len()).sum();
+        assert_eq!(index_digits(123_457), slow);
+        assert!(index_digits(usize::MAX) > 0);
+    }
 }
