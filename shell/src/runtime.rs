@@ -20,6 +20,7 @@ pub(crate) struct SessionRef(pub Rc<RefCell<Session>>);
 
 const BSON_TYPES_JS: &str = include_str!("js/bson_types.js");
 const SHELL_API_JS: &str = include_str!("js/shell_api.js");
+const CONNECTION_JS: &str = include_str!("js/connection.js");
 const LIMITS_JS: &str = include_str!("js/limits.js");
 const BULK_JS: &str = include_str!("js/bulk.js");
 const INDEXES_JS: &str = include_str!("js/indexes.js");
@@ -87,6 +88,7 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
     ctx.eval(Source::from_bytes(LIMITS_JS))?;
     ctx.eval(Source::from_bytes(BSON_TYPES_JS))?;
     ctx.eval(Source::from_bytes(SHELL_API_JS))?;
+    ctx.eval(Source::from_bytes(CONNECTION_JS))?;
     ctx.eval(Source::from_bytes(AGGREGATE_JS))?;
     ctx.eval(Source::from_bytes(PLAN_CACHE_JS))?;
     ctx.eval(Source::from_bytes(GLOBALS_JS))?;
