@@ -327,12 +327,23 @@ fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue>
         },
     };
     let text = printer::format_value(&value, &opts);
+    drop(value);
     // The walk's count is a lower bound; the text itself must fit the longest string too.
     if text.encode_utf16().count() > crate::value_caps::MAX_STRING_LENGTH {
         return Err(convert::too_long_to_print());
     }
-    Ok(js_string_value(&text))
+    let printed = js_string_value(&text);
+    // Printing a large value leaves the walk's garbage (the key lists Object.keys made, one
+    // string per key) to Boa's collector, which runs by allocation count: a loop printing
+    // large values held several rounds of it at once (the shell_program fuzzer's 2 GiB).
+    if text.len() >= LARGE_PRINT {
+        boa_engine::gc::force_collect();
+    }
+    Ok(printed)
 }
+
+/// Printed text from which on the garbage of printing is collected at once (bytes).
+const LARGE_PRINT: usize = 1 << 22;
 
 fn hex_md5(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let text = arg_string(args, 0, ctx)?;
