@@ -77,7 +77,10 @@ fn js_view(v: &Bson) -> Bson {
                 && !(*f == 0.0 && f.is_sign_negative())
                 && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(f) =>
         {
-            Bson::Int64(*f as i64)
+            // The digits are JavaScript's `toString` (js-bson's `$numberLong: value.toString()`):
+            // the shortest that read back as the same double, then zeros, so past 2^53 they are
+            // not the double's exact value. Rust's `Display` writes the same digits.
+            Bson::Int64(format!("{f}").parse::<i64>().unwrap_or(*f as i64))
         }
         Bson::Document(d) => {
             let mut pairs: Vec<(String, Bson)> =
