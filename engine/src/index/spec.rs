@@ -155,6 +155,14 @@ impl IndexSpec {
         let parts = parse_key_pattern(&key)?;
         let name = match spec.get("name") {
             Some(Bson::String(n)) => {
+                // MongoDB's IndexCatalogImpl::_isSpecOk (SERVER-16672,
+                // jstests/core/index_create_with_nul_in_name.js).
+                if n.contains('\0') {
+                    return Err(Error::new(
+                        ErrorCode::CannotCreateIndex,
+                        "index name cannot contain NUL bytes",
+                    ));
+                }
                 if n.is_empty() {
                     return Err(Error::new(
                         ErrorCode::CannotCreateIndex,
@@ -500,6 +508,11 @@ fn check_partial_filter(filter: &Document) -> Result<()> {
                 }
             }
             op if op.starts_with('$') => return Err(unsupported_partial(op)),
+            // `{x: /abc/}` is a regex match, not an equality (MongoDB refuses it in every
+            // version: jstests/core/index_partial_create_drop.js).
+            _ if matches!(v, Bson::RegularExpression(_)) => {
+                return Err(unsupported_partial("$regex"));
+            }
             _ => {
                 if let Bson::Document(ops) = v
                     && ops.keys().next().is_some_and(|o| o.starts_with('$'))
@@ -592,6 +605,15 @@ mod tests {
             67
         );
         assert_eq!(code(doc! {"name": "x"}), 9);
+        assert_eq!(code(doc! {"key": {"a": 1}, "name": "foo\0bar"}), 67);
+        let regex = Bson::RegularExpression(bson::Regex {
+            pattern: "abc".to_string().try_into().unwrap(),
+            options: String::new().try_into().unwrap(),
+        });
+        assert_eq!(
+            code(doc! {"key": {"x": 1}, "name": "x", "partialFilterExpression": {"x": regex}}),
+            67
+        );
     }
 
     #[test]
