@@ -352,12 +352,13 @@ impl IndexSpec {
 
 /// Whether two key patterns are the same: the same fields in the same order with equal values.
 /// Field order matters (`{a: 1, b: 1}` and `{b: 1, a: 1}` are different indexes), which
-/// `Document`'s own equality ignores.
-fn same_key_pattern(a: &Document, b: &Document) -> bool {
+/// `Document`'s own equality ignores; numbers compare by value, as MongoDB's
+/// SimpleBSONObjComparator does, so `{a: 1.0}` (the legacy shell's double) names `{a: 1}`.
+pub fn same_key_pattern(a: &Document, b: &Document) -> bool {
     a.len() == b.len()
         && a.iter()
             .zip(b.iter())
-            .all(|((ka, va), (kb, vb))| ka == kb && va == vb)
+            .all(|((ka, va), (kb, vb))| ka == kb && crate::value::values_equal(va, vb))
 }
 
 /// How a requested index relates to an existing one ([`IndexSpec::compare`]).
@@ -614,6 +615,20 @@ mod tests {
             code(doc! {"key": {"x": 1}, "name": "x", "partialFilterExpression": {"x": regex}}),
             67
         );
+    }
+
+    #[test]
+    fn key_patterns_compare_numbers_by_value_and_fields_by_order() {
+        assert!(same_key_pattern(
+            &doc! {"a": 1, "b": -1},
+            &doc! {"a": 1.0, "b": -1_i64}
+        ));
+        assert!(!same_key_pattern(
+            &doc! {"a": 1, "b": 1},
+            &doc! {"b": 1, "a": 1}
+        ));
+        assert!(!same_key_pattern(&doc! {"a": 1}, &doc! {"a": "1"}));
+        assert!(!same_key_pattern(&doc! {"a": 1}, &doc! {"a": -1}));
     }
 
     #[test]
