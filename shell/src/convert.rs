@@ -1,7 +1,8 @@
 //! The only crossing between JavaScript values and BSON.
 //!
 //! JS → BSON follows js-bson as mongosh uses it: integral numbers in int32 range become Int32,
-//! other numbers Double; `Date` → date; `RegExp` → regex; functions → JavaScript code; objects
+//! other numbers Double (a command the legacy style sends makes every number a Double, as the
+//! legacy shell does; `NumberInt` stays Int32); `Date` → date; `RegExp` → regex; functions → JavaScript code; objects
 //! carrying a `_bsontype` marker (ObjectId, Long, Decimal128, …, from `js/bson_types.js`) → that
 //! type; other objects → documents of their enumerable own keys, in order.
 //! BSON → JS builds the same shell types back, so a round trip keeps types where JS can.
@@ -31,6 +32,9 @@ struct Walk {
     remaining: std::cell::Cell<usize>,
     /// Keep JavaScript `undefined` as BSON undefined (for printing) instead of null (for the server).
     keep_undefined: bool,
+    /// Every JavaScript number is a double, as the legacy shell sends it (its SpiderMonkey
+    /// ValueWriter appends numbers as doubles); mongosh's js-bson makes integral ones int32.
+    all_doubles: bool,
 }
 
 impl Walk {
@@ -88,16 +92,21 @@ fn get_string(obj: &JsObject, key: &str, ctx: &mut Context) -> JsResult<String> 
 
 /// Converts a JS value to BSON. `undefined` becomes null, as js-bson does by default.
 pub fn to_bson(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
-    convert(v, ctx, false)
+    convert(v, ctx, false, false)
 }
 
 /// Converts a JS value to BSON for printing: `undefined` stays undefined, so the shell shows
 /// `undefined` where mongosh and the legacy shell do (`print(undefined)`, `{ a: undefined }`).
 pub fn to_bson_for_display(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
-    convert(v, ctx, true)
+    convert(v, ctx, true, false)
 }
 
-fn convert(v: &JsValue, ctx: &mut Context, keep_undefined: bool) -> JsResult<Bson> {
+fn convert(
+    v: &JsValue,
+    ctx: &mut Context,
+    keep_undefined: bool,
+    all_doubles: bool,
+) -> JsResult<Bson> {
     let keys_fn = ctx
         .global_object()
         .get(js_string!("__sproutKeys"), ctx)?
@@ -107,13 +116,23 @@ fn convert(v: &JsValue, ctx: &mut Context, keep_undefined: bool) -> JsResult<Bso
         keys_fn,
         remaining: std::cell::Cell::new(MAX_CONVERTED_BYTES),
         keep_undefined,
+        all_doubles,
     };
     to_bson_at(v, ctx, &walk, 0)
 }
 
 /// Converts a JS value that must be an object into a BSON document.
 pub fn to_document(v: &JsValue, ctx: &mut Context) -> JsResult<Document> {
-    match to_bson(v, ctx)? {
+    document_of(convert(v, ctx, false, false)?)
+}
+
+/// A command document as the legacy shell sends it: every number a double.
+pub fn to_legacy_document(v: &JsValue, ctx: &mut Context) -> JsResult<Document> {
+    document_of(convert(v, ctx, false, true)?)
+}
+
+fn document_of(value: Bson) -> JsResult<Document> {
+    match value {
         Bson::Document(d) => Ok(d),
         other => Err(type_error(format!(
             "expected an object, got {}",
@@ -137,7 +156,9 @@ fn to_bson_at(v: &JsValue, ctx: &mut Context, walk: &Walk, depth: usize) -> JsRe
             walk.charge(text.len() + 5)?;
             Bson::String(text)
         }
+        JsVariant::Integer32(i) if walk.all_doubles => Bson::Double(f64::from(i)),
         JsVariant::Integer32(i) => Bson::Int32(i),
+        JsVariant::Float64(f) if walk.all_doubles => Bson::Double(f),
         JsVariant::Float64(f) => number(f),
         JsVariant::BigInt(b) => {
             let text = b.to_string();

@@ -100,6 +100,10 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["[Array.sort([3, 1, 2]), Array.map([1, 2], function (x) { return x * 2; }), Array.join([1, 2], '-')]"], "[ [ 1, 2, 3 ], [ 2, 4 ], \"1-2\" ]"),
     (L, &["try { MinKey().__proto__.singleton = 1000; MinKey(); 'no' } catch (e) { e.message }"], "MinKey singleton not of type MinKey"),
     (L, &["tojson(NumberDecimal(1.9))"], "NumberDecimal(\"1.90000000000000\")"),
+    // ---- the legacy shell sends every number as a double; NumberInt stays an int ----------------------
+    (L, &["db.c.insert({a: 1, b: NumberInt(1)})", "var d = db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}, b: {$type: '$b'}}}]).toArray()[0]; [d.a, d.b]"], "[ \"double\", \"int\" ]"),
+    (M, &["db.c.insertOne({a: 1})", "db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}}}]).toArray()[0].a"], "int"),
+    (L, &["db.c.insert({a: 1})", "db.c.createIndex({a: 1})", "[db.c.find().hint({a: 1}).itcount(), db.c.dropIndex({a: 1}).ok]"], "[ 1, 1 ]"),
     (M, &["NumberDecimal(1.9).toString()"], "1.9"),
     // ---- a cursor dies with its collection ----------------------------------------------------------
     (L, &["db.c.insert([{_id: 1}, {_id: 2}, {_id: 3}])", "var c = db.c.find().batchSize(1); c.next(); db.c.drop()", "try { c.itcount() } catch (e) { e.code }"], "175"),
