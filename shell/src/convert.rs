@@ -1,10 +1,11 @@
 //! The only crossing between JavaScript values and BSON.
 //!
 //! JS → BSON follows js-bson as mongosh uses it: integral numbers in int32 range become Int32,
-//! other numbers Double (a command the legacy style sends makes every number a Double, as the
-//! legacy shell does; `NumberInt` stays Int32); `Date` → date; `RegExp` → regex; functions → JavaScript code; objects
-//! carrying a `_bsontype` marker (ObjectId, Long, Decimal128, …, from `js/bson_types.js`) → that
-//! type; other objects → documents of their enumerable own keys, in order.
+//! other numbers Double (a command the legacy style sends makes every number a Double and an
+//! `undefined` in its values BSON undefined, as the legacy shell does; `NumberInt` stays
+//! Int32); `Date` → date; `RegExp` → regex; functions → JavaScript code; objects carrying a
+//! `_bsontype` marker (ObjectId, Long, Decimal128, …, from `js/bson_types.js`) → that type;
+//! other objects → documents of their enumerable own keys, in order.
 //! BSON → JS builds the same shell types back, so a round trip keeps types where JS can.
 
 use std::str::FromStr;
@@ -32,9 +33,11 @@ struct Walk {
     remaining: std::cell::Cell<usize>,
     /// Keep JavaScript `undefined` as BSON undefined (for printing) instead of null (for the server).
     keep_undefined: bool,
-    /// Every JavaScript number is a double, as the legacy shell sends it (its SpiderMonkey
-    /// ValueWriter appends numbers as doubles); mongosh's js-bson makes integral ones int32.
-    all_doubles: bool,
+    /// The legacy shell's conversions (its SpiderMonkey ValueWriter): every JavaScript number is
+    /// a double (mongosh's js-bson makes integral ones int32), and `undefined` inside a
+    /// command's values is BSON undefined (a command's own options stay null, as the legacy
+    /// helpers never send undefined ones).
+    legacy: bool,
 }
 
 impl Walk {
@@ -101,12 +104,7 @@ pub fn to_bson_for_display(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
     convert(v, ctx, true, false)
 }
 
-fn convert(
-    v: &JsValue,
-    ctx: &mut Context,
-    keep_undefined: bool,
-    all_doubles: bool,
-) -> JsResult<Bson> {
+fn convert(v: &JsValue, ctx: &mut Context, keep_undefined: bool, legacy: bool) -> JsResult<Bson> {
     let keys_fn = ctx
         .global_object()
         .get(js_string!("__sproutKeys"), ctx)?
@@ -116,7 +114,7 @@ fn convert(
         keys_fn,
         remaining: std::cell::Cell::new(MAX_CONVERTED_BYTES),
         keep_undefined,
-        all_doubles,
+        legacy,
     };
     to_bson_at(v, ctx, &walk, 0)
 }
@@ -126,7 +124,8 @@ pub fn to_document(v: &JsValue, ctx: &mut Context) -> JsResult<Document> {
     document_of(convert(v, ctx, false, false)?)
 }
 
-/// A command document as the legacy shell sends it: every number a double.
+/// A command document as the legacy shell sends it: every number a double, `undefined` in its
+/// values BSON undefined.
 pub fn to_legacy_document(v: &JsValue, ctx: &mut Context) -> JsResult<Document> {
     document_of(convert(v, ctx, false, true)?)
 }
@@ -148,7 +147,9 @@ fn to_bson_at(v: &JsValue, ctx: &mut Context, walk: &Walk, depth: usize) -> JsRe
         )));
     }
     Ok(match v.variant() {
-        JsVariant::Undefined if walk.keep_undefined => Bson::Undefined,
+        JsVariant::Undefined if walk.keep_undefined || (walk.legacy && depth >= 2) => {
+            Bson::Undefined
+        }
         JsVariant::Null | JsVariant::Undefined => Bson::Null,
         JsVariant::Boolean(b) => Bson::Boolean(b),
         JsVariant::String(s) => {
@@ -156,9 +157,9 @@ fn to_bson_at(v: &JsValue, ctx: &mut Context, walk: &Walk, depth: usize) -> JsRe
             walk.charge(text.len() + 5)?;
             Bson::String(text)
         }
-        JsVariant::Integer32(i) if walk.all_doubles => Bson::Double(f64::from(i)),
+        JsVariant::Integer32(i) if walk.legacy => Bson::Double(f64::from(i)),
         JsVariant::Integer32(i) => Bson::Int32(i),
-        JsVariant::Float64(f) if walk.all_doubles => Bson::Double(f),
+        JsVariant::Float64(f) if walk.legacy => Bson::Double(f),
         JsVariant::Float64(f) => number(f),
         JsVariant::BigInt(b) => {
             let text = b.to_string();

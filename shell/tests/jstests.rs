@@ -55,9 +55,10 @@ positional `ensureIndex` options …), issue #19 measured about half of a simila
 const SURVEY: &str = "Survey beyond the sample (issue #19, re-run 2 December 2026 with \
 `cargo xtask jstests --survey`): the 349 other files of both folders whose names fall in the \
 sample's topics (no geo, text or mapReduce), listed by name in `tests/data/jstests_survey.txt`, \
-run the same way; 135 are skipped by reason and 167 of the other 214 pass (78.0%; 159 at the \
+run the same way; 135 are skipped by reason and 168 of the other 214 pass (78.5%; 159 at the \
 start of that session, 149 on 1 December). That session's fixes: commands sent in the legacy \
-style carry every number as a double, as the legacy shell's do; write commands the server \
+style carry every number as a double and `undefined` in their values as BSON undefined, as \
+the legacy shell's do; write commands the server \
 refuses whole answered as the legacy `WriteCommandError`; the legacy `WriteError`'s text; a \
 writable `db._name`; `coll.getDB()` reading other collections; SpiderMonkey's Array generics \
 (`Array.sort`); MinKey's singleton check; legacy `NumberDecimal(double)` at 15 digits; in the \
@@ -68,9 +69,8 @@ compared by numeric value (a hint of `{a: 1.0}` names `{a: 1}`), and `$and`/`$or
 constants as MongoDB's optimizer does. One file passed before and fails now: `dbref4.js` saves a \
 document it read back, and the legacy shell keeps an unchanged int32 field as int32 (its objects \
 stay backed by the BSON they came from) where Sprout's double-only legacy numbers make it a \
-double. 4 files expect behaviour MongoDB changed before 8.0 (notes in the list). The 47 \
-failures: about 13 wrong values (legacy `undefined` stored as null where MongoDB stores BSON \
-undefined is one cause), about 12 commands that fail where MongoDB succeeds or the reverse, 11 \
+double. 4 files expect behaviour MongoDB changed before 8.0 (notes in the list). The 46 \
+failures: about 12 wrong values, about 12 commands that fail where MongoDB succeeds or the reverse, 11 \
 geo, text, collation or `$meta` features Sprout lacks, 2 PCRE-only regex syntax, 1 PCRE \
 compiled-size limit (`regex_limit`), and shell gaps (`mapReduce`, `_DummyDriverSession`, \
 `max_doc_size` at the shell's loop limit).";

@@ -103,6 +103,10 @@ const CASES: &[(Style, &[&str], &str)] = &[
     // ---- the legacy shell sends every number as a double; NumberInt stays an int ----------------------
     (L, &["db.c.insert({a: 1, b: NumberInt(1)})", "var d = db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}, b: {$type: '$b'}}}]).toArray()[0]; [d.a, d.b]"], "[ \"double\", \"int\" ]"),
     (M, &["db.c.insertOne({a: 1})", "db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}}}]).toArray()[0].a"], "int"),
+    // ---- and `undefined` inside a command's values as BSON undefined (mongosh: null) -----------------
+    (L, &["db.c.insert({a: undefined})", "db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}}}]).toArray()[0].a"], "undefined"),
+    (L, &["try { db.c.find({a: undefined}).itcount() } catch (e) { [e.code, e.message] }"], "[ 2, \"cannot compare to undefined\" ]"),
+    (M, &["db.c.insertOne({a: undefined})", "db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}}}]).toArray()[0].a"], "null"),
     (L, &["db.c.insert({a: 1})", "db.c.createIndex({a: 1})", "[db.c.find().hint({a: 1}).itcount(), db.c.dropIndex({a: 1}).ok]"], "[ 1, 1 ]"),
     (M, &["NumberDecimal(1.9).toString()"], "1.9"),
     // ---- a cursor dies with its collection ----------------------------------------------------------
