@@ -65,8 +65,9 @@ writable `db._name`; `coll.getDB()` reading other collections; SpiderMonkey's Ar
 server, `$pop` through a scalar or array (28), `$expr` in arrayFilters (224), a NUL in an index \
 name (67) or a field path (16411), a regex `partialFilterExpression` (67), a NUL regex pattern \
 as BadValue, `maxTimeMS` refused on a getMore of a cursor without awaitData, key patterns \
-compared by numeric value (a hint of `{a: 1.0}` names `{a: 1}`), and `$and`/`$or` folded on \
-constants as MongoDB's optimizer does. One file passed before and fails now: `dbref4.js` saves a \
+compared by numeric value (a hint of `{a: 1.0}` names `{a: 1}`), a replacement without `_id` \
+counted as a write unless it is the document exactly (so the validator sees it), and \
+`$and`/`$or` folded on constants as MongoDB's optimizer does. One file passed before and fails now: `dbref4.js` saves a \
 document it read back, and the legacy shell keeps an unchanged int32 field as int32 (its objects \
 stay backed by the BSON they came from) where Sprout's double-only legacy numbers make it a \
 double. 4 files expect behaviour MongoDB changed before 8.0 (notes in the list). The 46 \
