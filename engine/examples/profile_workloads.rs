@@ -7,7 +7,8 @@
 //! ```
 //!
 //! With no argument every workload runs once and its time is printed; with a name (`insert`,
-//! `lookup`, `range`, `scan`, `group`, `lookup_join`, `update_many`) only that one runs, repeated, so a
+//! `lookup`, `range`, `scan`, `group`, `lookup_join`, `update_many`, `sort`, `count_scan`,
+//! `count_index`) only that one runs, repeated, so a
 //! profile shows it alone. The data is the harness's (the same 64-bit LCG and fields). Times
 //! are printed, never checked.
 
@@ -153,6 +154,50 @@ fn main() {
             let cmd = doc! {"aggregate": "events", "pipeline": pipeline.clone(), "cursor": {}};
             assert_eq!(batch(&g.run_command("bench", &cmd)), 31);
         });
+    }
+    if runs("sort") || runs("count_scan") || runs("count_index") {
+        // The harness's 100k products with a `price` index: a sort on unindexed fields (the
+        // first 1,000) and `countDocuments` (what the shell sends) with and without an index.
+        let mut b = Engine::new();
+        insert(&mut b, "big", &products(100_000));
+        b.run_command(
+            "bench",
+            &doc! {"createIndexes": "big", "indexes": [{"key": {"price": 1}, "name": "price_1"}]},
+        );
+        if runs("sort") {
+            time(
+                "sort without an index over 100k, first 1,000",
+                reps(3),
+                || {
+                    let cmd = doc! {"find": "big", "filter": {}, "sort": {"stock": -1, "_id": 1},
+                    "limit": 1000, "batchSize": 1_000_000_000};
+                    assert_eq!(batch(&b.run_command("bench", &cmd)), 1000);
+                },
+            );
+        }
+        let count = |e: &mut Engine, filter: Document| {
+            let pipeline = vec![
+                Bson::Document(doc! {"$match": filter}),
+                Bson::Document(doc! {"$group": {"_id": 1, "n": {"$sum": 1}}}),
+            ];
+            let cmd = doc! {"aggregate": "big", "pipeline": pipeline, "cursor": {}};
+            let reply = e.run_command("bench", &cmd);
+            assert_eq!(batch(&reply), 1, "{reply}");
+        };
+        if runs("count_scan") {
+            time("countDocuments without an index, 100k", reps(5), || {
+                count(&mut b, doc! {"category": "games", "stock": {"$gt": 250}});
+            });
+        }
+        if runs("count_index") {
+            time(
+                "countDocuments through the price index, 100k",
+                reps(5),
+                || {
+                    count(&mut b, doc! {"price": {"$gte": 100, "$lt": 200}});
+                },
+            );
+        }
     }
     if runs("update_many") {
         // The harness's `updateMany` `$inc` over 100k products with a `price` index.

@@ -115,24 +115,23 @@ impl SortSpec {
         self.compare_keys(&self.key_values(a), &self.key_values(b))
     }
 
-    /// Compares two documents with their text scores (`{$meta: "textScore"}` keys sort by
-    /// score, highest first).
-    pub fn compare_scored(
+    /// Compares two documents by their sort values taken once each
+    /// ([`SortSpec::key_values`]) and their text scores (`{$meta: "textScore"}` keys sort by
+    /// score, highest first): a blocking sort extracts the values when a document arrives, not
+    /// per comparison.
+    pub fn compare_extracted(
         &self,
-        a: &Document,
+        a: &[Bson],
         a_score: Option<f64>,
-        b: &Document,
+        b: &[Bson],
         b_score: Option<f64>,
     ) -> Ordering {
-        let (mut fa, mut fb) = (
-            self.key_values(a).into_iter(),
-            self.key_values(b).into_iter(),
-        );
+        let (mut fa, mut fb) = (a.iter(), b.iter());
         for key in &self.keys {
             let ord = match key {
                 SortKey::Field { ascending, .. } => match (fa.next(), fb.next()) {
                     (Some(x), Some(y)) => {
-                        let o = compare_values(&x, &y);
+                        let o = compare_values(x, y);
                         if *ascending { o } else { o.reverse() }
                     }
                     _ => Ordering::Equal,

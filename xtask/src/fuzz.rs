@@ -191,7 +191,15 @@ fn start(
     cmd.args(["-n", "10"])
         .arg(binaries.join(target))
         .arg(format!("-max_total_time={seconds}"))
-        .args(["-max_len=4096", "-timeout=20", "-rss_limit_mb=2048"])
+        // 4 GiB of memory, as the hostile table's rows get (`ulimit -v`, issue #18's attacker's
+        // cap and wasm32's ceiling): the shell's limits are set against that. libFuzzer's
+        // default 2 GiB flagged printing a 29-million-character value (within the string cap,
+        // about 700 MB at its peak) once a reused shell held the garbage of earlier inputs.
+        // 60 s a unit: issue #18's limit is 20 s in the CLI; the instrumented build spends
+        // about half its time in libFuzzer's comparison tracing, and runs niced beside other
+        // work. (A unit past the timeout can also hang libFuzzer itself: its alarm handler
+        // allocates, and deadlocks when the alarm lands inside malloc.)
+        .args(["-max_len=4096", "-timeout=60", "-rss_limit_mb=4096"])
         .args(["-print_final_stats=1", "-close_fd_mask=1"])
         .arg(format!("-artifact_prefix={}/", artifacts.display()));
     if keep_going {

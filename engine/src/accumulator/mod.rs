@@ -266,6 +266,12 @@ impl Accumulator {
         }))
     }
 
+    /// Whether feeding a document reads its fields (the argument, or the `sortBy` of
+    /// `$top`/`$bottom`); `n` is evaluated against the group's `_id`, not the document.
+    pub fn reads_document(&self) -> bool {
+        self.argument.reads_document() || matches!(self.op, Op::TopBottom { .. })
+    }
+
     /// Feeds one document (`vars.current`) to a state.
     pub fn accumulate(&self, state: &mut State, vars: &Vars<'_>) -> Result<()> {
         let value = self.argument.eval(vars)?;

@@ -270,10 +270,16 @@ impl Collection {
                 "document without _id reached the collection",
             )
         })?;
-        let key = SimpleOrderedValue(id);
-        if self.id_index.contains_key(&key) {
-            return Err(duplicate_id_error(ns, &key.0));
-        }
+        // One search of the `_id` map both checks for a duplicate and finds the new entry's
+        // place (filled in once every index has accepted the document).
+        let vacant = match self.id_index.entry(SimpleOrderedValue(id)) {
+            std::collections::btree_map::Entry::Occupied(taken) => {
+                // The message shows the new document's `_id` (`1.0` against a stored `1`).
+                let id = doc.get("_id").unwrap_or(&taken.key().0);
+                return Err(duplicate_id_error(ns, id));
+            }
+            std::collections::btree_map::Entry::Vacant(place) => place,
+        };
         // Every index's keys are computed and checked before anything changes.
         let mut all_keys: Vec<Option<DocKeys>> = Vec::with_capacity(self.indexes.len());
         for index in &self.indexes {
@@ -290,7 +296,7 @@ impl Collection {
                 index.insert(k, record_id);
             }
         }
-        self.id_index.insert(key, record_id);
+        vacant.insert(record_id);
         if let Some(total) = &mut self.capped_bytes {
             *total += bson_size(&doc) as u64;
         }

@@ -9,6 +9,7 @@ use crate::Engine;
 use crate::catalog::Namespace;
 use crate::error::{Error, ErrorCode, Result};
 use crate::exec::Execution;
+use crate::exec::count::execute_count;
 use crate::explain::{ExplainInput, Verbosity, explain_document};
 use crate::expression::{EvalContext, Scope};
 use crate::matcher::MatchContext;
@@ -103,7 +104,7 @@ pub fn aggregate(
         return explain_parsed(engine, db, command, &parsed, Verbosity::QueryPlanner)
             .map(crate::explain::narrow_counters);
     }
-    let run = execute(engine, db, &parsed, ctx, true)?;
+    let run = execute(engine, db, &parsed, ctx, Run::Results)?;
     let mut docs = run.docs;
     if let Some(writer) = parsed.pipeline.writer() {
         // `$out`/`$merge` consume the results: the cursor comes back empty.
@@ -150,16 +151,30 @@ struct Executed {
     counts: Vec<usize>,
 }
 
+/// How far [`execute`] goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Run {
+    /// Plans the find only (explain's queryPlanner verbosity).
+    PlanOnly,
+    /// Runs everything with the find's plan as explain shows it.
+    Explained,
+    /// Runs everything for the results: when the stages after the find read no field of its
+    /// documents, the find only counts (see
+    /// [`crate::pipeline::Stage::depends_only_on_input_count`]).
+    Results,
+}
+
 /// Runs the pipeline: its leading `$match`/`$sort`/`$skip`/`$limit` as a find through the
 /// planner (so indexes serve them, and `$sort` + `$limit` is a top-k sort), the rest stage by
-/// stage. `run_to_end = false` only plans the find (explain's queryPlanner verbosity).
+/// stage.
 fn execute(
     engine: &Engine,
     db: &str,
     a: &Parsed<'_>,
     ctx: &MatchContext<'_>,
-    run_to_end: bool,
+    run: Run,
 ) -> Result<Executed> {
+    let run_to_end = run != Run::PlanOnly;
     let cx = RunContext {
         catalog: engine.catalog(),
         db,
@@ -179,6 +194,25 @@ fn execute(
         let spec = FindSpec::parse_in(p.filter, p.sort, None, p.skip, p.limit, &a.scope)?;
         let query = CanonicalQuery::new(&spec).with_hint(a.hint);
         let coll = engine.catalog().collection(&a.ns);
+        let counted = run == Run::Results
+            && p.sort.is_none()
+            && a.pipeline
+                .stages()
+                .get(p.stages)
+                .is_some_and(|next| next.depends_only_on_input_count());
+        if counted {
+            // As MongoDB's cursor stage when the rest of the pipeline needs no field: empty
+            // documents, as many as match, counted without fetching (COUNT_SCAN through an
+            // index answering the filter alone), the skip and limit applied as `count` does.
+            let filter_only = FindSpec::parse_in(p.filter, None, None, None, None, &a.scope)?;
+            let query = CanonicalQuery::new(&filter_only).with_hint(a.hint);
+            let skip = p.skip.map_or(0, |s| s.max(0) as u64);
+            let limit = p.limit.map_or(0, |l| l.max(0) as u64);
+            let (n, _) = execute_count(coll, &query, skip, limit, ctx, true)
+                .map_err(|e| pushed_down_error(e, a.allow_disk_use))
+                .map_err(executor_error)?;
+            return run_stages(a, &cx, vec![Document::new(); n as usize], None, p.stages);
+        }
         let mut execution = crate::exec::execute(coll, &query, ctx, run_to_end)
             .map_err(|e| pushed_down_error(e, a.allow_disk_use))
             .map_err(executor_error)?;
@@ -191,15 +225,32 @@ fn execute(
             p.stages,
         )
     };
-    let mut docs = input;
-    let mut counts = Vec::new();
     if run_to_end {
-        // A writing stage (always last) runs in `aggregate`, with write access.
-        let readers = a.pipeline.stages().len() - usize::from(a.pipeline.writer().is_some());
-        for stage in a.pipeline.stages()[..readers].iter().skip(pushed) {
-            docs = stage.apply(docs, &cx).map_err(executor_error)?;
-            counts.push(docs.len());
-        }
+        run_stages(a, &cx, input, find, pushed)
+    } else {
+        Ok(Executed {
+            docs: input,
+            find,
+            pushed,
+            counts: Vec::new(),
+        })
+    }
+}
+
+/// Runs the stages after the `pushed` ones the find ran over its documents.
+fn run_stages(
+    a: &Parsed<'_>,
+    cx: &RunContext<'_>,
+    mut docs: Vec<Document>,
+    find: Option<(Execution, Document, usize)>,
+    pushed: usize,
+) -> Result<Executed> {
+    let mut counts = Vec::new();
+    // A writing stage (always last) runs in `aggregate`, with write access.
+    let readers = a.pipeline.stages().len() - usize::from(a.pipeline.writer().is_some());
+    for stage in a.pipeline.stages()[..readers].iter().skip(pushed) {
+        docs = stage.apply(docs, cx).map_err(executor_error)?;
+        counts.push(docs.len());
     }
     Ok(Executed {
         docs,
@@ -265,7 +316,11 @@ fn explain_parsed(
 ) -> Result<Document> {
     let start = engine.now_millis();
     let ctx = MatchContext::default();
-    let run = verbosity != Verbosity::QueryPlanner;
+    let run = if verbosity == Verbosity::QueryPlanner {
+        Run::PlanOnly
+    } else {
+        Run::Explained
+    };
     let ex = execute(engine, db, a, &ctx, run)?;
     let elapsed = engine.now_millis() - start;
     let mut command = command.clone();
@@ -296,7 +351,7 @@ fn explain_parsed(
             }
         }
         let mut stage = bson::doc! {"$cursor": cursor};
-        if run {
+        if run != Run::PlanOnly {
             let n = ex.find.as_ref().map_or(0, |(_, _, returned)| *returned);
             stage.insert("nReturned", n as i64);
             stage.insert("executionTimeMillisEstimate", 0_i64);

@@ -24,7 +24,7 @@ pub struct CollectionScan<'a> {
     records: Box<dyn DoubleEndedIterator<Item = (u64, &'a Document)> + 'a>,
     done: bool,
     /// Whether the documents are handed out (a copy each), or only their record ids: COUNT
-    /// reads none of them.
+    /// reads none of them, a top-k SORT reads them in place by record id.
     documents: bool,
     common: CommonStats,
     specific: CollectionScanStats,
@@ -49,7 +49,8 @@ impl<'a> CollectionScan<'a> {
         }
     }
 
-    /// The same scan handing out record ids only (for COUNT, which copies no document).
+    /// The same scan handing out record ids only (for COUNT, which copies no document, and a
+    /// top-k SORT, which copies only the documents it keeps).
     pub fn without_documents(mut self) -> Self {
         self.documents = false;
         self

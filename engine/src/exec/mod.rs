@@ -204,6 +204,21 @@ pub fn build<'a>(sol: &Solution, cx: ExecContext<'a>) -> Result<Box<dyn Stage + 
     let Some(coll) = cx.coll else {
         return Ok(Box::new(eof::Eof::new()));
     };
+    // A top-k sort straight over a collection scan reads each document in place and copies
+    // only those that enter the best `limit` (most of a large collection never do).
+    if let Solution::Sort {
+        pattern,
+        limit: Some(limit),
+        child,
+    } = sol
+        && let Solution::CollScan { forward, filter } = &**child
+    {
+        let scan =
+            collection_scan::CollectionScan::new(coll, *forward, filter.clone(), cx.match_ctx)
+                .without_documents();
+        let sort = sort::Sort::new(cx.query.spec, pattern.clone(), Some(*limit), Box::new(scan));
+        return Ok(Box::new(sort.reading_from(coll)));
+    }
     Ok(match sol {
         Solution::Eof => Box::new(eof::Eof::new()),
         Solution::CollScan { forward, filter } => Box::new(collection_scan::CollectionScan::new(

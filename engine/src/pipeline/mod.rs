@@ -28,6 +28,8 @@ pub mod stages;
 pub use preview::StagePreview;
 
 #[cfg(test)]
+mod count_input_tests;
+#[cfg(test)]
 mod error_table_tests;
 #[cfg(test)]
 mod limits_tests;
@@ -86,6 +88,15 @@ pub trait Stage: std::fmt::Debug {
     /// down into the find layer (`$match`, `$sort`, `$skip`, `$limit`).
     fn query_part(&self) -> Option<QueryPart<'_>> {
         None
+    }
+
+    /// Whether the stage's output depends only on how many documents flow in, not on any of
+    /// their fields (a `$group` whose `_id` and accumulators are constants, as the shell's
+    /// `countDocuments` sends). The find before such a stage need not fetch documents: like
+    /// MongoDB's cursor stage when the rest of the pipeline has no dependencies, it hands on
+    /// empty documents, and its plan may count index keys (COUNT_SCAN).
+    fn depends_only_on_input_count(&self) -> bool {
+        false
     }
 
     /// The paths whose values the stage may change, so the optimizer knows which `$match`

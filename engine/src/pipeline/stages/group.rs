@@ -60,6 +60,10 @@ impl Stage for Group {
         Ok(out)
     }
 
+    fn depends_only_on_input_count(&self) -> bool {
+        !self.id.reads_document() && !self.fields.iter().any(|f| f.accumulator.reads_document())
+    }
+
     fn serialize(&self) -> Document {
         let mut d = Document::new();
         d.insert("_id", self.id.serialize());
