@@ -16,6 +16,9 @@ pub struct OpenCursor {
     /// Why the cursor was killed (its collection dropped): its next `getMore` fails with
     /// QueryPlanKilled, as MongoDB's does.
     pub killed: Option<&'static str>,
+    /// Opened by a find with `tailable` and `awaitData`: the only cursors whose `getMore` may
+    /// carry `maxTimeMS` (MongoDB's getMore refuses it on others, BadValue).
+    pub await_data: bool,
 }
 
 #[derive(Debug, Default)]
@@ -36,6 +39,7 @@ impl CursorTable {
                 ns,
                 remaining,
                 killed: None,
+                await_data: false,
             },
         );
         id

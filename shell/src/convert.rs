@@ -1,9 +1,11 @@
 //! The only crossing between JavaScript values and BSON.
 //!
 //! JS → BSON follows js-bson as mongosh uses it: integral numbers in int32 range become Int32,
-//! other numbers Double; `Date` → date; `RegExp` → regex; functions → JavaScript code; objects
-//! carrying a `_bsontype` marker (ObjectId, Long, Decimal128, …, from `js/bson_types.js`) → that
-//! type; other objects → documents of their enumerable own keys, in order.
+//! other numbers Double (a command the legacy style sends makes every number a Double and an
+//! `undefined` in its values BSON undefined, as the legacy shell does; `NumberInt` stays
+//! Int32); `Date` → date; `RegExp` → regex; functions → JavaScript code; objects carrying a
+//! `_bsontype` marker (ObjectId, Long, Decimal128, …, from `js/bson_types.js`) → that type;
+//! other objects → documents of their enumerable own keys, in order.
 //! BSON → JS builds the same shell types back, so a round trip keeps types where JS can.
 
 use std::str::FromStr;
@@ -33,6 +35,11 @@ struct Walk {
     remaining: std::cell::Cell<usize>,
     /// Keep JavaScript `undefined` as BSON undefined (for printing) instead of null (for the server).
     keep_undefined: bool,
+    /// The legacy shell's conversions (its SpiderMonkey ValueWriter): every JavaScript number is
+    /// a double (mongosh's js-bson makes integral ones int32), and `undefined` inside a
+    /// command's values is BSON undefined (a command's own options stay null, as the legacy
+    /// helpers never send undefined ones).
+    legacy: bool,
     /// For printing: UTF-16 units the printed text may still take, counted as a lower bound of
     /// what each value prints as. A printed value cannot be longer than the shell's longest
     /// string, and without this a value printed into a string, read back as an object and
@@ -128,7 +135,7 @@ fn get_string(obj: &JsObject, key: &str, ctx: &mut Context) -> JsResult<String> 
 
 /// Converts a JS value to BSON. `undefined` becomes null, as js-bson does by default.
 pub fn to_bson(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
-    convert(v, ctx, false, false)
+    convert(v, ctx, false, false, false)
 }
 
 /// Converts a JS value to BSON for printing: with `keep_undefined`, `undefined` stays undefined,
@@ -139,10 +146,16 @@ pub fn to_bson_for_printing(
     ctx: &mut Context,
     keep_undefined: bool,
 ) -> JsResult<Bson> {
-    convert(v, ctx, keep_undefined, true)
+    convert(v, ctx, keep_undefined, true, false)
 }
 
-fn convert(v: &JsValue, ctx: &mut Context, keep_undefined: bool, printing: bool) -> JsResult<Bson> {
+fn convert(
+    v: &JsValue,
+    ctx: &mut Context,
+    keep_undefined: bool,
+    printing: bool,
+    legacy: bool,
+) -> JsResult<Bson> {
     let keys_fn = ctx
         .global_object()
         .get(js_string!("__sproutKeys"), ctx)?
@@ -152,6 +165,7 @@ fn convert(v: &JsValue, ctx: &mut Context, keep_undefined: bool, printing: bool)
         keys_fn,
         remaining: std::cell::Cell::new(MAX_CONVERTED_BYTES),
         keep_undefined,
+        legacy,
         printable: printing.then(|| std::cell::Cell::new(MAX_STRING_LENGTH)),
     };
     to_bson_at(v, ctx, &walk, 0)
@@ -159,7 +173,17 @@ fn convert(v: &JsValue, ctx: &mut Context, keep_undefined: bool, printing: bool)
 
 /// Converts a JS value that must be an object into a BSON document.
 pub fn to_document(v: &JsValue, ctx: &mut Context) -> JsResult<Document> {
-    match to_bson(v, ctx)? {
+    document_of(convert(v, ctx, false, false, false)?)
+}
+
+/// A command document as the legacy shell sends it: every number a double, `undefined` in its
+/// values BSON undefined.
+pub fn to_legacy_document(v: &JsValue, ctx: &mut Context) -> JsResult<Document> {
+    document_of(convert(v, ctx, false, false, true)?)
+}
+
+fn document_of(value: Bson) -> JsResult<Document> {
+    match value {
         Bson::Document(d) => Ok(d),
         other => Err(type_error(format!(
             "expected an object, got {}",
@@ -175,7 +199,9 @@ fn to_bson_at(v: &JsValue, ctx: &mut Context, walk: &Walk, depth: usize) -> JsRe
         )));
     }
     Ok(match v.variant() {
-        JsVariant::Undefined if walk.keep_undefined => Bson::Undefined,
+        JsVariant::Undefined if walk.keep_undefined || (walk.legacy && depth >= 2) => {
+            Bson::Undefined
+        }
         JsVariant::Null | JsVariant::Undefined => Bson::Null,
         JsVariant::Boolean(b) => Bson::Boolean(b),
         JsVariant::String(s) => {
@@ -184,7 +210,9 @@ fn to_bson_at(v: &JsValue, ctx: &mut Context, walk: &Walk, depth: usize) -> JsRe
             walk.charge(text.len() + 5)?;
             Bson::String(text)
         }
+        JsVariant::Integer32(i) if walk.legacy => Bson::Double(f64::from(i)),
         JsVariant::Integer32(i) => Bson::Int32(i),
+        JsVariant::Float64(f) if walk.legacy => Bson::Double(f),
         JsVariant::Float64(f) => number(f),
         JsVariant::BigInt(b) => {
             let text = b.to_string();

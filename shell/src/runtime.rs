@@ -137,8 +137,13 @@ fn type_error(msg: impl Into<String>) -> boa_engine::JsError {
 
 fn run_command(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let db = arg_string(args, 0, ctx)?;
-    let cmd = convert::to_document(&arg(args, 1), ctx)?;
     let s = session(ctx)?;
+    let legacy = s.try_borrow().is_ok_and(|s| s.style == Style::Legacy);
+    let cmd = if legacy {
+        convert::to_legacy_document(&arg(args, 1), ctx)?
+    } else {
+        convert::to_document(&arg(args, 1), ctx)?
+    };
     let reply = {
         // Busy means this call comes from inside a $where predicate: MongoDB gives $where no db.
         let mut s = s

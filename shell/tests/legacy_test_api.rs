@@ -89,6 +89,26 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["db.serverStatus().errmsg"], "no such command: 'serverStatus'"),
     // ---- a global whose getter replaces it (the lazy modules) is read again after it reshaped ------
     (L, &["var names = ['a1', 'a2', 'a3', 'lazy']; names.forEach(function (n) { Object.defineProperty(globalThis, n, { get: function () { names.forEach(function (m) { Object.defineProperty(globalThis, m, { value: m + '!', writable: true, configurable: true }); }); return globalThis[n]; }, configurable: true }); })", "function read() { return lazy; }", "[read(), read(), read()].join(' ')"], "lazy! lazy! lazy!"),
+    // ---- writes the server refuses whole, write errors as text, the db a collection belongs to ------
+    (L, &["var d = db.getSiblingDB('x'); d._name = 'bad name'; var r = d.c.insert({a: 1})", "[r instanceof WriteCommandError, r.ok, r.code, assert.writeError(r).codeName]"], "[ true, 0, 73, \"InvalidNamespace\" ]"),
+    (L, &["var d = db.getSiblingDB('x'); d._name = 'bad name'", "[d.c.update({}, {$set: {a: 1}}).code, d.c.remove({}).code, d.c.save({a: 1}).code]"], "[ 73, 73, 73 ]"),
+    (M, &["var d = db.getSiblingDB('x'); d._name = 'bad name'", "try { d.c.insertOne({a: 1}); 'no' } catch (e) { e.codeName }"], "InvalidNamespace"),
+    (L, &["db.c.insert({_id: 1})", "var e = db.c.insert({_id: 1}).getWriteError(); [/E11000/.test(e), e.getErrmsg() === e.errmsg, Object.keys(e).join()]"], "[ true, true, \"code,errmsg\" ]"),
+    (L, &["db.c.insert({_id: 1})", "String(db.c.insert({_id: 1}).getWriteError()).indexOf('WriteError({')"], "0"),
+    (L, &["db.c.insert({a: 1})", "db.c.getDB().other.insert({b: 1}); db.c.getDB().other.count()"], "1"),
+    // ---- SpiderMonkey's Array generics, MinKey's singleton, NumberDecimal of a double ----------------
+    (L, &["[Array.sort([3, 1, 2]), Array.map([1, 2], function (x) { return x * 2; }), Array.join([1, 2], '-')]"], "[ [ 1, 2, 3 ], [ 2, 4 ], \"1-2\" ]"),
+    (L, &["try { MinKey().__proto__.singleton = 1000; MinKey(); 'no' } catch (e) { e.message }"], "MinKey singleton not of type MinKey"),
+    (L, &["tojson(NumberDecimal(1.9))"], "NumberDecimal(\"1.90000000000000\")"),
+    // ---- the legacy shell sends every number as a double; NumberInt stays an int ----------------------
+    (L, &["db.c.insert({a: 1, b: NumberInt(1)})", "var d = db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}, b: {$type: '$b'}}}]).toArray()[0]; [d.a, d.b]"], "[ \"double\", \"int\" ]"),
+    (M, &["db.c.insertOne({a: 1})", "db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}}}]).toArray()[0].a"], "int"),
+    // ---- and `undefined` inside a command's values as BSON undefined (mongosh: null) -----------------
+    (L, &["db.c.insert({a: undefined})", "db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}}}]).toArray()[0].a"], "undefined"),
+    (L, &["try { db.c.find({a: undefined}).itcount() } catch (e) { [e.code, e.message] }"], "[ 2, \"cannot compare to undefined\" ]"),
+    (M, &["db.c.insertOne({a: undefined})", "db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}}}]).toArray()[0].a"], "null"),
+    (L, &["db.c.insert({a: 1})", "db.c.createIndex({a: 1})", "[db.c.find().hint({a: 1}).itcount(), db.c.dropIndex({a: 1}).ok]"], "[ 1, 1 ]"),
+    (M, &["NumberDecimal(1.9).toString()"], "1.9"),
     // ---- a cursor dies with its collection ----------------------------------------------------------
     (L, &["db.c.insert([{_id: 1}, {_id: 2}, {_id: 3}])", "var c = db.c.find().batchSize(1); c.next(); db.c.drop()", "try { c.itcount() } catch (e) { e.code }"], "175"),
 ];

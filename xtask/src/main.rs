@@ -6,8 +6,9 @@
 //! - `cargo xtask bench-node`: the wasm engine beside mingo, LokiJS and NeDB in Node.js.
 //! - `cargo xtask fuzz [--seconds N] [--target T] [--jobs J] [--keep-going]`: the fuzz targets
 //!   of `fuzz/` under libFuzzer, N seconds each (default 600).
-//! - `cargo xtask jstests [--only S] [--dir D]`: every MongoDB jstests file through the legacy
-//!   shell, pass rates per area (`xtask/src/jstests.rs`).
+//! - `cargo xtask jstests [--survey] [--only S] [--dir D]`: every MongoDB jstests file (or
+//!   only issue #19's survey list) through the legacy shell, pass rates per area
+//!   (`xtask/src/jstests.rs`).
 //!
 //! Both README commands first run `scripts/ensure-tools.sh`, which installs what is missing.
 
@@ -34,7 +35,7 @@ fn main() -> ExitCode {
         Some("jstests") => jstests::run(&args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <serve [--port N] [--dev] | test [--skip-browser] | web-build [--dev] | bench-node [--before <sprout_node.js>] | fuzz [--seconds N] [--target T] [--jobs J] [--keep-going] | jstests [--only S] [--dir D] | ensure-tools>"
+                "usage: cargo xtask <serve [--port N] [--dev] | test [--skip-browser] | web-build [--dev] | bench-node [--before <sprout_node.js>] | fuzz [--seconds N] [--target T] [--jobs J] [--keep-going] | jstests [--survey] [--only S] [--dir D] | ensure-tools>"
             );
             return ExitCode::from(2);
         }

@@ -59,7 +59,7 @@ pub fn coll_mod(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
         // Find the index and check the whole change before modifying anything.
         let found = coll.indexes().iter().find(|i| match &change.target {
             IndexTarget::Name(n) => i.name() == n,
-            IndexTarget::KeyPattern(k) => &i.spec.key == k,
+            IndexTarget::KeyPattern(k) => crate::index::spec::same_key_pattern(&i.spec.key, k),
         });
         let Some(found) = found else {
             let what = match &change.target {

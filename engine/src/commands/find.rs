@@ -25,13 +25,16 @@ pub fn find(
     let now = engine.now_millis();
     let docs =
         crate::exec::cached_plan::find_cached(engine.catalog().collection(&ns), &query, ctx, now)?;
-    Ok(first_batch_reply(
-        engine,
-        ns,
-        docs,
-        request.batch_size,
-        request.single_batch,
-    ))
+    let reply = first_batch_reply(engine, ns, docs, request.batch_size, request.single_batch);
+    let flag = |name: &str| matches!(command.get(name), Some(Bson::Boolean(true)));
+    if flag("tailable")
+        && flag("awaitData")
+        && let Ok(id) = reply.get_document("cursor").and_then(|c| c.get_i64("id"))
+        && let Some(cursor) = engine.cursors_mut().get_mut(id)
+    {
+        cursor.await_data = true;
+    }
+    Ok(reply)
 }
 
 /// Builds `{cursor: {firstBatch, id, ns}, ok: 1}`, keeping the rest of the results open.
@@ -128,6 +131,13 @@ pub fn get_more(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
             ),
         ));
     }
+    // MongoDB's getMore: maxTimeMS bounds the wait of an awaitData cursor and nothing else
+    // (jstests/core/getmore_cmd_maxtimems.js).
+    if command.contains_key("maxTimeMS") && !cursor.await_data {
+        return Err(Error::bad_value(
+            "cannot set maxTimeMS on getMore command for a non-awaitData cursor",
+        ));
+    }
     let n = batch_len(
         &cursor.remaining,
         batch_size.filter(|b| *b > 0).unwrap_or(usize::MAX),
@@ -207,6 +217,39 @@ mod tests {
         assert_eq!(c.get_i64("id").unwrap(), 0);
         let r = e.run_command("t", &doc! {"getMore": id, "collection": "c"});
         assert_eq!(r.get_i32("code").unwrap(), 43);
+    }
+
+    /// jstests/core/getmore_cmd_maxtimems.js: maxTimeMS on a getMore is for awaitData cursors.
+    #[test]
+    fn get_more_takes_max_time_ms_only_for_await_data_cursors() {
+        let mut e = Engine::new();
+        e.run_command("t", &doc! {"create": "c", "capped": true, "size": 4096});
+        let docs: Vec<_> = (0..5).map(|i| doc! {"_id": i}).collect();
+        e.run_command("t", &doc! {"insert": "c", "documents": docs});
+        let open = |e: &mut Engine, extra: bson::Document| {
+            let mut cmd = doc! {"find": "c", "batchSize": 2};
+            cmd.extend(extra);
+            let r = e.run_command("t", &cmd);
+            r.get_document("cursor").unwrap().get_i64("id").unwrap()
+        };
+        let id = open(&mut e, doc! {});
+        let r = e.run_command(
+            "t",
+            &doc! {"getMore": id, "collection": "c", "maxTimeMS": 60000},
+        );
+        assert_eq!(
+            (r.get_i32("code").unwrap(), r.get_str("errmsg").unwrap()),
+            (
+                2,
+                "cannot set maxTimeMS on getMore command for a non-awaitData cursor"
+            )
+        );
+        let id = open(&mut e, doc! {"tailable": true, "awaitData": true});
+        let r = e.run_command(
+            "t",
+            &doc! {"getMore": id, "collection": "c", "maxTimeMS": 60000},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
     }
 
     /// Dropping a collection kills its cursors; the next getMore says so (issue #19;

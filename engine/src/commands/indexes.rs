@@ -253,7 +253,7 @@ pub fn drop_indexes(engine: &mut Engine, db: &str, command: &Document) -> Result
             let matching: Vec<_> = coll
                 .indexes()
                 .iter()
-                .filter(|i| &i.spec.key == key)
+                .filter(|i| crate::index::spec::same_key_pattern(&i.spec.key, key))
                 .collect();
             match matching.as_slice() {
                 [] => {

@@ -232,6 +232,14 @@ fn parse_fields(path: &str) -> Result<Vec<String>> {
                  $setField.",
             ));
         }
+        // MongoDB's FieldPath::uassertValidFieldName (jstests/aggregation/bugs/server6556.js).
+        if part.contains('\0') {
+            return Err(Error::location(
+                16411,
+                "FieldPath field names may not contain '\\0'. Consider using $getField or \
+                 $setField.",
+            ));
+        }
         out.push(part.to_string());
     }
     Ok(out)
@@ -254,5 +262,20 @@ fn lookup_rest(v: &Bson, rest: &[String]) -> Option<Bson> {
                 .collect(),
         )),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_names_are_checked_like_mongodb() {
+        let code = |s: &str| FieldPathExpr::parse(s).unwrap_err().code();
+        assert_eq!(code("$a..b"), 15998);
+        assert_eq!(code("$a.$b"), 16410);
+        // jstests/aggregation/bugs/server6556.js: a NUL inside a field name.
+        assert_eq!(code("$f\0oo"), 16411);
+        assert!(FieldPathExpr::parse("$a.b").is_ok());
     }
 }

@@ -264,13 +264,46 @@ impl Expression {
         let Expression::Operator { def, args } = &self else {
             return Ok(self);
         };
-        if NOT_FOLDABLE.contains(&def.name) || !args.iter().all(|a| a.as_constant().is_some()) {
+        if NOT_FOLDABLE.contains(&def.name) {
             return Ok(self);
+        }
+        if !args.iter().all(|a| a.as_constant().is_some()) {
+            return self.short_circuit();
         }
         match self.evaluate(&Document::new())? {
             Some(v) => Ok(Expression::Constant(v)),
             None => Ok(self),
         }
+    }
+
+    /// MongoDB's ExpressionAnd/ExpressionOr::optimize when some arguments are constant: the
+    /// constants (gathered at the end by ExpressionNary::optimize) decide the whole
+    /// expression when one is false for `$and` (true for `$or`); otherwise they change nothing
+    /// and are dropped, leaving the other arguments (jstests/aggregation/bugs/
+    /// server6192_server6193.js reads the result in explain).
+    fn short_circuit(self) -> Result<Expression> {
+        let Expression::Operator { def, args } = self else {
+            return Ok(self);
+        };
+        let decisive = match def.name {
+            "$and" => false,
+            "$or" => true,
+            _ => return Ok(Expression::Operator { def, args }),
+        };
+        let (constants, others): (Vec<Expression>, Vec<Expression>) =
+            args.into_iter().partition(|a| a.as_constant().is_some());
+        if constants.is_empty() {
+            return Ok(Expression::Operator { def, args: others });
+        }
+        let folded = Expression::Operator {
+            def,
+            args: constants,
+        }
+        .evaluate(&Document::new())?;
+        if folded == Some(Bson::Boolean(decisive)) {
+            return Ok(Expression::Constant(Bson::Boolean(decisive)));
+        }
+        Ok(Expression::Operator { def, args: others })
     }
 
     fn into_constant(self) -> Option<Bson> {

@@ -613,3 +613,30 @@ fn a_scope_with_a_clock_fixes_now() {
     let e = Expression::parse_in(&bson!("$$NOW.foo"), &scope).unwrap();
     assert_eq!(e.evaluate(&doc! {}).unwrap(), None);
 }
+
+#[test]
+fn and_or_short_circuit_on_constants_when_parsed() {
+    // MongoDB's ExpressionAnd/ExpressionOr::optimize (jstests/aggregation/bugs/
+    // server6192_server6193.js): a decisive constant replaces the expression, neutral ones go.
+    let shown = |v: Bson| Expression::parse(&v).unwrap().serialize();
+    assert_eq!(
+        shown(bson!({"$and": [1, "", 0, "$x"]})),
+        bson!({"$const": false})
+    );
+    assert_eq!(
+        shown(bson!({"$or": ["", 0, 1, "$x"]})),
+        bson!({"$const": true})
+    );
+    assert_eq!(shown(bson!({"$and": [1, "$x"]})), bson!({"$and": ["$x"]}));
+    assert_eq!(shown(bson!({"$or": [0, "$x"]})), bson!({"$or": ["$x"]}));
+    assert_eq!(
+        shown(bson!({"$and": ["$x", "$x"]})),
+        bson!({"$and": ["$x", "$x"]})
+    );
+    // A decisive constant also spares the other arguments' errors, as MongoDB's does.
+    let d = doc! {"a": 0};
+    assert_eq!(
+        eval(bson!({"$and": [{"$divide": [1, "$a"]}, false]}), &d),
+        Some(bson!(false))
+    );
+}

@@ -155,6 +155,14 @@ impl IndexSpec {
         let parts = parse_key_pattern(&key)?;
         let name = match spec.get("name") {
             Some(Bson::String(n)) => {
+                // MongoDB's IndexCatalogImpl::_isSpecOk (SERVER-16672,
+                // jstests/core/index_create_with_nul_in_name.js).
+                if n.contains('\0') {
+                    return Err(Error::new(
+                        ErrorCode::CannotCreateIndex,
+                        "index name cannot contain NUL bytes",
+                    ));
+                }
                 if n.is_empty() {
                     return Err(Error::new(
                         ErrorCode::CannotCreateIndex,
@@ -344,12 +352,13 @@ impl IndexSpec {
 
 /// Whether two key patterns are the same: the same fields in the same order with equal values.
 /// Field order matters (`{a: 1, b: 1}` and `{b: 1, a: 1}` are different indexes), which
-/// `Document`'s own equality ignores.
-fn same_key_pattern(a: &Document, b: &Document) -> bool {
+/// `Document`'s own equality ignores; numbers compare by value, as MongoDB's
+/// SimpleBSONObjComparator does, so `{a: 1.0}` (the legacy shell's double) names `{a: 1}`.
+pub fn same_key_pattern(a: &Document, b: &Document) -> bool {
     a.len() == b.len()
         && a.iter()
             .zip(b.iter())
-            .all(|((ka, va), (kb, vb))| ka == kb && va == vb)
+            .all(|((ka, va), (kb, vb))| ka == kb && crate::value::values_equal(va, vb))
 }
 
 /// How a requested index relates to an existing one ([`IndexSpec::compare`]).
@@ -500,6 +509,11 @@ fn check_partial_filter(filter: &Document) -> Result<()> {
                 }
             }
             op if op.starts_with('$') => return Err(unsupported_partial(op)),
+            // `{x: /abc/}` is a regex match, not an equality (MongoDB refuses it in every
+            // version: jstests/core/index_partial_create_drop.js).
+            _ if matches!(v, Bson::RegularExpression(_)) => {
+                return Err(unsupported_partial("$regex"));
+            }
             _ => {
                 if let Bson::Document(ops) = v
                     && ops.keys().next().is_some_and(|o| o.starts_with('$'))
@@ -592,6 +606,29 @@ mod tests {
             67
         );
         assert_eq!(code(doc! {"name": "x"}), 9);
+        assert_eq!(code(doc! {"key": {"a": 1}, "name": "foo\0bar"}), 67);
+        let regex = Bson::RegularExpression(bson::Regex {
+            pattern: "abc".to_string().try_into().unwrap(),
+            options: String::new().try_into().unwrap(),
+        });
+        assert_eq!(
+            code(doc! {"key": {"x": 1}, "name": "x", "partialFilterExpression": {"x": regex}}),
+            67
+        );
+    }
+
+    #[test]
+    fn key_patterns_compare_numbers_by_value_and_fields_by_order() {
+        assert!(same_key_pattern(
+            &doc! {"a": 1, "b": -1},
+            &doc! {"a": 1.0, "b": -1_i64}
+        ));
+        assert!(!same_key_pattern(
+            &doc! {"a": 1, "b": 1},
+            &doc! {"b": 1, "a": 1}
+        ));
+        assert!(!same_key_pattern(&doc! {"a": 1}, &doc! {"a": "1"}));
+        assert!(!same_key_pattern(&doc! {"a": 1}, &doc! {"a": -1}));
     }
 
     #[test]

@@ -251,7 +251,7 @@ fn resolve_hint(coll: &Collection, hint: &Bson) -> Result<Hint> {
         Bson::Document(d) => coll
             .indexes()
             .iter()
-            .find(|i| &i.spec.key == d && !i.spec.hidden)
+            .find(|i| crate::index::spec::same_key_pattern(&i.spec.key, d) && !i.spec.hidden)
             .map(|i| Hint::Index(i.name().to_string()))
             .ok_or_else(bad),
         _ => Err(Error::bad_value("hint must be a string or an object")),

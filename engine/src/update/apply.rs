@@ -152,7 +152,10 @@ fn apply_object(
             apply_into_document(obj, &mut fresh, path, cx)?;
             match fresh.keys().next() {
                 Some(name) => Err(cannot_create(name, field, scalar)),
-                None => Ok(Outcome::Unchanged),
+                None => match pop_below(obj, path) {
+                    Some((part, full)) => Err(not_viable(&part, &full, field, scalar)),
+                    None => Ok(Outcome::Unchanged),
+                },
             }
         }
         None if has_array_children(obj) => Err(Error::bad_value(format!(
@@ -176,6 +179,35 @@ fn cannot_create(name: &str, field: &str, parent: &Bson) -> Error {
         format!(
             "Cannot create field '{name}' in element {{{field}: {}}}",
             key_value(parent)
+        ),
+    )
+}
+
+/// The first `$pop` under `obj` (which sits at `path`): the path component right below `path`
+/// and the `$pop`'s whole path. `$pop` is the one operator that neither creates its path nor
+/// tolerates a path that cannot exist (MongoDB's PopNode keeps ModifierNode's defaults,
+/// allowCreation and allowNonViablePath both false, where $unset and $pull allow the latter):
+/// a scalar or an array in the way is an error, not a no-op
+/// (jstests/core/update_modifier_pop.js).
+fn pop_below(obj: &ObjectNode, path: &str) -> Option<(String, String)> {
+    obj.children.iter().find_map(|(key, child)| {
+        let full = join(path, &key.0);
+        match child {
+            Node::Leaf(LeafOp::Pop { .. }) => Some((key.0.clone(), full)),
+            Node::Leaf(_) => None,
+            Node::Object(o) => pop_below(o, &full).map(|(_, f)| (key.0.clone(), f)),
+        }
+    })
+}
+
+/// MongoDB's UpdateLeafNode::checkViability message: `part` of `full` cannot go through
+/// the element `field: blocker`.
+fn not_viable(part: &str, full: &str, field: &str, blocker: &Bson) -> Error {
+    Error::new(
+        ErrorCode::PathNotViable,
+        format!(
+            "Cannot use the part ({part}) of ({full}) to traverse the element ({{{field}: {}}})",
+            key_value(blocker)
         ),
     )
 }
@@ -272,6 +304,22 @@ fn apply_into_array(
                     let outcome = apply_node(child, None, name, &join(path, name), cx)?;
                     if outcome != Outcome::Unchanged {
                         return Err(cannot_create(name, field, &Bson::Array(before.to_vec())));
+                    }
+                    let below = match child {
+                        Node::Leaf(LeafOp::Pop { .. }) => {
+                            Some((name.to_string(), join(path, name)))
+                        }
+                        Node::Leaf(_) => None,
+                        Node::Object(o) => pop_below(o, &join(path, name))
+                            .map(|(_, full)| (name.to_string(), full)),
+                    };
+                    if let Some((part, full)) = below {
+                        return Err(not_viable(
+                            &part,
+                            &full,
+                            field,
+                            &Bson::Array(before.to_vec()),
+                        ));
                     }
                 }
             },

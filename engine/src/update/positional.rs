@@ -22,6 +22,14 @@ impl ArrayFilters {
     pub fn parse(filters: &[Document]) -> Result<Self> {
         let mut out = BTreeMap::new();
         for filter in filters {
+            // MongoDB parses each filter with kBanAllSpecialFeatures before reading its
+            // identifier (parsedUpdateArrayFilters): `$expr` is refused (224).
+            super::pull::ban_special_features(filter).map_err(|e| {
+                Error::new(
+                    e.code,
+                    format!("Error parsing array filter :: caused by :: {}", e.message),
+                )
+            })?;
             let mut ids = Vec::new();
             collect_identifiers(filter, &mut ids);
             let Some(id) = ids.first().cloned() else {
@@ -126,6 +134,15 @@ mod tests {
         );
         let e = err(vec![doc! {"x": 1, "y": 2}]);
         assert_eq!(e.code(), 9);
+        // jstests/core/expr.js: $expr is not allowed in arrayFilters.
+        let e = err(vec![doc! {"i.b": 5, "$expr": {"$eq": ["$i.b", 5]}}]);
+        assert_eq!(
+            (e.code(), e.message.as_str()),
+            (
+                224,
+                "Error parsing array filter :: caused by :: $expr is not allowed in this context"
+            )
+        );
         let e = err(vec![doc! {"X": 1}]);
         assert_eq!(e.code(), 2);
         assert!(e.message.ends_with("found 'X'"));

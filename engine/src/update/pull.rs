@@ -47,8 +47,8 @@ pub fn parse_pull(operand: &Bson) -> Result<PullCondition> {
 
 /// MongoDB parses a `$pull` query with `kBanAllSpecialFeatures` (`PullNode`'s
 /// `ObjectMatcher`): `$expr` there, or under its `$and`/`$or`/`$nor`, is refused as the match
-/// parser refuses it wherever it is not allowed.
-fn ban_special_features(query: &Document) -> Result<()> {
+/// parser refuses it wherever it is not allowed. Array filters are parsed the same way.
+pub(super) fn ban_special_features(query: &Document) -> Result<()> {
     for (key, value) in query {
         match (key.as_str(), value) {
             ("$expr", _) => {

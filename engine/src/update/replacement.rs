@@ -19,10 +19,16 @@ fn altered(new: &Bson) -> Error {
     )
 }
 
-/// The replaced document, or `None` when it would be identical to the current one. The `_id`
-/// (kept from the document when the replacement has none) comes first; a replacement's `_id`
-/// must equal the document's as a value (`1.0` may replace `1`).
+/// The replaced document, or `None` when the replacement is the current document exactly. The
+/// `_id` (kept from the document when the replacement has none) comes first; a replacement's
+/// `_id` must equal the document's as a value (`1.0` may replace `1`). As MongoDB's
+/// ObjectReplaceExecutor, the no-op test compares the document with the replacement as given,
+/// before the `_id` is restored: replacing `{_id: 0}` by `{}` is a write (counted modified,
+/// checked by the validator; jstests/libs/assert_schema_match.js relies on it).
 pub fn replace(original: &Document, replacement: &Document) -> Result<Option<Document>> {
+    if identical_documents(replacement, original) {
+        return Ok(None);
+    }
     let mut out = Document::new();
     match (original.get("_id"), replacement.get("_id")) {
         (Some(old), Some(new)) if compare_values_simple(old, new).is_ne() => {
@@ -41,11 +47,7 @@ pub fn replace(original: &Document, replacement: &Document) -> Result<Option<Doc
             out.insert(k.clone(), v.clone());
         }
     }
-    if identical_documents(&out, original) {
-        Ok(None)
-    } else {
-        Ok(Some(out))
-    }
+    Ok(Some(out))
 }
 
 /// An upsert's replacement: the query's `_id` (if any) joins a replacement that lacks one, and
@@ -98,5 +100,22 @@ mod tests {
             .unwrap();
         assert_eq!(out, doc! {"_id": 1.0, "b": 1});
         assert_eq!(out.keys().next().map(String::as_str), Some("_id"));
+    }
+
+    #[test]
+    fn a_replacement_without_the_id_is_a_write_even_when_nothing_changes() {
+        // MongoDB's ObjectReplaceExecutor compares the document with the replacement as given.
+        assert_eq!(
+            replace(&doc! {"_id": 0}, &doc! {}).unwrap(),
+            Some(doc! {"_id": 0})
+        );
+        assert_eq!(
+            replace(&doc! {"_id": 1, "a": 1}, &doc! {"a": 1}).unwrap(),
+            Some(doc! {"_id": 1, "a": 1})
+        );
+        assert_eq!(
+            replace(&doc! {"_id": 1, "a": 1}, &doc! {"_id": 1, "a": 1}).unwrap(),
+            None
+        );
     }
 }

@@ -100,6 +100,31 @@ fn cannot_create_fields_inside_scalars_or_arrays() {
 }
 
 #[test]
+fn pop_through_a_scalar_or_an_array_is_not_viable() {
+    // jstests/core/update_modifier_pop.js: $pop neither creates nor skips a blocked path.
+    assert_eq!(
+        error(doc! {"_id": 0, "a": {"b": 1}}, doc! {"$pop": {"a.b.c": 1}}),
+        (
+            28,
+            "Cannot use the part (c) of (a.b.c) to traverse the element ({b: 1})".into()
+        )
+    );
+    assert_eq!(
+        error(
+            doc! {"_id": 0, "a": {"b": [1, 2]}},
+            doc! {"$pop": {"a.b.c": 1}}
+        )
+        .0,
+        28
+    );
+    // A missing path stays a no-op.
+    assert_eq!(
+        run(doc! {"_id": 0, "a": {"c": 1}}, doc! {"$pop": {"a.b": 1}}).unwrap(),
+        None
+    );
+}
+
+#[test]
 fn no_op_updates_report_no_change() {
     let d = doc! {"_id": 1, "a": 1, "b": [1, 2], "c": {"x": 1}};
     for u in [

@@ -21,16 +21,11 @@ pub struct QueryRegex {
 impl QueryRegex {
     /// Compiles `pattern` with MongoDB's options letters (`i`, `m`, `s`, `x`, `u`).
     pub fn new(pattern: &str, options: &str) -> Result<QueryRegex> {
+        // MongoDB 8.0's RegexMatchExpression: a NUL in the pattern is BadValue; a NUL in the
+        // options is an invalid flag (51108), as jstests/core/regex_error.js (FCV 5.1+) expects.
         if pattern.contains('\0') {
-            return Err(Error::location(
-                51095,
+            return Err(Error::bad_value(
                 "Regular expression cannot contain an embedded null byte",
-            ));
-        }
-        if options.contains('\0') {
-            return Err(Error::location(
-                51096,
-                "Regular expression options string cannot contain an embedded null byte",
             ));
         }
         let mut builder = RegexBuilder::new(&translate(pattern, options.contains('x')));
@@ -250,5 +245,8 @@ mod tests {
             (e.code(), e.message.as_str()),
             (51108, "invalid flag in regex options: q")
         );
+        // jstests/core/regex_error.js (MongoDB 5.1+): NUL in the pattern, NUL in the options.
+        assert_eq!(QueryRegex::new("ab\0c", "").unwrap_err().code(), 2);
+        assert_eq!(QueryRegex::new("ab", "\0i").unwrap_err().code(), 51108);
     }
 }

@@ -103,8 +103,17 @@
   Object.defineProperty(Binary.prototype, 'type', { get: function () { return this.sub_type; } });
   Binary.createFromBase64 = function (b, s) { return Binary(b, s); };
   Binary.createFromHexString = function (h, s) { return Binary(native.hexToBase64(h), s); };
-  var MinKey = makeType('MinKey', function () {});
-  var MaxKey = makeType('MaxKey', function () {});
+  // The legacy shell's MinKey and MaxKey are singletons kept on the prototype; a `singleton`
+  // put there that is not one is refused (mozjs minkey.cpp, jstests/core/type6.js).
+  function checkSingleton(self, name) {
+    var proto = Object.getPrototypeOf(self);
+    if (Object.prototype.hasOwnProperty.call(proto, 'singleton') &&
+        !(proto.singleton instanceof Object && proto.singleton._bsontype === name)) {
+      throw new Error(name + ' singleton not of type ' + name);
+    }
+  }
+  var MinKey = makeType('MinKey', function () { checkSingleton(this, 'MinKey'); });
+  var MaxKey = makeType('MaxKey', function () { checkSingleton(this, 'MaxKey'); });
   var Code = makeType('Code', function (code, scope) {
     hidden(this, 'code', typeof code === 'function' ? code.toString() : String(code));
     if (scope !== undefined) hidden(this, 'scope', scope);
@@ -127,7 +136,15 @@
   function BinData(subtype, base64) { return Binary(base64, subtype); }
   function NumberLong(v) { return Long(v); }
   function NumberInt(v) { return Int32(v); }
-  function NumberDecimal(v) { return Decimal128(v); }
+  // The legacy shell's NumberDecimal(number) is the server's Decimal128(double), rounded to
+  // 15 significant digits (mozjs ValueWriter::toDecimal128): NumberDecimal(1.9) is
+  // 1.90000000000000, as $convert makes it. mongosh reads the number's text.
+  function NumberDecimal(v) {
+    if (typeof v === 'number' && native.getStyle() === 'legacy' && isFinite(v) && v !== 0) {
+      return Decimal128(v.toExponential(14));
+    }
+    return Decimal128(v);
+  }
   // The legacy shell's ISODate reads each part as a number and lets the date arithmetic carry
   // an out-of-range one (seconds 64 is the next minute's 4), within years 0000-9999; mongosh's,
   // like the native parser, refuses it.

@@ -59,6 +59,7 @@
   ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'throws'].forEach(function (name) {
     methods('test_helpers', g.assert[name], ['automsg'], true);
   });
+  methods('test_helpers', Array, g.__sproutApi.arrayGenerics, true);
   methods('test_helpers', Array, ['contains', 'unique', 'shuffle', 'sum', 'avg', 'stdDev', 'tojson', 'fetchRefs'], true);
   methods('test_helpers', Number.prototype, ['zeroPad', 'toPercentStr'], true);
   methods('test_helpers', Object, ['extend', 'merge', 'keySet'], true);

@@ -104,6 +104,24 @@
     Named.call(this, 'WriteResult', fields);
     if (writeError) this.writeError = writeError;
   }
+  // The first write error as the legacy shell's WriteResult holds it: `code` and `errmsg`
+  // shown, and the legacy WriteError's accessors (mongo/shell/bulk_api.js), whose toString
+  // names the error, so `/\$id/.test(res.getWriteError())` reads its message.
+  function firstWriteError(errs) {
+    if (!errs.length) return undefined;
+    var first = errs[0];
+    var raw = { index: first.index || 0, code: first.code, errmsg: first.errmsg };
+    var shown = { code: first.code, errmsg: first.errmsg };
+    var hidden = {
+      getErrmsg: function () { return raw.errmsg; },
+      tojson: function () { return raw; },
+      toString: function () { return 'WriteError(' + native.format(raw, 'tojson') + ')'; },
+    };
+    Object.keys(hidden).forEach(function (k) {
+      Object.defineProperty(shown, k, { value: hidden[k], enumerable: false });
+    });
+    return shown;
+  }
   WriteResult.prototype = Object.create(Named.prototype);
   WriteResult.prototype.constructor = WriteResult;
   WriteResult.prototype.hasWriteError = function () { return this.writeError !== undefined; };
@@ -115,6 +133,25 @@
     return this.nUpserted ? { index: 0, _id: this._id } : null;
   };
   WriteResult.prototype.getRawResponse = function () { return Object.assign({}, this); };
+  // The legacy shell answers a write command the server refused as a whole (ok: 0) with a
+  // WriteCommandError instead of throwing: its collection.js catches the bulk API's
+  // WriteCommandError and returns it, so `assert.writeError(coll.insert(…))` sees it.
+  function WriteCommandError(reply) {
+    Named.call(this, 'WriteCommandError', { ok: 0, errmsg: reply.errmsg, code: reply.code, codeName: reply.codeName });
+  }
+  WriteCommandError.prototype = Object.create(Named.prototype);
+  WriteCommandError.prototype.constructor = WriteCommandError;
+  WriteCommandError.prototype.toString = function () {
+    return 'WriteCommandError(' + native.format(Object.assign({}, this), 'tojson') + ')';
+  };
+  function refusedAsWriteCommandError(run) {
+    try {
+      return run();
+    } catch (e) {
+      if (e instanceof MongoServerError) return new WriteCommandError(e);
+      throw e;
+    }
+  }
   function BulkWriteResult(fields) { Named.call(this, 'BulkWriteResult', fields); }
   BulkWriteResult.prototype = Object.create(Named.prototype);
   BulkWriteResult.prototype.constructor = BulkWriteResult;
@@ -352,7 +389,8 @@
   C.insert = function (docOrDocs, options) {
     deprecationWarning('Collection.insert() is deprecated. Use insertOne, insertMany, or bulkWrite.');
     if (!isLegacy()) return this.insertMany(Array.isArray(docOrDocs) ? docOrDocs : [docOrDocs], options);
-    return legacyInsert(this, docOrDocs, options);
+    var coll = this;
+    return refusedAsWriteCommandError(function () { return legacyInsert(coll, docOrDocs, options); });
   };
   function legacyInsert(coll, docOrDocs, options) {
     var opts = typeof options === 'object' && options !== null ? writeOptions(options) : {};
@@ -372,7 +410,7 @@
         nMatched: 0, nModified: 0, nRemoved: 0, upserted: [],
       });
     }
-    return new WriteResult({ nInserted: reply.n }, errs.length ? { code: errs[0].code, errmsg: errs[0].errmsg } : undefined);
+    return new WriteResult({ nInserted: reply.n }, firstWriteError(errs));
   }
   // A legacy cursor reads cursor[i] as its i-th document (DBQuery's arrayAccess).
   var INDEXABLE = {
@@ -427,8 +465,10 @@
       var options = typeof justOne === 'object' && justOne !== null ? justOne : undefined;
       return one ? this.deleteOne(filter, options) : this.deleteMany(filter, options);
     }
-    var reply = deleteCommand(this, legacyQuery(filter), one ? 1 : 0);
-    return new WriteResult({ nRemoved: reply.n });
+    var coll = this;
+    return refusedAsWriteCommandError(function () {
+      return new WriteResult({ nRemoved: deleteCommand(coll, legacyQuery(filter), one ? 1 : 0).n });
+    });
   };
   function updateCommand(coll, filter, update, options, multi) {
     options = options || {};
@@ -473,7 +513,8 @@
       var options = typeof upsertOrOptions === 'object' && upsertOrOptions !== null ? upsertOrOptions : {};
       return options.multi ? this.updateMany(filter, update, options) : this.updateOne(filter, update, options);
     }
-    return legacyUpdate(this, filter, update, upsertOrOptions, multi);
+    var coll = this;
+    return refusedAsWriteCommandError(function () { return legacyUpdate(coll, filter, update, upsertOrOptions, multi); });
   };
   function legacyUpdate(coll, filter, update, upsertOrOptions, multi) {
     var opts = typeof upsertOrOptions === 'object' && upsertOrOptions !== null ? upsertOrOptions : { upsert: !!upsertOrOptions, multi: !!multi };
@@ -482,7 +523,7 @@
     var fields = { nMatched: reply.upserted ? 0 : reply.n, nUpserted: reply.upserted ? reply.upserted.length : 0, nModified: reply.nModified || 0 };
     if (reply.upserted && reply.upserted.length) fields._id = reply.upserted[0]._id;
     if (unacknowledged(writeOptions(opts))) return silenced(new WriteResult(fields));
-    return new WriteResult(fields, errs.length ? { code: errs[0].code, errmsg: errs[0].errmsg } : undefined);
+    return new WriteResult(fields, firstWriteError(errs));
   }
   // The 3.x shell's save (mongosh has none): an insert, or an upsert by _id, answered as a
   // WriteResult in either style. It gives the caller's document its new _id, as the legacy
@@ -490,11 +531,15 @@
   // finds it later.
   C.save = function (doc) {
     checkDoc(doc, 'document');
-    if (doc._id === undefined) {
-      if (Object.isExtensible(doc)) doc._id = B.ObjectId();
-      return legacyInsert(this, doc);
-    }
-    return legacyUpdate(this, { _id: doc._id }, doc, { upsert: true });
+    var coll = this;
+    var write = function () {
+      if (doc._id === undefined) {
+        if (Object.isExtensible(doc)) doc._id = B.ObjectId();
+        return legacyInsert(coll, doc);
+      }
+      return legacyUpdate(coll, { _id: doc._id }, doc, { upsert: true });
+    };
+    return isLegacy() ? refusedAsWriteCommandError(write) : write();
   };
   C.countDocuments = function (filter, options) {
     var cmd = { count: this._name, query: filter === undefined ? {} : filter };
@@ -616,7 +661,9 @@
   }
 
   // ---- database ----------------------------------------------------------------------------
-  function DB(name) { Object.defineProperty(this, '_name', { value: name, enumerable: false }); }
+  // `_name` is writable: MongoDB's jstests set it to reach a database name the constructor
+  // would refuse (jstests/core/invalid_db_name.js), and the server answers.
+  function DB(name) { Object.defineProperty(this, '_name', { value: name, enumerable: false, writable: true }); }
   var D = DB.prototype;
   D.getName = function () { return this._name; };
   D.toString = function () { return this._name; };
@@ -667,7 +714,9 @@
     return new Proxy(target, {
       get: function (t, prop, receiver) {
         if (typeof prop !== 'string' || prop in t || prop[0] === '_') return Reflect.get(t, prop, receiver);
-        return t.getCollection(prop);
+        // Through the proxy, so the collection's getDB() reads unknown names as collections too
+        // (`coll.getDB().other`, as jstests/aggregation/sources/lookup/lookup_subpipeline.js does).
+        return t.getCollection.call(receiver, prop);
       },
     });
   }
@@ -689,6 +738,7 @@
   define('MongoServerError', MongoServerError);
   define('MongoBulkWriteError', MongoBulkWriteError);
   define('WriteResult', WriteResult);
+  define('WriteCommandError', WriteCommandError);
   define('BulkWriteResult', BulkWriteResult);
   define('DBCollection', DBCollection);
   define('DBQuery', Cursor);
@@ -769,6 +819,9 @@
       MongoshInvalidInputError: MongoshInvalidInputError, Named: Named, Cursor: Cursor,
       WriteResult: WriteResult, BulkWriteResult: BulkWriteResult, requireOperators: requireOperators,
       dbProxy: dbProxy, helperCommand: helperCommand, isLegacy: isLegacy, DBPrototype: D,
+      // SpiderMonkey's Array generics (`Array.sort(arr)`), defined by test_helpers.js.
+      arrayGenerics: Object.freeze(['concat', 'every', 'filter', 'forEach', 'indexOf', 'join', 'lastIndexOf',
+        'map', 'pop', 'push', 'reverse', 'shift', 'slice', 'some', 'sort', 'splice', 'unshift']),
     }),
     enumerable: false,
   });

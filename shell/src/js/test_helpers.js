@@ -156,6 +156,7 @@
   define(g, 'Random', Random);
 
   // ---- Array, Object, Number helpers ----------------------------------------------------------
+  var ARRAY_GENERICS = g.__sproutApi.arrayGenerics;
   define(Array, 'contains', function (arr, obj) {
     for (var i = 0; i < arr.length; i++) { if (arr[i] == obj) return true; }
     return false;
@@ -189,6 +190,14 @@
   });
   define(Array, 'tojson', function (arr, indent, nolint) {
     return native.format(arr, nolint ? 'legacy-oneline' : 'tojson');
+  });
+  // SpiderMonkey's Array generics (`Array.sort(arr)`, `Array.map(arr, f)` …): the legacy
+  // shell's engine had them until SpiderMonkey 68, and MongoDB's 2019 jstests call them
+  // (jstests/core/or4.js sorts a distinct's values with `Array.sort`).
+  ARRAY_GENERICS.forEach(function (name) {
+    define(Array, name, function (arr) {
+      return Array.prototype[name].apply(arr, Array.prototype.slice.call(arguments, 1));
+    });
   });
   define(Array, 'fetchRefs', function (arr, coll) {
     var out = [];

@@ -56,6 +56,19 @@ pub fn read_list(text: &str) -> Result<Vec<Entry>, String> {
     Ok(entries)
 }
 
+/// Reads a list of paths, one per line (`#` starts a comment), each in the area its name
+/// suggests ([`area_of`]): the survey list `tests/data/jstests_survey.txt`.
+pub fn read_names(text: &str) -> Vec<Entry> {
+    text.lines()
+        .map(|line| line.split('#').next().unwrap_or("").trim())
+        .filter(|line| !line.is_empty())
+        .map(|path| Entry {
+            area: area_of(path).to_string(),
+            path: path.to_string(),
+        })
+        .collect()
+}
+
 /// Every `.js` file under `jstests/core` and `jstests/aggregation` of `root`, sorted, each in
 /// the area its name suggests ([`area_of`]).
 pub fn every_file(root: &Path) -> Vec<Entry> {
@@ -336,6 +349,16 @@ mod tests {
         assert_eq!(list.len(), 1);
         assert_eq!(list[0].area, "query");
         assert!(read_list("query").is_err());
+    }
+
+    #[test]
+    fn name_lines() {
+        let list =
+            read_names("# comment\njstests/core/index9.js\n\njstests/aggregation/a.js # x\n");
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[0].area, "index");
+        assert_eq!(list[1].path, "jstests/aggregation/a.js");
+        assert_eq!(list[1].area, "aggregation");
     }
 
     #[test]
