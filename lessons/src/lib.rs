@@ -19,7 +19,7 @@ mod plan_view;
 pub use feedback::{Comparison, PlanFactDifference, SHOWN};
 pub use model::{AnswerRules, Check, Exercise, Lesson, PlanRequirement, Prose, Step};
 pub use output::{
-    OutputDifference, OutputItem, PrintedValue, compare_output, parse_output, parse_value,
+    OutputDifference, OutputItem, PrintedValue, compare_output, key_text, parse_output, parse_value,
 };
 pub use parse::{ParseError, parse_lesson};
 pub use plan_tree::{ExplainPlan, PlanStage};

@@ -8,6 +8,8 @@
 use bson::{Bson, Document};
 use serde::{Deserialize, Serialize};
 
+use crate::output::key_text;
+
 /// One stage of a plan and its inputs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlanStage {
@@ -346,16 +348,6 @@ fn key_pattern_text(pattern: &Document) -> String {
         })
         .collect();
     format!("{{ {} }}", parts.join(", "))
-}
-
-/// A field name as mongosh writes it: bare when it is an identifier, else quoted.
-fn key_text(k: &str) -> String {
-    let mut chars = k.chars();
-    let identifier = chars
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$');
-    if identifier { k.to_string() } else { quoted(k) }
 }
 
 fn quoted(s: &str) -> String {

@@ -9,12 +9,14 @@
 use std::str::FromStr;
 
 use base64::Engine as _;
-use boa_engine::object::builtins::{JsArray, JsDate, JsRegExp};
+use boa_engine::object::builtins::{JsArray, JsDate, JsRegExp, JsTypedArray};
 use boa_engine::value::JsVariant;
 use boa_engine::{Context, JsError, JsNativeError, JsObject, JsResult, JsValue, js_string};
 use bson::oid::ObjectId;
 use bson::spec::BinarySubtype;
 use bson::{Binary, Bson, Document, Regex, Timestamp};
+
+use crate::value_caps::MAX_STRING_LENGTH;
 
 /// Deeper values are refused rather than risking the native stack (cycles end here too).
 pub const MAX_DEPTH: usize = 150;
@@ -31,6 +33,11 @@ struct Walk {
     remaining: std::cell::Cell<usize>,
     /// Keep JavaScript `undefined` as BSON undefined (for printing) instead of null (for the server).
     keep_undefined: bool,
+    /// For printing: UTF-16 units the printed text may still take, counted as a lower bound of
+    /// what each value prints as. A printed value cannot be longer than the shell's longest
+    /// string, and without this a value printed into a string, read back as an object and
+    /// printed again grows tenfold a round (`a = Object(tojson(this))`) until memory runs out.
+    printable: Option<std::cell::Cell<usize>>,
 }
 
 impl Walk {
@@ -41,9 +48,42 @@ impl Walk {
                 self.remaining.set(left);
                 Ok(())
             }
-            None => Err(too_large()),
+            None => Err(self.over_budget()),
         }
     }
+
+    /// The error for a value past the BSON budget: printing, the text is what would be too long.
+    fn over_budget(&self) -> JsError {
+        if self.printable.is_some() {
+            too_long_to_print()
+        } else {
+            too_large()
+        }
+    }
+
+    /// Counts `units` of printed text, when printing, against the shell's longest string.
+    fn charge_printed(&self, units: usize) -> JsResult<()> {
+        let Some(left) = &self.printable else {
+            return Ok(());
+        };
+        match left.get().checked_sub(units) {
+            Some(rest) => {
+                left.set(rest);
+                Ok(())
+            }
+            None => Err(too_long_to_print()),
+        }
+    }
+}
+
+/// V8's error for a string past its longest, which a printed value would be.
+pub fn too_long_to_print() -> JsError {
+    JsNativeError::range()
+        .with_message(format!(
+            "Invalid string length: the printed value would pass {MAX_STRING_LENGTH} characters, \
+             the longest string the shell holds; print a part of it (a projection, a slice)"
+        ))
+        .into()
 }
 
 fn too_large() -> JsError {
@@ -88,16 +128,21 @@ fn get_string(obj: &JsObject, key: &str, ctx: &mut Context) -> JsResult<String> 
 
 /// Converts a JS value to BSON. `undefined` becomes null, as js-bson does by default.
 pub fn to_bson(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
-    convert(v, ctx, false)
+    convert(v, ctx, false, false)
 }
 
-/// Converts a JS value to BSON for printing: `undefined` stays undefined, so the shell shows
-/// `undefined` where mongosh and the legacy shell do (`print(undefined)`, `{ a: undefined }`).
-pub fn to_bson_for_display(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
-    convert(v, ctx, true)
+/// Converts a JS value to BSON for printing: with `keep_undefined`, `undefined` stays undefined,
+/// so the shell shows `undefined` where mongosh does (`print(undefined)`, `{ a: undefined }`).
+/// A value whose printed text would pass the shell's longest string is refused as it is walked.
+pub fn to_bson_for_printing(
+    v: &JsValue,
+    ctx: &mut Context,
+    keep_undefined: bool,
+) -> JsResult<Bson> {
+    convert(v, ctx, keep_undefined, true)
 }
 
-fn convert(v: &JsValue, ctx: &mut Context, keep_undefined: bool) -> JsResult<Bson> {
+fn convert(v: &JsValue, ctx: &mut Context, keep_undefined: bool, printing: bool) -> JsResult<Bson> {
     let keys_fn = ctx
         .global_object()
         .get(js_string!("__sproutKeys"), ctx)?
@@ -107,6 +152,7 @@ fn convert(v: &JsValue, ctx: &mut Context, keep_undefined: bool) -> JsResult<Bso
         keys_fn,
         remaining: std::cell::Cell::new(MAX_CONVERTED_BYTES),
         keep_undefined,
+        printable: printing.then(|| std::cell::Cell::new(MAX_STRING_LENGTH)),
     };
     to_bson_at(v, ctx, &walk, 0)
 }
@@ -133,6 +179,7 @@ fn to_bson_at(v: &JsValue, ctx: &mut Context, walk: &Walk, depth: usize) -> JsRe
         JsVariant::Null | JsVariant::Undefined => Bson::Null,
         JsVariant::Boolean(b) => Bson::Boolean(b),
         JsVariant::String(s) => {
+            walk.charge_printed(s.len())?;
             let text = utf8(&s);
             walk.charge(text.len() + 5)?;
             Bson::String(text)
@@ -190,6 +237,8 @@ fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) 
         if len.saturating_mul(3) > walk.remaining.get() as u64 {
             return Err(too_large());
         }
+        // Printed, every element takes at least one character and a separator.
+        walk.charge_printed(usize::try_from(len.saturating_mul(2)).unwrap_or(usize::MAX))?;
         let mut out = Vec::with_capacity(len.min(1 << 16) as usize);
         for i in 0..len {
             walk.charge(2 + decimal_digits(i))?;
@@ -231,6 +280,23 @@ fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) 
     if let Some(kind) = marker.as_string() {
         return typed_to_bson(&kind.to_std_string_escaped(), obj, ctx, walk, depth);
     }
+    // A String object or a typed array has one key per character or element, made only when
+    // asked for: count them first, so `Object(s)` of a 30-million-character string is refused
+    // before 30 million keys are built.
+    if let Some((count, value_bytes, value_printed)) = indexed_keys(obj, ctx)? {
+        // What the walk below would charge at least (checked, not charged: it charges each key
+        // as it goes): per key its digits, the BSON type byte and NUL and the value, or, printed,
+        // `: `, a separator and the value (a character in quotes, or a digit).
+        let digits = index_digits(count);
+        if digits.saturating_add(count.saturating_mul(2 + value_bytes)) > walk.remaining.get() {
+            return Err(walk.over_budget());
+        }
+        if let Some(printable) = &walk.printable
+            && digits.saturating_add(count.saturating_mul(3 + value_printed)) > printable.get()
+        {
+            return Err(too_long_to_print());
+        }
+    }
     let keys = walk
         .keys_fn
         .call(&JsValue::undefined(), &[JsValue::from(obj.clone())], ctx)?;
@@ -241,6 +307,8 @@ fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) 
     let mut doc = Document::new();
     for i in 0..n {
         let key = keys.get(i, ctx)?.to_string(ctx)?;
+        // Printed, a field takes at least its name, `: ` and one character.
+        walk.charge_printed(key.len() + 3)?;
         let name = field_name(&key)?;
         walk.charge(2 + name.len())?;
         let value = obj.get(key.clone(), ctx)?;
@@ -252,6 +320,35 @@ fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) 
         doc.insert(name, to_bson_at(&value, ctx, walk, depth + 1)?);
     }
     Ok(Bson::Document(doc))
+}
+
+/// The integer keys an exotic object reports without storing them, a String object's
+/// characters or a typed array's elements: how many, and the least BSON bytes and printed
+/// characters each one's value takes (`None` for any other object).
+fn indexed_keys(obj: &JsObject, ctx: &mut Context) -> JsResult<Option<(usize, usize, usize)>> {
+    if let Some(text) = obj.downcast_ref::<boa_engine::JsString>() {
+        // A one-character string: length, the character, NUL; printed 'x'.
+        return Ok(Some((text.len(), 6, 3)));
+    }
+    match JsTypedArray::from_object(obj.clone()) {
+        // A number: at least an int32; printed, a digit.
+        Ok(typed) => Ok(Some((typed.length(ctx)?, 4, 1))),
+        Err(_) => Ok(None),
+    }
+}
+
+/// The digits of the decimal keys `0` to `count - 1`, all together.
+fn index_digits(count: usize) -> usize {
+    let mut total = 0usize;
+    let mut width = 1;
+    let mut start = 0usize;
+    while start < count {
+        let end = start.saturating_mul(10).max(10).min(count);
+        total = total.saturating_add((end - start).saturating_mul(width));
+        start = end;
+        width += 1;
+    }
+    total
 }
 
 fn typed_to_bson(
@@ -455,4 +552,21 @@ fn document_to_js(d: &Document, ctx: &mut Context, types: &JsObject) -> JsResult
         obj.create_data_property_or_throw(boa_engine::JsString::from(k.as_str()), value, ctx)?;
     }
     Ok(obj)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::index_digits;
+
+    #[test]
+    fn index_digits_counts_every_key_once() {
+        assert_eq!(index_digits(0), 0);
+        assert_eq!(index_digits(1), 1);
+        assert_eq!(index_digits(10), 10);
+        assert_eq!(index_digits(11), 12);
+        assert_eq!(index_digits(1000), 10 + 180 + 2700);
+        let slow: usize = (0..123_457usize).map(|i| i.to_string().len()).sum();
+        assert_eq!(index_digits(123_457), slow);
+        assert!(index_digits(usize::MAX) > 0);
+    }
 }

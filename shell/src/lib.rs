@@ -581,11 +581,8 @@ impl Shell {
                 let value = obj.get(js_string!("value"), &mut self.ctx)?;
                 // mongosh prints `undefined` fields as such; the legacy style keeps null (see
                 // `runtime::format`).
-                let v = if style == Style::Mongosh {
-                    convert::to_bson_for_display(&value, &mut self.ctx)?
-                } else {
-                    convert::to_bson(&value, &mut self.ctx)?
-                };
+                let v =
+                    convert::to_bson_for_printing(&value, &mut self.ctx, style == Style::Mongosh)?;
                 out.result = Some(printer::format_value(
                     &v,
                     &PrintOptions {

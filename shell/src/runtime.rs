@@ -20,6 +20,7 @@ pub(crate) struct SessionRef(pub Rc<RefCell<Session>>);
 
 const BSON_TYPES_JS: &str = include_str!("js/bson_types.js");
 const SHELL_API_JS: &str = include_str!("js/shell_api.js");
+const CONNECTION_JS: &str = include_str!("js/connection.js");
 const LIMITS_JS: &str = include_str!("js/limits.js");
 const BULK_JS: &str = include_str!("js/bulk.js");
 const INDEXES_JS: &str = include_str!("js/indexes.js");
@@ -87,6 +88,7 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
     ctx.eval(Source::from_bytes(LIMITS_JS))?;
     ctx.eval(Source::from_bytes(BSON_TYPES_JS))?;
     ctx.eval(Source::from_bytes(SHELL_API_JS))?;
+    ctx.eval(Source::from_bytes(CONNECTION_JS))?;
     ctx.eval(Source::from_bytes(AGGREGATE_JS))?;
     ctx.eval(Source::from_bytes(PLAN_CACHE_JS))?;
     ctx.eval(Source::from_bytes(GLOBALS_JS))?;
@@ -296,11 +298,7 @@ fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue>
     // tojson, and Sprout sends null, so showing `undefined` there would make equal values
     // (a field set to undefined, the server's answer for it) print differently.
     let mongosh_display = how == "shell" && style == Style::Mongosh;
-    let value = if mongosh_display {
-        convert::to_bson_for_display(&arg(args, 0), ctx)?
-    } else {
-        convert::to_bson(&arg(args, 0), ctx)?
-    };
+    let value = convert::to_bson_for_printing(&arg(args, 0), ctx, mongosh_display)?;
     if value == bson::Bson::Undefined {
         // The result printer shows nothing for a bare `undefined`; print() and printjson()
         // spell it out, as mongosh does.
@@ -328,8 +326,24 @@ fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue>
             pretty: true,
         },
     };
-    Ok(js_string_value(&printer::format_value(&value, &opts)))
+    let text = printer::format_value(&value, &opts);
+    drop(value);
+    // The walk's count is a lower bound; the text itself must fit the longest string too.
+    if text.encode_utf16().count() > crate::value_caps::MAX_STRING_LENGTH {
+        return Err(convert::too_long_to_print());
+    }
+    let printed = js_string_value(&text);
+    // Printing a large value leaves the walk's garbage (the key lists Object.keys made, one
+    // string per key) to Boa's collector, which runs by allocation count: a loop printing
+    // large values held several rounds of it at once (the shell_program fuzzer's 2 GiB).
+    if text.len() >= LARGE_PRINT {
+        boa_engine::gc::force_collect();
+    }
+    Ok(printed)
 }
+
+/// Printed text from which on the garbage of printing is collected at once (bytes).
+const LARGE_PRINT: usize = 1 << 22;
 
 fn hex_md5(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let text = arg_string(args, 0, ctx)?;

@@ -191,7 +191,11 @@ fn start(
     cmd.args(["-n", "10"])
         .arg(binaries.join(target))
         .arg(format!("-max_total_time={seconds}"))
-        .args(["-max_len=4096", "-timeout=20", "-rss_limit_mb=2048"])
+        // 4 GiB of memory, as the hostile table's rows get (`ulimit -v`, issue #18's attacker's
+        // cap and wasm32's ceiling): the shell's limits are set against that. libFuzzer's
+        // default 2 GiB flagged printing a 29-million-character value (within the string cap,
+        // about 700 MB at its peak) once a reused shell held the garbage of earlier inputs.
+        .args(["-max_len=4096", "-timeout=20", "-rss_limit_mb=4096"])
         .args(["-print_final_stats=1", "-close_fd_mask=1"])
         .arg(format!("-artifact_prefix={}/", artifacts.display()));
     if keep_going {

@@ -128,6 +128,12 @@ fn cases() -> Vec<Case> {
             2,
             "no $ expressions in $all",
         ),
+        // $maxDistance takes a path too (parsePathAcceptingKeyword), so it is refused alike.
+        f(
+            doc! {"a": {"$all": [{"$maxDistance": 1}]}},
+            2,
+            "no $ expressions in $all",
+        ),
         f(
             doc! {"a": {"$all": [{"$elemMatch": {"b": 1}}, 1]}},
             2,

@@ -629,7 +629,7 @@ fn parse_all(operand: &Bson) -> Result<ValuePred> {
                 r.pattern.as_str(),
                 r.options.as_str(),
             )?))),
-            Bson::Document(d) if d.iter().next().is_some_and(|(k, _)| is_path_operator(k)) => {
+            Bson::Document(d) if d.iter().next().is_some_and(|(k, _)| is_path_accepting(k)) => {
                 return Err(Error::bad_value("no $ expressions in $all"));
             }
             other => preds.push(equality(other)?),
@@ -642,37 +642,44 @@ fn parse_all(operand: &Bson) -> Result<ValuePred> {
     Ok(ValuePred::All(preds))
 }
 
-/// The operators that take a path (`$gt`, `$in`...), as opposed to `$and` or plain fields.
-fn is_path_operator(k: &str) -> bool {
-    matches!(
-        k,
-        "$eq"
-            | "$ne"
-            | "$lt"
-            | "$lte"
-            | "$gt"
-            | "$gte"
-            | "$in"
-            | "$nin"
-            | "$exists"
-            | "$type"
-            | "$mod"
-            | "$regex"
-            | "$options"
-            | "$elemMatch"
-            | "$all"
-            | "$size"
-            | "$not"
-            | "$bitsAllSet"
-            | "$bitsAllClear"
-            | "$bitsAnySet"
-            | "$bitsAnyClear"
-            | "$near"
-            | "$nearSphere"
-            | "$geoWithin"
-            | "$geoIntersects"
-            | "$within"
-    )
+/// The query operators that take a path (`{a: {$gt: 1}}`), as opposed to top-level ones
+/// (`$and`, `$or`, `$expr`…) and plain fields: MongoDB's
+/// `MatchExpressionParser::parsePathAcceptingKeyword`. `$all` refuses them as elements, and a
+/// `$pull` operand that starts with one is a condition on each element (`update/pull.rs`).
+const PATH_ACCEPTING_OPERATORS: &[&str] = &[
+    "$eq",
+    "$ne",
+    "$gt",
+    "$gte",
+    "$lt",
+    "$lte",
+    "$in",
+    "$nin",
+    "$all",
+    "$exists",
+    "$mod",
+    "$type",
+    "$regex",
+    "$options",
+    "$elemMatch",
+    "$size",
+    "$not",
+    "$near",
+    "$nearSphere",
+    "$geoWithin",
+    "$within",
+    "$geoIntersects",
+    "$maxDistance",
+    "$minDistance",
+    "$bitsAllSet",
+    "$bitsAllClear",
+    "$bitsAnySet",
+    "$bitsAnyClear",
+];
+
+/// Whether `k` is a query operator that takes a path ([`PATH_ACCEPTING_OPERATORS`]).
+pub(crate) fn is_path_accepting(k: &str) -> bool {
+    PATH_ACCEPTING_OPERATORS.contains(&k)
 }
 
 fn parse_size(operand: &Bson) -> Result<ValuePred> {

@@ -22,6 +22,17 @@ fn three_members() -> ReplicaSet {
     ReplicaSet::initiate(&config, clock, 1).unwrap()
 }
 
+/// Both secondaries apply the oplog `millis` behind the primary.
+fn lag_secondaries(set: &mut ReplicaSet, millis: i64) {
+    for host in [B, C] {
+        let reply = set.run_command(
+            "admin",
+            &doc! {"sproutReplSetMember": host, "lagMillis": millis},
+        );
+        assert_eq!(reply.get_f64("ok").ok(), Some(1.0), "{reply}");
+    }
+}
+
 fn first_batch(reply: &Document) -> Vec<Bson> {
     reply
         .get_document("cursor")
@@ -75,12 +86,7 @@ fn writes_reach_the_secondaries_and_their_oplogs() {
 #[test]
 fn a_lagging_secondary_serves_old_data_until_time_passes() {
     let mut set = three_members();
-    for host in [B, C] {
-        set.run_command(
-            "admin",
-            &doc! {"sproutReplSetMember": host, "lagMillis": 5000},
-        );
-    }
+    lag_secondaries(&mut set, 5000);
     set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
     assert!(find_on(&mut set, "secondary").is_empty());
     assert_eq!(find_on(&mut set, "primary").len(), 1);
@@ -103,12 +109,7 @@ fn explain_names_the_member_that_served_the_read() {
 #[test]
 fn majority_waits_for_a_lagging_secondary_within_wtimeout() {
     let mut set = three_members();
-    for host in [B, C] {
-        set.run_command(
-            "admin",
-            &doc! {"sproutReplSetMember": host, "lagMillis": 2000},
-        );
-    }
+    lag_secondaries(&mut set, 2000);
     let before = set.now_millis();
     let reply = set.run_command(
         "test",
@@ -160,12 +161,7 @@ fn w_all_times_out_when_a_member_is_stopped() {
 #[test]
 fn majority_times_out_when_the_secondaries_lag() {
     let mut set = three_members();
-    for host in [B, C] {
-        set.run_command(
-            "admin",
-            &doc! {"sproutReplSetMember": host, "lagMillis": 10_000},
-        );
-    }
+    lag_secondaries(&mut set, 10_000);
     let reply = set.run_command(
         "test",
         &doc! {"insert": "c", "documents": [{"_id": 1}], "writeConcern": {"w": "majority", "wtimeout": 1000}},
@@ -338,12 +334,7 @@ fn max_staleness_below_ninety_seconds_is_refused() {
 #[test]
 fn step_down_waits_for_a_secondary_to_catch_up() {
     let mut set = three_members();
-    for host in [B, C] {
-        set.run_command(
-            "admin",
-            &doc! {"sproutReplSetMember": host, "lagMillis": 30_000},
-        );
-    }
+    lag_secondaries(&mut set, 30_000);
     set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
     let reply = set.run_command("admin", &doc! {"replSetStepDown": 60});
     assert_eq!(reply.get_i32("code").ok(), Some(262), "{reply}");
@@ -378,12 +369,7 @@ fn find_with_concern(set: &mut ReplicaSet, level: &str, batch_size: i32) -> Docu
 fn a_majority_read_does_not_see_a_write_only_the_primary_has() {
     let mut set = three_members();
     set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
-    for host in [B, C] {
-        set.run_command(
-            "admin",
-            &doc! {"sproutReplSetMember": host, "lagMillis": 5000},
-        );
-    }
+    lag_secondaries(&mut set, 5000);
     let before = set.majority_commit_point();
     set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 2}]});
     assert_eq!(set.majority_commit_point(), before);
@@ -495,12 +481,7 @@ fn a_linearizable_read_runs_on_the_primary_and_writes_a_no_op() {
 #[test]
 fn a_linearizable_read_waits_for_lagging_secondaries() {
     let mut set = three_members();
-    for host in [B, C] {
-        set.run_command(
-            "admin",
-            &doc! {"sproutReplSetMember": host, "lagMillis": 3000},
-        );
-    }
+    lag_secondaries(&mut set, 3000);
     set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
     let before = set.now_millis();
     let reply = find_with_concern(&mut set, "linearizable", 10);
@@ -544,12 +525,7 @@ fn a_linearizable_read_without_a_majority_to_confirm_it_ends_at_max_time_ms() {
 fn a_snapshot_read_reads_the_majority_point_and_names_it() {
     let mut set = three_members();
     set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
-    for host in [B, C] {
-        set.run_command(
-            "admin",
-            &doc! {"sproutReplSetMember": host, "lagMillis": 5000},
-        );
-    }
+    lag_secondaries(&mut set, 5000);
     set.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 2}]});
     let reply = find_with_concern(&mut set, "snapshot", 10);
     assert_eq!(first_batch(&reply), vec![Bson::Document(doc! {"_id": 1})]);

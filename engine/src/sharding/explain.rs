@@ -179,16 +179,16 @@ impl Router {
         pipeline: &[Bson],
     ) -> Result<Document> {
         let sharded = self.metadata.collection(ns).is_some();
-        let (shards, merger_part) = if sharded {
+        let (shards, split_shards_part, merger_part) = if sharded {
             self.split_for(ns, pipeline)
         } else {
-            (vec![self.primary_index(db, false)?], Vec::new())
+            (vec![self.primary_index(db, false)?], Vec::new(), Vec::new())
         };
         let single = shards.len() == 1;
         let shards_part: Vec<Bson> = if single {
             pipeline.to_vec()
         } else {
-            pipeline[..pipeline.len() - merger_part.len()].to_vec()
+            split_shards_part
         };
         let mut shard_command = command.clone();
         if let Ok(mut inner) = command.get_document("explain").cloned() {

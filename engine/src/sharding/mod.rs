@@ -22,6 +22,7 @@ mod reads;
 pub mod router;
 pub mod shard;
 pub mod shard_key;
+mod split_group;
 pub mod targeting;
 mod writes;
 

@@ -7,6 +7,7 @@
 use bson::{Bson, Document, doc};
 
 use super::router::{CursorOwner, Router, first_stage_is};
+use super::split_group::split_group;
 use super::targeting::{KeyTarget, target};
 use crate::Engine;
 use crate::error::{Error, ErrorCode, Result};
@@ -165,14 +166,13 @@ impl Router {
             return self.coll_stats_stage(db, command, &shards);
         }
         let pipeline = command.get_array("pipeline").cloned().unwrap_or_default();
-        let (shards, merger_part) = self.split_for(&ns, &pipeline);
+        let (shards, shards_part, merger_part) = self.split_for(&ns, &pipeline);
         if shards.len() == 1 {
             let targeted = self.last_targeted.clone();
             let reply = self.forward(shards[0], db, command);
             self.last_targeted = targeted;
             return Ok(reply);
         }
-        let shards_part: Vec<Bson> = pipeline[..pipeline.len() - merger_part.len()].to_vec();
         if let Some(stage) = merger_part
             .iter()
             .filter_map(Bson::as_document)
@@ -208,8 +208,15 @@ impl Router {
         Ok(reply)
     }
 
-    /// The shards a pipeline targets (by its leading `$match`) and the stages the merger runs.
-    pub(super) fn split_for(&mut self, ns: &str, pipeline: &[Bson]) -> (Vec<usize>, Vec<Bson>) {
+    /// The shards a pipeline targets (by its leading `$match`), the stages each shard runs and
+    /// the stages the merger runs. The shards run the leading stages that need no other
+    /// shard's documents; a `$group` right after them is split into a partial group on each
+    /// shard and a merging group (`split_group.rs`).
+    pub(super) fn split_for(
+        &mut self,
+        ns: &str,
+        pipeline: &[Bson],
+    ) -> (Vec<usize>, Vec<Bson>, Vec<Bson>) {
         let filter = pipeline
             .first()
             .and_then(Bson::as_document)
@@ -225,7 +232,18 @@ impl Router {
                     .is_some_and(|k| SHARD_STAGES.contains(&k.as_str()))
             })
             .unwrap_or(pipeline.len());
-        (shards, pipeline[split..].to_vec())
+        let mut shards_part = pipeline[..split].to_vec();
+        let mut merger_part = pipeline[split..].to_vec();
+        let group = merger_part
+            .first()
+            .and_then(Bson::as_document)
+            .filter(|stage| stage.len() == 1)
+            .and_then(|stage| stage.get_document("$group").ok());
+        if let Some((partial, merging)) = group.and_then(split_group) {
+            shards_part.push(Bson::Document(doc! {"$group": partial}));
+            merger_part.splice(0..1, merging);
+        }
+        (shards, shards_part, merger_part)
     }
 }
 

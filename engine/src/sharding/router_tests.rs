@@ -437,9 +437,21 @@ fn explains_count_and_aggregate_through_the_router() {
         Bson::Document(doc! {"$group": {"_id": null, "n": {"$sum": 1}}}),
     ];
     let reply = router.run_command("test", &doc! {"explain": {"aggregate": "c", "pipeline": pipeline, "cursor": {}}, "verbosity": "queryPlanner"});
+    // Each shard runs the $match and a partial $group; the merger sums the partial counts.
     let split = ok(&reply).get_document("splitPipeline").unwrap();
-    assert_eq!(split.get_array("shardsPart").unwrap().len(), 1);
-    assert_eq!(split.get_array("mergerPart").unwrap().len(), 1);
+    assert_eq!(
+        split.get_array("shardsPart").unwrap(),
+        &vec![
+            Bson::Document(doc! {"$match": {"x": {"$gte": 0}}}),
+            Bson::Document(doc! {"$group": {"_id": null, "n": {"$sum": 1}}}),
+        ]
+    );
+    assert_eq!(
+        split.get_array("mergerPart").unwrap(),
+        &vec![Bson::Document(
+            doc! {"$group": {"_id": "$_id", "n": {"$sum": "$n"}}}
+        )]
+    );
     assert_eq!(reply.get_document("shards").unwrap().len(), 2);
     let reply = router.run_command("test", &doc! {"explain": {"delete": "c", "deletes": [{"q": {}, "limit": 0}]}, "verbosity": "queryPlanner"});
     let plan = ok(&reply)
@@ -578,4 +590,69 @@ fn move_chunk_finds_the_chunk_from_a_query_on_dotted_key_fields() {
         })
         .expect("the upper chunk");
     assert_eq!(upper.get_str("shard").unwrap(), "shard0001", "{chunks:?}");
+}
+
+#[test]
+fn a_group_split_between_shards_answers_as_one_server() {
+    let mut router = cluster(2);
+    sharded_numbers(&mut router);
+    // A few values $avg and $sum skip, on both shards.
+    let extra = vec![
+        Bson::Document(doc! {"_id": 100, "x": 3, "y": "text"}),
+        Bson::Document(doc! {"_id": 101, "x": 17, "y": "text"}),
+    ];
+    ok(&router.run_command("test", &doc! {"insert": "c", "documents": extra.clone()}));
+    let mut single = crate::Engine::new();
+    let docs: Vec<Bson> = (0..20)
+        .map(|i| Bson::Document(doc! {"_id": i, "x": i}))
+        .chain(extra)
+        .collect();
+    ok(&single.run_command("test", &doc! {"insert": "c", "documents": docs}));
+    let pipeline = vec![
+        Bson::Document(doc! {"$match": {"x": {"$gte": 1}}}),
+        Bson::Document(doc! {"$group": {
+            "_id": {"$mod": ["$x", 3]},
+            "s": {"$sum": "$x"},
+            "a": {"$avg": "$x"},
+            "ay": {"$avg": "$y"},
+            "n": {"$count": {}},
+            "lo": {"$min": "$x"},
+            "hi": {"$max": "$x"},
+            "p": {"$push": "$x"},
+            "u": {"$addToSet": {"$mod": ["$x", 2]}},
+        }}),
+        // Without a sort, the order of $push and $addToSet across shards is not defined.
+        Bson::Document(doc! {"$set": {
+            "p": {"$sortArray": {"input": "$p", "sortBy": 1}},
+            "u": {"$sortArray": {"input": "$u", "sortBy": 1}},
+        }}),
+        Bson::Document(doc! {"$sort": {"_id": 1}}),
+    ];
+    let command = doc! {"aggregate": "c", "pipeline": pipeline.clone(), "cursor": {}};
+    let merged = batch(ok(&router.run_command("test", &command)));
+    let expected = batch(ok(&single.run_command("test", &command)));
+    assert_eq!(merged, expected);
+    assert_eq!(merged.len(), 3);
+    assert_eq!(merged[0].get("ay"), Some(&Bson::Null), "no numbers: null");
+    // The split shows in explain: the group is on each shard and in the merger.
+    let explain = doc! {"explain": command, "verbosity": "queryPlanner"};
+    let reply = router.run_command("test", &explain);
+    let split = ok(&reply).get_document("splitPipeline").unwrap();
+    assert_eq!(split.get_array("shardsPart").unwrap().len(), 2);
+    let merger: Vec<&str> = split
+        .get_array("mergerPart")
+        .unwrap()
+        .iter()
+        .filter_map(|s| s.as_document()?.keys().next().map(String::as_str))
+        .collect();
+    assert_eq!(merger, ["$group", "$project", "$set", "$sort"]);
+    // An accumulator without a merging half keeps the whole group in the merger.
+    let pipeline = vec![Bson::Document(
+        doc! {"$group": {"_id": null, "sd": {"$stdDevPop": "$x"}}},
+    )];
+    let command = doc! {"aggregate": "c", "pipeline": pipeline, "cursor": {}};
+    assert_eq!(
+        batch(ok(&router.run_command("test", &command))),
+        batch(ok(&single.run_command("test", &command)))
+    );
 }

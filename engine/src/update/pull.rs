@@ -5,7 +5,7 @@ use bson::{Bson, Document};
 
 use super::apply::Outcome;
 use crate::error::{Error, Result};
-use crate::matcher::Filter;
+use crate::matcher::{Filter, is_path_accepting};
 use crate::value::display::type_name;
 use crate::value::{OrderedValue, values_equal};
 
@@ -22,41 +22,6 @@ pub enum PullCondition {
     Query(Box<Filter>),
 }
 
-/// The operators that take a path (`{a: {$gt: 1}}`): a `$pull` operand that starts with one is
-/// a condition on each element; one that starts with anything else (a field, or a top-level
-/// operator such as `$or`) is a query the element documents must match (MongoDB's
-/// `PullNode::init`, via `MatchExpressionParser::parsePathAcceptingKeyword`).
-const PATH_ACCEPTING: &[&str] = &[
-    "$eq",
-    "$ne",
-    "$gt",
-    "$gte",
-    "$lt",
-    "$lte",
-    "$in",
-    "$nin",
-    "$all",
-    "$exists",
-    "$mod",
-    "$type",
-    "$regex",
-    "$options",
-    "$elemMatch",
-    "$size",
-    "$not",
-    "$near",
-    "$nearSphere",
-    "$geoWithin",
-    "$within",
-    "$geoIntersects",
-    "$maxDistance",
-    "$minDistance",
-    "$bitsAllSet",
-    "$bitsAllClear",
-    "$bitsAnySet",
-    "$bitsAnyClear",
-];
-
 pub fn parse_pull(operand: &Bson) -> Result<PullCondition> {
     match operand {
         // A regular expression matches the string elements it matches, as in a query.
@@ -66,10 +31,7 @@ pub fn parse_pull(operand: &Bson) -> Result<PullCondition> {
             Ok(PullCondition::Operators(Box::new(Filter::parse(&wrapped)?)))
         }
         Bson::Document(d) => {
-            let operator_style = d
-                .keys()
-                .next()
-                .is_some_and(|k| PATH_ACCEPTING.contains(&k.as_str()));
+            let operator_style = d.keys().next().is_some_and(|k| is_path_accepting(k));
             if operator_style {
                 let mut wrapped = Document::new();
                 wrapped.insert(ELEMENT, d.clone());

@@ -32,16 +32,8 @@ thread_local! {
 }
 
 pub fn run(data: &[u8]) {
-    let Some((&mode, rest)) = data.split_first() else {
+    let Some(program) = program(data) else {
         return;
-    };
-    let program = if mode % 2 == 0 {
-        String::from_utf8_lossy(rest).into_owned()
-    } else {
-        match grammar::program(&mut Unstructured::new(rest)) {
-            Ok(p) => p,
-            Err(_) => return,
-        }
     };
     let answered = SHELL.with(|cell| {
         let mut slot = cell.borrow_mut();
@@ -72,6 +64,16 @@ pub fn run(data: &[u8]) {
         Some("2"),
         "the shell no longer answers `1 + 1` after {program:?}"
     );
+}
+
+/// The program an input runs, or `None` when its bytes draw no program from the grammar.
+pub fn program(data: &[u8]) -> Option<String> {
+    let (&mode, rest) = data.split_first()?;
+    if mode % 2 == 0 {
+        Some(String::from_utf8_lossy(rest).into_owned())
+    } else {
+        grammar::program(&mut Unstructured::new(rest)).ok()
+    }
 }
 
 /// Runs `program` on `shell` over a fresh sample engine; the answer to `1 + 1` afterwards.

@@ -8,4 +8,4 @@ mod value;
 
 pub use compare::{OutputDifference, compare_output};
 pub use parse::{OutputItem, parse_output, parse_value};
-pub use value::PrintedValue;
+pub use value::{PrintedValue, key_text};

@@ -150,13 +150,19 @@ impl fmt::Display for PrintedValue {
     }
 }
 
-/// A field name as mongosh shows it: bare when it is an identifier, else quoted.
+/// A field name as mongosh shows it (util.inspect's rule, as the shell's printer applies it in
+/// `shell/src/printer/mongosh/escape.rs`): bare when it is made of ASCII letters, digits and
+/// `_` and does not start with a digit, else quoted (`'$gt'`, `'a.b'`, `'é'`); `__proto__`
+/// as `['__proto__']`. The one copy for the lessons, the plan tree and the page.
 pub fn key_text(k: &str) -> String {
+    if k == "__proto__" {
+        return "['__proto__']".to_string();
+    }
     let mut chars = k.chars();
     let identifier = chars
         .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
     if identifier { k.to_string() } else { quoted(k) }
 }
 
@@ -202,6 +208,19 @@ fn number_text(n: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_are_bare_only_when_util_inspect_leaves_them_bare() {
+        assert_eq!(key_text("price"), "price");
+        assert_eq!(key_text("_id"), "_id");
+        assert_eq!(key_text("a1_b"), "a1_b");
+        assert_eq!(key_text("$gt"), "'$gt'");
+        assert_eq!(key_text("a.b"), "'a.b'");
+        assert_eq!(key_text("1a"), "'1a'");
+        assert_eq!(key_text("é"), "'é'");
+        assert_eq!(key_text(""), "''");
+        assert_eq!(key_text("__proto__"), "['__proto__']");
+    }
 
     #[test]
     fn values_show_on_one_line_in_mongosh_spelling() {

@@ -10,6 +10,9 @@
 //! sprout --dataset NAME          start with a lesson dataset loaded (and its database in use)
 //! sprout --replset rs1 --nodes 3 start connected to the primary of a simulated replica set
 //! sprout --sharded 2 [--nodes 3] start connected to the router of a simulated sharded cluster
+//! sprout 'mongodb://h/db?readPreference=secondary' …   connect with the string's database and
+//!                                read preference (as mongosh's address argument; any host
+//!                                reaches the one in-process deployment)
 //! sprout --import FILE …         load a mongoexport JSON file or mongodump archive first
 //! sprout --export FILE …         write a collection or database in MongoDB's formats at the end
 //! ```
@@ -43,6 +46,9 @@ struct Args {
     nodes_given: bool,
     /// `--sharded N`: start connected to the router of a simulated cluster of N shards.
     sharded: Option<u32>,
+    /// A `mongodb://` connection string (mongosh's address argument): its database and read
+    /// preference, applied once the topology is started.
+    connection: Option<String>,
 }
 
 /// An argument as text; one that is not UTF-8 is a usage error.
@@ -64,6 +70,7 @@ fn parse_args() -> Result<Args, String> {
         nodes: 3,
         nodes_given: false,
         sharded: None,
+        connection: None,
     };
     // args_os: an argument that is not UTF-8 is a usage error (code after `--eval` is decoded
     // lossily, as mongosh does), not a panic.
@@ -113,12 +120,18 @@ fn parse_args() -> Result<Args, String> {
             "--legacy" => args.legacy = true,
             "--help" | "-h" => {
                 println!(
-                    "usage: sprout [--eval CODE] [--json[=relaxed|canonical]] [--quiet] [--legacy] [--dataset NAME] [file.js ...]\n              [--replset NAME [--nodes N]] [--sharded N [--nodes N]]\n              [--import FILE] [--export FILE] [--type json|archive] [--db D] [--collection C]\n              [--jsonArray] [--jsonFormat relaxed|canonical] [--drop] [--fromDb D]"
+                    "usage: sprout [--eval CODE] [--json[=relaxed|canonical]] [--quiet] [--legacy] [--dataset NAME] [mongodb://…] [file.js ...]\n              [--replset NAME [--nodes N]] [--sharded N [--nodes N]]\n              [--import FILE] [--export FILE] [--type json|archive] [--db D] [--collection C]\n              [--jsonArray] [--jsonFormat relaxed|canonical] [--drop] [--fromDb D]"
                 );
                 std::process::exit(0);
             }
             s if s.starts_with("--json=") => return Err(format!("unknown --json mode: {s}")),
             s if s.starts_with('-') => return Err(format!("unknown option: {s}")),
+            s if s.starts_with("mongodb://") || s.starts_with("mongodb+srv://") => {
+                if args.connection.is_some() {
+                    return Err("only one connection string may be given".to_string());
+                }
+                args.connection = Some(a)
+            }
             _ => args.files.push(a),
         }
     }
@@ -180,6 +193,16 @@ fn main() -> ExitCode {
         let code = format!("new ShardingTest({{shards: {shards}{rs}}}); undefined");
         if let Some(e) = shell.eval(&code).error {
             eprintln!("sprout: --sharded: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    if let Some(uri) = &args.connection {
+        let uri_json = serde_json::to_string(uri).unwrap_or_default();
+        if let Some(e) = shell
+            .eval(&format!("db = connect({uri_json}); undefined"))
+            .error
+        {
+            eprintln!("sprout: {e}");
             return ExitCode::from(2);
         }
     }

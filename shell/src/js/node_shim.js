@@ -140,40 +140,10 @@
     }
     throw MongoInvalidArgumentError('Invalid read preference: ' + String(value));
   }
-  // The connection string's read preference: readPreference, each readPreferenceTags a tag set
-  // ('dc:ny,rack:1'; empty for {}), maxStalenessSeconds.
+  // The connection string's read preference (js/connection.js reads the string).
   function readPreferenceFromUrl(url) {
-    var q = String(url).indexOf('?');
-    if (q < 0) return undefined;
-    var mode;
-    var tags = [];
-    var staleness;
-    String(url).slice(q + 1).split('&').forEach(function (pair) {
-      if (pair === '') return;
-      var eq = pair.indexOf('=');
-      var key = decodeURIComponent(eq < 0 ? pair : pair.slice(0, eq)).toLowerCase();
-      var value = eq < 0 ? '' : decodeURIComponent(pair.slice(eq + 1));
-      if (key === 'readpreference') mode = value;
-      else if (key === 'readpreferencetags') {
-        var set = {};
-        value.split(',').forEach(function (kv) {
-          if (kv === '') return;
-          var colon = kv.indexOf(':');
-          if (colon < 0) {
-            var e = new Error('Invalid readPreferenceTags ' + JSON.stringify(value) + ': expected key:value pairs');
-            e.name = 'MongoParseError';
-            throw e;
-          }
-          set[kv.slice(0, colon)] = kv.slice(colon + 1);
-        });
-        tags.push(set);
-      } else if (key === 'maxstalenessseconds') staleness = Number(value);
-    });
-    if (mode === undefined) {
-      if (tags.length || staleness !== undefined) mode = 'primary';
-      else return undefined;
-    }
-    return new ReadPreference(mode, tags.length ? tags : undefined, { maxStalenessSeconds: staleness });
+    var rp = g.__sproutConnection.connectionString(url).readPreference;
+    return rp ? new ReadPreference(rp.mode, rp.tags, { maxStalenessSeconds: rp.maxStalenessSeconds }) : undefined;
   }
   // A read's command with its read preference: the operation's own, else the collection's
   // (which inherits its database's and the client's).
@@ -466,8 +436,7 @@
   };
 
   function dbNameFromUrl(url) {
-    var m = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]*)/.exec(String(url));
-    return m && m[1] ? decodeURIComponent(m[1]) : 'test';
+    return g.__sproutConnection.connectionString(url).dbName || 'test';
   }
   // The client's read preference: the options' readPreference, else the connection string's.
   function MongoClient(url, options) {

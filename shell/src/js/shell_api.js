@@ -625,32 +625,7 @@
     return collectionProxy(this, name);
   };
   D.getSiblingDB = function (name) { return dbProxy(String(name)); };
-  function onlyCommands(kind, mode) {
-    if (mode !== 'commands') throw new Error('Sprout speaks only commands: the ' + kind + ' mode ' + JSON.stringify(mode) + ' is not available');
-  }
-  // The connection: one in-process server that speaks only commands (no legacy opcodes).
-  D.getMongo = function () {
-    return {
-      getDB: function (n) { return dbProxy(String(n)); },
-      // The connection's read preference, sent with reads that set none (replset.rs).
-      setReadPref: function (mode, tags) {
-        if (mode !== null && READ_MODES.indexOf(mode) < 0) throw MongoInvalidArgumentError('Invalid read preference mode ' + JSON.stringify(mode));
-        native.setReadPref(mode === null ? null : (tags === undefined ? { mode: mode } : { mode: mode, tags: tags }));
-      },
-      adminCommand: function (cmd) { return dbProxy('admin').runCommand(cmd); },
-      getDBNames: function () {
-        return command('admin', { listDatabases: 1, nameOnly: true }).databases.map(function (d) { return d.name; });
-      },
-      readMode: function () { return 'commands'; },
-      forceReadMode: function (mode) { onlyCommands('read', mode); },
-      forceWriteMode: function (mode) { onlyCommands('write', mode); },
-      writeMode: function () { return 'commands'; },
-      useReadCommands: function () { return true; },
-      useWriteCommands: function () { return true; },
-      isMongos: function () { return false; },
-      host: 'localhost:27017',
-    };
-  };
+  // D.getMongo: js/connection.js.
   D.getCollectionNames = function () {
     var r = command(this._name, { listCollections: 1, nameOnly: true });
     return r.cursor.firstBatch.map(function (c) { return c.name; }).sort();
@@ -793,7 +768,7 @@
       MongoServerError: MongoServerError, MongoBulkWriteError: MongoBulkWriteError,
       MongoshInvalidInputError: MongoshInvalidInputError, Named: Named, Cursor: Cursor,
       WriteResult: WriteResult, BulkWriteResult: BulkWriteResult, requireOperators: requireOperators,
-      dbProxy: dbProxy, helperCommand: helperCommand, isLegacy: isLegacy,
+      dbProxy: dbProxy, helperCommand: helperCommand, isLegacy: isLegacy, DBPrototype: D,
     }),
     enumerable: false,
   });

@@ -4,6 +4,9 @@
 
 use serde_json::{Map, Value};
 
+/// Field names as mongosh shows them (one rule for the lessons and the page).
+pub use lessons::key_text;
+
 /// The whole value on one line.
 pub fn compact(v: &Value) -> String {
     if let Some(leaf) = leaf_text(v) {
@@ -94,16 +97,6 @@ fn quoted(s: &str) -> String {
     }
     out.push('\'');
     out
-}
-
-/// A field name as mongosh writes it: bare when it is an identifier, quoted otherwise.
-pub fn key_text(k: &str) -> String {
-    let mut chars = k.chars();
-    let identifier = chars
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$');
-    if identifier { k.to_string() } else { quoted(k) }
 }
 
 fn str_field<'a>(o: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
