@@ -128,6 +128,19 @@ mod tests {
             [("shard0000".to_string(), 2), ("shard0001".to_string(), 1)]
         );
         assert_eq!(cluster.last_query, None);
+        // A second collection, sharded in the same simulated second, has its own chunks.
+        run(
+            &mut shell,
+            r#"sh.shardCollection("shop.orders", {customer: "hashed"})"#,
+        );
+        let cluster = cluster_of(&shell).unwrap();
+        let orders = cluster
+            .collections
+            .iter()
+            .find(|c| c.namespace == "shop.orders")
+            .unwrap();
+        assert_eq!(orders.key, "{ customer: 'hashed' }");
+        assert!(orders.chunks.iter().all(|(_, n)| *n > 0), "{orders:?}");
 
         run(
             &mut shell,
