@@ -195,6 +195,12 @@ try {
   const exerciseNote = await page.$$eval('[data-testid=console-note]', (ns) => ns.at(-1)?.textContent ?? '');
   check('on an exercise page the console names the cluster\'s collections',
     exerciseNote.includes('social.inbox (') && !exerciseNote.includes('(empty)'), exerciseNote);
+  const chunkless = await page.$$eval('[data-testid=cluster-collection]', (cs) => cs
+    .filter((c) => [...c.querySelectorAll('.shard-chunks')].every((s) => s.dataset.chunks === '0'))
+    .map((c) => c.dataset.ns));
+  const shardedCount = await page.locator('[data-testid=cluster-collection]').count();
+  check('every sharded collection of the replayed lesson shows its chunks', shardedCount >= 4 && chunkless.length === 0,
+    `${shardedCount} collections, without chunks: ${JSON.stringify(chunkless)}`);
   await page.screenshot({ path: join(outDir, 'cluster-exercise-desktop.png') });
   check('no uncaught page errors', pageErrors.length === 0, pageErrors.join('; '));
 } catch (e) {
