@@ -38,6 +38,7 @@ mod replset;
 mod runtime;
 mod session;
 mod sharding;
+mod sharding_view;
 pub mod transfer;
 pub mod value_caps;
 mod where_eval;
@@ -56,6 +57,7 @@ use preprocess::ShellCommand;
 pub use printer::{JsonMode, PrintOptions, Style};
 pub use replset::ReplicaSetView;
 use session::Session;
+pub use sharding_view::{RoutedQuery, ShardedClusterView};
 
 /// The default [`Limits::nesting`]: far deeper than written code nests, shallow enough that
 /// Boa's recursive compiler stays within the stack (docs/reliability.md, "Shell limits").
@@ -253,6 +255,22 @@ impl Shell {
         session.engine.run_command(db, command)
     }
 
+    /// Runs a command where [`Shell::run_command`] sends it, for a monitoring view (the page's
+    /// sidebar): through the router, or to the replica set's primary (`primaryPreferred`,
+    /// whatever the connection's read preference), else on the engine. It leaves what
+    /// [`Shell::replica_set_view`] and [`Shell::sharded_cluster_view`] report about the
+    /// learner's last command as it was.
+    pub fn run_view_command(&mut self, db: &str, command: &Document) -> Document {
+        let mut session = self.session.borrow_mut();
+        if let Some(reply) = sharding::run_view_command(&mut session, db, command) {
+            return reply;
+        }
+        if let Some(reply) = replset::run_view_command(&mut session, db, command) {
+            return reply;
+        }
+        session.engine.run_command(db, command)
+    }
+
     /// Replaces the engine, keeping JavaScript state (used when a dataset is reset).
     pub fn replace_engine(&mut self, engine: Engine) -> Engine {
         std::mem::replace(&mut self.session.borrow_mut().engine, engine)
@@ -271,6 +289,13 @@ impl Shell {
     /// that served the last command; `None` when the shell is not connected to one.
     pub fn replica_set_view(&self) -> Option<ReplicaSetView> {
         replset::view(&mut self.session.borrow_mut())
+    }
+
+    /// The sharded cluster the shell is connected to (through its router), as `config.shards`,
+    /// `config.collections` and `config.chunks` describe it, with where the learner's last
+    /// query went; `None` when the shell is not connected to one.
+    pub fn sharded_cluster_view(&self) -> Option<ShardedClusterView> {
+        sharding_view::view(&mut self.session.borrow_mut())
     }
 
     pub fn style(&self) -> Style {

@@ -63,6 +63,40 @@ pub(crate) fn run_command(session: &mut Session, db: &str, command: &Document) -
     Some(reply)
 }
 
+/// Reads a monitoring view sends (`Shell::run_view_command`): they go to the primary when there
+/// is one, else to a secondary, whatever the connection's read preference says.
+const VIEW_READS: &[&str] = &[
+    "find",
+    "aggregate",
+    "count",
+    "distinct",
+    "listCollections",
+    "listIndexes",
+    "listDatabases",
+];
+
+/// Runs a command for a monitoring view through the set: reads with `primaryPreferred` (the
+/// data the learner's writes reached first, and still an answer while the set has no primary),
+/// and the member that served the learner's last command stays the one the view reports.
+pub(crate) fn run_view_command(
+    session: &mut Session,
+    db: &str,
+    command: &Document,
+) -> Option<Document> {
+    let set = session.replica_set.as_mut()?;
+    let served = set.last_served.clone();
+    let name = command.keys().next().map(String::as_str).unwrap_or("");
+    let reply = if VIEW_READS.contains(&name) && !command.contains_key("$readPreference") {
+        let mut cmd = command.clone();
+        cmd.insert("$readPreference", bson::doc! {"mode": "primaryPreferred"});
+        set.run_command(db, &cmd)
+    } else {
+        set.run_command(db, command)
+    };
+    set.last_served = served;
+    Some(reply)
+}
+
 /// What a monitoring view of the replica set shows: `replSetGetStatus`'s reply (`rs.status()`:
 /// the set's name, each member's host, state and optime) and the host that served the last read
 /// or write (which mongosh does not report; Sprout's playground shows it beside the members).

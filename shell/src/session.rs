@@ -30,6 +30,8 @@ pub(crate) struct Session {
     /// The simulated sharded cluster's router every command goes to, once one is started
     /// (`sharding.rs`).
     pub router: Option<engine::Router>,
+    /// The last query the shell sent through the router, and where it went (`sharding_view.rs`).
+    pub last_routed_query: Option<crate::sharding_view::RoutedQuery>,
 }
 
 impl Session {
@@ -47,6 +49,7 @@ impl Session {
             connected_host: None,
             read_preference: None,
             router: None,
+            last_routed_query: None,
         }
     }
 

@@ -47,6 +47,7 @@ pub(crate) fn start(session: &mut Session, options: &Document) -> Document {
     }
     let shard_docs = router.metadata().documents("shards");
     session.router = Some(router);
+    session.last_routed_query = None;
     session.replica_set = None;
     session.connected_host = None;
     doc! {"shards": shard_docs, "ok": 1.0}
@@ -66,14 +67,34 @@ fn whole_number(value: &Bson) -> Option<i64> {
 pub(crate) fn run_command(session: &mut Session, db: &str, command: &Document) -> Option<Document> {
     let router = session.router.as_mut()?;
     let reply = router.run_command(db, command);
+    let query = crate::sharding_view::routed_query(router, db, command);
     let behind = router.now_millis() - session.engine.now_millis();
+    if query.is_some() {
+        session.last_routed_query = query;
+    }
     if behind > 0 {
         session.engine.advance_clock(behind);
     }
     Some(reply)
 }
 
-/// The prompt's prefix as mongosh shows it when connected to a router.
+/// Runs a command for a monitoring view through the router: it does not count as the learner's
+/// last query (`sharding_view.rs`) and leaves the router's `last_targeted` as it was.
+pub(crate) fn run_view_command(
+    session: &mut Session,
+    db: &str,
+    command: &Document,
+) -> Option<Document> {
+    let router = session.router.as_mut()?;
+    let targeted = std::mem::take(&mut router.last_targeted);
+    let reply = router.run_command(db, command);
+    router.last_targeted = targeted;
+    Some(reply)
+}
+
+/// The prompt's prefix as mongosh shows it when connected to a router: mongosh connects to one
+/// `mongos` directly and names the server's type (`[direct: mongos] `; its
+/// `getTopologySinglePrompt`), with no set name since a router belongs to none.
 pub(crate) fn prompt_prefix(session: &Session) -> Option<String> {
     session
         .router

@@ -111,6 +111,82 @@ pub struct Catalog {
     /// topology panel; `None` for a standalone.
     #[serde(default)]
     pub topology: Option<Topology>,
+    /// The sharded cluster the session is connected to through its router (after
+    /// `new ShardingTest(...)`), for the sidebar's cluster panel; `None` otherwise.
+    #[serde(default)]
+    pub cluster: Option<ShardedCluster>,
+    /// What the prompt shows before the database's name, as mongosh shows it: the set's name
+    /// and the connected member's state (`rs1 [direct: primary] `), `[direct: mongos] ` through
+    /// a router, empty for a standalone (`shell::Shell::prompt_prefix`).
+    #[serde(default)]
+    pub prompt_prefix: String,
+}
+
+impl Catalog {
+    /// The prompt as mongosh writes it: `rs1 [direct: primary] test>`, `test>` for a standalone.
+    pub fn prompt(&self) -> String {
+        prompt_text(&self.prompt_prefix, &self.current_db)
+    }
+}
+
+/// The prompt for a connection with `prefix` (see [`Catalog::prompt_prefix`]) on database `db`.
+pub fn prompt_text(prefix: &str, db: &str) -> String {
+    format!("{prefix}{db}>")
+}
+
+/// A sharded cluster as the sidebar's cluster panel shows it: read from the `config`
+/// database through the router (`config.shards`, `config.collections`, `config.chunks`, as
+/// `sh.status()` reads them), with where the last query went.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ShardedCluster {
+    pub shards: Vec<ClusterShard>,
+    /// The sharded collections, sorted by namespace.
+    pub collections: Vec<ShardedCollection>,
+    /// The last query sent through the router (`find`, `aggregate`, `count`, `distinct`, or
+    /// an `explain` of one), if any.
+    #[serde(default)]
+    pub last_query: Option<QueryRouting>,
+}
+
+/// One shard of a [`ShardedCluster`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClusterShard {
+    /// `shard0000`.
+    pub id: String,
+    /// `localhost:27018`, or `set/host1,host2,…` for a replica-set shard.
+    pub host: String,
+}
+
+/// A sharded collection: its key and how many chunks each shard holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardedCollection {
+    /// `db.collection`.
+    pub namespace: String,
+    /// The shard key pattern as mongosh prints it (`{ name: 1 }`).
+    pub key: String,
+    /// Chunks per shard, one entry per shard of the cluster in its order (0 when a shard holds
+    /// none).
+    pub chunks: Vec<(String, usize)>,
+}
+
+/// Where the router sent a query.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueryRouting {
+    pub command: String,
+    pub namespace: String,
+    /// The shards the query went to.
+    pub shards: Vec<String>,
+    /// The shards that held the collection's data then (owning a chunk; the database's
+    /// primary shard for an unsharded collection).
+    pub owners: Vec<String>,
+}
+
+impl QueryRouting {
+    /// A broadcast: sent to every shard holding the collection's data, more than one
+    /// (MongoDB's "scatter-gather"); otherwise the router targeted the query.
+    pub fn scatter_gather(&self) -> bool {
+        self.shards.len() > 1 && self.owners.iter().all(|o| self.shards.contains(o))
+    }
 }
 
 /// A replica set as the sidebar's topology panel shows it: read from `rs.status()`
@@ -507,6 +583,24 @@ mod tests {
                     }],
                     last_served: Some("172.17.0.5:27017".into()),
                 }),
+                cluster: Some(ShardedCluster {
+                    shards: vec![ClusterShard {
+                        id: "shard0000".into(),
+                        host: "localhost:27018".into(),
+                    }],
+                    collections: vec![ShardedCollection {
+                        namespace: "shop.users".into(),
+                        key: "{ name: 1 }".into(),
+                        chunks: vec![("shard0000".into(), 2)],
+                    }],
+                    last_query: Some(QueryRouting {
+                        command: "find".into(),
+                        namespace: "shop.users".into(),
+                        shards: vec!["shard0000".into()],
+                        owners: vec!["shard0000".into()],
+                    }),
+                }),
+                prompt_prefix: "rs1 [direct: primary] ".into(),
             },
             result: StructuredResult::of(&Bson::Document(doc! {"acknowledged": true}), false),
             error: Some(ErrorInfo {
@@ -532,6 +626,10 @@ mod tests {
                 assert_eq!(id, 7);
                 assert_eq!(notes, ["Did you mean find?"]);
                 assert_eq!(catalog.collections[0].name, "c");
+                assert_eq!(catalog.prompt(), "rs1 [direct: primary] test>");
+                let cluster = catalog.cluster.unwrap();
+                assert_eq!(cluster.collections[0].chunks, [("shard0000".into(), 2)]);
+                assert_eq!(cluster.last_query.unwrap().shards, ["shard0000"]);
                 assert_eq!(
                     catalog.collections[0].indexes[0].key,
                     serde_json::json!({"_id": 1})
@@ -561,6 +659,8 @@ mod tests {
             } => {
                 assert!(result.is_none() && error.is_none());
                 assert!(catalog.collections[0].indexes.is_empty());
+                assert!(catalog.cluster.is_none());
+                assert_eq!(catalog.prompt(), "test>");
             }
             other => panic!("{other:?}"),
         }
@@ -628,6 +728,21 @@ mod tests {
             serde_json::from_str::<ChannelMessage>(&text).unwrap(),
             import
         );
+    }
+
+    #[test]
+    fn a_query_to_every_shard_holding_data_is_a_scatter_gather() {
+        let routing = |shards: &[&str], owners: &[&str]| QueryRouting {
+            command: "find".into(),
+            namespace: "shop.users".into(),
+            shards: shards.iter().map(|s| s.to_string()).collect(),
+            owners: owners.iter().map(|s| s.to_string()).collect(),
+        };
+        assert!(routing(&["s0", "s1"], &["s0", "s1"]).scatter_gather());
+        assert!(!routing(&["s1"], &["s0", "s1"]).scatter_gather());
+        assert!(!routing(&["s0", "s1"], &["s0", "s1", "s2"]).scatter_gather());
+        // One shard holds everything: the router sends the query there, a single shard.
+        assert!(!routing(&["s0"], &["s0"]).scatter_gather());
     }
 
     #[test]

@@ -199,10 +199,14 @@ pub const CONFIG_COLLECTIONS: &[&str] = &[
 ];
 
 /// A stable id for chunk `index` of a collection (from its epoch), so `config.chunks` reads
-/// the same between two reads.
+/// the same between two reads. It keeps the epoch's timestamp (bytes 0–3) and counter (9–11)
+/// and puts the index in the process-unique bytes (4–8), which every epoch of one config
+/// server shares: two collections sharded in the same second then still get distinct ids
+/// (replacing the counter instead made their chunks collide, and `config.chunks` lost all
+/// but the first collection's).
 fn chunk_id(epoch: &ObjectId, index: usize) -> [u8; 12] {
     let mut bytes = epoch.bytes();
-    let tail = (index as u32).to_be_bytes();
-    bytes[8..].copy_from_slice(&tail);
+    bytes[4] = 0;
+    bytes[5..9].copy_from_slice(&(index as u32).to_be_bytes());
     bytes
 }

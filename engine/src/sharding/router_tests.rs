@@ -656,3 +656,39 @@ fn a_group_split_between_shards_answers_as_one_server() {
         batch(ok(&single.run_command("test", &command)))
     );
 }
+
+/// Every sharded collection's chunks are in `config.chunks`, each with its own `_id`, even for
+/// collections sharded in the same second (their epochs then share the timestamp and the
+/// process-unique bytes, and differ only in the counter).
+#[test]
+fn config_chunks_lists_every_collections_chunks() {
+    let mut router = cluster(2);
+    sharded_numbers(&mut router);
+    ok(&router.run_command(
+        "admin",
+        &doc! {"shardCollection": "test.d", "key": {"y": 1}},
+    ));
+    ok(&router.run_command(
+        "admin",
+        &doc! {"shardCollection": "test.e", "key": {"z": "hashed"}},
+    ));
+    let expected: usize = ["test.c", "test.d", "test.e"]
+        .iter()
+        .map(|ns| {
+            router
+                .metadata()
+                .collection(ns)
+                .unwrap()
+                .chunks
+                .chunks
+                .len()
+        })
+        .sum();
+    let reply = router.run_command(
+        "config",
+        &doc! {"aggregate": "chunks", "pipeline": [{"$count": "n"}], "cursor": {}},
+    );
+    let listed = batch(ok(&reply))[0].get_i32("n").unwrap();
+    assert_eq!(listed as usize, expected);
+    assert!(expected >= 4, "{expected}");
+}

@@ -271,10 +271,15 @@ fn on_response(data: JsValue) {
                     let _ = ready.send(Started { storage, warning });
                 }
             }
-            Response::Changed { collections } => {
+            // Another page changed the database's engine; a console connected to a replica
+            // set or a cluster lists what that connection sees instead.
+            Response::Changed { collections }
+                if proxy.catalog.topology.is_none() && proxy.catalog.cluster.is_none() =>
+            {
                 proxy.catalog.collections = collections;
                 tell(WorkerEvent::DataChanged);
             }
+            Response::Changed { .. } => {}
             Response::Notice { message } => tell(WorkerEvent::Notice(message)),
             Response::Role { owner } => proxy.owner = owner,
             Response::Running { job } => proxy.running = job,
@@ -486,6 +491,25 @@ pub fn topology() -> Option<crate::protocol::Topology> {
         p.borrow()
             .as_ref()
             .and_then(|proxy| proxy.catalog.topology.clone())
+    })
+}
+
+/// The sharded cluster the shell is connected to (as of the last answer), for the sidebar.
+pub fn cluster() -> Option<crate::protocol::ShardedCluster> {
+    PROXY.with(|p| {
+        p.borrow()
+            .as_ref()
+            .and_then(|proxy| proxy.catalog.cluster.clone())
+    })
+}
+
+/// What the prompt shows before the database's name (as of the last answer).
+pub fn prompt_prefix() -> String {
+    PROXY.with(|p| {
+        p.borrow()
+            .as_ref()
+            .map(|proxy| proxy.catalog.prompt_prefix.clone())
+            .unwrap_or_default()
     })
 }
 

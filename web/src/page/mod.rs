@@ -168,6 +168,10 @@ pub struct AppState {
     pub current_db: RwSignal<String>,
     /// The replica set the console is connected to (after `rs.initiate`), for the sidebar.
     pub topology: RwSignal<Option<protocol::Topology>>,
+    /// The sharded cluster the console is connected to (after `new ShardingTest(...)`).
+    pub cluster: RwSignal<Option<protocol::ShardedCluster>>,
+    /// What the prompt shows before the database's name (`rs1 [direct: primary] `).
+    pub prompt_prefix: RwSignal<String>,
     pub status: RwSignal<Status>,
     pub ready: RwSignal<bool>,
     pub busy: RwSignal<bool>,
@@ -198,6 +202,8 @@ fn App() -> impl IntoView {
         collections: RwSignal::new(Vec::new()),
         current_db: RwSignal::new("test".into()),
         topology: RwSignal::new(None),
+        cluster: RwSignal::new(None),
+        prompt_prefix: RwSignal::new(String::new()),
         status: RwSignal::new(Status::Starting),
         ready: RwSignal::new(false),
         busy: RwSignal::new(false),
@@ -393,6 +399,8 @@ pub fn refresh(state: AppState) {
     state.collections.set(engine_client::collections());
     state.current_db.set(engine_client::current_db());
     state.topology.set(engine_client::topology());
+    state.cluster.set(engine_client::cluster());
+    state.prompt_prefix.set(engine_client::prompt_prefix());
 }
 
 #[cfg(test)]

@@ -8,6 +8,8 @@ use lesson_runner::{CheckOutcome, check_exercise, lesson_shell};
 use lessons::Lesson;
 use shell::Shell;
 
+use crate::worker::sidebar::collections_seen_by;
+
 thread_local! {
     static LESSONS: OnceCell<Vec<Lesson>> = const { OnceCell::new() };
     /// Lessons the page sent as Markdown (`RequestBody::DefineLesson`), newest last.
@@ -60,17 +62,16 @@ pub fn open(id: &str, replay: usize) -> Result<(Shell, String), String> {
     })?
 }
 
-/// "db.coll (n), …": what a lesson shell holds.
+/// "db.coll (n), …": what a lesson shell's connection sees (its engine, or the replica set or
+/// sharded cluster the lesson started), as the sidebar lists it, less the servers' own
+/// databases (a member's `local` oplog, a router's `config` metadata), which are not the
+/// lesson's data.
 fn describe(shell: &mut Shell) -> String {
-    let parts: Vec<String> = shell.with_engine(|e| {
-        let cat = e.catalog();
-        cat.database_names()
-            .flat_map(|db| {
-                cat.collections(db)
-                    .map(move |(name, coll)| format!("{db}.{name} ({})", coll.len()))
-            })
-            .collect()
-    });
+    let parts: Vec<String> = collections_seen_by(shell)
+        .into_iter()
+        .filter(|c| !matches!(c.db.as_str(), "admin" | "config" | "local"))
+        .map(|c| format!("{}.{} ({})", c.db, c.name, c.count))
+        .collect();
     if parts.is_empty() {
         "(empty)".into()
     } else {
@@ -108,6 +109,21 @@ mod tests {
         let (mut shell, _) = open("b5-optimizing", 3).unwrap();
         assert_eq!(shell.eval("db.products.getIndexes().length").text(), "2");
         assert!(open("no-such-lesson", 0).is_err());
+    }
+
+    /// Cluster lessons keep their data in the replica set's members or the cluster's shards: the
+    /// note names what the lesson's connection sees, not the shell's empty standalone engine.
+    #[test]
+    fn a_cluster_lessons_data_is_read_through_its_connection() {
+        // b6 step 6 inserts three customers into the replica set rs1.
+        let (_, note) = open("b6-managing", 6).unwrap();
+        assert_eq!(note, "test.customers (3)");
+        // b7 step 6 inserts nine customers through the router of a two-shard cluster.
+        let (_, note) = open("b7-scaling", 6).unwrap();
+        assert_eq!(note, "ecommerce.customers (9)");
+        // An exercise page replays every step: the last design's inboxes are in the cluster.
+        let (_, note) = open("b7-scaling", usize::MAX).unwrap();
+        assert!(note.contains("social.inbox ("), "{note}");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 pub mod idb_store;
 pub mod lessons;
 pub mod record_packs;
+pub mod sharded_cluster;
 pub mod shared_engine;
 pub mod shell_worker;
 pub mod sidebar;

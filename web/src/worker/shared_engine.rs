@@ -18,7 +18,8 @@ use shell::{Evaluation, Shell, ShellConfig};
 use crate::protocol::{Catalog, CollectionSummary, ErrorInfo, Reply, StructuredResult, Work};
 use crate::worker::idb_store::{IdbStore, StorageError};
 use crate::worker::record_packs::{PACK_DOCUMENTS, encode_pack};
-use crate::worker::sidebar::{collections_of, topology_of};
+use crate::worker::sharded_cluster::cluster_of;
+use crate::worker::sidebar::{collections_of, collections_seen_by, topology_of};
 use crate::worker::transfer;
 
 /// Shell sessions kept for other pages; the least recently used is dropped beyond this (its page
@@ -226,20 +227,25 @@ impl SharedEngine {
         }
     }
 
-    /// What `client`'s sidebar shows: the collections, and its session's current database.
+    /// What `client`'s sidebar shows: what its session's connection sees (the database, or the
+    /// replica set or cluster it started), its current database and prompt.
     pub fn catalog_for(&mut self, client: &str) -> Catalog {
         let Some(mut engine) = self.engine.take() else {
             return Catalog::default();
         };
-        let mut catalog = Catalog {
-            collections: collections_of(&mut engine),
-            current_db: "test".into(),
-            topology: None,
+        let catalog = match self.sessions.iter_mut().find(|(c, _)| c == client) {
+            Some((_, shell)) => {
+                let placeholder = shell.replace_engine(engine);
+                let catalog = catalog_of(shell);
+                engine = shell.replace_engine(placeholder);
+                catalog
+            }
+            None => Catalog {
+                collections: collections_of(&mut engine),
+                current_db: "test".into(),
+                ..Catalog::default()
+            },
         };
-        if let Some((_, shell)) = self.sessions.iter_mut().find(|(c, _)| c == client) {
-            catalog.current_db = shell.current_db();
-            catalog.topology = topology_of(shell);
-        }
         self.engine = Some(engine);
         catalog
     }
@@ -405,12 +411,51 @@ pub fn reply_of(ev: &Evaluation, catalog: Catalog) -> Reply {
     }
 }
 
-/// Databases and collections with document counts, and the shell's current database.
+/// What the sidebar and prompt show for `shell`: the databases and collections its connection
+/// sees (with counts), its current database, the replica set or sharded cluster it is
+/// connected to, and the prompt's prefix.
 pub fn catalog_of(shell: &mut Shell) -> Catalog {
-    let collections = shell.with_engine(collections_of);
     Catalog {
-        collections,
+        collections: collections_seen_by(shell),
         current_db: shell.current_db(),
         topology: topology_of(shell),
+        cluster: cluster_of(shell),
+        prompt_prefix: shell.prompt_prefix(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(shell: &mut Shell, input: &str) {
+        let ev = shell.eval(input);
+        assert!(ev.error.is_none(), "{input}: {ev:?}");
+    }
+
+    /// The prompt the page shows is mongosh's: the set's name and the connected member's state,
+    /// which changes when the member steps down, and `[direct: mongos]` through a router.
+    #[test]
+    fn the_catalog_carries_the_prompt() {
+        let mut shell = Shell::new(Engine::new(), shell::ShellConfig::default());
+        assert_eq!(catalog_of(&mut shell).prompt(), "test>");
+        run(
+            &mut shell,
+            r#"rs.initiate({_id: "rs1", members: [{_id: 0, host: "a:1"}, {_id: 1, host: "b:1"}]})"#,
+        );
+        assert_eq!(
+            catalog_of(&mut shell).prompt(),
+            "rs1 [direct: primary] test>"
+        );
+        run(&mut shell, "rs.stepDown()");
+        run(&mut shell, "use shop");
+        assert_eq!(
+            catalog_of(&mut shell).prompt(),
+            "rs1 [direct: secondary] shop>"
+        );
+        run(&mut shell, "var st = new ShardingTest({shards: 2})");
+        let catalog = catalog_of(&mut shell);
+        assert_eq!(catalog.prompt(), "[direct: mongos] shop>");
+        assert!(catalog.topology.is_none() && catalog.cluster.is_some());
     }
 }

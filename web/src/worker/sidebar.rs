@@ -3,7 +3,9 @@
 //! paths completion offers), each drained through `getMore` when its cursor has more; and, when
 //! the session is connected to a replica set, its topology from `rs.status()`
 //! (`Shell::replica_set_view`). No engine internals: the page's sidebar sees what a driver
-//! connected to the database would see.
+//! connected to the database would see. A session connected to a simulated replica set or
+//! sharded cluster is read through its connection (`Shell::run_view_command`: the set's primary,
+//! or the router), not through the shell's own standalone engine, which then holds nothing.
 
 use bson::{Bson, Document, doc};
 use engine::Engine;
@@ -15,9 +17,22 @@ use crate::protocol::{CollectionSummary, IndexSummary, MemberStateView, Topology
 /// Documents of each collection whose field paths completion offers.
 const FIELD_SAMPLE: i32 = 20;
 
-/// The collections of every database, sorted by database and name, each with its document
-/// count, its indexes and the field paths of its first documents.
+/// A way to send a command and read its reply: an engine directly, or a shell's connection.
+type Commands<'a> = dyn FnMut(&str, &Document) -> Document + 'a;
+
+/// The collections of every database of `engine`, sorted by database and name, each with its
+/// document count, its indexes and the field paths of its first documents.
 pub fn collections_of(engine: &mut Engine) -> Vec<CollectionSummary> {
+    collections_through(&mut |db, command| engine.run_command(db, command))
+}
+
+/// The collections `shell`'s connection sees (see [`collections_of`]): its engine's for a
+/// standalone, the primary's of a replica set, the router's of a sharded cluster.
+pub fn collections_seen_by(shell: &mut Shell) -> Vec<CollectionSummary> {
+    collections_through(&mut |db, command| shell.run_view_command(db, command))
+}
+
+fn collections_through(engine: &mut Commands<'_>) -> Vec<CollectionSummary> {
     let mut out = Vec::new();
     for db in database_names(engine) {
         for name in collection_names(engine, &db) {
@@ -55,8 +70,8 @@ pub fn collections_of(engine: &mut Engine) -> Vec<CollectionSummary> {
 }
 
 /// `listDatabases`' names, sorted.
-fn database_names(engine: &mut Engine) -> Vec<String> {
-    let reply = engine.run_command("admin", &doc! {"listDatabases": 1, "nameOnly": true});
+fn database_names(engine: &mut Commands<'_>) -> Vec<String> {
+    let reply = engine("admin", &doc! {"listDatabases": 1, "nameOnly": true});
     let mut names: Vec<String> = reply
         .get_array("databases")
         .map(|dbs| {
@@ -70,7 +85,7 @@ fn database_names(engine: &mut Engine) -> Vec<String> {
 }
 
 /// The collections of `db` (not its views), sorted by name.
-fn collection_names(engine: &mut Engine, db: &str) -> Vec<String> {
+fn collection_names(engine: &mut Commands<'_>, db: &str) -> Vec<String> {
     let command = doc! {"listCollections": 1, "nameOnly": true, "filter": {"type": "collection"}};
     let mut names: Vec<String> = cursor_documents(engine, db, command)
         .into_iter()
@@ -81,8 +96,8 @@ fn collection_names(engine: &mut Engine, db: &str) -> Vec<String> {
 }
 
 /// `count`'s `n` (0 when the command fails).
-fn count_of(engine: &mut Engine, db: &str, collection: &str) -> usize {
-    let reply = engine.run_command(db, &doc! {"count": collection});
+fn count_of(engine: &mut Commands<'_>, db: &str, collection: &str) -> usize {
+    let reply = engine(db, &doc! {"count": collection});
     match reply.get("n") {
         Some(Bson::Int32(n)) => usize::try_from(*n).unwrap_or(0),
         Some(Bson::Int64(n)) => usize::try_from(*n).unwrap_or(0),
@@ -93,8 +108,8 @@ fn count_of(engine: &mut Engine, db: &str, collection: &str) -> usize {
 
 /// Every document of the cursor `command` opens: its first batch, then `getMore`s until the
 /// cursor is exhausted. A failed command gives no documents.
-fn cursor_documents(engine: &mut Engine, db: &str, command: Document) -> Vec<Document> {
-    let mut reply = engine.run_command(db, &command);
+fn cursor_documents(engine: &mut Commands<'_>, db: &str, command: Document) -> Vec<Document> {
+    let mut reply = engine(db, &command);
     let mut docs = Vec::new();
     let mut batch_field = "firstBatch";
     loop {
@@ -116,7 +131,7 @@ fn cursor_documents(engine: &mut Engine, db: &str, command: Document) -> Vec<Doc
         if id == 0 {
             return docs;
         }
-        reply = engine.run_command(db, &doc! {"getMore": id, "collection": collection});
+        reply = engine(db, &doc! {"getMore": id, "collection": collection});
         batch_field = "nextBatch";
     }
 }
@@ -231,7 +246,7 @@ mod tests {
             );
         }
         let docs = cursor_documents(
-            &mut engine,
+            &mut |db, command| engine.run_command(db, command),
             "many",
             doc! {"listCollections": 1, "cursor": {"batchSize": 7}},
         );
@@ -274,5 +289,61 @@ mod tests {
         let after = topology_of(&shell).unwrap();
         assert_eq!(after.members[0].state, MemberStateView::Stopped);
         assert_eq!(after.members[1].state, MemberStateView::Primary);
+    }
+
+    /// Connected to a replica set or a cluster, the sidebar lists what the connection sees
+    /// (the primary's data, the router's), not the shell's own engine, and its reads leave the
+    /// member that served the learner's last read as it was.
+    #[test]
+    fn a_cluster_session_is_read_through_its_connection() {
+        let run = |shell: &mut Shell, input: &str| {
+            let ev = shell.eval(input);
+            assert!(ev.error.is_none(), "{input}: {ev:?}");
+        };
+        let listed = |shell: &mut Shell| -> Vec<(String, String, usize)> {
+            collections_seen_by(shell)
+                .into_iter()
+                .map(|c| (c.db, c.name, c.count))
+                .collect()
+        };
+        let mut shell = Shell::new(Engine::new(), shell::ShellConfig::default());
+        run(&mut shell, "db.standalone.insertOne({x: 1})");
+        assert_eq!(
+            listed(&mut shell),
+            [("test".into(), "standalone".into(), 1)]
+        );
+        run(
+            &mut shell,
+            r#"rs.initiate({_id: "rs1", members: [{_id: 0, host: "a:1"}, {_id: 1, host: "b:1"}]})"#,
+        );
+        run(&mut shell, "db.t.insertMany([{x: 1}, {x: 2}])");
+        run(&mut shell, r#"db.t.find().readPref("secondary").toArray()"#);
+        let seen = listed(&mut shell);
+        assert!(seen.contains(&("test".into(), "t".into(), 2)), "{seen:?}");
+        assert!(
+            !seen.iter().any(|(_, name, _)| name == "standalone"),
+            "{seen:?}"
+        );
+        // As `show dbs` there: the members' oplog too.
+        assert!(
+            seen.iter()
+                .any(|(db, name, _)| db == "local" && name == "oplog.rs")
+        );
+        assert_eq!(
+            topology_of(&shell).unwrap().last_served.as_deref(),
+            Some("b:1")
+        );
+
+        run(&mut shell, "var st = new ShardingTest({shards: 2})");
+        run(
+            &mut shell,
+            r#"db.getSiblingDB("shop").users.insertOne({name: "Ann"})"#,
+        );
+        let seen = listed(&mut shell);
+        assert!(
+            seen.contains(&("shop".into(), "users".into(), 1)),
+            "{seen:?}"
+        );
+        assert!(!seen.iter().any(|(_, name, _)| name == "t"), "{seen:?}");
     }
 }

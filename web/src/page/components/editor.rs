@@ -286,7 +286,9 @@ pub fn Editor() -> impl IntoView {
     };
     view! {
         <div class="editor">
-            <span class="prompt">{move || format!("{}>", state.current_db.get())}</span>
+            <span class="prompt" data-testid="prompt">
+                {move || crate::protocol::prompt_text(&state.prompt_prefix.get(), &state.current_db.get())}
+            </span>
             <div class="code-input">
                 <pre class="highlight" aria-hidden="true" node_ref=layer>{highlighted}</pre>
                 <textarea

@@ -1,5 +1,6 @@
 //! The page's panes, one per file.
 
+mod cluster_panel;
 mod data_panel;
 mod editor;
 mod explain_view;
@@ -17,6 +18,7 @@ mod sidebar;
 mod stage_view;
 mod topology_panel;
 
+pub use cluster_panel::ClusterPanel;
 pub use data_panel::{DataPanel, on_drag_over, on_drop};
 pub use editor::Editor;
 pub use lesson_language::LanguageSwitch;

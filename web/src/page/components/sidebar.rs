@@ -1,6 +1,8 @@
 //! The sidebar: the replica set's members when the console is connected to one
-//! (`topology_panel.rs`), databases → collections (with document counts) → indexes (names and key
-//! patterns), the data in and out panel, and the light/dark theme switch.
+//! (`topology_panel.rs`), the sharded cluster's shards and chunks when it is connected to a
+//! router (`cluster_panel.rs`), databases → collections (with document counts) → indexes
+//! (names and key patterns; a server's own `admin`, `config` and `local` last and closed), the
+//! data in and out panel, and the light/dark theme switch.
 
 use std::collections::BTreeMap;
 
@@ -22,12 +24,15 @@ pub fn Sidebar() -> impl IntoView {
         for c in state.collections.get() {
             by_db.entry(c.db.clone()).or_default().push(c);
         }
-        by_db
+        let mut databases: Vec<(String, Vec<CollectionSummary>)> = by_db.into_iter().collect();
+        databases.sort_by_key(|(db, _)| server_database(db));
+        databases
             .into_iter()
             .map(|(db, collections)| {
                 let current = db == state.current_db.get();
+                let open = current || !server_database(&db);
                 view! {
-                    <details class="db-node" open=true data-db=db.clone()>
+                    <details class="db-node" open=open data-db=db.clone()>
                         <summary class:current=current>
                             <span class="db-name">{db.clone()}</span>
                             {current.then(|| view! { <span class="current-tag">{move || tr(state.lang.get(), "current")}</span> })}
@@ -43,6 +48,7 @@ pub fn Sidebar() -> impl IntoView {
     view! {
         <aside class="sidebar" data-testid="sidebar" aria-label=move || tr(state.lang.get(), "Databases")>
             <super::TopologyPanel/>
+            <super::ClusterPanel/>
             <h2 data-testid="sidebar-title">{move || tr(state.lang.get(), "Databases")}</h2>
             <Show
                 when=move || !state.collections.get().is_empty()
@@ -72,6 +78,12 @@ pub fn Sidebar() -> impl IntoView {
     }
 }
 
+/// A server's own database (`admin`; `config`, a router's metadata; `local`, a replica set
+/// member's oplog): listed after the learner's databases, closed unless it is the current one.
+fn server_database(db: &str) -> bool {
+    matches!(db, "admin" | "config" | "local")
+}
+
 fn collection_item(c: CollectionSummary) -> impl IntoView {
     let indexes = c
         .indexes
@@ -95,5 +107,17 @@ fn collection_item(c: CollectionSummary) -> impl IntoView {
                 <ul class="indexes">{indexes}</ul>
             </details>
         </li>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_servers_own_databases_are_told_apart() {
+        let mut names = vec!["config", "ecommerce", "admin", "shop", "local"];
+        names.sort_by_key(|db| server_database(db));
+        assert_eq!(names, ["ecommerce", "shop", "config", "admin", "local"]);
     }
 }

@@ -29,6 +29,8 @@ fn EmbedApp() -> impl IntoView {
         collections: RwSignal::new(Vec::new()),
         current_db: RwSignal::new("test".into()),
         topology: RwSignal::new(None),
+        cluster: RwSignal::new(None),
+        prompt_prefix: RwSignal::new(String::new()),
         status: RwSignal::new(Status::Starting),
         ready: RwSignal::new(false),
         busy: RwSignal::new(false),
