@@ -339,6 +339,8 @@ impl Shell {
         regex_limit::install();
         regex_limit::clear();
         value_caps::install();
+        // Reads the page's own views made between inputs are not this input's.
+        self.session.borrow_mut().reads_served_elsewhere.clear();
         let mut out = Evaluation::default();
         match preprocess::classify(input) {
             ShellCommand::Empty => {}
@@ -382,11 +384,39 @@ impl Shell {
             let e = self.js_error(e);
             out.error.get_or_insert(e);
         }
-        let printed = self.session.borrow_mut().take_printed();
+        let (printed, served) = {
+            let mut session = self.session.borrow_mut();
+            (
+                session.take_printed(),
+                std::mem::take(&mut session.reads_served_elsewhere),
+            )
+        };
         let mut all = printed;
         all.append(&mut out.printed);
         out.printed = all;
+        if !served.is_empty() {
+            out.notes.push(self.served_note(&served));
+        }
         out
+    }
+
+    /// The note for reads that members other than the primary served (`replset.rs`).
+    fn served_note(&self, served: &[(String, String)]) -> String {
+        let members: Vec<String> = served
+            .iter()
+            .map(|(host, state)| format!("{host} ({state})"))
+            .collect();
+        if self.chinese {
+            format!(
+                "读取由 {} 完成：读偏好选中了这个成员，它的数据可能落后于主节点。",
+                members.join("、")
+            )
+        } else {
+            format!(
+                "Read from {}: the read preference chose this member, whose data may lag behind the primary's.",
+                members.join(", ")
+            )
+        }
     }
 
     /// Boa's "not a callable function" for a call to a method that does not exist becomes

@@ -55,6 +55,26 @@ pub(crate) fn run_command(session: &mut Session, db: &str, command: &Document) -
         }
         _ => set.run_command(db, command),
     };
+    // A read served by a member other than the primary is told under the result (the prompt
+    // names the member the shell connected to, not the one server selection picked).
+    if READS.contains(&name)
+        && let Some(host) = set.last_served.clone()
+        && set.primary_host() != Some(host.as_str())
+        && !session
+            .reads_served_elsewhere
+            .iter()
+            .any(|(h, _)| *h == host)
+    {
+        let state = match set.member_index(&host).map(|i| set.state(i)) {
+            Ok(MemberState::Secondary) => "SECONDARY",
+            Ok(MemberState::Primary) => "PRIMARY",
+            Ok(MemberState::Arbiter) => "ARBITER",
+            _ => "member",
+        };
+        session
+            .reads_served_elsewhere
+            .push((host, state.to_string()));
+    }
     // A write that waited for its write concern moved the set's clock: `new Date()` follows.
     let behind = set.now_millis() - session.engine.now_millis();
     if behind > 0 {

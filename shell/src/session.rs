@@ -32,6 +32,9 @@ pub(crate) struct Session {
     pub router: Option<engine::Router>,
     /// The last query the shell sent through the router, and where it went (`sharding_view.rs`).
     pub last_routed_query: Option<crate::sharding_view::RoutedQuery>,
+    /// Members other than the primary that served a read during the current input, with their
+    /// state (`replset.rs`), for the note under the result.
+    pub reads_served_elsewhere: Vec<(String, String)>,
 }
 
 impl Session {
@@ -50,6 +53,7 @@ impl Session {
             read_preference: None,
             router: None,
             last_routed_query: None,
+            reads_served_elsewhere: Vec::new(),
         }
     }
 

@@ -311,3 +311,32 @@ fn the_view_shows_members_states_and_the_last_read() {
         "{after:?}"
     );
 }
+
+#[test]
+fn a_read_served_by_a_secondary_is_noted_under_the_result() {
+    let mut s = shell();
+    run(&mut s, "db.c.insertOne({_id: 1}); sprout.advanceClock(5)");
+    let primary = s.eval("db.c.find().toArray()");
+    assert!(primary.notes.is_empty(), "{:?}", primary.notes);
+    let secondary = s.eval("db.c.find().readPref('secondary').toArray()");
+    assert_eq!(secondary.notes.len(), 1, "{:?}", secondary.notes);
+    let note = &secondary.notes[0];
+    assert!(
+        note.starts_with("Read from 172.17.0.3:27017 (SECONDARY)")
+            || note.starts_with("Read from 172.17.0.4:27017 (SECONDARY)"),
+        "{note}"
+    );
+    assert!(
+        !secondary.text().contains("Read from"),
+        "a note is not mongosh's output"
+    );
+    // The next input starts without it.
+    assert!(s.eval("1").notes.is_empty());
+    s.set_language(true);
+    let zh = s.eval("db.c.find().readPref('secondary').itcount()");
+    assert!(
+        zh.notes[0].starts_with("读取由 172.17.0."),
+        "{:?}",
+        zh.notes
+    );
+}

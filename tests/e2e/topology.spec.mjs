@@ -2,7 +2,7 @@
 // step 1 (rs.initiate of three members), sees three members with one PRIMARY and mongosh's
 // prompt `rs1 [direct: primary] test>`, stops the primary with `sprout.replSet.stop(host)` in the
 // console and sees the election: that member stopped, another PRIMARY; a secondary read is
-// marked as served by the secondary; the old primary started again comes back a secondary, and
+// marked as served by the secondary and named in a note under the result; the old primary started again comes back a secondary, and
 // the prompt says so. Then Chinese, and the phone size behind the "Data" tab. Then the sharded
 // cluster of chapter 7 (opened at step 11 by a deep link): the lesson's data note and the
 // sidebar list the cluster's collections, the prompt is `[direct: mongos] ecommerce>`, the
@@ -85,6 +85,9 @@ try {
   const servedBy = served.filter(([, , s]) => s);
   check('the secondary that served the read is marked', servedBy.length === 1 && servedBy[0][1] === 'secondary',
     JSON.stringify(served));
+  const servedNote = ((await page.locator('.entry').last().locator('[data-testid=shell-note]').allTextContents()) ?? []).join(' ');
+  check('a note under the result names the member that served the read',
+    servedNote.startsWith(`Read from ${servedBy[0]?.[0]} (SECONDARY)`), servedNote);
   await page.screenshot({ path: join(outDir, 'topology-election-desktop.png') });
   await page.click('[data-testid=lang-zh]');
   const zh = await text(page, '[data-testid=topology]');

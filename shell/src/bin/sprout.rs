@@ -305,6 +305,9 @@ fn repl(shell: &mut Shell, quiet: bool) -> ExitCode {
 struct Session {
     pending: String,
     failed: bool,
+    /// Show the shell's notes for a learner (a terminal's REPL; piped input prints only what
+    /// mongosh prints).
+    notes: bool,
 }
 
 impl Session {
@@ -330,6 +333,11 @@ impl Session {
         let text = ev.text();
         if !text.is_empty() {
             println!("{text}");
+        }
+        if self.notes {
+            for note in &ev.notes {
+                println!("// {note}");
+            }
         }
         self.failed |= ev.error.is_some();
         ev.exit
@@ -362,7 +370,10 @@ mod editor {
         if let Some(path) = &history {
             let _ = editor.load_history(path);
         }
-        let mut session = Session::default();
+        let mut session = Session {
+            notes: true,
+            ..Session::default()
+        };
         loop {
             let prompt = session.prompt(shell);
             match editor.readline(&prompt) {
