@@ -183,6 +183,27 @@ pub struct AppState {
     pub pane: RwSignal<Pane>,
 }
 
+impl AppState {
+    /// A page's state before the worker answers: no entries, database `test`, starting, in
+    /// `lang`. The main page and the embedded page both start from it.
+    pub fn new(lang: Lang) -> Self {
+        AppState {
+            entries: RwSignal::new(Vec::new()),
+            collections: RwSignal::new(Vec::new()),
+            current_db: RwSignal::new("test".into()),
+            topology: RwSignal::new(None),
+            cluster: RwSignal::new(None),
+            prompt_prefix: RwSignal::new(String::new()),
+            status: RwSignal::new(Status::Starting),
+            ready: RwSignal::new(false),
+            busy: RwSignal::new(false),
+            editor_text: RwSignal::new(String::new()),
+            lang: RwSignal::new(lang),
+            pane: RwSignal::new(Pane::Console),
+        }
+    }
+}
+
 /// Entry point called by the `web` binary's `main`: mounts the app. (The shell worker is the
 /// `worker` binary, whose `main` calls [`shell_worker::run`].)
 pub fn start() {
@@ -197,20 +218,7 @@ pub fn start() {
 
 #[component]
 fn App() -> impl IntoView {
-    let state = AppState {
-        entries: RwSignal::new(Vec::new()),
-        collections: RwSignal::new(Vec::new()),
-        current_db: RwSignal::new("test".into()),
-        topology: RwSignal::new(None),
-        cluster: RwSignal::new(None),
-        prompt_prefix: RwSignal::new(String::new()),
-        status: RwSignal::new(Status::Starting),
-        ready: RwSignal::new(false),
-        busy: RwSignal::new(false),
-        editor_text: RwSignal::new(String::new()),
-        lang: RwSignal::new(Lang::En),
-        pane: RwSignal::new(Pane::Console),
-    };
+    let state = AppState::new(Lang::En);
     provide_context(state);
     let lesson_state = LessonState::new();
     provide_context(lesson_state);

@@ -24,20 +24,7 @@ fn EmbedApp() -> impl IntoView {
         .unwrap_or_default();
     let params = params::parse(&query);
     apply_theme(params.theme);
-    let state = AppState {
-        entries: RwSignal::new(Vec::new()),
-        collections: RwSignal::new(Vec::new()),
-        current_db: RwSignal::new("test".into()),
-        topology: RwSignal::new(None),
-        cluster: RwSignal::new(None),
-        prompt_prefix: RwSignal::new(String::new()),
-        status: RwSignal::new(Status::Starting),
-        ready: RwSignal::new(false),
-        busy: RwSignal::new(false),
-        editor_text: RwSignal::new(String::new()),
-        lang: RwSignal::new(params.lang),
-        pane: RwSignal::new(crate::page::components::Pane::Console),
-    };
+    let state = AppState::new(params.lang);
     provide_context(state);
     let ls = LessonState::new();
     provide_context(ls);
