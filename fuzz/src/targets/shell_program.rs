@@ -35,6 +35,9 @@ pub fn run(data: &[u8]) {
     let Some(program) = program(data) else {
         return;
     };
+    if std::env::var_os("SPROUT_FUZZ_TRACE").is_some() {
+        eprintln!("=== program\n{program}");
+    }
     let answered = SHELL.with(|cell| {
         let mut slot = cell.borrow_mut();
         let (shell, served) = match slot.take() {

@@ -84,6 +84,36 @@
     }, 'name', { value: pair[1] }));
   });
 
+  // Listing the keys of a String object or a typed array makes one string per character or
+  // element, and `entries` an array per key besides: `Object.entries(a)` of a String object of
+  // 31.8 million characters filled 4 GB (the shell_program fuzzer). Past the array cap these
+  // refuse as V8 refuses an array that long.
+  var stringValueOf = S.valueOf;
+  var typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'length').get;
+  var isView = ArrayBuffer.isView;
+  // Without throwing for the ordinary objects the shell's own code lists all the time: a
+  // String object's `length` cannot be redefined, so only one past the cap is looked at closer.
+  function indexedKeys(o) {
+    if (typeof o === 'string') return o.length;
+    if (o === null || typeof o !== 'object') return 0;
+    if (isView(o)) {
+      try { return typedLength.call(o); } catch (e) { return 0; }
+    }
+    var n = o.length;
+    if (typeof n !== 'number' || !(n > MAX_ARRAY)) return 0;
+    try { return stringValueOf.call(o).length; } catch (e) { return 0; }
+  }
+  [[Object, ['keys', 'values', 'entries', 'getOwnPropertyNames', 'getOwnPropertyDescriptors']],
+    [Reflect, ['ownKeys']]].forEach(function (pair) {
+    pair[1].forEach(function (name) {
+      var f = pair[0][name];
+      hide(pair[0], name, Object.defineProperty(function (o) {
+        arrayLength(indexedKeys(o));
+        return f.apply(this, arguments);
+      }, 'name', { value: name }));
+    });
+  });
+
   // ---- native recursion ---------------------------------------------------------------------
   // Some of Boa's built-ins recurse on the native stack once per level of nesting (JSON.stringify,
   // Array.prototype.flat, chains of proxies, bound functions and prototypes); a deep enough value

@@ -56,6 +56,29 @@ pub fn rows() -> Vec<Row> {
             "printjson(new Uint8Array(1 << 26))",
             "^RangeError: Invalid string length",
         ),
+        // shell_program target, out of memory (2 December 2026, second campaign): a global left
+        // by the input above held a String object of 31.8 million characters, and a later input's
+        // `Object.entries(a)` made an array per character (4 GB).
+        super::error(
+            "fuzz/entries-of-a-string-object-5M",
+            "var a = Object('x'.repeat(5000000)); Object.entries(a).length",
+            "^RangeError: Invalid array length",
+        ),
+        super::error(
+            "fuzz/keys-of-a-string-5M",
+            "Object.keys('x'.repeat(5000000)).length",
+            "^RangeError: Invalid array length",
+        ),
+        super::error(
+            "fuzz/own-keys-of-a-typed-array-8M",
+            "Reflect.ownKeys(new Uint8Array(1 << 23)).length",
+            "^RangeError: Invalid array length",
+        ),
+        result(
+            "fuzz/entries-of-a-small-string-object",
+            "Object.entries(Object('ab')).length + Object.keys(new Uint8Array(3)).length",
+            "^5\n$",
+        ),
         result(
             "fuzz/print-string-object-small",
             "print(tojson(Object('ab')))",
