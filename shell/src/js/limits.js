@@ -147,9 +147,16 @@
     return false;
   }
   var stringify = JSON.stringify;
+  // The text JSON.stringify builds is a string like any other: past the string cap it is
+  // refused (a string stringified again grows by its escapes, so a chain of them doubled a
+  // global until memory ran out: the shell_program fuzzer). A string argument is refused when
+  // its quoted text alone would pass the cap, before any of it is built.
   hide(JSON, 'stringify', function stringify_(value) {
+    if (typeof value === 'string') stringLength(value.length + 2);
     if (tooNested(value, false)) throw tooDeep();
-    return stringify.apply(JSON, arguments);
+    var text = stringify.apply(JSON, arguments);
+    if (typeof text === 'string') stringLength(text.length);
+    return text;
   });
   var flat = A.flat;
   hide(A, 'flat', function flat_(depth) {
