@@ -65,12 +65,11 @@ pub(crate) fn run_command(session: &mut Session, db: &str, command: &Document) -
             .iter()
             .any(|(h, _)| *h == host)
     {
-        let state = match set.member_index(&host).map(|i| set.state(i)) {
-            Ok(MemberState::Secondary) => "SECONDARY",
-            Ok(MemberState::Primary) => "PRIMARY",
-            Ok(MemberState::Arbiter) => "ARBITER",
-            _ => "member",
-        };
+        // rs.status()'s stateStr for the member.
+        let state = set
+            .member_index(&host)
+            .map(|i| set.state(i).name())
+            .unwrap_or("member");
         session
             .reads_served_elsewhere
             .push((host, state.to_string()));
