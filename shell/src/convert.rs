@@ -45,6 +45,11 @@ struct Walk {
     /// string, and without this a value printed into a string, read back as an object and
     /// printed again grows tenfold a round (`a = Object(tojson(this))`) until memory runs out.
     printable: Option<std::cell::Cell<usize>>,
+    /// The legacy shell's reading of its `MinKey` and `MaxKey` globals: the constructor itself
+    /// stands for the value (its ValueWriter stores `{_id: MinKey}` as MinKey and its `tojson`
+    /// prints the constructor as `{ "$minKey" : 1 }`; jstests/core/type8.js). js-bson, in
+    /// mongosh, drops a function-valued field instead.
+    legacy_min_max: bool,
 }
 
 impl Walk {
@@ -135,7 +140,7 @@ fn get_string(obj: &JsObject, key: &str, ctx: &mut Context) -> JsResult<String> 
 
 /// Converts a JS value to BSON. `undefined` becomes null, as js-bson does by default.
 pub fn to_bson(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
-    convert(v, ctx, false, false, false)
+    convert(v, ctx, false, false, false, false)
 }
 
 /// Converts a JS value to BSON for printing: with `keep_undefined`, `undefined` stays undefined,
@@ -145,8 +150,9 @@ pub fn to_bson_for_printing(
     v: &JsValue,
     ctx: &mut Context,
     keep_undefined: bool,
+    legacy_style: bool,
 ) -> JsResult<Bson> {
-    convert(v, ctx, keep_undefined, true, false)
+    convert(v, ctx, keep_undefined, true, false, legacy_style)
 }
 
 fn convert(
@@ -155,6 +161,7 @@ fn convert(
     keep_undefined: bool,
     printing: bool,
     legacy: bool,
+    legacy_style: bool,
 ) -> JsResult<Bson> {
     let keys_fn = ctx
         .global_object()
@@ -167,19 +174,20 @@ fn convert(
         keep_undefined,
         legacy,
         printable: printing.then(|| std::cell::Cell::new(MAX_STRING_LENGTH)),
+        legacy_min_max: legacy || legacy_style,
     };
     to_bson_at(v, ctx, &walk, 0)
 }
 
 /// Converts a JS value that must be an object into a BSON document.
 pub fn to_document(v: &JsValue, ctx: &mut Context) -> JsResult<Document> {
-    document_of(convert(v, ctx, false, false, false)?)
+    document_of(convert(v, ctx, false, false, false, false)?)
 }
 
 /// A command document as the legacy shell sends it: every number a double, `undefined` in its
 /// values BSON undefined.
 pub fn to_legacy_document(v: &JsValue, ctx: &mut Context) -> JsResult<Document> {
-    document_of(convert(v, ctx, false, false, true)?)
+    document_of(convert(v, ctx, false, false, true, true)?)
 }
 
 fn document_of(value: Bson) -> JsResult<Document> {
@@ -294,6 +302,11 @@ fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) 
         )?));
     }
     if obj.is_callable() {
+        if walk.legacy_min_max
+            && let Some(key) = min_max_constructor(obj, ctx)?
+        {
+            return Ok(key);
+        }
         let src = JsValue::from(obj.clone())
             .to_string(ctx)?
             .to_std_string_escaped();
@@ -341,13 +354,32 @@ fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) 
         walk.charge(2 + name.len())?;
         let value = obj.get(key.clone(), ctx)?;
         // Functions as field values are dropped, as js-bson does without serializeFunctions,
-        // except where they are the value (e.g. $where), handled above.
-        if value.as_object().is_some_and(|o| o.is_callable()) && name != "$where" {
+        // except where they are the value (e.g. $where), handled above. The legacy shell's
+        // ValueWriter keeps them as BSON code (how `system.js` is filled: jstests/core/where4.js).
+        if let Some(f) = value.as_object().filter(|o| o.is_callable())
+            && name != "$where"
+            && !walk.legacy
+            && !(walk.legacy_min_max && min_max_constructor(&f, ctx)?.is_some())
+        {
             continue;
         }
         doc.insert(name, to_bson_at(&value, ctx, walk, depth + 1)?);
     }
     Ok(Bson::Document(doc))
+}
+
+/// MinKey or MaxKey when `obj` is the shell's `MinKey` or `MaxKey` constructor.
+fn min_max_constructor(obj: &JsObject, ctx: &mut Context) -> JsResult<Option<Bson>> {
+    for (name, key) in [("MinKey", Bson::MinKey), ("MaxKey", Bson::MaxKey)] {
+        let global = ctx.global_object().get(js_string!(name), ctx)?;
+        if global
+            .as_object()
+            .is_some_and(|g| JsObject::equals(&g, obj))
+        {
+            return Ok(Some(key));
+        }
+    }
+    Ok(None)
 }
 
 /// The integer keys an exotic object reports without storing them, a String object's

@@ -611,8 +611,12 @@ impl Shell {
                 let value = obj.get(js_string!("value"), &mut self.ctx)?;
                 // mongosh prints `undefined` fields as such; the legacy style keeps null (see
                 // `runtime::format`).
-                let v =
-                    convert::to_bson_for_printing(&value, &mut self.ctx, style == Style::Mongosh)?;
+                let v = convert::to_bson_for_printing(
+                    &value,
+                    &mut self.ctx,
+                    style == Style::Mongosh,
+                    style == Style::Legacy,
+                )?;
                 out.result = Some(printer::format_value(
                     &v,
                     &PrintOptions {

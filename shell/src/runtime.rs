@@ -303,7 +303,8 @@ fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue>
     // tojson, and Sprout sends null, so showing `undefined` there would make equal values
     // (a field set to undefined, the server's answer for it) print differently.
     let mongosh_display = how == "shell" && style == Style::Mongosh;
-    let value = convert::to_bson_for_printing(&arg(args, 0), ctx, mongosh_display)?;
+    let value =
+        convert::to_bson_for_printing(&arg(args, 0), ctx, mongosh_display, style == Style::Legacy)?;
     if value == bson::Bson::Undefined {
         // The result printer shows nothing for a bare `undefined`; print() and printjson()
         // spell it out, as mongosh does.

@@ -41,6 +41,40 @@ fn describe(e: boa_engine::JsError, ctx: &mut Context) -> String {
     }
 }
 
+/// A predicate's error as MongoDB reports it: the message, then the JavaScript stack in
+/// SpiderMonkey's `name@file:line:column` form (`ReferenceError: a is not defined :\nmyFunction@:2:24\n`;
+/// jstests/core/where_tolerates_js_exception.js looks for `myFunction@`).
+/// `outer_frames` is how many frames were on the stack when the predicate was called (the
+/// shell's own, which the server's stack would not have).
+fn describe_thrown(e: boa_engine::JsError, outer_frames: usize, ctx: &mut Context) -> String {
+    let mut frames = spidermonkey_frames(&e.to_string());
+    frames.truncate(frames.len().saturating_sub(outer_frames));
+    let message = describe(e, ctx);
+    if frames.is_empty() {
+        message
+    } else {
+        format!("{message} :\n{}\n", frames.join("\n"))
+    }
+}
+
+/// Boa's backtrace lines (`    at myFunction (unknown at :1:29)`) as SpiderMonkey's frames
+/// (`myFunction@:1:29`), innermost first.
+fn spidermonkey_frames(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| line.trim_start().strip_prefix("at "))
+        .filter_map(|frame| {
+            let (name, place) = frame.split_once(" (")?;
+            let place = place.strip_suffix(')')?;
+            let position = place.rsplit_once(" at ").map_or(place, |(_, p)| p);
+            let mut parts = position.rsplitn(3, ':');
+            let column = parts.next()?;
+            let line = parts.next()?;
+            let name = if name == "<anonymous>" { "" } else { name };
+            Some(format!("{name}@:{line}:{column}"))
+        })
+        .collect()
+}
+
 fn compile(code: &str, ctx: &mut Context) -> Result<JsObject, String> {
     let trimmed = code.trim();
     let attempts: Vec<String> = if trimmed.starts_with("function") {
@@ -94,25 +128,120 @@ impl WhereEvaluator for BoaWhere<'_> {
             .map_err(|e| failure(describe(e, ctx)))?;
         let global = ctx.global_object();
         let _ = global.set(js_string!("obj"), this.clone(), false, ctx);
+        let outer_frames = ctx.stack_trace().count();
         let result = function.call(&this, &[], ctx);
         let _ = global.delete_property_or_throw(js_string!("obj"), ctx);
         match result {
             Ok(v) => Ok(v.to_boolean()),
-            Err(e) => Err(failure(describe(e, ctx))),
+            Err(e) => Err(failure(describe_thrown(e, outer_frames, ctx))),
         }
     }
 }
 
-/// Runs a command with this context's `$where` evaluator.
+/// Runs a command with this context's `$where` evaluator. The database's stored functions
+/// (`system.js`: `{_id: name, value: code}`) are globals while it runs, as the server's scope
+/// loads them before a `$where` (mongo's `Scope::loadStored`; jstests/core/where4.js).
 pub(crate) fn run_with_where(
     engine: &mut engine::Engine,
     db: &str,
     cmd: &Document,
     ctx: &mut Context,
 ) -> Document {
-    let evaluator = BoaWhere::new(ctx);
-    let match_ctx = engine::matcher::MatchContext {
-        where_evaluator: Some(&evaluator),
+    let stored = stored_functions(engine, db);
+    let saved = match install_globals(&stored, ctx) {
+        Ok(saved) => saved,
+        Err(message) => {
+            return engine::error_reply(&failure(message));
+        }
     };
-    engine.run_command_with(db, cmd, &match_ctx)
+    let reply = {
+        let evaluator = BoaWhere::new(ctx);
+        let match_ctx = engine::matcher::MatchContext {
+            where_evaluator: Some(&evaluator),
+        };
+        engine.run_command_with(db, cmd, &match_ctx)
+    };
+    restore_globals(saved, ctx);
+    reply
+}
+
+/// The `(name, value)` pairs of `db.system.js` whose `_id` is a string.
+fn stored_functions(engine: &engine::Engine, db: &str) -> Vec<(String, Bson)> {
+    let ns = engine::catalog::Namespace::new(db, "system.js");
+    let Some(coll) = engine.catalog().collection(&ns) else {
+        return Vec::new();
+    };
+    coll.iter()
+        .filter_map(|(_, d)| match (d.get("_id"), d.get("value")) {
+            (Some(Bson::String(name)), Some(value)) => Some((name.clone(), value.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A global's value before a stored function replaced it (`None`: it had none).
+type SavedGlobal = (String, Option<boa_engine::JsValue>);
+
+fn install_globals(
+    stored: &[(String, Bson)],
+    ctx: &mut Context,
+) -> Result<Vec<SavedGlobal>, String> {
+    let global = ctx.global_object();
+    let mut saved = Vec::with_capacity(stored.len());
+    for (name, value) in stored {
+        let key = boa_engine::JsString::from(name.as_str());
+        let value = match value {
+            Bson::JavaScriptCode(code) => compile(code, ctx).map(boa_engine::JsValue::from),
+            other => convert::to_js(other, ctx).map_err(|e| describe(e, ctx)),
+        };
+        let value = match value {
+            Ok(v) => v,
+            Err(message) => {
+                restore_globals(saved, ctx);
+                return Err(format!("stored function {name}: {message}"));
+            }
+        };
+        let before = if global.has_own_property(key.clone(), ctx).unwrap_or(false) {
+            global.get(key.clone(), ctx).ok()
+        } else {
+            None
+        };
+        saved.push((name.clone(), before));
+        let _ = global.set(key, value, false, ctx);
+    }
+    Ok(saved)
+}
+
+fn restore_globals(saved: Vec<SavedGlobal>, ctx: &mut Context) {
+    let global = ctx.global_object();
+    for (name, before) in saved.into_iter().rev() {
+        let key = boa_engine::JsString::from(name.as_str());
+        match before {
+            Some(v) => {
+                let _ = global.set(key, v, false, ctx);
+            }
+            None => {
+                let _ = global.delete_property_or_throw(key, ctx);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spidermonkey_frames;
+
+    #[test]
+    fn boa_frames_read_as_spidermonkey_frames() {
+        let text = "ReferenceError: a is not defined\n    at myFunction (unknown at :2:24)\n    at <anonymous> (unknown at :1:3)\n    at <main> (unknown at :1:45)";
+        assert_eq!(
+            spidermonkey_frames(text),
+            vec![
+                "myFunction@:2:24".to_string(),
+                "@:1:3".to_string(),
+                "<main>@:1:45".to_string()
+            ]
+        );
+        assert!(spidermonkey_frames("TypeError: no stack").is_empty());
+    }
 }

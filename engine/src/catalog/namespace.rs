@@ -63,7 +63,9 @@ pub fn validate_collection_name(ns: &Namespace) -> Result<()> {
             format!("Invalid collection name: {coll}"),
         ));
     }
-    if coll.starts_with("system.") {
+    // `system.js` (stored JavaScript) is the one system collection clients write in any
+    // database (mongo's NamespaceString::isLegalClientSystemNS); deprecated in 8.0, not removed.
+    if coll.starts_with("system.") && coll != "system.js" {
         return Err(Error::new(
             ErrorCode::InvalidNamespace,
             format!("Invalid system namespace: {ns}"),
@@ -83,5 +85,12 @@ mod tests {
         assert!(validate_collection_name(&Namespace::new("t", "products")).is_ok());
         assert!(validate_collection_name(&Namespace::new("t", "a$b")).is_err());
         assert!(validate_collection_name(&Namespace::new("t", "")).is_err());
+        assert!(validate_collection_name(&Namespace::new("t", "system.js")).is_ok());
+        assert_eq!(
+            validate_collection_name(&Namespace::new("t", "system.x"))
+                .unwrap_err()
+                .code(),
+            73
+        );
     }
 }

@@ -178,14 +178,27 @@ pub const MAX_DOCUMENT_BYTES: usize = 16 * 1024 * 1024;
 
 fn check_size(d: &Document) -> Result<()> {
     // Computed from the document (encoding it could fail, and an error here once showed up as
-    // a size of usize::MAX).
+    // a size of usize::MAX). MongoDB's `fixDocumentForInsert` (src/mongo/db/ops/insert.cpp)
+    // answers BadValue with this text for a document over BSONObjMaxUserSize.
     let size = crate::value::bson_size::document_size(d);
     if size > MAX_DOCUMENT_BYTES {
         return Err(Error::new(
-            ErrorCode::Location(10334),
+            ErrorCode::BadValue,
             format!(
-                "BSONObj size: {size} (0x{size:X}) is invalid. Size must be between 0 and 16793600(16MB)"
+                "object to insert too large. size in bytes: {size}, max size: {MAX_DOCUMENT_BYTES}"
             ),
+        ));
+    }
+    Ok(())
+}
+
+/// An upsert's new document over the 16 MiB limit: MongoDB's upsert stage refuses it with
+/// 17420 before inserting (src/mongo/db/exec/upsert_stage.cpp; jstests/core/max_doc_size.js).
+pub(super) fn check_upsert_size(d: &Document) -> Result<()> {
+    if crate::value::bson_size::document_size(d) > MAX_DOCUMENT_BYTES {
+        return Err(Error::new(
+            ErrorCode::Location(17420),
+            format!("Document to upsert is larger than {MAX_DOCUMENT_BYTES}"),
         ));
     }
     Ok(())
@@ -345,10 +358,25 @@ mod tests {
             &doc! {"insert": "c", "documents": [{"_id": 1, "s": s}]},
         );
         let (code, message) = first_write_error(&r);
-        assert_eq!(code, 10334);
-        assert!(
-            message.starts_with("BSONObj size: 16777238 (0x1000016) is invalid."),
-            "{message}"
+        assert_eq!(code, 2);
+        assert_eq!(
+            message,
+            "object to insert too large. size in bytes: 16777238, max size: 16777216"
         );
+    }
+
+    #[test]
+    fn an_oversized_upsert_is_refused_before_it_is_inserted() {
+        let mut e = Engine::new();
+        let s = "x".repeat(16 * 1024 * 1024);
+        let r = e.run_command(
+            "test",
+            &doc! {"update": "c", "updates": [{"q": {"_id": 1}, "u": {"_id": 1, "s": s}, "upsert": true}]},
+        );
+        let (code, message) = first_write_error(&r);
+        assert_eq!(code, 17420);
+        assert_eq!(message, "Document to upsert is larger than 16777216");
+        let count = e.run_command("test", &doc! {"count": "c"});
+        assert_eq!(count.get_i32("n").ok(), Some(0));
     }
 }

@@ -239,6 +239,7 @@ pub(super) fn insert_upsert(
         eval,
     };
     let built = spec.upsert_document(query, &env)?;
+    super::insert::check_upsert_size(&built)?;
     let doc = prepare_for_insert(engine, &built)?;
     let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
     if let Some(v) = engine.validation_for(ns)? {

@@ -200,6 +200,14 @@ pub fn rows() -> Vec<Row> {
             "multikey/update-1e5",
             "db.c.createIndex({a: 1}); db.c.insertOne({_id: 1, a: Array.from({length: 1e5}, (_, i) => i)}); db.c.updateOne({_id: 1}, {$push: {a: -1}}).modifiedCount",
         ),
+        // jstests/core/max_doc_size.js: a document of exactly 16 MiB is stored and read back
+        // ('a'.repeat of 16 million once stopped at the loop limit instead).
+        result(
+            "document/exactly-16MB",
+            "const s = 'a'.repeat(16*1024*1024 - Object.bsonsize({_id: 1, x: ''})); \
+             db.c.insertOne({_id: 1, x: s}); Object.bsonsize(db.c.findOne())",
+            "^16777216\n$",
+        ),
         error(
             "document/16MB-insert",
             "db.c.insertOne({s: 'x'.repeat(16*1024*1024)})",

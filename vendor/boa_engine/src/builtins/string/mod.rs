@@ -734,12 +734,16 @@ impl String {
 
         let n = n as usize;
 
-        // Charge each repetition against the VM loop-iteration limit.
-        let mut result = Vec::with_capacity(n);
-        for _ in 0..n {
+        // Sprout patch: upstream charges each repetition against the VM loop-iteration limit,
+        // so `'a'.repeat(16 * 1024 * 1024)` (how MongoDB's jstests build a 16 MB string) hit a
+        // 10-million-iteration limit although its work is one bounded copy. The charge is now
+        // one iteration per 4,096 code units produced (at least one per call): the time the call
+        // takes is proportional to its result, which the string-length cap already bounds.
+        let produced = n.saturating_mul(len);
+        for _ in 0..produced.div_ceil(4096).max(1) {
             crate::vm::opcode::IncrementLoopIteration::operation((), context)?;
-            result.push(string.as_str());
         }
+        let result = vec![string.as_str(); n];
 
         // 6. Return the String value that is made from n copies of S appended together.
         Ok(JsString::concat_array(&result).into())
