@@ -69,7 +69,12 @@ fn spidermonkey_frames(text: &str) -> Vec<String> {
             let mut parts = position.rsplitn(3, ':');
             let column = parts.next()?;
             let line = parts.next()?;
-            let name = if name == "<anonymous>" { "" } else { name };
+            // Boa names an anonymous function's frame `<main>`; SpiderMonkey leaves it empty.
+            let name = if matches!(name, "<anonymous>" | "<main>") {
+                ""
+            } else {
+                name
+            };
             Some(format!("{name}@:{line}:{column}"))
         })
         .collect()
@@ -239,7 +244,7 @@ mod tests {
             vec![
                 "myFunction@:2:24".to_string(),
                 "@:1:3".to_string(),
-                "<main>@:1:45".to_string()
+                "@:1:45".to_string()
             ]
         );
         assert!(spidermonkey_frames("TypeError: no stack").is_empty());

@@ -40,6 +40,33 @@ pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
         prepared.push(prepare_for_insert(engine, d));
     }
 
+    // MongoDB creates the collection when it first has a document to store: a batch whose
+    // documents all fail before storage (a bad `_id`, over 16 MiB), or whose first one does
+    // when ordered, leaves no collection behind (write_ops_exec's performInserts fixes each
+    // document before its batch reaches makeCollection; jstests/core/insert_id_undefined.js).
+    let reaches_storage = if ordered {
+        prepared.first().is_some_and(Result::is_ok)
+    } else {
+        prepared.iter().any(Result::is_ok)
+    };
+    if !reaches_storage {
+        let mut write_errors = Vec::new();
+        for (index, doc) in prepared.iter().enumerate() {
+            if let Err(e) = doc {
+                write_errors.push(write_error(index, e));
+                if ordered {
+                    break;
+                }
+            }
+        }
+        let mut reply = doc! {"n": 0};
+        if !write_errors.is_empty() {
+            reply.insert("writeErrors", write_errors);
+        }
+        reply.insert("ok", 1.0);
+        return Ok(reply);
+    }
+
     let ns_text = ns.to_string();
     let validation = engine.validation_for(&ns)?;
     let mut changes = Vec::new();
@@ -363,6 +390,30 @@ mod tests {
             message,
             "object to insert too large. size in bytes: 16777238, max size: 16777216"
         );
+    }
+
+    #[test]
+    fn a_batch_refused_before_storage_creates_no_collection() {
+        let mut e = Engine::new();
+        let r = e.run_command(
+            "test",
+            &doc! {"insert": "c", "documents": [{"_id": [1]}, {"_id": 2}]},
+        );
+        assert_eq!(first_write_error(&r).0, 53);
+        assert_eq!(r.get_i32("n").ok(), Some(0));
+        let names = e.run_command("test", &doc! {"listCollections": 1, "nameOnly": true});
+        let batch = names
+            .get_document("cursor")
+            .and_then(|c| c.get_array("firstBatch"))
+            .map(|b| b.len())
+            .ok();
+        assert_eq!(batch, Some(0));
+        // Unordered, one good document is enough to create it.
+        let r = e.run_command(
+            "test",
+            &doc! {"insert": "c", "ordered": false, "documents": [{"_id": [1]}, {"_id": 2}]},
+        );
+        assert_eq!(r.get_i32("n").ok(), Some(1));
     }
 
     #[test]

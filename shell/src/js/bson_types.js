@@ -163,8 +163,11 @@
   }
   function ISODate(s) {
     if (s === undefined) return new Date(native.now());
-    var ms = native.parseIsoDate(String(s));
-    if (ms === null && native.getStyle() === 'legacy') ms = lenientIsoDate(String(s));
+    // The legacy shell reads the text with its own pattern only: it rounds a fraction past
+    // milliseconds to the nearest one (.1235 is .124) and refuses a year or year-month alone
+    // and anything past 9999-12-31T23:59:59.999Z (jstests/aggregation/bugs/server8164.js),
+    // where mongosh's Date truncates the fraction and takes `2017` as a date.
+    var ms = native.getStyle() === 'legacy' ? lenientIsoDate(String(s)) : native.parseIsoDate(String(s));
     if (ms === null) throw new Error('invalid ISO date: ' + s);
     return new Date(ms);
   }
