@@ -4,7 +4,8 @@
 // course author would write it. On it: a snippet runs and shows its result, and an earlier snippet
 // of the same database runs first; snippets with the same database name share data, different
 // names do not; a dataset file from the course site loads; the console runs a command; the custom
-// lesson (Markdown from the course site) runs a step and checks an exercise; a malformed lesson
+// lesson (Markdown from the course site) runs a step and checks an exercise; a Swedish collation
+// sorts in the console (its data read from Sprout's origin); a malformed lesson
 // shows an error naming its line; events reach the host page; the host page logs no errors.
 // Then the iframe mode (embed.html: a console only), a deep link (#lesson=b5-optimizing&step=3)
 // and a share link opened in a fresh browser profile. Screenshots of each go to the output dir.
@@ -180,6 +181,11 @@ try {
   await page.locator('sprout-console').screenshot({ path: join(outDir, 'embed-console.png') });
   const consoleEvents = await page.evaluate(() => window.sproutEvents.filter((e) => e.tag === 'sprout-console').map((e) => e.name));
   check('the console dispatches ran events to the host page', consoleEvents.includes('ran'), consoleEvents.join());
+  // A tailored collation inside the widget: the worker reads collation/sv.postcard from Sprout's
+  // origin (the iframe's), not the course page's.
+  const swedish = await typeAndRun(consoleFrame, 'db.words.insertMany([{w: "ö"}, {w: "z"}, {w: "a"}]); ' +
+    'db.words.find({}, {_id: 0}).sort({w: 1}).collation({locale: "sv"}).toArray().map((d) => d.w).join(" ")');
+  check('a tailored collation works in the widget on another origin', swedish.includes('a z ö'), swedish);
 
   // The custom lesson: Markdown from the course site, a step run, an exercise checked.
   await page.locator('sprout-lesson').scrollIntoViewIfNeeded();

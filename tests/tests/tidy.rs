@@ -405,6 +405,9 @@ const CLIENT_ENGINE_PATHS: &[&str] = &[
     "engine::catalog::validate_db_name",
     "engine::clock::Clock",
     "engine::clock::SimulatedClock",
+    // The shell worker tells the engine how to read a collation locale's tailorings, which the
+    // wasm build does not link (web/src/worker/collation_data.rs).
+    "engine::collation::data::set_tailoring_loader",
     "engine::error::ErrorCode::from_code",
     // The page's worker installs the engine's step-growth allocator (web/src/bin/worker.rs).
     "engine::grow_in_steps::GrowInSteps",

@@ -45,6 +45,13 @@ pub fn run(args: &[String]) -> Result<PathBuf, String> {
         sizes.push(format!("{bin}_bg.wasm {size} bytes"));
     }
     copy_dir(&root().join("static"), &dist)?;
+    // The locales' collation tailorings, read by the worker when a locale is first used
+    // (engine/src/collation/data.rs, web/src/worker/collation_data.rs).
+    let collation = dist.join("collation");
+    let _ = std::fs::remove_dir_all(&collation);
+    std::fs::create_dir_all(&collation)
+        .map_err(|e| format!("creating {}: {e}", collation.display()))?;
+    copy_dir(&root().join("engine/data/collation"), &collation)?;
     stamp_service_worker(&dist)?;
     eprintln!(
         "xtask: built {} ({} profile, {}) in {:.1}s",
@@ -78,13 +85,14 @@ fn stamp_service_worker(dist: &std::path::Path) -> Result<(), String> {
         std::fs::read(file).unwrap_or_default().hash(&mut hasher);
     }
     let id = format!("{:016x}", hasher.finish());
-    // Every file but the example course pages, relative to the site's folder.
+    // Every file but the example course pages and the collation data (fetched, and then cached,
+    // only when a locale is used), relative to the site's folder.
     let listed: Vec<String> = files
         .iter()
         .filter(|f| **f != sw)
         .filter_map(|f| f.strip_prefix(dist).ok())
         .map(|f| f.to_string_lossy().replace('\\', "/"))
-        .filter(|f| !f.starts_with("examples/"))
+        .filter(|f| !f.starts_with("examples/") && !f.starts_with("collation/"))
         .map(|f| format!("'./{f}'"))
         .collect();
     let text = text.replace("__SPROUT_BUILD__", &id).replace(

@@ -129,6 +129,28 @@ pub fn is_supported(locale: &str) -> bool {
         .any(|(name, variants)| *name == base && variant.is_none_or(|v| variants.contains(&v)))
 }
 
+/// Every MongoDB locale id without a `@collation=` variant (`de`, `de_AT`, `zh_Hant`).
+#[cfg(test)]
+pub fn bases() -> impl Iterator<Item = &'static str> {
+    SUPPORTED.iter().map(|(name, _)| *name)
+}
+
+/// A base locale id and its `@collation=` variants, as MongoDB spells them.
+#[cfg(test)]
+pub fn with_variants(base: &str) -> Vec<String> {
+    SUPPORTED
+        .iter()
+        .filter(|(name, _)| *name == base)
+        .flat_map(|(name, variants)| {
+            std::iter::once(name.to_string()).chain(
+                variants
+                    .iter()
+                    .map(move |v| format!("{name}@collation={v}")),
+            )
+        })
+        .collect()
+}
+
 /// The locale MongoDB suggests for an id ICU would canonicalise (`en-US` → `en_US`).
 pub fn suggestion(locale: &str) -> Option<String> {
     let canonical = locale.replace('-', "_");

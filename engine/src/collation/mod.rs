@@ -1,6 +1,7 @@
 //! Collation: MongoDB's locale-aware string comparison (the `collation` option of find, count,
 //! distinct, the write commands, aggregate, and the default of a collection or index), done by
-//! ICU4X's collator with its compiled data.
+//! ICU4X's collator: natively with its compiled data, in the browser with the locales' tailorings
+//! fetched when first used (`data`).
 //!
 //! A [`Collation`] compares strings; `{locale: "simple"}` is no collation at all (binary order),
 //! so it parses to `None`. A command puts its collation *in force* for its duration with
@@ -21,6 +22,7 @@
 //! text that is not in FCD form.
 
 mod active;
+pub mod data;
 mod locales;
 mod spec;
 
@@ -30,7 +32,7 @@ use std::rc::Rc;
 use bson::{Bson, Document, doc};
 use icu_collator::options::{self as icu, CollatorOptions};
 use icu_collator::preferences::{CollationCaseFirst, CollationNumericOrdering};
-use icu_collator::{CollatorBorrowed, CollatorPreferences};
+use icu_collator::{Collator as IcuCollator, CollatorBorrowed, CollatorPreferences};
 
 pub use active::{CollationScope, active, active_is_simple};
 pub use spec::{Alternate, CaseFirst, CollationSpec, MaxVariable};
@@ -41,7 +43,30 @@ use crate::value::display::type_name;
 /// A non-simple collation: the parsed options and the ICU4X collator built from them.
 pub struct Collation {
     spec: CollationSpec,
-    collator: CollatorBorrowed<'static>,
+    collator: IcuCollation,
+}
+
+/// The ICU4X collator: borrowing the compiled data, or owning data read at run time.
+enum IcuCollation {
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    Compiled(CollatorBorrowed<'static>),
+    Loaded(Box<IcuCollator>),
+}
+
+impl IcuCollation {
+    fn compare(&self, a: &str, b: &str) -> Ordering {
+        match self {
+            IcuCollation::Compiled(c) => c.compare(a, b),
+            IcuCollation::Loaded(c) => c.as_borrowed().compare(a, b),
+        }
+    }
+
+    fn resolved_options(&self) -> icu::ResolvedCollatorOptions {
+        match self {
+            IcuCollation::Compiled(c) => c.resolved_options(),
+            IcuCollation::Loaded(c) => c.as_borrowed().resolved_options(),
+        }
+    }
 }
 
 impl std::fmt::Debug for Collation {
@@ -158,7 +183,18 @@ impl Collation {
     }
 }
 
-fn build_collator(spec: &CollationSpec) -> Result<CollatorBorrowed<'static>> {
+fn build_collator(spec: &CollationSpec) -> Result<IcuCollation> {
+    let (prefs, options) = icu_inputs(spec);
+    #[cfg(not(target_arch = "wasm32"))]
+    return CollatorBorrowed::try_new(prefs, options)
+        .map(IcuCollation::Compiled)
+        .map_err(|e| failed(spec, &e));
+    #[cfg(target_arch = "wasm32")]
+    build_split(spec, prefs, options)
+}
+
+/// ICU4X's preferences and options for a MongoDB collation spec.
+fn icu_inputs(spec: &CollationSpec) -> (CollatorPreferences, CollatorOptions) {
     let locale = locales::icu_locale(&spec.locale);
     let mut prefs: CollatorPreferences = (&locale).into();
     if let Some(case_first) = spec.case_first {
@@ -198,15 +234,42 @@ fn build_collator(spec: &CollationSpec) -> Result<CollatorBorrowed<'static>> {
         MaxVariable::Punct => icu::MaxVariable::Punctuation,
         MaxVariable::Space => icu::MaxVariable::Space,
     });
-    CollatorBorrowed::try_new(prefs, options).map_err(|e| {
-        Error::location(
-            96, // OperationFailed
-            format!(
-                "Failed to create collator: {e}. Collation spec: {{ locale: \"{}\" }}",
-                spec.locale
+    (prefs, options)
+}
+
+fn failed(spec: &CollationSpec, e: &dyn std::fmt::Display) -> Error {
+    Error::location(
+        96, // OperationFailed
+        format!(
+            "Failed to create collator: {e}. Collation spec: {{ locale: \"{}\" }}",
+            spec.locale
+        ),
+    )
+}
+
+/// The collator with the tailorings read from the locale's data file (`data`): what the wasm
+/// build uses, so that the compiled tailorings are not linked into it.
+#[cfg_attr(all(not(target_arch = "wasm32"), not(test)), allow(dead_code))]
+fn build_split(
+    spec: &CollationSpec,
+    prefs: CollatorPreferences,
+    options: CollatorOptions,
+) -> Result<IcuCollation> {
+    let provider = data::SplitProvider::new(&spec.locale);
+    IcuCollator::try_new_unstable(&provider, prefs, options)
+        .map(|c| IcuCollation::Loaded(Box::new(c)))
+        .map_err(|e| match provider.failure.into_inner() {
+            Some(why) => Error::location(
+                96, // OperationFailed
+                format!(
+                    "Failed to create collator: the collation data of locale '{}' ({}) could not \
+                     be loaded: {why}",
+                    spec.locale,
+                    data::file_name(&spec.locale)
+                ),
             ),
-        )
-    })
+            None => failed(spec, &e),
+        })
 }
 
 #[cfg(test)]

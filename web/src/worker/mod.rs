@@ -3,6 +3,7 @@
 //! database shared with the other pages that open it, the lessons' data and answer checks. It
 //! talks to its page only through [`crate::protocol`].
 
+pub mod collation_data;
 pub mod idb_store;
 pub mod lessons;
 pub mod record_packs;

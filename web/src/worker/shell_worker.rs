@@ -108,6 +108,8 @@ fn client() -> String {
 pub fn run() {
     console_error_panic_hook::set_once();
     phase("sprout:worker-module-running");
+    // Before any input: a collation's tailorings are read from the site when first used.
+    crate::worker::collation_data::install();
     CLIENT.with(|c| {
         *c.borrow_mut() = format!(
             "{:x}-{:x}",
