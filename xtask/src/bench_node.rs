@@ -33,6 +33,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
             .arg(&pkg)
             .arg(&wasm),
     )?;
+    // The wasm engine reads a locale's collation tailorings when first used (see
+    // `engine::collation::data`); the binding reads them from `collation/` beside it.
+    let collation = pkg.join("collation");
+    std::fs::create_dir_all(&collation)
+        .map_err(|e| format!("creating {}: {e}", collation.display()))?;
+    for entry in std::fs::read_dir(root().join("engine/data/collation"))
+        .map_err(|e| format!("reading engine/data/collation: {e}"))?
+    {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        if let Some(name) = path.file_name() {
+            std::fs::copy(&path, collation.join(name))
+                .map_err(|e| format!("copying {}: {e}", path.display()))?;
+        }
+    }
     let bench = root().join("bench");
     if ["mingo", "bson"]
         .iter()

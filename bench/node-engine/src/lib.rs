@@ -19,11 +19,44 @@ pub struct NodeEngine {
     engine: engine::Engine,
 }
 
+// The wasm build links no locale's collation tailorings (`engine::collation::data`): the
+// binding reads them from the `collation/` folder beside its package (`cargo xtask bench-node`
+// copies `engine/data/collation/` there), synchronously, as the page's worker does over HTTP.
+// wasm-bindgen puts this snippet in `<package>/snippets/<crate>/`, two folders below it.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen(inline_js = "
+const fs = require('fs');
+const path = require('path');
+module.exports.readCollationFile = function (name) {
+  try {
+    return fs.readFileSync(path.join(__dirname, '..', '..', 'collation', name));
+  } catch (e) {
+    throw String((e && e.message) || e);
+  }
+};
+")]
+extern "C" {
+    #[wasm_bindgen(catch, js_name = readCollationFile)]
+    fn read_collation_file(name: &str) -> Result<Vec<u8>, JsValue>;
+}
+
+#[cfg(target_arch = "wasm32")]
+fn install_collation_loader() {
+    engine::collation::data::set_tailoring_loader(Box::new(|name| {
+        read_collation_file(name).map_err(|e| {
+            let detail = e.as_string().unwrap_or_default();
+            format!("reading collation/{name}: {detail}")
+        })
+    }));
+}
+
 #[wasm_bindgen]
 impl NodeEngine {
     #[wasm_bindgen(constructor)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> NodeEngine {
+        #[cfg(target_arch = "wasm32")]
+        install_collation_loader();
         NodeEngine {
             engine: engine::Engine::new(),
         }
