@@ -93,6 +93,7 @@ fn bound_text(v: &Bson) -> String {
         Bson::MinKey => "MinKey".into(),
         Bson::MaxKey => "MaxKey".into(),
         Bson::Undefined => "undefined".into(),
+        Bson::Double(d) if d.is_nan() => "nan.0".into(),
         Bson::Double(d) if d.is_infinite() => {
             if *d > 0.0 {
                 "inf.0".into()
@@ -145,8 +146,26 @@ pub fn intervals_for(pred: &Pred) -> Option<(Vec<Interval>, bool)> {
             });
             Some((normalize(vec![strings, Interval::point(re)]), false))
         }
+        // MongoDB's IndexBoundsBuilder gives `$mod` every number, from NaN (the smallest) to
+        // infinity, and tests the predicate on the index key (INEXACT_COVERED).
+        Pred::Mod(..) => Some((
+            vec![Interval {
+                low: Bson::Double(f64::NAN),
+                low_inclusive: true,
+                high: Bson::Double(f64::INFINITY),
+                high_inclusive: true,
+            }],
+            false,
+        )),
         Pred::Other => None,
     }
+}
+
+/// Whether the predicate can be tested on an index key instead of the document (MongoDB's
+/// INEXACT_COVERED tightness: a regex and `$mod`), so that an index scan over a path without
+/// arrays filters keys before any document is fetched.
+pub fn key_checkable(pred: &Pred) -> bool {
+    matches!(pred, Pred::Regex(..) | Pred::Mod(..))
 }
 
 fn eq_intervals(v: &Bson) -> Option<(Vec<Interval>, bool)> {
@@ -180,6 +199,12 @@ fn cmp_intervals(op: CmpOp, v: &Bson) -> Option<(Vec<Interval>, bool)> {
         };
     }
     let (min, max) = type_bracket(v)?;
+    // Comparisons with an array are lexicographic on the whole array, while a multikey index
+    // holds its elements: MongoDB still bounds the array's type bracket, and checks the
+    // document (getInequalityPredicateTightness: an array is not exact-bounds generating), so
+    // with such an index `{a: {$gte: [1, 2]}}` does not find `{a: [1, 2]}`
+    // (jstests/core/array_match4.js documents this).
+    let exact = !matches!(v, Bson::Array(_));
     let iv = match op {
         CmpOp::Gt | CmpOp::Gte => Interval {
             low: v.clone(),
@@ -194,7 +219,7 @@ fn cmp_intervals(op: CmpOp, v: &Bson) -> Option<(Vec<Interval>, bool)> {
             high_inclusive: op == CmpOp::Lte,
         },
     };
-    Some((normalize(vec![iv]), true))
+    Some((normalize(vec![iv]), exact))
 }
 
 type Edge = (Bson, bool);
@@ -213,6 +238,17 @@ fn type_bracket(v: &Bson) -> Option<(Edge, Edge)> {
         Bson::Document(_) => (
             (Bson::Document(Document::new()), true),
             (Bson::Array(Vec::new()), false),
+        ),
+        // Arrays sort after documents and before binary data.
+        Bson::Array(_) => (
+            (Bson::Array(Vec::new()), true),
+            (
+                Bson::Binary(bson::Binary {
+                    subtype: bson::spec::BinarySubtype::Generic,
+                    bytes: Vec::new(),
+                }),
+                false,
+            ),
         ),
         Bson::ObjectId(_) => (
             (Bson::ObjectId(ObjectId::from_bytes([0; 12])), true),
