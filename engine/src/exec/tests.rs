@@ -736,44 +736,6 @@ fn regex_and_mod_are_tested_on_index_keys() {
     assert_eq!(es.get_i32("nReturned").unwrap(), 2);
 }
 
-/// A comparison with an array bounds the array type bracket of the index, whose multikey
-/// entries are the elements: with the index, `{a: {$gte: [1, 2]}}` misses `{a: [1, 2]}`, as
-/// MongoDB's does (jstests/core/array_match4.js records this), while a collection scan finds it.
-#[test]
-fn array_comparisons_scan_the_array_bracket() {
-    let mut e = Engine::new();
-    run(
-        &mut e,
-        "db",
-        doc! {"insert": "k", "documents": [{"_id": 1, "a": [1, 2]}, {"_id": 2, "a": [[1, 3]]}]},
-    );
-    let count = |e: &mut Engine| {
-        let r = run(
-            e,
-            "db",
-            doc! {"find": "k", "filter": {"a": {"$gte": [1, 2]}}},
-        );
-        r.get_document("cursor")
-            .unwrap()
-            .get_array("firstBatch")
-            .unwrap()
-            .len()
-    };
-    assert_eq!(count(&mut e), 2);
-    run(
-        &mut e,
-        "db",
-        doc! {"createIndexes": "k", "indexes": [{"key": {"a": 1}, "name": "a_1"}]},
-    );
-    // The nested array [1, 3] is a key of its own, inside the bracket.
-    assert_eq!(count(&mut e), 1);
-    let (ix, _) = hinted_scan(&mut e, doc! {"a": {"$lt": [5]}});
-    assert_eq!(
-        ix.get_document("indexBounds").unwrap(),
-        &doc! {"a": ["[[], [ 5 ])"]}
-    );
-}
-
 /// `showRecordId` appends `$recordId` (a long) to every result, after the projection, whatever
 /// the plan: a collection scan, an `_id` lookup, a covered index scan
 /// (jstests/core/show_record_id.js).

@@ -198,13 +198,12 @@ fn cmp_intervals(op: CmpOp, v: &Bson) -> Option<(Vec<Interval>, bool)> {
             CmpOp::Gt | CmpOp::Lt => Some((Vec::new(), true)),
         };
     }
+    // An array has no type bracket here: MongoDB 8.0 bounds the array bracket, which a
+    // multikey index (holding the elements) answers differently from a collection scan
+    // (jstests/core/array_match4.js); MongoDB 8.1 made both agree
+    // (jstests/core/array_index_and_nonIndex_consistent.js, requires_fcv_81), as Sprout does
+    // by checking every document.
     let (min, max) = type_bracket(v)?;
-    // Comparisons with an array are lexicographic on the whole array, while a multikey index
-    // holds its elements: MongoDB still bounds the array's type bracket, and checks the
-    // document (getInequalityPredicateTightness: an array is not exact-bounds generating), so
-    // with such an index `{a: {$gte: [1, 2]}}` does not find `{a: [1, 2]}`
-    // (jstests/core/array_match4.js documents this).
-    let exact = !matches!(v, Bson::Array(_));
     let iv = match op {
         CmpOp::Gt | CmpOp::Gte => Interval {
             low: v.clone(),
@@ -219,7 +218,7 @@ fn cmp_intervals(op: CmpOp, v: &Bson) -> Option<(Vec<Interval>, bool)> {
             high_inclusive: op == CmpOp::Lte,
         },
     };
-    Some((normalize(vec![iv]), exact))
+    Some((normalize(vec![iv]), true))
 }
 
 type Edge = (Bson, bool);
@@ -238,17 +237,6 @@ fn type_bracket(v: &Bson) -> Option<(Edge, Edge)> {
         Bson::Document(_) => (
             (Bson::Document(Document::new()), true),
             (Bson::Array(Vec::new()), false),
-        ),
-        // Arrays sort after documents and before binary data.
-        Bson::Array(_) => (
-            (Bson::Array(Vec::new()), true),
-            (
-                Bson::Binary(bson::Binary {
-                    subtype: bson::spec::BinarySubtype::Generic,
-                    bytes: Vec::new(),
-                }),
-                false,
-            ),
         ),
         Bson::ObjectId(_) => (
             (Bson::ObjectId(ObjectId::from_bytes([0; 12])), true),

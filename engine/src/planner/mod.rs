@@ -198,6 +198,7 @@ pub fn plan_find(coll: Option<&Collection>, q: &CanonicalQuery<'_>) -> Result<Ve
     }
     if hinted.is_none()
         && natural.is_none()
+        && coll.index(crate::index::ID_INDEX_NAME).is_some()
         && let Some(id) = id_hack_key(parts)
     {
         return Ok(vec![finish(q, Solution::IdHack { id }, false)?]);
