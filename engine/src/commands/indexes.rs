@@ -855,4 +855,28 @@ mod tests {
         );
         assert_eq!(r.get_i32("code").unwrap(), 20, "{r}");
     }
+
+    /// `dropDups` is accepted, ignored (duplicates still fail a unique build with E11000) and
+    /// left out of the stored spec (jstests/core/index_dropdups_ignore.js).
+    #[test]
+    fn drop_dups_is_ignored() {
+        let mut e = Engine::new();
+        run(
+            &mut e,
+            doc! {"insert": "c", "documents": [{"_id": 1, "a": "dup"}, {"_id": 2, "a": "dup"}]},
+        );
+        let spec = doc! {"key": {"a": 1}, "name": "a_1", "unique": true, "dropDups": true};
+        let r = run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [spec.clone()]},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 11000, "{r}");
+        run(
+            &mut e,
+            doc! {"delete": "c", "deletes": [{"q": {"_id": 2}, "limit": 1}]},
+        );
+        let r = run(&mut e, doc! {"createIndexes": "c", "indexes": [spec]});
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert!(list(&mut e).iter().all(|s| !s.contains_key("dropDups")));
+    }
 }

@@ -106,6 +106,9 @@ const KNOWN_OPTIONS: &[&str] = &[
     "expireAfterSeconds",
     "partialFilterExpression",
     "background",
+    // Accepted and dropped from the stored spec (IndexCatalogImpl::_fixIndexSpec: "dropDups
+    // is silently ignored and removed from the spec as of SERVER-14710").
+    "dropDups",
     "collation",
     "storageEngine",
     "ns",
@@ -337,7 +340,7 @@ impl IndexSpec {
         let mut document = doc! {"v": version, "key": key.clone(), "name": name.clone()};
         for (k, v) in spec {
             match k.as_str() {
-                "key" | "name" | "v" | "ns" | "background" => {}
+                "key" | "name" | "v" | "ns" | "background" | "dropDups" => {}
                 // A simple collation is not shown; another one is shown resolved.
                 "collation" => {
                     if let Some(c) = &collation {
