@@ -282,6 +282,37 @@ fn literal_prefix(pattern: &str, options: &str) -> Option<String> {
     let mut prefix = String::new();
     let mut chars = rest.chars().peekable();
     while let Some(c) = chars.next() {
+        // Escapes, as MongoDB's IndexBoundsBuilder::simpleRegex reads them: `\Q…\E` quotes a
+        // literal run, a backslash before anything but a letter or digit is that character.
+        if c == '\\' {
+            match chars.next() {
+                Some('Q') => {
+                    loop {
+                        match chars.next() {
+                            None => break,
+                            Some('\\') if chars.peek() == Some(&'E') => {
+                                chars.next();
+                                break;
+                            }
+                            Some(q) => prefix.push(q),
+                        }
+                    }
+                    if matches!(chars.peek(), Some('*' | '?' | '{')) {
+                        prefix.pop();
+                        break;
+                    }
+                    continue;
+                }
+                Some(e) if !e.is_ascii_alphanumeric() => {
+                    if matches!(chars.peek(), Some('*' | '?' | '{')) {
+                        break;
+                    }
+                    prefix.push(e);
+                    continue;
+                }
+                _ => break,
+            }
+        }
         if "\\.*+?()[]{}|^$".contains(c) {
             // A quantifier makes the preceding character optional.
             if matches!(c, '*' | '?' | '{') {
@@ -405,6 +436,23 @@ mod tests {
         let (ivs, exact) = intervals_for(&Pred::Regex("^z|.".into(), String::new())).unwrap();
         assert!(!exact);
         assert_eq!(ivs[0].render(false), "[\"\", {})");
+    }
+
+    /// Escaped punctuation and `\Q…\E` runs are literal prefix characters; an escaped letter
+    /// or digit is a class and ends the prefix (jstests/core/regex6.js).
+    #[test]
+    fn escapes_in_regex_prefixes() {
+        let first = |p: &str| {
+            intervals_for(&Pred::Regex(p.into(), String::new()))
+                .unwrap()
+                .0[0]
+                .render(false)
+        };
+        assert_eq!(first("^\\/"), "[\"/\", \"0\")");
+        assert_eq!(first("^\\Qa.b\\Ec"), "[\"a.bc\", \"a.bd\")");
+        assert_eq!(first("^\\Q[\\Ewi\\Qth]s\\E"), "[\"[with]s\", \"[with]t\")");
+        assert_eq!(first("^ab\\.?"), "[\"ab\", \"ac\")");
+        assert_eq!(first("^\\d"), "[\"\", {})");
     }
 
     #[test]
