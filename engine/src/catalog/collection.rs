@@ -68,6 +68,9 @@ impl Collection {
             options,
             ..Collection::new()
         };
+        if !coll.has_implicit_id_index() {
+            coll.indexes.clear();
+        }
         for spec in specs {
             if let Bson::Document(d) = spec
                 && let Ok(spec) = IndexSpec::parse(&d)
@@ -82,16 +85,23 @@ impl Collection {
     /// under `$indexes` when there are any.
     pub fn catalog_options(&self) -> Document {
         let mut out = self.options.clone();
+        let implicit_id = self.has_implicit_id_index();
         let specs: Vec<Bson> = self
             .indexes
             .iter()
-            .filter(|i| !i.spec.is_id())
+            .filter(|i| !(implicit_id && i.spec.is_id()))
             .map(|i| Bson::Document(i.spec.document.clone()))
             .collect();
         if !specs.is_empty() {
             out.insert(INDEXES_OPTION, specs);
         }
         out
+    }
+
+    /// Whether the collection was created with its `_id` index (not `autoIndexId: false`):
+    /// that index is then implied by the catalog entry rather than listed in it.
+    fn has_implicit_id_index(&self) -> bool {
+        !matches!(self.options.get("autoIndexId"), Some(Bson::Boolean(false)))
     }
 
     /// The indexes, `_id_` first, then in creation order.

@@ -23,6 +23,21 @@ pub fn create(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
     for (k, v) in command.iter().skip(1) {
         match k.as_str() {
             "writeConcern" | "comment" | "lsid" | "$db" | "capped" | "size" | "max" => {}
+            // `autoIndexId: false` creates no `_id` index, allowed only where nothing is
+            // replicated (the `local` database): MongoDB's DatabaseImpl::createCollection
+            // uasserts 50001 otherwise. listCollections shows the option as given.
+            "autoIndexId" => {
+                let auto = super::bool_option(command, "autoIndexId", true)?;
+                if !auto && ns.db != "local" {
+                    return Err(Error::location(
+                        50001,
+                        format!(
+                            "autoIndexId:false is not allowed for collection {ns} because it can be replicated"
+                        ),
+                    ));
+                }
+                options.insert("autoIndexId", auto);
+            }
             "validator" | "validationLevel" | "validationAction" => {
                 options.insert(k.clone(), v.clone());
             }

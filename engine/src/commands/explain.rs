@@ -10,7 +10,7 @@ use super::request::find::FindRequest;
 use super::target_namespace;
 use crate::Engine;
 use crate::catalog::Collection;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::exec::{Execution, execute};
 use crate::explain::{ExplainInput, Verbosity, explain_document, unsupported};
 use crate::matcher::MatchContext;
@@ -39,6 +39,22 @@ pub fn explain(
             ));
         }
     };
+    // MongoDB's explain_cmd.cpp: an explained command naming another database in its `$db`
+    // is refused (jstests/core/explain_db_mismatch.js).
+    if let Some(inner_db) = inner.get("$db") {
+        let Bson::String(inner_db) = inner_db else {
+            return Err(Error::type_mismatch(format!(
+                "$db is the wrong type '{}', expected type 'string'",
+                crate::value::display::type_name(inner_db)
+            )));
+        };
+        if inner_db != db {
+            return Err(Error::new(
+                ErrorCode::InvalidNamespace,
+                format!("Mismatched $db in explain command. Expected {db} but got {inner_db}"),
+            ));
+        }
+    }
     let verbosity = Verbosity::parse(command.get("verbosity"))?;
     let Some((name, _)) = inner.iter().next() else {
         return Err(Error::location(
@@ -187,5 +203,27 @@ impl Explained<'_> {
             returned: execution.docs.len(),
         });
         Ok((out, execution))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bson::doc;
+
+    use crate::Engine;
+
+    /// An explained command whose `$db` names another database is refused with
+    /// InvalidNamespace; naming the same database is fine.
+    #[test]
+    fn inner_db_must_be_the_command_database() {
+        let mut e = Engine::new();
+        let r = e.run_command("test", &doc! {"explain": {"find": "c", "$db": "other"}});
+        assert_eq!(r.get_i32("code").unwrap(), 73, "{r}");
+        assert_eq!(
+            r.get_str("errmsg").unwrap(),
+            "Mismatched $db in explain command. Expected test but got other"
+        );
+        let r = e.run_command("test", &doc! {"explain": {"find": "c", "$db": "test"}});
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
     }
 }

@@ -35,6 +35,25 @@ pub const MAX_INDEXES: usize = 64;
 
 pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
     let ns = target_namespace(db, command)?;
+    // MongoDB 8.0's IDL parser refuses a field createIndexes does not define (40415; the
+    // current jstests/core/ddl/create_indexes.js expects kUnknownIDLFieldError).
+    crate::write::check_known_fields(
+        command,
+        "createIndexes",
+        &[
+            "indexes",
+            "commitQuorum",
+            "ignoreUnknownIndexOptions",
+            "isTimeseriesNamespace",
+        ],
+    )?;
+    // MongoDB's createIndexes keeps the sessions' transaction table as the server made it.
+    if ns.db == "config" && ns.coll == "transactions" {
+        return Err(Error::new(
+            ErrorCode::IllegalOperation,
+            format!("not allowed to create index on {ns}"),
+        ));
+    }
     let items = match command.get("indexes") {
         Some(Bson::Array(items)) => items,
         Some(other) => {
@@ -63,7 +82,21 @@ pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Resu
                 type_name(item)
             )));
         };
-        specs.push(IndexSpec::parse(&with_default_collation(engine, &ns, d))?.with_id_index_name());
+        let spec = IndexSpec::parse(&with_default_collation(engine, &ns, d))?.with_id_index_name();
+        if spec.is_id() {
+            // MongoDB's IndexCatalogImpl::_isSpecOk: "_id index must have the collection
+            // default collation" (jstests/core/index_id_options.js).
+            let default = engine
+                .catalog()
+                .collection(&ns)
+                .and_then(|c| c.options.get_document("collation").ok());
+            if spec.collation.as_ref() != default {
+                return Err(Error::bad_value(
+                    "_id index must have the collection default collation",
+                ));
+            }
+        }
+        specs.push(spec);
     }
     let ns_text = ns.to_string();
     let existed = engine.catalog().collection(&ns).is_some();
@@ -123,7 +156,9 @@ pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Resu
             }
         }
     } else {
-        to_build = specs;
+        // A collection created here comes with its `_id` index: asking for it again builds
+        // nothing (jstests/core/index9.js).
+        to_build = specs.into_iter().filter(|s| !s.is_id()).collect();
     }
     let mut seen = std::collections::BTreeSet::new();
     to_build.retain(|s| seen.insert(s.name.clone()));
@@ -137,7 +172,7 @@ pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Resu
             ),
         ));
     }
-    if to_build.is_empty() {
+    if to_build.is_empty() && existed {
         return Ok(doc! {
             "numIndexesBefore": before as i32,
             "numIndexesAfter": before as i32,
@@ -653,5 +688,195 @@ mod tests {
         );
         let r = create(&mut e, doc! {"key": {"_id": 1}, "name": "_id_"});
         assert_eq!(r.get_str("note").unwrap(), "all indexes already exist");
+    }
+
+    /// `autoIndexId: false` (the `local` database only; 50001 elsewhere) makes a collection
+    /// without the `_id` index; asking for `{_id: 1}` then builds it once, and it survives a
+    /// reload from the durable store (jstests/core/index9.js).
+    #[test]
+    fn auto_index_id_false_in_local_only() {
+        let mut store = MemoryStore::default();
+        let mut e = Engine::new();
+        let r = run(&mut e, doc! {"create": "c", "autoIndexId": false});
+        assert_eq!(r.get_i32("code").unwrap(), 50001, "{r}");
+        let ok = |r: &Document| r.get_f64("ok").ok() == Some(1.0);
+        let local = |e: &mut Engine, cmd: Document| e.run_command("local", &cmd);
+        assert!(ok(&local(
+            &mut e,
+            doc! {"create": "c", "autoIndexId": false}
+        )));
+        let count = |e: &mut Engine| {
+            local(e, doc! {"listIndexes": "c"})
+                .get_document("cursor")
+                .unwrap()
+                .get_array("firstBatch")
+                .unwrap()
+                .len()
+        };
+        assert_eq!(count(&mut e), 0);
+        // Without the `_id` index, an `_id` equality is a collection scan.
+        local(&mut e, doc! {"insert": "c", "documents": [{"_id": 1}]});
+        let r = local(
+            &mut e,
+            doc! {"explain": {"find": "c", "filter": {"_id": 1}}, "verbosity": "queryPlanner"},
+        );
+        let plan = r
+            .get_document("queryPlanner")
+            .unwrap()
+            .get_document("winningPlan")
+            .unwrap();
+        assert_eq!(plan.get_str("stage").unwrap(), "COLLSCAN");
+        for _ in 0..2 {
+            let r = local(
+                &mut e,
+                doc! {"createIndexes": "c", "indexes": [{"key": {"_id": 1}, "name": "bad"}]},
+            );
+            assert!(ok(&r), "{r}");
+            assert_eq!(count(&mut e), 1);
+        }
+        store.commit(&e.take_changes()).unwrap();
+        let mut reloaded = Engine::new().load(store.snapshot().unwrap()).unwrap();
+        assert_eq!(count(&mut reloaded), 1);
+        // A new collection comes with its `_id` index: asking for it builds nothing more.
+        let r = run(
+            &mut e,
+            doc! {"createIndexes": "fresh", "indexes": [{"key": {"_id": 1}, "name": "_id_"}]},
+        );
+        assert!(ok(&r), "{r}");
+        let r = run(&mut e, doc! {"listIndexes": "fresh"});
+        assert_eq!(
+            r.get_document("cursor")
+                .unwrap()
+                .get_array("firstBatch")
+                .unwrap()
+                .len(),
+            1
+        );
+    }
+
+    /// An `_id` index spec takes only key, name, v, ns and collation, its key must be
+    /// `{_id: 1}`, its collation the collection's default, and no other index may be named
+    /// `_id_` (MongoDB's validateIdIndexSpec and IndexCatalogImpl::_isSpecOk).
+    #[test]
+    fn id_index_specs_are_validated() {
+        let mut e = Engine::new();
+        run(&mut e, doc! {"create": "c"});
+        let code = |e: &mut Engine, spec: Document| {
+            run(e, doc! {"createIndexes": "c", "indexes": [spec]})
+                .get_i32("code")
+                .ok()
+        };
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"key": {"_id": 1}, "name": "_id_", "unique": true}
+            ),
+            Some(197)
+        );
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"key": {"_id": 1}, "name": "_id_", "background": false}
+            ),
+            Some(197)
+        );
+        assert_eq!(
+            code(&mut e, doc! {"key": {"_id": -1}, "name": "_id_"}),
+            Some(2)
+        );
+        assert_eq!(
+            code(&mut e, doc! {"key": {"_id": "hashed"}, "name": "_id_"}),
+            Some(2)
+        );
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"key": {"_id": 1}, "name": "_id_", "collation": {"locale": "en_US"}}
+            ),
+            Some(2)
+        );
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"key": {"_id": 1}, "name": "_id_", "v": 2, "collation": {"locale": "simple"}}
+            ),
+            None
+        );
+    }
+
+    /// MongoDB 8.0 builds index versions 1 and 2 only, keeps the version asked for, refuses
+    /// the name `*`, a field createIndexes does not define (40415) and any index on
+    /// config.transactions (jstests/core/create_indexes.js).
+    #[test]
+    fn versions_reserved_names_and_unknown_fields() {
+        let mut e = Engine::new();
+        let code = |e: &mut Engine, cmd: Document| e.run_command("db", &cmd).get_i32("code").ok();
+        for v in [0, 3] {
+            assert_eq!(
+                code(
+                    &mut e,
+                    doc! {"createIndexes": "c", "indexes": [{"key": {"d": 1}, "name": "d_1", "v": v}]}
+                ),
+                Some(67)
+            );
+        }
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"createIndexes": "c", "indexes": [{"key": {"d": 1}, "name": "d_1", "v": "2"}]}
+            ),
+            Some(14)
+        );
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"createIndexes": "c", "indexes": [{"key": {"d": 1}, "name": "d_1", "v": 1}]}
+            ),
+            None
+        );
+        assert!(list(&mut e).contains(&doc! {"v": 1, "key": {"d": 1}, "name": "d_1"}));
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"createIndexes": "c", "indexes": [{"key": {"s": 1}, "name": "*"}]}
+            ),
+            Some(2)
+        );
+        assert_eq!(
+            code(
+                &mut e,
+                doc! {"createIndexes": "c", "indexes": [{"key": {"e": 1}, "name": "e_1"}], "invalidField": 1}
+            ),
+            Some(40415)
+        );
+        let r = e.run_command(
+            "config",
+            &doc! {"createIndexes": "transactions", "indexes": [{"key": {"s": 1}, "name": "s_1"}]},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 20, "{r}");
+    }
+
+    /// `dropDups` is accepted, ignored (duplicates still fail a unique build with E11000) and
+    /// left out of the stored spec (jstests/core/index_dropdups_ignore.js).
+    #[test]
+    fn drop_dups_is_ignored() {
+        let mut e = Engine::new();
+        run(
+            &mut e,
+            doc! {"insert": "c", "documents": [{"_id": 1, "a": "dup"}, {"_id": 2, "a": "dup"}]},
+        );
+        let spec = doc! {"key": {"a": 1}, "name": "a_1", "unique": true, "dropDups": true};
+        let r = run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [spec.clone()]},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 11000, "{r}");
+        run(
+            &mut e,
+            doc! {"delete": "c", "deletes": [{"q": {"_id": 2}, "limit": 1}]},
+        );
+        let r = run(&mut e, doc! {"createIndexes": "c", "indexes": [spec]});
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        assert!(list(&mut e).iter().all(|s| !s.contains_key("dropDups")));
     }
 }

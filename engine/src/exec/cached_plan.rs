@@ -43,7 +43,10 @@ pub fn find_cached(
             let mut stage = build(sol, cx)?;
             if let Some(mut members) = cached_trial(stage.as_mut(), works * EVICTION_RATIO) {
                 run_into(stage.as_mut(), &mut members)?;
-                return Ok(members.into_iter().map(Member::into_document).collect());
+                return Ok(members
+                    .into_iter()
+                    .map(|m| m.into_result(query.spec.show_record_id))
+                    .collect());
             }
         }
         // The cached plan needed more than its budget (or no longer applies): re-plan.
@@ -65,7 +68,10 @@ pub fn find_cached(
         crate::planner::plan_cache::cache_of(c).record(decision);
     }
     run_into(stage.as_mut(), &mut members)?;
-    Ok(members.into_iter().map(Member::into_document).collect())
+    Ok(members
+        .into_iter()
+        .map(|m| m.into_result(query.spec.show_record_id))
+        .collect())
 }
 
 /// Whether MongoDB's plan cache would take this query: not a `$text` search, not hinted, and

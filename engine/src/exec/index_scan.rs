@@ -211,7 +211,7 @@ impl<'a> IndexScan<'a> {
             .zip(&self.plan.bounds)
             .skip(1)
             .all(|(v, ivs)| ivs.iter().any(|iv| iv.locate(v).is_eq()));
-        if !in_bounds {
+        if !in_bounds || !self.key_passes(key) {
             return State::NeedTime;
         }
         self.emit(pos.1, key)
@@ -257,6 +257,29 @@ impl<'a> IndexScan<'a> {
         self.position = Some(pos.clone());
         self.specific.keys_examined += 1;
         self.emit(pos.1, key)
+    }
+
+    /// Whether the key meets the scan's key filter (a regex or `$mod` on a key part without
+    /// arrays), tested on the document the key spells (`{a: {b: v}}` for part `a.b`).
+    fn key_passes(&self, key: &[Bson]) -> bool {
+        let Some(filter) = &self.plan.filter else {
+            return true;
+        };
+        let member = Member {
+            record_id: None,
+            doc: None,
+            key: Some(
+                self.index
+                    .spec
+                    .parts
+                    .iter()
+                    .map(|p| p.dotted.clone())
+                    .zip(key.iter().cloned())
+                    .collect(),
+            ),
+            text_score: None,
+        };
+        filter.filter.matches(&member.view())
     }
 
     /// Returns the record (once, for a multikey index) with its key.
@@ -372,6 +395,7 @@ impl Stage for IndexScan<'_> {
             "direction": if self.plan.forward { "forward" } else { "backward" },
             "indexBounds": self.index_bounds(),
         };
+        s.filter = self.plan.filter.as_ref().map(|f| f.doc.clone());
         s.exec = self.specific.to_document();
         s.keys_examined = self.specific.keys_examined;
         s

@@ -67,6 +67,18 @@ impl Member {
         }
     }
 
+    /// The result a find returns for the member: its document, with `$recordId` (a long)
+    /// appended when the find asks `showRecordId` (MongoDB adds it after the projection, also
+    /// to documents built from index keys).
+    pub fn into_result(self, show_record_id: bool) -> Document {
+        let record_id = self.record_id;
+        let mut doc = self.into_document();
+        if show_record_id && let Some(rid) = record_id {
+            doc.insert("$recordId", Bson::Int64(rid as i64));
+        }
+        doc
+    }
+
     /// The document, moved out of the member (the result of a plan, at its root).
     pub fn into_document(self) -> Document {
         match self.doc {
@@ -365,7 +377,10 @@ pub fn execute(
     }
     let record_ids = members.iter().map(|m| m.record_id).collect();
     Ok(Execution {
-        docs: members.into_iter().map(Member::into_document).collect(),
+        docs: members
+            .into_iter()
+            .map(|m| m.into_result(query.spec.show_record_id))
+            .collect(),
         record_ids,
         winner,
         winner_stats: stage.stats(),
@@ -460,7 +475,10 @@ pub fn execute_distinct(
     }
     let record_ids = members.iter().map(|m| m.record_id).collect();
     Ok(Execution {
-        docs: members.into_iter().map(Member::into_document).collect(),
+        docs: members
+            .into_iter()
+            .map(|m| m.into_result(query.spec.show_record_id))
+            .collect(),
         record_ids,
         ..Execution::single(solution, stage.stats())
     })

@@ -113,6 +113,9 @@ fn filters() -> Vec<Document> {
         doc! {"_id": {"$gt": 100}, "b": 1},
         doc! {"a": {"$elemMatch": {"$gt": 1}}},
         doc! {"a": {"$all": [1, 5]}},
+        doc! {"a": {"$mod": [2, 1]}},
+        doc! {"$or": [{"a": {"$regex": "an"}}]},
+        doc! {"b": {"$mod": [3, 0]}, "a": {"$regex": "^b"}},
     ]
 }
 
@@ -660,4 +663,123 @@ fn rejected_plans_hints_idhack_and_sort_direction() {
         "executionStats",
     );
     assert_eq!(winning_plan(&r).get_str("stage").unwrap(), "EOF");
+}
+
+/// The IXSCAN of a hinted find on `a_1`, with the execution counters.
+fn hinted_scan(e: &mut Engine, filter: Document) -> (Document, Document) {
+    let r = explain(
+        e,
+        "db",
+        doc! {"find": "k", "filter": filter, "hint": {"a": 1}},
+        "executionStats",
+    );
+    let mut stage = winning_plan(&r).clone();
+    while stage.get_str("stage").unwrap() != "IXSCAN" {
+        stage = stage.get_document("inputStage").unwrap().clone();
+    }
+    (stage, execution_stats(&r).clone())
+}
+
+/// MongoDB's INEXACT_COVERED predicates (a regex, `$mod`) are tested on the index key inside
+/// the IXSCAN when the key part holds no arrays, so documents whose key fails are never
+/// fetched (jstests/core/and3.js, mod1.js); `$mod` scans every number, NaN to infinity.
+#[test]
+fn regex_and_mod_are_tested_on_index_keys() {
+    let mut e = Engine::new();
+    let docs = vec![
+        doc! {"_id": 1, "a": 1},
+        doc! {"_id": 2, "a": "foo"},
+        doc! {"_id": 3, "a": 11},
+        doc! {"_id": 4, "a": 20},
+        doc! {"_id": 5, "a": "bar"},
+    ];
+    run(&mut e, "db", doc! {"insert": "k", "documents": docs});
+    run(
+        &mut e,
+        "db",
+        doc! {"createIndexes": "k", "indexes": [{"key": {"a": 1}, "name": "a_1"}]},
+    );
+    let (ix, es) = hinted_scan(&mut e, doc! {"a": {"$mod": [10, 1]}});
+    assert_eq!(
+        ix.get_document("indexBounds").unwrap(),
+        &doc! {"a": ["[nan.0, inf.0]"]}
+    );
+    assert_eq!(
+        ix.get_document("filter").unwrap(),
+        &doc! {"a": {"$mod": [10_i64, 1_i64]}}
+    );
+    assert_eq!(es.get_i32("totalKeysExamined").unwrap(), 3);
+    assert_eq!(es.get_i32("totalDocsExamined").unwrap(), 2);
+    assert_eq!(es.get_i32("nReturned").unwrap(), 2);
+
+    for filter in [
+        doc! {"a": {"$regex": "o"}},
+        doc! {"$or": [{"a": {"$regex": "o"}}]},
+    ] {
+        let (ix, es) = hinted_scan(&mut e, filter);
+        assert!(ix.get_document("filter").is_ok(), "{ix:?}");
+        assert_eq!(es.get_i32("totalDocsExamined").unwrap(), 1);
+        assert_eq!(es.get_i32("nReturned").unwrap(), 1);
+    }
+    // No key matches: nothing is fetched.
+    let (_, es) = hinted_scan(&mut e, doc! {"a": {"$regex": "z"}});
+    assert_eq!(es.get_i32("totalDocsExamined").unwrap(), 0);
+
+    // Once the path holds an array, a key is one element: the document decides.
+    run(
+        &mut e,
+        "db",
+        doc! {"insert": "k", "documents": [{"_id": 6, "a": ["zoo", 3]}]},
+    );
+    let (ix, es) = hinted_scan(&mut e, doc! {"a": {"$regex": "o"}});
+    assert!(ix.get_document("filter").is_err(), "{ix:?}");
+    assert_eq!(es.get_i32("nReturned").unwrap(), 2);
+}
+
+/// `showRecordId` appends `$recordId` (a long) to every result, after the projection, whatever
+/// the plan: a collection scan, an `_id` lookup, a covered index scan
+/// (jstests/core/show_record_id.js).
+#[test]
+fn show_record_id_marks_every_result() {
+    let mut e = Engine::new();
+    run(
+        &mut e,
+        "db",
+        doc! {"insert": "r", "documents": [{"_id": 0, "a": 1}, {"_id": 1, "a": 2}]},
+    );
+    run(
+        &mut e,
+        "db",
+        doc! {"createIndexes": "r", "indexes": [{"key": {"a": 1}, "name": "a_1"}]},
+    );
+    let finds = [
+        doc! {"find": "r", "showRecordId": true},
+        doc! {"find": "r", "filter": {"_id": 1}, "showRecordId": true},
+        doc! {"find": "r", "projection": {"_id": 0, "a": 1}, "hint": {"a": 1}, "showRecordId": true},
+    ];
+    for find in finds {
+        let r = run(&mut e, "db", find.clone());
+        let batch = r
+            .get_document("cursor")
+            .unwrap()
+            .get_array("firstBatch")
+            .unwrap();
+        assert!(!batch.is_empty());
+        for d in batch {
+            let d = d.as_document().unwrap();
+            let (last, value) = d.iter().last().unwrap();
+            assert_eq!(last, "$recordId", "{find:?} -> {d:?}");
+            assert!(matches!(value, Bson::Int64(n) if *n > 0), "{d:?}");
+        }
+    }
+    let r = run(&mut e, "db", doc! {"find": "r", "showRecordId": false});
+    let first = r
+        .get_document("cursor")
+        .unwrap()
+        .get_array("firstBatch")
+        .unwrap()[0]
+        .as_document()
+        .unwrap()
+        .clone();
+    assert!(!first.contains_key("$recordId"));
 }

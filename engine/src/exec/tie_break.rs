@@ -146,6 +146,7 @@ mod tests {
                 bounds,
                 forward: true,
                 key_range: None,
+                filter: None,
             })),
         }
     }

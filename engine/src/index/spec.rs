@@ -54,6 +54,48 @@ pub struct IndexSpec {
     pub document: Document,
 }
 
+/// The index version a spec asks for (2 when absent): MongoDB 8.0 builds versions 1 and 2
+/// only (index_key_validate::validateIndexSpec and isIndexVersionAllowedForCreation;
+/// jstests/core/create_indexes.js: "v0 index creation should fail").
+fn index_version(spec: &Document) -> Result<i32> {
+    let Some(v) = spec.get("v") else {
+        return Ok(2);
+    };
+    let n = match v {
+        Bson::Int32(i) => f64::from(*i),
+        Bson::Int64(i) => *i as f64,
+        Bson::Double(d) => *d,
+        Bson::Decimal128(d) => crate::value::Decimal::from_bson(d).to_f64(),
+        other => {
+            return Err(Error::type_mismatch(format!(
+                "The field 'v' must be a number, but got {}",
+                crate::value::display::type_name(other)
+            )));
+        }
+    };
+    if n.fract() != 0.0 || n < f64::from(i32::MIN) || n > f64::from(i32::MAX) {
+        return Err(Error::bad_value(format!(
+            "Index version must be representable as a 32-bit integer, but got {}",
+            key_value(v)
+        )));
+    }
+    let n = n as i32;
+    if n != 1 && n != 2 {
+        return Err(Error::new(
+            ErrorCode::CannotCreateIndex,
+            format!(
+                "Invalid index specification {}; cannot create an index with v={n}",
+                key_value(&Bson::Document(spec.clone()))
+            ),
+        ));
+    }
+    Ok(n)
+}
+
+/// The only fields an `_id` index specification may hold (MongoDB's
+/// `allowedIdIndexFieldNames`).
+const ID_INDEX_OPTIONS: &[&str] = &["key", "name", "v", "ns", "collation"];
+
 const KNOWN_OPTIONS: &[&str] = &[
     "key",
     "name",
@@ -64,6 +106,9 @@ const KNOWN_OPTIONS: &[&str] = &[
     "expireAfterSeconds",
     "partialFilterExpression",
     "background",
+    // Accepted and dropped from the stored spec (IndexCatalogImpl::_fixIndexSpec: "dropDups
+    // is silently ignored and removed from the spec as of SERVER-14710").
+    "dropDups",
     "collation",
     "storageEngine",
     "ns",
@@ -169,6 +214,11 @@ impl IndexSpec {
                         "The index name cannot be empty",
                     ));
                 }
+                // `*` names every index in dropIndexes, so no index may take it
+                // (index_key_validate::validateIndexSpec, jstests/core/create_indexes.js).
+                if n == "*" {
+                    return Err(Error::bad_value("The index name '*' is not valid."));
+                }
                 n.clone()
             }
             Some(other) => {
@@ -211,8 +261,36 @@ impl IndexSpec {
                 "Currently hashed indexes cannot guarantee uniqueness. Use a regular index.",
             ));
         }
-        let is_id = key.len() == 1 && key.keys().next().is_some_and(|k| k == "_id");
-        if name == ID_INDEX_NAME && !is_id {
+        // MongoDB's createIndexes validates a spec whose key is `{_id: 1}` or `{_id: -1}`
+        // (IndexDescriptor::isIdIndexPattern) as the `_id` index's
+        // (index_key_validate::validateIdIndexSpec): only key, name, v, ns and collation, and
+        // the key exactly `{_id: 1}` (jstests/core/index_id_options.js).
+        let id_pattern = key.len() == 1
+            && key
+                .get("_id")
+                .and_then(crate::value::as_i64)
+                .is_some_and(|n| n == 1 || n == -1);
+        if id_pattern {
+            if let Some(k) = spec
+                .keys()
+                .find(|k| !ID_INDEX_OPTIONS.contains(&k.as_str()))
+            {
+                return Err(Error::new(
+                    ErrorCode::InvalidIndexSpecificationOption,
+                    format!(
+                        "The field '{k}' is not valid for an _id index specification. Specification: {}",
+                        key_value(&Bson::Document(spec.clone()))
+                    ),
+                ));
+            }
+            if key.get("_id").and_then(crate::value::as_i64) != Some(1) {
+                return Err(Error::bad_value(format!(
+                    "The key pattern for an _id index must be {{_id: 1}}, but got {}",
+                    key_value(&Bson::Document(key.clone()))
+                )));
+            }
+        }
+        if name == ID_INDEX_NAME && !id_pattern {
             return Err(Error::bad_value(format!(
                 "The index name '_id_' is reserved for the _id index, which must have key pattern {{_id: 1}}, found key: {}",
                 key_value(&Bson::Document(key.clone()))
@@ -258,10 +336,11 @@ impl IndexSpec {
                 )));
             }
         };
-        let mut document = doc! {"v": 2, "key": key.clone(), "name": name.clone()};
+        let version = index_version(spec)?;
+        let mut document = doc! {"v": version, "key": key.clone(), "name": name.clone()};
         for (k, v) in spec {
             match k.as_str() {
-                "key" | "name" | "v" | "ns" | "background" => {}
+                "key" | "name" | "v" | "ns" | "background" | "dropDups" => {}
                 // A simple collation is not shown; another one is shown resolved.
                 "collation" => {
                     if let Some(c) = &collation {

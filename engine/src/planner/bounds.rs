@@ -93,6 +93,7 @@ fn bound_text(v: &Bson) -> String {
         Bson::MinKey => "MinKey".into(),
         Bson::MaxKey => "MaxKey".into(),
         Bson::Undefined => "undefined".into(),
+        Bson::Double(d) if d.is_nan() => "nan.0".into(),
         Bson::Double(d) if d.is_infinite() => {
             if *d > 0.0 {
                 "inf.0".into()
@@ -145,8 +146,26 @@ pub fn intervals_for(pred: &Pred) -> Option<(Vec<Interval>, bool)> {
             });
             Some((normalize(vec![strings, Interval::point(re)]), false))
         }
+        // MongoDB's IndexBoundsBuilder gives `$mod` every number, from NaN (the smallest) to
+        // infinity, and tests the predicate on the index key (INEXACT_COVERED).
+        Pred::Mod(..) => Some((
+            vec![Interval {
+                low: Bson::Double(f64::NAN),
+                low_inclusive: true,
+                high: Bson::Double(f64::INFINITY),
+                high_inclusive: true,
+            }],
+            false,
+        )),
         Pred::Other => None,
     }
+}
+
+/// Whether the predicate can be tested on an index key instead of the document (MongoDB's
+/// INEXACT_COVERED tightness: a regex and `$mod`), so that an index scan over a path without
+/// arrays filters keys before any document is fetched.
+pub fn key_checkable(pred: &Pred) -> bool {
+    matches!(pred, Pred::Regex(..) | Pred::Mod(..))
 }
 
 fn eq_intervals(v: &Bson) -> Option<(Vec<Interval>, bool)> {
@@ -179,6 +198,11 @@ fn cmp_intervals(op: CmpOp, v: &Bson) -> Option<(Vec<Interval>, bool)> {
             CmpOp::Gt | CmpOp::Lt => Some((Vec::new(), true)),
         };
     }
+    // An array has no type bracket here: MongoDB 8.0 bounds the array bracket, which a
+    // multikey index (holding the elements) answers differently from a collection scan
+    // (jstests/core/array_match4.js); MongoDB 8.1 made both agree
+    // (jstests/core/array_index_and_nonIndex_consistent.js, requires_fcv_81), as Sprout does
+    // by checking every document.
     let (min, max) = type_bracket(v)?;
     let iv = match op {
         CmpOp::Gt | CmpOp::Gte => Interval {
@@ -258,6 +282,37 @@ fn literal_prefix(pattern: &str, options: &str) -> Option<String> {
     let mut prefix = String::new();
     let mut chars = rest.chars().peekable();
     while let Some(c) = chars.next() {
+        // Escapes, as MongoDB's IndexBoundsBuilder::simpleRegex reads them: `\Q…\E` quotes a
+        // literal run, a backslash before anything but a letter or digit is that character.
+        if c == '\\' {
+            match chars.next() {
+                Some('Q') => {
+                    loop {
+                        match chars.next() {
+                            None => break,
+                            Some('\\') if chars.peek() == Some(&'E') => {
+                                chars.next();
+                                break;
+                            }
+                            Some(q) => prefix.push(q),
+                        }
+                    }
+                    if matches!(chars.peek(), Some('*' | '?' | '{')) {
+                        prefix.pop();
+                        break;
+                    }
+                    continue;
+                }
+                Some(e) if !e.is_ascii_alphanumeric() => {
+                    if matches!(chars.peek(), Some('*' | '?' | '{')) {
+                        break;
+                    }
+                    prefix.push(e);
+                    continue;
+                }
+                _ => break,
+            }
+        }
         if "\\.*+?()[]{}|^$".contains(c) {
             // A quantifier makes the preceding character optional.
             if matches!(c, '*' | '?' | '{') {
@@ -381,6 +436,23 @@ mod tests {
         let (ivs, exact) = intervals_for(&Pred::Regex("^z|.".into(), String::new())).unwrap();
         assert!(!exact);
         assert_eq!(ivs[0].render(false), "[\"\", {})");
+    }
+
+    /// Escaped punctuation and `\Q…\E` runs are literal prefix characters; an escaped letter
+    /// or digit is a class and ends the prefix (jstests/core/regex6.js).
+    #[test]
+    fn escapes_in_regex_prefixes() {
+        let first = |p: &str| {
+            intervals_for(&Pred::Regex(p.into(), String::new()))
+                .unwrap()
+                .0[0]
+                .render(false)
+        };
+        assert_eq!(first("^\\/"), "[\"/\", \"0\")");
+        assert_eq!(first("^\\Qa.b\\Ec"), "[\"a.bc\", \"a.bd\")");
+        assert_eq!(first("^\\Q[\\Ewi\\Qth]s\\E"), "[\"[with]s\", \"[with]t\")");
+        assert_eq!(first("^ab\\.?"), "[\"ab\", \"ac\")");
+        assert_eq!(first("^\\d"), "[\"\", {})");
     }
 
     #[test]

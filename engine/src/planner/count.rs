@@ -27,7 +27,9 @@ pub fn as_count_scan(solution: &Solution) -> Option<Solution> {
         },
         _ => return None,
     };
-    is_single_range(&scan.bounds).then(|| Solution::CountScan(scan.clone()))
+    // A scan that tests its keys (IXSCAN filter) is not a plain count of its range.
+    (scan.filter.is_none() && is_single_range(&scan.bounds))
+        .then(|| Solution::CountScan(scan.clone()))
 }
 
 /// Whether the bounds are one contiguous key range: points, then at most one range, then
@@ -82,12 +84,14 @@ pub fn distinct_scan(
             },
             _ => continue,
         };
-        // The scan only walks the leading field: the other fields must be unbounded.
-        if scan
-            .bounds
-            .iter()
-            .skip(1)
-            .any(|b| b.as_slice() != [Interval::all()])
+        // The scan only walks the leading field: the other fields must be unbounded, and no
+        // key may be left out by a key filter.
+        if scan.filter.is_some()
+            || scan
+                .bounds
+                .iter()
+                .skip(1)
+                .any(|b| b.as_slice() != [Interval::all()])
         {
             continue;
         }

@@ -69,6 +69,7 @@ pub fn explode_for_sort(
             bounds,
             forward,
             key_range: None,
+            filter: scan.filter.clone(),
         }));
         // The next combination, last prefix part fastest (index order).
         let mut part = prefix;

@@ -87,6 +87,7 @@ pub fn plan(index: &Index, parts: &[Conjunct], q: &CanonicalQuery<'_>) -> Result
         bounds: vec![Vec::new(); index.spec.parts.len()],
         forward,
         key_range: Some(KeyRange { start, end }),
+        filter: None,
     });
     let covered = filter.is_none() && covers_projection(index, q);
     let access = if covered {

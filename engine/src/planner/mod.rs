@@ -123,6 +123,9 @@ pub struct IxScanPlan {
     /// A `min()`/`max()` scan: whole index keys from `start` (inclusive) to `end` (exclusive)
     /// in key-pattern order, instead of per-field `bounds` (MongoDB's "simple range").
     pub key_range: Option<KeyRange>,
+    /// Predicates tested on each key within the bounds, before any fetch (MongoDB's IXSCAN
+    /// `filter`: a regex or `$mod` on a key part without arrays, INEXACT_COVERED tightness).
+    pub filter: Option<Residual>,
 }
 
 /// Index keys (one value per key part) bounding a `min()`/`max()` scan.
@@ -195,6 +198,7 @@ pub fn plan_find(coll: Option<&Collection>, q: &CanonicalQuery<'_>) -> Result<Ve
     }
     if hinted.is_none()
         && natural.is_none()
+        && coll.index(crate::index::ID_INDEX_NAME).is_some()
         && let Some(id) = id_hack_key(parts)
     {
         return Ok(vec![finish(q, Solution::IdHack { id }, false)?]);
@@ -373,6 +377,7 @@ fn index_access_as(
     }
     let mut bounds = Vec::with_capacity(index.spec.parts.len());
     let mut exact_used: Vec<usize> = Vec::new();
+    let mut key_checked: Vec<usize> = Vec::new();
     let mut leading_usable = false;
     let mut bounded_parts: Vec<usize> = Vec::new();
     for (i, part) in index.spec.parts.iter().enumerate() {
@@ -441,6 +446,13 @@ fn index_access_as(
         for (ci, exact) in on_part {
             if exact {
                 exact_used.push(ci);
+            } else if !multikey
+                && part.kind != KeyKind::Hashed
+                && bounds::key_checkable(&parts[ci].pred)
+            {
+                // The key holds the path's whole value (no arrays on it), so the predicate
+                // answers the same on the key as on the document.
+                key_checked.push(ci);
             }
         }
         bounds.push(ivs.unwrap_or_else(|| vec![Interval::all()]));
@@ -450,15 +462,18 @@ fn index_access_as(
     let rest: Vec<&Conjunct> = parts
         .iter()
         .enumerate()
-        .filter(|(i, _)| !exact_used.contains(i))
+        .filter(|(i, _)| !exact_used.contains(i) && !key_checked.contains(i))
         .map(|(_, c)| c)
         .collect();
     let residual = residual(&rest, parts.len(), &q.spec.filter)?;
+    let on_keys: Vec<&Conjunct> = key_checked.iter().map(|&i| &parts[i]).collect();
+    let key_filter = residual_of_paths(&on_keys);
     let scan = Solution::IxScan(IxScanPlan {
         index_name: index.name().to_string(),
         bounds,
         forward,
         key_range: None,
+        filter: key_filter,
     });
     let covered = residual.is_none() && covers_projection(index, q);
     let solution = if covered {
@@ -475,6 +490,14 @@ fn index_access_as(
         covered,
         leading_usable,
     }))
+}
+
+/// The filter of some path clauses alone (never the whole query's filter, which may hold
+/// clauses an index key cannot answer).
+fn residual_of_paths(parts: &[&Conjunct]) -> Option<Residual> {
+    let doc = predicates::as_document(parts)?;
+    let filter = crate::matcher::Filter::all_of(parts.iter().map(|c| &c.clause));
+    Some(Residual { doc, filter })
 }
 
 /// Whether every conjunct of the partial filter is implied by a query conjunct on its path.

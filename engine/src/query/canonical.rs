@@ -36,6 +36,9 @@ pub enum Pred {
     In(Vec<Bson>),
     Exists(bool),
     Regex(String, String),
+    /// `{$mod: [divisor, remainder]}`: every number is a candidate, and the index key alone
+    /// can be tested (MongoDB's INEXACT_COVERED tightness).
+    Mod(i64, i64),
     /// Anything an index cannot answer (`$ne`, `$elemMatch`, `$or`, `$expr`...).
     Other,
 }
@@ -149,6 +152,9 @@ fn split(expr: &Expr, out: &mut Vec<Conjunct>) {
                 split(c, out);
             }
         }
+        // MongoDB's optimizer replaces an `$or` of one clause by that clause
+        // (ListOfMatchExpression::getOptimizer), so `{$or: [{a: /o/}]}` is planned as `{a: /o/}`.
+        Expr::Or(children) if children.len() == 1 => split(&children[0], out),
         Expr::Path { path, pred } => {
             let path = path.dotted();
             let (pred, doc) =
@@ -203,6 +209,10 @@ fn path_pred(path: &str, pred: &ValuePred) -> Option<(Pred, Document)> {
             (Pred::In(items), doc! {path: {"$in": sorted}})
         }
         ValuePred::Exists => (Pred::Exists(true), doc! {path: {"$exists": true}}),
+        ValuePred::Mod { divisor, remainder } => (
+            Pred::Mod(*divisor, *remainder),
+            doc! {path: {"$mod": [*divisor, *remainder]}},
+        ),
         ValuePred::Regex(r) => {
             let mut d = doc! {"$regex": r.pattern.clone()};
             if !r.options.is_empty() {

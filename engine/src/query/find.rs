@@ -26,6 +26,8 @@ pub struct FindSpec {
     /// The find command's `allowDiskUse` (MongoDB 8.0's default is true). Sprout cannot spill
     /// a blocking sort to disk either way; it decides the sort's error message.
     pub allow_disk_use: bool,
+    /// `showRecordId`: each result carries its record id as `$recordId` (a long).
+    pub show_record_id: bool,
 }
 
 impl FindSpec {
@@ -40,6 +42,7 @@ impl FindSpec {
             min: None,
             max: None,
             allow_disk_use: true,
+            show_record_id: false,
         }
     }
 
@@ -132,6 +135,7 @@ impl FindSpec {
             min: None,
             max: None,
             allow_disk_use: true,
+            show_record_id: false,
         })
     }
 

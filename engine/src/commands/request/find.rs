@@ -30,6 +30,8 @@ pub struct FindRequest<'c> {
     /// blocking sort past 100 MiB may go on (Sprout cannot spill, so it still stops; the message
     /// differs).
     pub allow_disk_use: bool,
+    /// `showRecordId`: each result gets a `$recordId` field.
+    pub show_record_id: bool,
 }
 
 impl<'c> FindRequest<'c> {
@@ -56,6 +58,7 @@ impl<'c> FindRequest<'c> {
             batch_size: count_option(command, "find", "batchSize")?.map(|b| b as usize),
             single_batch: bool_option(command, "singleBatch", false)? || negative_limit,
             allow_disk_use: bool_option(command, "allowDiskUse", true)?,
+            show_record_id: bool_option(command, "showRecordId", false)?,
         })
     }
 
@@ -73,6 +76,7 @@ impl<'c> FindRequest<'c> {
         spec.min = self.min.cloned();
         spec.max = self.max.cloned();
         spec.allow_disk_use = self.allow_disk_use;
+        spec.show_record_id = self.show_record_id;
         Ok(spec)
     }
 
