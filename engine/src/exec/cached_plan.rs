@@ -5,7 +5,7 @@
 use bson::{Document, doc};
 
 use super::multi_plan::{self, MultiPlan, TRIAL_RESULTS};
-use super::{ExecContext, Member, Stage, State, build, execute, run_into};
+use super::{ExecContext, Member, Stage, State, build, run_into};
 use crate::catalog::Collection;
 use crate::error::Result;
 use crate::matcher::MatchContext;
@@ -21,12 +21,13 @@ pub fn find_cached(
     now_millis: i64,
 ) -> Result<Vec<Document>> {
     let Some(c) = coll.filter(|_| cacheable(query)) else {
-        return Ok(execute(coll, query, match_ctx, true)?.docs);
+        return super::find(coll, query, match_ctx);
     };
     let candidates = plan_find(coll, query)?;
     if candidates.len() < 2 {
-        // One possible plan: MongoDB neither races nor caches it.
-        return Ok(execute(coll, query, match_ctx, true)?.docs);
+        // One possible plan: MongoDB neither races nor caches it. It runs as planned here
+        // (planning again, as `execute` would, is a fixed cost a point lookup notices).
+        return super::run_only(coll, query, match_ctx, candidates.first());
     }
     let cx = ExecContext {
         coll,

@@ -339,6 +339,39 @@ pub fn execute(
     match_ctx: &MatchContext<'_>,
     run_to_end: bool,
 ) -> Result<Execution> {
+    let ran = plan_and_run(coll, query, match_ctx, run_to_end)?;
+    let record_ids = ran.members.iter().map(|m| m.record_id).collect();
+    Ok(Execution {
+        docs: ran
+            .members
+            .into_iter()
+            .map(|m| m.into_result(query.spec.show_record_id))
+            .collect(),
+        record_ids,
+        winner: ran.winner,
+        winner_stats: ran.stage.stats(),
+        rejected: ran.rejected,
+        trials: ran.trials,
+    })
+}
+
+/// What planning and running a find leaves, before any statistics are taken: commands that
+/// only want the results skip building the winner's statistics tree (documents of its
+/// filters and bounds, for explain), a fixed cost per command.
+struct Ran<'a> {
+    members: Vec<Member>,
+    winner: Solution,
+    stage: Box<dyn Stage + 'a>,
+    rejected: Vec<(Solution, StageStats)>,
+    trials: Vec<StageStats>,
+}
+
+fn plan_and_run<'a>(
+    coll: Option<&'a Collection>,
+    query: &'a CanonicalQuery<'a>,
+    match_ctx: &'a MatchContext<'a>,
+    run_to_end: bool,
+) -> Result<Ran<'a>> {
     let cx = ExecContext {
         coll,
         query,
@@ -375,18 +408,74 @@ pub fn execute(
         run_into(stage.as_mut(), &mut members)?;
         record_index_use(coll, &winner);
     }
-    let record_ids = members.iter().map(|m| m.record_id).collect();
-    Ok(Execution {
-        docs: members
-            .into_iter()
-            .map(|m| m.into_result(query.spec.show_record_id))
-            .collect(),
-        record_ids,
+    Ok(Ran {
+        members,
         winner,
-        winner_stats: stage.stats(),
+        stage,
         rejected,
         trials,
     })
+}
+
+/// Runs a query's only candidate plan (`None`: no plan, nothing to return) to the end, as
+/// [`execute`] does when planning gives one candidate (no race): the documents in result
+/// order. For a caller that has planned already.
+pub(crate) fn run_only(
+    coll: Option<&Collection>,
+    query: &CanonicalQuery<'_>,
+    match_ctx: &MatchContext<'_>,
+    plan: Option<&Solution>,
+) -> Result<Vec<Document>> {
+    let Some(plan) = plan else {
+        return Ok(Vec::new());
+    };
+    let cx = ExecContext {
+        coll,
+        query,
+        match_ctx,
+    };
+    let mut stage = build(plan, cx)?;
+    let mut members = Vec::new();
+    run_into(stage.as_mut(), &mut members)?;
+    record_index_use(coll, plan);
+    Ok(members
+        .into_iter()
+        .map(|m| m.into_result(query.spec.show_record_id))
+        .collect())
+}
+
+/// The record ids a find returns, in order, when its plan is a lone collection scan: the scan
+/// hands out record ids only, so no document is copied (an aggregation's `$group` then reads
+/// the stored documents in place). `None` when the plan is anything else (an index, a sort,
+/// a text search, a rooted `$or`): the caller runs the find as usual.
+pub fn scanned_record_ids(
+    coll: Option<&Collection>,
+    query: &CanonicalQuery<'_>,
+    match_ctx: &MatchContext<'_>,
+) -> Result<Option<Vec<u64>>> {
+    let Some(c) = coll else {
+        return Ok(None);
+    };
+    if query.spec.filter.text_query().is_some()
+        || crate::planner::or::rooted_or_branches(query).is_some()
+    {
+        return Ok(None);
+    }
+    let mut candidates = plan_find(coll, query)?;
+    let (1, Some(Solution::CollScan { forward, filter })) = (candidates.len(), candidates.pop())
+    else {
+        return Ok(None);
+    };
+    let mut scan =
+        collection_scan::CollectionScan::new(c, forward, filter, match_ctx).without_documents();
+    let mut ids = Vec::new();
+    loop {
+        match scan.work()? {
+            State::Advanced(m) => ids.extend(m.record_id),
+            State::NeedTime => {}
+            State::IsEof => return Ok(Some(ids)),
+        }
+    }
 }
 
 /// Counts one access (for `$indexStats`) on each index the plan that ran to the end used.
@@ -440,7 +529,12 @@ pub fn find(
     query: &CanonicalQuery<'_>,
     match_ctx: &MatchContext<'_>,
 ) -> Result<Vec<Document>> {
-    Ok(execute(coll, query, match_ctx, true)?.docs)
+    let ran = plan_and_run(coll, query, match_ctx, true)?;
+    Ok(ran
+        .members
+        .into_iter()
+        .map(|m| m.into_result(query.spec.show_record_id))
+        .collect())
 }
 
 /// Plans and runs a `distinct`: DISTINCT_SCAN when an index on the key answers the query
@@ -534,8 +628,8 @@ pub fn matching_record_ids(
     match_ctx: &MatchContext<'_>,
 ) -> Result<Vec<u64>> {
     let query = CanonicalQuery::new(spec);
-    let ex = execute(coll, &query, match_ctx, true)?;
-    Ok(ex.record_ids.into_iter().flatten().collect())
+    let ran = plan_and_run(coll, &query, match_ctx, true)?;
+    Ok(ran.members.iter().filter_map(|m| m.record_id).collect())
 }
 
 use crate::query::FindSpec;

@@ -169,6 +169,10 @@ pub fn compare(op: CmpOp, v: &Bson, rhs: &Bson) -> bool {
             _ => false,
         };
     }
+    if let (CmpOp::Eq, Bson::String(x), Bson::String(y)) = (op, v, rhs) {
+        // Equality of two strings needs no order (a scan's `{field: "text"}` per document).
+        return crate::value::string_order::equal_in_force(x, y);
+    }
     if is_nan(v) || is_nan(rhs) {
         // NaN equals only NaN and is neither greater nor less than any number.
         let both = is_nan(v) && is_nan(rhs);

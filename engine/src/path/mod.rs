@@ -60,11 +60,49 @@ const SEARCHED_IN_ORDER: usize = 16;
 #[inline]
 pub fn field<'a>(doc: &'a Document, name: &str) -> Option<&'a Bson> {
     if doc.len() <= SEARCHED_IN_ORDER {
-        doc.iter()
-            .find_map(|(k, v)| (k.as_str() == name).then_some(v))
+        let name = name.as_bytes();
+        for (k, v) in doc {
+            // The lengths first, here: most names differ in length, and a call per name
+            // costs more than the comparison (the release build optimises for size).
+            if k.len() == name.len() && same_name(k.as_bytes(), name) {
+                return Some(v);
+            }
+        }
+        None
     } else {
         doc.get(name)
     }
+}
+
+/// Whether two field names (or other short strings) are equal, compared here eight bytes at a
+/// time: `==` on strings calls `memcmp` for every name of the same length, in wasm a call into
+/// a byte loop (with the calls around it, 30% of a collection scan's profile before this,
+/// `docs/performance.md`, session 12).
+#[inline(always)]
+pub(crate) fn same_name(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i + 8 <= a.len() {
+        if word(&a[i..i + 8]) != word(&b[i..i + 8]) {
+            return false;
+        }
+        i += 8;
+    }
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Eight bytes as one number (called with exactly eight).
+#[inline(always)]
+fn word(bytes: &[u8]) -> u64 {
+    <[u8; 8]>::try_from(bytes).map_or(0, u64::from_le_bytes)
 }
 
 /// Every value the path reaches in the document, for matching. Arrays met at the end of the
@@ -112,6 +150,25 @@ mod tests {
         let large: Document = (0..40).map(|i| (format!("f{i}"), Bson::Int32(i))).collect();
         assert_eq!(field(&large, "f39"), Some(&Bson::Int32(39)));
         assert_eq!(field(&large, "f40"), None);
+    }
+
+    #[test]
+    fn names_are_equal_byte_for_byte() {
+        for (a, b, eq) in [
+            ("", "", true),
+            ("a", "a", true),
+            ("a", "b", false),
+            ("stock", "price", false),
+            ("category", "category", true),
+            ("category", "categorx", false),
+            ("a_long_field_name", "a_long_field_name", true),
+            ("a_long_field_name", "a_long_field_namf", false),
+            ("a_long_field_name", "b_long_field_name", false),
+            ("a", "ab", false),
+            ("é", "e\u{301}", false),
+        ] {
+            assert_eq!(same_name(a.as_bytes(), b.as_bytes()), eq, "{a:?} {b:?}");
+        }
     }
 
     #[test]

@@ -69,6 +69,18 @@ pub trait Stage: std::fmt::Debug {
     /// Transforms the documents that flow in into the documents that flow out.
     fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>>;
 
+    /// Whether the stage reads its input without keeping it ([`Stage::apply_in_place`] is
+    /// cheaper than a copy of the documents handed to [`Stage::apply`]).
+    fn reads_in_place(&self) -> bool {
+        false
+    }
+
+    /// [`Stage::apply`] over documents that stay where they are (a collection's, read in place
+    /// as the first stage after the find); the same output.
+    fn apply_in_place(&self, input: &[&Document], cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        self.apply(input.iter().map(|d| (*d).clone()).collect(), cx)
+    }
+
     /// The stage as explain shows it (`{$match: {a: {$eq: 1}}}`).
     fn serialize(&self) -> Document;
 

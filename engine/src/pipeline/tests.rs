@@ -786,3 +786,41 @@ fn pipelines_hold_at_most_a_thousand_stages() {
         );
     }
 }
+
+#[test]
+fn group_reads_scanned_documents_in_place_with_the_same_answers() {
+    // `$group` straight after a collection scan reads the stored documents in place; a `$set`
+    // in front (of a field the group does not read) makes the find copy them for the stages.
+    // Both give the same groups, in the same order, and the same errors.
+    let docs: Vec<Document> = (0..200)
+        .map(|i| {
+            let mut d = doc! {"_id": i, "k": i % 7, "v": f64::from(i) / 4.0};
+            if i % 5 == 0 {
+                d.insert("arr", vec![Bson::Int32(i), Bson::Int32(-i)]);
+            }
+            d
+        })
+        .collect();
+    let mut e = engine_with(docs);
+    let group = doc! {"$group": {"_id": "$k", "sum": {"$sum": "$v"}, "n": {"$sum": 1},
+    "first": {"$first": "$arr"}, "all": {"$push": "$_id"}}};
+    for filter in [doc! {}, doc! {"k": {"$gte": 3}}, doc! {"v": {"$lt": 0}}] {
+        let in_place = run(&mut e, vec![doc! {"$match": filter.clone()}, group.clone()]);
+        let copied = run(
+            &mut e,
+            vec![
+                doc! {"$match": filter},
+                doc! {"$set": {"unread": 1}},
+                group.clone(),
+            ],
+        );
+        assert_eq!(in_place, copied);
+    }
+    assert_eq!(run(&mut e, vec![group.clone()]).len(), 7);
+    let bad = doc! {"$group": {"_id": {"$divide": ["$k", 0]}}};
+    let cmd = |pipeline: Vec<Document>| doc! {"aggregate": "c", "pipeline": pipeline, "cursor": {}};
+    assert_eq!(
+        error(&mut e, cmd(vec![bad.clone()])),
+        error(&mut e, cmd(vec![doc! {"$set": {"unread": 1}}, bad]))
+    );
+}

@@ -312,6 +312,19 @@ fn index_solution(
     q: &CanonicalQuery<'_>,
     forced: bool,
 ) -> Result<Option<Solution>> {
+    // An index whose leading field no predicate names gives no bounds, and without a sort no
+    // order: it is not a candidate (the check below), so its access path (bounds, residual
+    // filter) is not built first. A fixed cost of every find on a collection with indexes.
+    if !forced
+        && q.spec.sort.is_none()
+        && index.spec.parts.first().is_some_and(|lead| {
+            !parts
+                .iter()
+                .any(|c| c.path.as_deref() == Some(&lead.dotted))
+        })
+    {
+        return Ok(None);
+    }
     let Some(access) = index_access_as(index, parts, q, forced)? else {
         return Ok(None);
     };

@@ -44,6 +44,15 @@ pub(crate) fn compare_in_force(a: &str, b: &str) -> Ordering {
     })
 }
 
+/// Whether two strings are equal in the order in force (byte for byte when none is): what
+/// `compare_in_force(a, b) == Equal` says, without ordering them.
+pub(crate) fn equal_in_force(a: &str, b: &str) -> bool {
+    ACTIVE.with(|active| match active.borrow().as_deref() {
+        Some(order) => order.compare(a, b) == Ordering::Equal,
+        None => crate::path::same_name(a.as_bytes(), b.as_bytes()),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,6 +67,7 @@ mod tests {
     #[test]
     fn scopes_nest_and_unwind() {
         assert_eq!(compare_in_force("a", "b"), Ordering::Less);
+        assert!(equal_in_force("a", "a") && !equal_in_force("a", "A"));
         {
             let _outer = StringOrderScope::enter(Some(Rc::new(Reversed)));
             assert_eq!(compare_in_force("a", "b"), Ordering::Greater);

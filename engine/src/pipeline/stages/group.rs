@@ -47,17 +47,35 @@ impl Group {
     }
 }
 
+impl Group {
+    fn group<'d>(
+        &self,
+        input: impl IntoIterator<Item = &'d Document>,
+        cx: &RunContext<'_>,
+    ) -> Result<Vec<Document>> {
+        let out = group_documents(input, &self.fields, cx.eval, |vars| {
+            Ok(self.id.eval(vars)?.unwrap_or(Bson::Null))
+        })?;
+        memory::check(Held::Group, "$group", memory::held_bytes(&out), cx)?;
+        Ok(out)
+    }
+}
+
 impl Stage for Group {
     fn name(&self) -> &'static str {
         "$group"
     }
 
     fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
-        let out = group_documents(&input, &self.fields, cx.eval, |vars| {
-            Ok(self.id.eval(vars)?.unwrap_or(Bson::Null))
-        })?;
-        memory::check(Held::Group, "$group", memory::held_bytes(&out), cx)?;
-        Ok(out)
+        self.group(&input, cx)
+    }
+
+    fn reads_in_place(&self) -> bool {
+        true
+    }
+
+    fn apply_in_place(&self, input: &[&Document], cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        self.group(input.iter().copied(), cx)
     }
 
     fn depends_only_on_input_count(&self) -> bool {
@@ -79,8 +97,8 @@ impl Stage for Group {
 /// Groups documents by a key and folds each group with the accumulators: the engine of
 /// `$group`, `$bucket` and `$sortByCount`. Output documents are `{_id: key, <fields>...}` in
 /// first-seen order of the keys.
-pub(crate) fn group_documents(
-    input: &[Document],
+pub(crate) fn group_documents<'d>(
+    input: impl IntoIterator<Item = &'d Document>,
     fields: &[AccumulationStatement],
     eval: &EvalContext,
     key_of: impl Fn(&Vars<'_>) -> Result<Bson>,

@@ -1,0 +1,51 @@
+// Two builds of the engine (wasm, Node.js glue) side by side in one process, interleaved: each
+// round times every workload on build A, then on build B, and the median of the per-round
+// ratios A/B is printed (above 1: B is faster). On a loaded machine the rounds share the load,
+// which `compare.mjs` (one library after the other) cannot promise. The workloads are the
+// harness's point lookup, range + sort + limit, compound scan, unindexed count and the two `$group`s; both builds must
+// return the same batch.
+//
+// Run: `node bench/ab.mjs <A sprout_node.js> <B sprout_node.js> [rounds] [workload,…]`
+// (e.g. A = a copy of an earlier `target/bench-node/`, B = `target/bench-node/`).
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const { BSON } = require('bson');
+const mods = [process.argv[2], process.argv[3]].map((p) => require(p).NodeEngine);
+const rounds = +(process.argv[4] || 7);
+function lcg(seed) { let s = BigInt(seed); return (n) => { s = (s * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn; return Number((s >> 33n) % BigInt(n)); }; }
+const CATEGORIES = ['books', 'games', 'music', 'garden', 'tools', 'toys'];
+const below = lcg(7); const docs = [];
+for (let i = 0; i < 20000; i++) docs.push({ _id: i, sku: 'sku' + String(i).padStart(7, '0'), price: below(100000) / 100, category: CATEGORIES[below(6)], stock: below(500) });
+const eb = lcg(11); const ev = [];
+const start = Date.UTC(2015, 0, 1); const paths = ['/', '/cart', '/search', '/product', '/checkout'];
+for (let i = 0; i < 100000; i++) ev.push({ _id: i, ts: new Date(start + eb(31 * 86400) * 1000), bytes: eb(5000), path: paths[eb(5)] });
+const engines = mods.map((M) => {
+  const e = new M();
+  const cmd = (c) => { const r = BSON.deserialize(e.runCommandBson('bench', BSON.serialize(c))); if (r.ok !== 1) throw new Error(JSON.stringify(r)); return r; };
+  for (let i = 0; i < docs.length; i += 1000) cmd({ insert: 'products', documents: docs.slice(i, i + 1000) });
+  for (let i = 0; i < ev.length; i += 1000) cmd({ insert: 'events', documents: ev.slice(i, i + 1000) });
+  cmd({ createIndexes: 'products', indexes: [{ key: { sku: 1 }, name: 'sku_1' }, { key: { price: 1 }, name: 'price_1' }] });
+  return cmd;
+});
+const sku = (i) => 'sku' + String((i * 37) % 20000).padStart(7, '0');
+const work = {
+  lookup: [300, (cmd, i) => cmd({ find: 'products', filter: { sku: sku(i) }, batchSize: 1e9 })],
+  range: [100, (cmd) => cmd({ find: 'products', filter: { price: { $gte: 100, $lt: 200 }, category: 'books' }, sort: { price: -1 }, limit: 10, batchSize: 1e9 })],
+  scan: [5, (cmd) => cmd({ find: 'products', filter: { category: 'games', stock: { $gt: 250 } }, batchSize: 1e9 })],
+  count: [5, (cmd) => cmd({ aggregate: 'products', pipeline: [{ $match: { category: 'games', stock: { $gt: 250 } } }, { $group: { _id: 1, n: { $sum: 1 } } }], cursor: {} })],
+  group: [1, (cmd) => cmd({ aggregate: 'events', pipeline: [{ $group: { _id: { $dayOfMonth: '$ts' }, bytes: { $sum: '$bytes' }, hits: { $sum: 1 } } }, { $sort: { _id: 1 } }], cursor: { batchSize: 1e9 } })],
+  match_group: [1, (cmd) => cmd({ aggregate: 'events', pipeline: [{ $match: { path: { $ne: '/' }, bytes: { $gte: 1000 } } }, { $group: { _id: '$path', bytes: { $sum: '$bytes' }, hits: { $sum: 1 } } }, { $sort: { bytes: -1 } }], cursor: { batchSize: 1e9 } })],
+};
+const only = process.argv[5] ? process.argv[5].split(',') : Object.keys(work);
+for (const name of only) {
+  const [reps, f] = work[name];
+  const same = engines.map((cmd) => JSON.stringify(f(cmd, 3).cursor.firstBatch));
+  if (same[0] !== same[1]) throw new Error(name + ': answers differ');
+  const ratios = []; const ta = []; const tb = [];
+  for (let r = 0; r < rounds; r++) {
+    const t = engines.map((cmd) => { const t0 = performance.now(); for (let i = 0; i < reps; i++) f(cmd, i); return (performance.now() - t0) / reps; });
+    ta.push(t[0]); tb.push(t[1]); ratios.push(t[0] / t[1]);
+  }
+  const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  console.log(`${name}: A ${med(ta).toFixed(3)} ms, B ${med(tb).toFixed(3)} ms, A/B median ${med(ratios).toFixed(2)}x (range ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`);
+}
