@@ -78,6 +78,7 @@ pub enum ErrorCode {
     ShardKeyNotFound,
     ShardNotFound,
     NamespaceNotSharded,
+    OperationFailed,
     Location(i32),
 }
 
@@ -145,6 +146,7 @@ impl ErrorCode {
         ErrorCode::ShardKeyNotFound,
         ErrorCode::ShardNotFound,
         ErrorCode::NamespaceNotSharded,
+        ErrorCode::OperationFailed,
     ];
 
     /// The code with this number: a named one where MongoDB names it, else `Location(n)`.
@@ -219,6 +221,7 @@ impl ErrorCode {
             ErrorCode::ShardKeyNotFound => 61,
             ErrorCode::ShardNotFound => 70,
             ErrorCode::NamespaceNotSharded => 118,
+            ErrorCode::OperationFailed => 96,
             ErrorCode::Location(n) => n,
         }
     }
@@ -291,6 +294,7 @@ impl ErrorCode {
             ErrorCode::ShardKeyNotFound => "ShardKeyNotFound",
             ErrorCode::ShardNotFound => "ShardNotFound",
             ErrorCode::NamespaceNotSharded => "NamespaceNotSharded",
+            ErrorCode::OperationFailed => "OperationFailed",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()
@@ -370,5 +374,7 @@ mod tests {
         assert_eq!(e.code_name(), "Location40324");
         assert_eq!(Error::bad_value("x").code_name(), "BadValue");
         assert_eq!(Error::new(ErrorCode::DuplicateKey, "x").code(), 11000);
+        // A collator that cannot be built: MongoDB's OperationFailed.
+        assert_eq!(ErrorCode::from_code(96).name(), "OperationFailed");
     }
 }

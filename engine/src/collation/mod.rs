@@ -238,8 +238,8 @@ fn icu_inputs(spec: &CollationSpec) -> (CollatorPreferences, CollatorOptions) {
 }
 
 fn failed(spec: &CollationSpec, e: &dyn std::fmt::Display) -> Error {
-    Error::location(
-        96, // OperationFailed
+    Error::new(
+        ErrorCode::OperationFailed,
         format!(
             "Failed to create collator: {e}. Collation spec: {{ locale: \"{}\" }}",
             spec.locale
@@ -259,8 +259,8 @@ fn build_split(
     IcuCollator::try_new_unstable(&provider, prefs, options)
         .map(|c| IcuCollation::Loaded(Box::new(c)))
         .map_err(|e| match provider.failure.into_inner() {
-            Some(why) => Error::location(
-                96, // OperationFailed
+            Some(why) => Error::new(
+                ErrorCode::OperationFailed,
                 format!(
                     "Failed to create collator: the collation data of locale '{}' ({}) could not \
                      be loaded: {why}",
