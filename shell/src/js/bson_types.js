@@ -61,6 +61,15 @@
     toJSON: function () { return this._v; },
     equals: function (o) { return o != null && String(o) === this._v; },
   });
+  // The legacy shell's NumberLong reads as a double `floatApprox` and, as two 32-bit halves,
+  // `top` and `bottom`; none can be assigned (jstests/core/type7.js).
+  Object.defineProperty(Long.prototype, 'floatApprox', { get: function () { return Number(this._v); } });
+  Object.defineProperty(Long.prototype, 'top', {
+    get: function () { return Number(BigInt.asIntN(32, BigInt(this._v) >> 32n)); },
+  });
+  Object.defineProperty(Long.prototype, 'bottom', {
+    get: function () { return Number(BigInt.asUintN(32, BigInt(this._v))); },
+  });
   Long.fromNumber = function (n) { return Long(n); };
   Long.fromString = function (s) { return Long(s); };
   var Int32 = makeType('Int32', function (v) {
