@@ -546,6 +546,9 @@ mod tests {
     fn engine_with(db: &str, docs: &[Document]) -> Engine {
         let mut e = Engine::new();
         let docs: Vec<Bson> = docs.iter().cloned().map(Bson::Document).collect();
+        // An insert of nothing creates no collection (as in MongoDB): create it first.
+        let reply = e.run_command(db, &doc! {"create": "c"});
+        assert_eq!(reply.get_f64("ok").unwrap(), 1.0, "{reply}");
         let reply = e.run_command(db, &doc! {"insert": "c", "documents": docs});
         assert_eq!(reply.get_f64("ok").unwrap(), 1.0, "{reply}");
         let _ = e.take_changes();

@@ -152,15 +152,18 @@ impl Walker {
         for (i, el) in arr.iter().enumerate() {
             let pos = outer.or(Some(i));
             if index == Some(i) {
+                // An explicit array offset is not an implicit traversal: it gives the positional
+                // operator no position (MongoDB: "array offset matches are not used to provide
+                // values for the positional operator"; jstests/core/update_array_offset_positional.js).
                 if tail.is_empty() {
                     // A position ending the path names the element itself: an array there is
                     // not expanded (`{"a.0": 1}` does not match `{a: [[1]]}`).
                     f(PathItem {
                         value: Some(el),
-                        array_pos: pos,
+                        array_pos: outer,
                     })?;
                 } else {
-                    self.value(el, tail, pos, f)?;
+                    self.value(el, tail, outer, f)?;
                 }
             }
             if let Bson::Document(d) = el {
@@ -196,6 +199,27 @@ mod tests {
             .into_iter()
             .map(|i| (i.value.cloned(), i.array_pos))
             .collect()
+    }
+
+    #[test]
+    fn an_explicit_array_offset_gives_no_position() {
+        let d = doc! {"a": [0]};
+        assert_eq!(walk(&d, "a.0"), vec![(Some(Bson::Int32(0)), None)]);
+        // The implicit traversal after the offset still does.
+        let d = doc! {"a": [{"b": [0, 1]}]};
+        assert_eq!(
+            walk(&d, "a.0.b"),
+            vec![
+                (Some(Bson::Int32(0)), Some(0)),
+                (Some(Bson::Int32(1)), Some(1)),
+                (
+                    Some(Bson::Array(vec![Bson::Int32(0), Bson::Int32(1)])),
+                    None
+                ),
+                // `0` read as a field name of the element: missing there.
+                (None, Some(0))
+            ]
+        );
     }
 
     #[test]
@@ -239,11 +263,11 @@ mod tests {
     fn nested_arrays_are_not_traversed_for_field_names() {
         let d = doc! {"a": [[{"b": 1}]]};
         assert!(walk(&d, "a.b").is_empty());
-        assert!(walk(&d, "a.0.0.b").contains(&(Some(Bson::Int32(1)), Some(0))));
+        assert!(walk(&d, "a.0.0.b").contains(&(Some(Bson::Int32(1)), None)));
         // A position at the end of the path does not expand the array it names.
         let d = doc! {"c": [{"d": [[-1, 1]]}]};
         let got = walk(&d, "c.0.d.0");
-        assert!(got.contains(&(Some(bson::bson!([-1, 1])), Some(0))));
+        assert!(got.contains(&(Some(bson::bson!([-1, 1])), None)));
         assert!(!got.iter().any(|(v, _)| v == &Some(Bson::Int32(-1))));
     }
 
@@ -251,14 +275,11 @@ mod tests {
     fn numeric_components_are_positions_and_field_names() {
         let d = doc! {"a": [{"0": "key"}, "second"]};
         let got = walk(&d, "a.0");
-        assert!(got.contains(&(Some(bson::bson!({"0": "key"})), Some(0))));
+        assert!(got.contains(&(Some(bson::bson!({"0": "key"})), None)));
         assert!(got.contains(&(Some(Bson::String("key".into())), Some(0))));
         assert_eq!(
             walk(&d, "a.1"),
-            vec![
-                (None, Some(0)),
-                (Some(Bson::String("second".into())), Some(1))
-            ]
+            vec![(None, Some(0)), (Some(Bson::String("second".into())), None)]
         );
         let d = doc! {"m": {"0": 1}};
         assert_eq!(walk(&d, "m.0"), vec![(Some(Bson::Int32(1)), None)]);
