@@ -52,34 +52,7 @@ positional `ensureIndex` options …), issue #19 measured about half of a simila
 
 /// The survey beyond the sample: `cargo xtask jstests --survey` reproduces it (this test does
 /// not recompute it).
-const SURVEY: &str = "Survey beyond the sample (issue #19, re-run 2 December 2026 with \
-`cargo xtask jstests --survey`): the 349 other files of both folders whose names fall in the \
-sample's topics (no geo, text or mapReduce), listed by name in `tests/data/jstests_survey.txt`, \
-run the same way; 135 are skipped by reason and 169 of the other 214 pass (79.0%; 168 \
-earlier on 2 December, 159 at the start of that session, 149 on 1 December). The engine fixes of \
-the last run: a regex or `$mod` tested on index keys inside the IXSCAN, `$mod` bounds \
-`[nan.0, inf.0]`, regex prefixes read through escapes and `\\Q…\\E`, an `$or` of one clause planned \
-as that clause, `showRecordId`, `autoIndexId: false` in `local`, `_id` index specs validated, \
-index versions 1 and 2 only, `dropDups` accepted and dropped, createIndexes' unknown fields \
-(40415), explain's `$db` mismatch. The fixes before: commands sent in the legacy \
-style carry every number as a double and `undefined` in their values as BSON undefined, as \
-the legacy shell's do; write commands the server \
-refuses whole answered as the legacy `WriteCommandError`; the legacy `WriteError`'s text; a \
-writable `db._name`; `coll.getDB()` reading other collections; SpiderMonkey's Array generics \
-(`Array.sort`); MinKey's singleton check; legacy `NumberDecimal(double)` at 15 digits; in the \
-server, `$pop` through a scalar or array (28), `$expr` in arrayFilters (224), a NUL in an index \
-name (67) or a field path (16411), a regex `partialFilterExpression` (67), a NUL regex pattern \
-as BadValue, `maxTimeMS` refused on a getMore of a cursor without awaitData, key patterns \
-compared by numeric value (a hint of `{a: 1.0}` names `{a: 1}`), a replacement without `_id` \
-counted as a write unless it is the document exactly (so the validator sees it), and \
-`$and`/`$or` folded on constants as MongoDB's optimizer does. One file passed before and fails now: `dbref4.js` saves a \
-document it read back, and the legacy shell keeps an unchanged int32 field as int32 (its objects \
-stay backed by the BSON they came from) where Sprout's double-only legacy numbers make it a \
-double. 4 files expect behaviour MongoDB changed before 8.0 (notes in the list). The 45 \
-failures: about 12 wrong values, about 12 commands that fail where MongoDB succeeds or the reverse, 11 \
-geo, text, collation or `$meta` features Sprout lacks, 2 PCRE-only regex syntax, 1 PCRE \
-compiled-size limit (`regex_limit`), and shell gaps (`mapReduce`, `_DummyDriverSession`, \
-`max_doc_size` at the shell's loop limit).";
+const SURVEY: &str = r#"Survey beyond the sample (issue #19, re-run 2 December 2026 with `cargo xtask jstests --survey`): the 349 other files of both folders whose names fall in the sample's topics (no geo, text or mapReduce), listed by name in `tests/data/jstests_survey.txt`, run the same way; 135 are skipped by reason and 169 of the other 214 pass (79.0%; 168 earlier on 2 December, 159 at the start of that session, 149 on 1 December). The engine fixes of the last run: a regex or `$mod` tested on index keys inside the IXSCAN, `$mod` bounds `[nan.0, inf.0]`, regex prefixes read through escapes and `\Q…\E`, an `$or` of one clause planned as that clause, `showRecordId`, `autoIndexId: false` in `local`, `_id` index specs validated, index versions 1 and 2 only, `dropDups` accepted and dropped, createIndexes' unknown fields (40415), explain's `$db` mismatch. The fixes before: commands sent in the legacy style carry every number as a double and `undefined` in their values as BSON undefined, as the legacy shell's do; write commands the server refuses whole answered as the legacy `WriteCommandError`; the legacy `WriteError`'s text; a writable `db._name`; `coll.getDB()` reading other collections; SpiderMonkey's Array generics (`Array.sort`); MinKey's singleton check; legacy `NumberDecimal(double)` at 15 digits; in the server, `$pop` through a scalar or array (28), `$expr` in arrayFilters (224), a NUL in an index name (67) or a field path (16411), a regex `partialFilterExpression` (67), a NUL regex pattern as BadValue, `maxTimeMS` refused on a getMore of a cursor without awaitData, key patterns compared by numeric value (a hint of `{a: 1.0}` names `{a: 1}`), a replacement without `_id` counted as a write unless it is the document exactly (so the validator sees it), and `$and`/`$or` folded on constants as MongoDB's optimizer does. One file passed before and fails now: `dbref4.js` saves a document it read back, and the legacy shell keeps an unchanged int32 field as int32 (its objects stay backed by the BSON they came from) where Sprout's double-only legacy numbers make it a double. 4 files expect behaviour MongoDB changed before 8.0 (notes in the list). The 45 failures: about 12 wrong values, about 12 commands that fail where MongoDB succeeds or the reverse, 11 geo, text, collation or `$meta` features Sprout lacks, 2 PCRE-only regex syntax, 1 PCRE compiled-size limit (`regex_limit`), and shell gaps (`mapReduce`, `_DummyDriverSession`, `max_doc_size` at the shell's loop limit)."#;
 
 fn work_dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sprout-jstests-{}", std::process::id()));
