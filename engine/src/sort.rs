@@ -177,17 +177,14 @@ impl SortSpec {
 }
 
 fn direction(key: &str, v: &Bson) -> Result<bool> {
-    let n = match v {
-        Bson::Int32(i) => f64::from(*i),
-        Bson::Int64(i) => *i as f64,
-        Bson::Double(d) => *d,
-        Bson::Decimal128(d) => crate::value::Decimal::from_bson(d).to_f64(),
-        other => {
+    let n = match crate::value::as_f64(v) {
+        Some(n) => n,
+        None => {
             return Err(Error::location(
                 15974,
                 format!(
                     "Illegal key in $sort specification: {key}: {}",
-                    crate::value::display::key_value(other)
+                    crate::value::display::key_value(v)
                 ),
             ));
         }

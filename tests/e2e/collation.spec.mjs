@@ -6,18 +6,10 @@
 // collation works again after a reload, and a file that cannot be read gives a clear error that
 // names it while the next command, and the locale once served, work.
 // Usage: node collation.spec.mjs <url> <output-dir>
-import { launch, check, finish } from './harness.mjs';
+import { launch, check, finish, run } from './harness.mjs';
 
 // Playwright's routes must see the worker's requests: no service worker in between.
 const { context, url, pageErrors } = await launch({ name: 'collation', serviceWorkers: 'block' });
-async function run(page, command, timeout = 60000) {
-  const before = await page.locator('.entry').count();
-  await page.fill('[data-testid=editor]', command);
-  await page.press('[data-testid=editor]', 'Control+Enter');
-  await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before, { timeout });
-  const text = page.locator('.entry').last().locator('.result');
-  return (await text.count()) > 0 ? ((await text.first().textContent()) ?? '') : '';
-}
 async function ready(page) {
   await page.waitForFunction(() => {
     const s = document.querySelector('[data-testid=status]');

@@ -50,3 +50,27 @@ export async function finish() {
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed === 0 ? 0 : 1);
 }
+
+// Types `command` into the playground's editor, submits it (Ctrl+Enter, or a click on the
+// on-screen Run button with `click: true`, as a phone would) and waits for its new history entry.
+// Returns that entry's locator.
+export async function submit(page, command, { timeout = 60000, click = false } = {}) {
+  const before = await page.locator('.entry').count();
+  await page.fill('[data-testid=editor]', command);
+  if (click) await page.click('[data-testid=run]');
+  else await page.press('[data-testid=editor]', 'Control+Enter');
+  await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before, { timeout });
+  return page.locator('.entry').last();
+}
+
+// Runs a command and returns its result's text view ('' when the result is not shown as text:
+// an explain shows its plan first).
+export async function run(page, command, timeout = 60000) {
+  const text = (await submit(page, command, { timeout })).locator('.result');
+  return (await text.count()) > 0 ? ((await text.first().textContent()) ?? '') : '';
+}
+
+// Runs a command and returns the whole entry's text (the command echoed, then its output).
+export async function runEntry(page, command, options = {}) {
+  return (await (await submit(page, command, options)).textContent()) ?? '';
+}

@@ -18,6 +18,7 @@ import { mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runEntry } from './harness.mjs';
 
 const url = process.argv[2] ?? 'http://127.0.0.1:8080/';
 const outDir = process.argv[3] ?? '.';
@@ -51,13 +52,7 @@ async function ready(page) {
 }
 async function entries(page) { return page.locator('.entry').count(); }
 // Runs a command with a click on the on-screen Run button, as a phone would.
-async function run(page, command) {
-  const before = await entries(page);
-  await page.fill('[data-testid=editor]', command);
-  await page.click('[data-testid=run]');
-  await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before, { timeout: 60000 });
-  return (await page.locator('.entry').last().textContent()) ?? '';
-}
+const run = (page, command) => runEntry(page, command, { click: true });
 // The page's width against the window's: nothing may stick out sideways.
 async function overflow(page) {
   return page.evaluate(() => {

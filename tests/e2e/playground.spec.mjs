@@ -8,18 +8,9 @@
 // Usage: node playground.spec.mjs <url> <output-dir>
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, check, finish } from './harness.mjs';
+import { launch, check, finish, run } from './harness.mjs';
 
 const { context, url, outDir, pageErrors } = await launch({ name: 'e2e', viewport: { width: 1100, height: 700 } });
-async function run(page, command, timeout = 60000) {
-  const before = await page.locator('.entry').count();
-  await page.fill('[data-testid=editor]', command);
-  await page.press('[data-testid=editor]', 'Control+Enter');
-  await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before, { timeout });
-  // The text view, when the result is shown as text (an explain shows its plan first).
-  const text = page.locator('.entry').last().locator('.result');
-  return (await text.count()) > 0 ? ((await text.first().textContent()) ?? '') : '';
-}
 const last = (page) => page.locator('.entry').last();
 async function editorValue(page) {
   return page.$eval('[data-testid=editor]', (t) => t.value);

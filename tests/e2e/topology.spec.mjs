@@ -10,7 +10,9 @@
 // scatter-gather query. Saves screenshots at 1280×800 and 390×844.
 // Usage: node topology.spec.mjs <url> <output-dir>
 import { join } from 'node:path';
-import { launch, check, finish } from './harness.mjs';
+import { launch, check, finish, runEntry } from './harness.mjs';
+
+const run = async (page, command) => (await runEntry(page, command)).trim();
 
 const LESSON = 'b6-managing';
 const FIRST_PRIMARY = '172.17.0.7:27017';
@@ -20,13 +22,6 @@ const text = async (page, sel) => ((await page.textContent(sel)) ?? '').trim();
 // The panel's members as [host, state, served].
 const members = (page) => page.$$eval('[data-testid=topology-member]',
   (ms) => ms.map((m) => [m.dataset.host, m.dataset.state, m.dataset.served === 'true']));
-async function run(page, command) {
-  const before = await page.locator('.entry').count();
-  await page.fill('[data-testid=editor]', command);
-  await page.press('[data-testid=editor]', 'Control+Enter');
-  await page.waitForFunction((n) => document.querySelectorAll('.entry').length > n, before, { timeout: 60000 });
-  return ((await page.locator('.entry').last().textContent()) ?? '').trim();
-}
 
 try {
   const page = context.pages()[0] ?? await context.newPage();

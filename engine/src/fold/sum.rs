@@ -156,15 +156,7 @@ impl NumericSum {
 }
 
 /// A number as a double (decimals rounded), for the statistical accumulators and rounders.
-pub fn as_f64(v: &Bson) -> Option<f64> {
-    match v {
-        Bson::Int32(i) => Some(f64::from(*i)),
-        Bson::Int64(i) => Some(*i as f64),
-        Bson::Double(d) => Some(*d),
-        Bson::Decimal128(d) => Some(Decimal::from_bson(d).to_f64()),
-        _ => None,
-    }
-}
+pub use crate::value::as_f64;
 
 #[cfg(test)]
 mod tests {

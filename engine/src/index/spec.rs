@@ -61,15 +61,12 @@ fn index_version(spec: &Document) -> Result<i32> {
     let Some(v) = spec.get("v") else {
         return Ok(2);
     };
-    let n = match v {
-        Bson::Int32(i) => f64::from(*i),
-        Bson::Int64(i) => *i as f64,
-        Bson::Double(d) => *d,
-        Bson::Decimal128(d) => crate::value::Decimal::from_bson(d).to_f64(),
-        other => {
+    let n = match crate::value::as_f64(v) {
+        Some(n) => n,
+        None => {
             return Err(Error::type_mismatch(format!(
                 "The field 'v' must be a number, but got {}",
-                crate::value::display::type_name(other)
+                crate::value::display::type_name(v)
             )));
         }
     };

@@ -158,12 +158,9 @@ fn parse_top_level_operator(
 /// MongoDB's desugaring of `{$sampleRate: x}`: `$expr` false for 0, true for 1, otherwise
 /// `{$lt: [{$rand: {}}, x]}`.
 fn sample_rate_expression(value: &Bson) -> Result<Bson> {
-    let x = match value {
-        Bson::Int32(i) => f64::from(*i),
-        Bson::Int64(i) => *i as f64,
-        Bson::Double(d) => *d,
-        Bson::Decimal128(d) => crate::value::Decimal::from_bson(d).to_f64(),
-        _ => {
+    let x = match crate::value::as_f64(value) {
+        Some(n) => n,
+        None => {
             return Err(Error::bad_value(
                 "argument to $sampleRate must be a numeric type",
             ));

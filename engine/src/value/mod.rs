@@ -21,7 +21,7 @@ pub mod type_set;
 
 pub use identical::identical;
 pub use integer::{as_i64, as_i64_signed};
-pub use numeric::{Decimal, decimal_is_nan};
+pub use numeric::{Decimal, as_f64, decimal_is_nan};
 pub(crate) use order::db_pointer_parts;
 pub use order::{
     OrderedValue, SimpleOrderedValue, canonical_type, canonical_type_rank, compare_values,

@@ -261,6 +261,17 @@ pub fn decimal_is_nan(d: &Decimal128) -> bool {
     Decimal::from_bson(d).is_nan()
 }
 
+/// A number as a double (decimals rounded); `None` for any other type.
+pub fn as_f64(v: &Bson) -> Option<f64> {
+    match v {
+        Bson::Int32(i) => Some(f64::from(*i)),
+        Bson::Int64(i) => Some(*i as f64),
+        Bson::Double(d) => Some(*d),
+        Bson::Decimal128(d) => Some(Decimal::from_bson(d).to_f64()),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

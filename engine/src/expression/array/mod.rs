@@ -101,14 +101,7 @@ pub(super) fn as_int32(v: &Bson) -> Option<i32> {
 
 /// A number converted to double and printed as a C++ stream prints a double.
 pub(super) fn double_text(v: &Bson) -> String {
-    let d = match v {
-        Bson::Int32(i) => f64::from(*i),
-        Bson::Int64(i) => *i as f64,
-        Bson::Double(d) => *d,
-        Bson::Decimal128(d) => Decimal::from_bson(d).to_f64(),
-        _ => 0.0,
-    };
-    cpp_double(d)
+    cpp_double(crate::value::as_f64(v).unwrap_or(0.0))
 }
 
 /// A double as `std::ostream << double` writes it: `%g` with 6 significant digits.

@@ -56,13 +56,7 @@ fn parse_sort_array(_: &'static OperatorDef, arg: &Bson, scope: &Scope) -> Resul
 
 /// The direction of a sort value: `Some(true)` ascending, `Some(false)` descending.
 fn direction(v: &Bson) -> Option<bool> {
-    let n = match v {
-        Bson::Int32(i) => f64::from(*i),
-        Bson::Int64(i) => *i as f64,
-        Bson::Double(d) => *d,
-        Bson::Decimal128(d) => crate::value::Decimal::from_bson(d).to_f64(),
-        _ => return None,
-    };
+    let n = crate::value::as_f64(v)?;
     if n == 1.0 {
         Some(true)
     } else if n == -1.0 {
