@@ -50,7 +50,14 @@ struct Parsed<'c> {
     allow_disk_use: bool,
 }
 
-fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Parsed<'c>> {
+/// `explaining`: the command came inside `{explain: …}` (an explain verbosity), which counts as
+/// an explain as much as the `explain: true` field does.
+fn parse<'c>(
+    engine: &mut Engine,
+    db: &str,
+    command: &'c Document,
+    explaining: bool,
+) -> Result<Parsed<'c>> {
     let (ns, collectionless) = aggregate_namespace(db, command)?;
     crate::write::check_known_fields(command, "aggregate", OWN_FIELDS)?;
     let Some(pipeline) = command.get("pipeline") else {
@@ -60,6 +67,14 @@ fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Par
         ));
     };
     let explain = bool_option(command, "explain", false)?;
+    // MongoDB 8.0's aggregation_request_helper.cpp (validate): an explained aggregate takes no
+    // writeConcern, with or without a writing stage (jstests/core/explain_agg_write_concern.js).
+    if (explain || explaining) && command.contains_key("writeConcern") {
+        return Err(Error::new(
+            ErrorCode::FailedToParse,
+            "Aggregation explain does not support the'writeConcern' option",
+        ));
+    }
     // MongoDB 8.0 defaults `allowDiskUseByDefault` to true: only an explicit false keeps
     // blocking stages to their memory limit (see docs/reliability.md for what true means here).
     let allow_disk_use = bool_option(command, "allowDiskUse", true)?;
@@ -99,7 +114,7 @@ pub fn aggregate(
     command: &Document,
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
-    let parsed = parse(engine, db, command)?;
+    let parsed = parse(engine, db, command, false)?;
     if parsed.explain {
         return explain_parsed(engine, db, command, &parsed, Verbosity::QueryPlanner)
             .map(crate::explain::narrow_counters);
@@ -135,7 +150,7 @@ pub fn explain_aggregate(
     inner: &Document,
     verbosity: Verbosity,
 ) -> Result<Document> {
-    let parsed = parse(engine, db, inner)?;
+    let parsed = parse(engine, db, inner, true)?;
     explain_parsed(engine, db, inner, &parsed, verbosity)
 }
 
@@ -464,5 +479,47 @@ fn check_hint(hint: Option<&Bson>) -> Result<()> {
             "hint must be a string or an object, found {}",
             type_name(other)
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bson::doc;
+
+    use crate::Engine;
+
+    /// An explained aggregate refuses writeConcern (FailedToParse), whether the explain comes
+    /// from `explain: true` or from the explain command; a plain aggregate accepts it.
+    #[test]
+    fn explain_refuses_write_concern() {
+        let mut e = Engine::new();
+        e.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
+        let out = doc! {"$out": "o"};
+        let r = e.run_command(
+            "test",
+            &doc! {"aggregate": "c", "pipeline": [out.clone()], "explain": true,
+            "writeConcern": {"w": 1}},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 9, "{r}");
+        assert_eq!(
+            r.get_str("errmsg").unwrap(),
+            "Aggregation explain does not support the'writeConcern' option"
+        );
+        let r = e.run_command(
+            "test",
+            &doc! {"explain": {"aggregate": "c", "pipeline": [], "cursor": {},
+            "writeConcern": {"w": 1}}, "verbosity": "queryPlanner"},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 9, "{r}");
+        let r = e.run_command(
+            "test",
+            &doc! {"aggregate": "c", "pipeline": [out.clone()], "explain": true},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        let r = e.run_command(
+            "test",
+            &doc! {"aggregate": "c", "pipeline": [out], "cursor": {}, "writeConcern": {"w": 1}},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
     }
 }
