@@ -19,6 +19,10 @@ pub struct OpenCursor {
     /// Opened by a find with `tailable` and `awaitData`: the only cursors whose `getMore` may
     /// carry `maxTimeMS` (MongoDB's getMore refuses it on others, BadValue).
     pub await_data: bool,
+    /// The error running the rest of the query met: an aggregate asked for an empty first
+    /// batch (`batchSize: 0`) runs nothing before its first `getMore`, so an error that
+    /// depends on the data is that `getMore`'s (jstests/aggregation/bugs/server5932.js).
+    pub deferred_error: Option<crate::error::Error>,
 }
 
 #[derive(Debug, Default)]
@@ -40,6 +44,7 @@ impl CursorTable {
                 remaining,
                 killed: None,
                 await_data: false,
+                deferred_error: None,
             },
         );
         id

@@ -119,8 +119,11 @@ pub fn aggregate(
         return explain_parsed(engine, db, command, &parsed, Verbosity::QueryPlanner)
             .map(crate::explain::narrow_counters);
     }
-    let run = execute(engine, db, &parsed, ctx, Run::Results)?;
-    let mut docs = run.docs;
+    let run = execute(engine, db, &parsed, ctx, Run::Results);
+    if parsed.batch_size == Some(0) && parsed.pipeline.writer().is_none() {
+        return Ok(empty_first_batch(engine, parsed.ns, run));
+    }
+    let mut docs = run?.docs;
     if let Some(writer) = parsed.pipeline.writer() {
         // `$out`/`$merge` consume the results: the cursor comes back empty.
         let write_run = WriteRun {
@@ -141,6 +144,30 @@ pub fn aggregate(
         parsed.batch_size,
         false,
     ))
+}
+
+/// `cursor: {batchSize: 0}`: MongoDB 8.0 returns the cursor before it runs anything
+/// (`run_aggregate.cpp` fills no first batch, and a cursor that has not run is not at its end),
+/// so the reply always has a cursor id, even for no results, and an error that depends on the
+/// data comes from the first `getMore` (jstests/aggregation/bugs/server5932.js).
+fn empty_first_batch(engine: &mut Engine, ns: Namespace, run: Result<Executed>) -> Document {
+    let run = run.and_then(|r| {
+        check_result_sizes(&r.docs).map_err(executor_error)?;
+        Ok(r.docs)
+    });
+    let (docs, error) = match run {
+        Ok(docs) => (docs, None),
+        Err(e) => (Vec::new(), Some(e)),
+    };
+    let cursors = engine.cursors_mut();
+    let id = cursors.open(ns.clone(), docs.into());
+    if let Some(cursor) = cursors.get_mut(id) {
+        cursor.deferred_error = error;
+    }
+    bson::doc! {
+        "cursor": {"firstBatch": [], "id": id, "ns": ns.to_string()},
+        "ok": 1.0,
+    }
 }
 
 /// `{explain: {aggregate: …}, verbosity}`.
@@ -521,5 +548,42 @@ mod tests {
             &doc! {"aggregate": "c", "pipeline": [out], "cursor": {}, "writeConcern": {"w": 1}},
         );
         assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+    }
+
+    /// `batchSize: 0` returns a cursor even for no results, and a data-dependent error comes
+    /// from the first getMore, which closes the cursor.
+    #[test]
+    fn empty_first_batch_defers_to_get_more() {
+        let mut e = Engine::new();
+        e.run_command(
+            "test",
+            &doc! {"insert": "c", "documents": [{"_id": 1, "s": "x"}]},
+        );
+        let r = e.run_command(
+            "test",
+            &doc! {"aggregate": "c", "pipeline": [{"$match": {"nope": 1}}], "cursor": {"batchSize": 0}},
+        );
+        let id = r.get_document("cursor").unwrap().get_i64("id").unwrap();
+        assert_ne!(id, 0, "{r}");
+        let r = e.run_command("test", &doc! {"getMore": id, "collection": "c"});
+        let c = r.get_document("cursor").unwrap();
+        assert_eq!(c.get_i64("id").unwrap(), 0, "{r}");
+        assert!(c.get_array("nextBatch").unwrap().is_empty());
+
+        let add = doc! {"$project": {"a": {"$add": [1, "$s"]}}};
+        let r = e.run_command(
+            "test",
+            &doc! {"aggregate": "c", "pipeline": [add.clone()], "cursor": {"batchSize": 1}},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 0.0, "{r}");
+        let r = e.run_command(
+            "test",
+            &doc! {"aggregate": "c", "pipeline": [add], "cursor": {"batchSize": 0}},
+        );
+        let id = r.get_document("cursor").unwrap().get_i64("id").unwrap();
+        let r = e.run_command("test", &doc! {"getMore": id, "collection": "c"});
+        assert_eq!(r.get_f64("ok").unwrap(), 0.0, "{r}");
+        let r = e.run_command("test", &doc! {"getMore": id, "collection": "c"});
+        assert_eq!(r.get_i32("code").unwrap(), 43, "{r}");
     }
 }

@@ -138,6 +138,10 @@ pub fn get_more(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
             "cannot set maxTimeMS on getMore command for a non-awaitData cursor",
         ));
     }
+    if let Some(e) = cursor.deferred_error.take() {
+        engine.cursors_mut().close(id);
+        return Err(e);
+    }
     let n = batch_len(
         &cursor.remaining,
         batch_size.filter(|b| *b > 0).unwrap_or(usize::MAX),
