@@ -142,6 +142,10 @@ pub fn get_more(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
         engine.cursors_mut().close(id);
         return Err(e);
     }
+    if let Some(e) = cursor.deferred_error.take() {
+        engine.cursors_mut().close(id);
+        return Err(e);
+    }
     let n = batch_len(
         &cursor.remaining,
         batch_size.filter(|b| *b > 0).unwrap_or(usize::MAX),
@@ -190,6 +194,36 @@ pub fn kill_cursors(engine: &mut Engine, _db: &str, command: &Document) -> Resul
 mod tests {
     use crate::Engine;
     use bson::doc;
+
+    /// `{$meta: "sortKey"}` shows the document's value for each sort component as an array
+    /// (MongoDB 4.4+, jstests/core/query/sort/sortl.js), even when an index or `_id` lookup
+    /// gives the order; without a sort it is refused (BadValue).
+    #[test]
+    fn sort_key_meta_projection() {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [{"_id": 1, "a": 2}]},
+        );
+        let r = e.run_command(
+            "t",
+            &doc! {"find": "c", "filter": {"_id": 1}, "sort": {"a": 1, "z": -1},
+            "projection": {"b": {"$meta": "sortKey"}}},
+        );
+        assert_eq!(
+            crate::commands::first_batch(&r),
+            vec![doc! {"_id": 1, "a": 2, "b": [2, null]}]
+        );
+        let r = e.run_command(
+            "t",
+            &doc! {"find": "c", "projection": {"b": {"$meta": "sortKey"}}},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 2, "{r}");
+        assert_eq!(
+            r.get_str("errmsg").unwrap(),
+            "cannot use sortKey $meta projection without a sort"
+        );
+    }
 
     #[test]
     fn find_with_batches_and_get_more() {
