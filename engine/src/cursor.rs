@@ -19,6 +19,28 @@ pub struct OpenCursor {
     /// Opened by a find with `tailable` and `awaitData`: the only cursors whose `getMore` may
     /// carry `maxTimeMS` (MongoDB's getMore refuses it on others, BadValue).
     pub await_data: bool,
+    /// The error running the rest of the query met: an aggregate asked for an empty first
+    /// batch (`batchSize: 0`) runs nothing before its first `getMore`, so an error that
+    /// depends on the data is that `getMore`'s (jstests/aggregation/bugs/server5932.js).
+    pub deferred_error: Option<crate::error::Error>,
+    /// A scan of a capped collection in natural order, read a batch at a time (`remaining` is
+    /// then empty): a tailable cursor, or a plain find over a whole capped collection.
+    pub scan: Option<CappedScan>,
+}
+
+/// Where a scan of a capped collection is, and what it still does to the records after it.
+/// As MongoDB's collection scan does, it fails with CappedPositionLost when the record it
+/// stands on is deleted (a capped insert overwrote it).
+#[derive(Debug)]
+pub struct CappedScan {
+    /// The filter and projection (skip and limit are counted here).
+    pub spec: crate::query::FindSpec,
+    /// The last record the scan examined.
+    pub position: Option<u64>,
+    pub skip_left: usize,
+    pub limit_left: Option<usize>,
+    /// A tailable cursor stays open at the end of the collection, for later inserts.
+    pub tailable: bool,
 }
 
 #[derive(Debug, Default)]
@@ -40,6 +62,8 @@ impl CursorTable {
                 remaining,
                 killed: None,
                 await_data: false,
+                deferred_error: None,
+                scan: None,
             },
         );
         id

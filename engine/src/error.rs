@@ -74,6 +74,8 @@ pub enum ErrorCode {
     LinearizableReadConcernError,
     /// A cursor's collection was dropped under it (the next `getMore` fails).
     QueryPlanKilled,
+    /// A scan of a capped collection whose position was deleted (overwritten) under it.
+    CappedPositionLost,
     /// Sharding codes (sharding/).
     ShardKeyNotFound,
     ShardNotFound,
@@ -143,6 +145,7 @@ impl ErrorCode {
         ErrorCode::NotAReplicaSet,
         ErrorCode::LinearizableReadConcernError,
         ErrorCode::QueryPlanKilled,
+        ErrorCode::CappedPositionLost,
         ErrorCode::ShardKeyNotFound,
         ErrorCode::ShardNotFound,
         ErrorCode::NamespaceNotSharded,
@@ -218,6 +221,7 @@ impl ErrorCode {
             ErrorCode::NotAReplicaSet => 123,
             ErrorCode::LinearizableReadConcernError => 187,
             ErrorCode::QueryPlanKilled => 175,
+            ErrorCode::CappedPositionLost => 136,
             ErrorCode::ShardKeyNotFound => 61,
             ErrorCode::ShardNotFound => 70,
             ErrorCode::NamespaceNotSharded => 118,
@@ -291,6 +295,7 @@ impl ErrorCode {
             ErrorCode::NotAReplicaSet => "NotAReplicaSet",
             ErrorCode::LinearizableReadConcernError => "LinearizableReadConcernError",
             ErrorCode::QueryPlanKilled => "QueryPlanKilled",
+            ErrorCode::CappedPositionLost => "CappedPositionLost",
             ErrorCode::ShardKeyNotFound => "ShardKeyNotFound",
             ErrorCode::ShardNotFound => "ShardNotFound",
             ErrorCode::NamespaceNotSharded => "NamespaceNotSharded",

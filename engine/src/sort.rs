@@ -159,6 +159,21 @@ impl SortSpec {
             .collect()
     }
 
+    /// The document's `{$meta: "sortKey"}` (MongoDB 4.4+): an array of its value for each
+    /// component of the sort, the text score for a `{$meta: "textScore"}` one.
+    pub fn meta_sort_key(&self, doc: &Document, text_score: Option<f64>) -> Bson {
+        Bson::Array(
+            self.keys
+                .iter()
+                .filter_map(|k| match k {
+                    SortKey::Field { path, ascending } => Some(sort_key(doc, path, *ascending)),
+                    SortKey::TextScore { .. } => text_score.map(Bson::Double),
+                    SortKey::Natural { .. } => None,
+                })
+                .collect(),
+        )
+    }
+
     /// Compares two documents' [`SortSpec::key_values`].
     pub fn compare_keys(&self, a: &[Bson], b: &[Bson]) -> Ordering {
         let directions = self.keys.iter().filter_map(|k| match k {

@@ -50,7 +50,14 @@ struct Parsed<'c> {
     allow_disk_use: bool,
 }
 
-fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Parsed<'c>> {
+/// `explaining`: the command came inside `{explain: …}` (an explain verbosity), which counts as
+/// an explain as much as the `explain: true` field does.
+fn parse<'c>(
+    engine: &mut Engine,
+    db: &str,
+    command: &'c Document,
+    explaining: bool,
+) -> Result<Parsed<'c>> {
     let (ns, collectionless) = aggregate_namespace(db, command)?;
     crate::write::check_known_fields(command, "aggregate", OWN_FIELDS)?;
     let Some(pipeline) = command.get("pipeline") else {
@@ -60,6 +67,14 @@ fn parse<'c>(engine: &mut Engine, db: &str, command: &'c Document) -> Result<Par
         ));
     };
     let explain = bool_option(command, "explain", false)?;
+    // MongoDB 8.0's aggregation_request_helper.cpp (validate): an explained aggregate takes no
+    // writeConcern, with or without a writing stage (jstests/core/explain_agg_write_concern.js).
+    if (explain || explaining) && command.contains_key("writeConcern") {
+        return Err(Error::new(
+            ErrorCode::FailedToParse,
+            "Aggregation explain does not support the'writeConcern' option",
+        ));
+    }
     // MongoDB 8.0 defaults `allowDiskUseByDefault` to true: only an explicit false keeps
     // blocking stages to their memory limit (see docs/reliability.md for what true means here).
     let allow_disk_use = bool_option(command, "allowDiskUse", true)?;
@@ -99,13 +114,16 @@ pub fn aggregate(
     command: &Document,
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
-    let parsed = parse(engine, db, command)?;
+    let parsed = parse(engine, db, command, false)?;
     if parsed.explain {
         return explain_parsed(engine, db, command, &parsed, Verbosity::QueryPlanner)
             .map(crate::explain::narrow_counters);
     }
-    let run = execute(engine, db, &parsed, ctx, Run::Results)?;
-    let mut docs = run.docs;
+    let run = execute(engine, db, &parsed, ctx, Run::Results);
+    if parsed.batch_size == Some(0) && parsed.pipeline.writer().is_none() {
+        return Ok(empty_first_batch(engine, parsed.ns, run));
+    }
+    let mut docs = run?.docs;
     if let Some(writer) = parsed.pipeline.writer() {
         // `$out`/`$merge` consume the results: the cursor comes back empty.
         let write_run = WriteRun {
@@ -128,6 +146,30 @@ pub fn aggregate(
     ))
 }
 
+/// `cursor: {batchSize: 0}`: MongoDB 8.0 returns the cursor before it runs anything
+/// (`run_aggregate.cpp` fills no first batch, and a cursor that has not run is not at its end),
+/// so the reply always has a cursor id, even for no results, and an error that depends on the
+/// data comes from the first `getMore` (jstests/aggregation/bugs/server5932.js).
+fn empty_first_batch(engine: &mut Engine, ns: Namespace, run: Result<Executed>) -> Document {
+    let run = run.and_then(|r| {
+        check_result_sizes(&r.docs).map_err(executor_error)?;
+        Ok(r.docs)
+    });
+    let (docs, error) = match run {
+        Ok(docs) => (docs, None),
+        Err(e) => (Vec::new(), Some(e)),
+    };
+    let cursors = engine.cursors_mut();
+    let id = cursors.open(ns.clone(), docs.into());
+    if let Some(cursor) = cursors.get_mut(id) {
+        cursor.deferred_error = error;
+    }
+    bson::doc! {
+        "cursor": {"firstBatch": [], "id": id, "ns": ns.to_string()},
+        "ok": 1.0,
+    }
+}
+
 /// `{explain: {aggregate: …}, verbosity}`.
 pub fn explain_aggregate(
     engine: &mut Engine,
@@ -135,7 +177,7 @@ pub fn explain_aggregate(
     inner: &Document,
     verbosity: Verbosity,
 ) -> Result<Document> {
-    let parsed = parse(engine, db, inner)?;
+    let parsed = parse(engine, db, inner, true)?;
     explain_parsed(engine, db, inner, &parsed, verbosity)
 }
 
@@ -464,5 +506,84 @@ fn check_hint(hint: Option<&Bson>) -> Result<()> {
             "hint must be a string or an object, found {}",
             type_name(other)
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bson::doc;
+
+    use crate::Engine;
+
+    /// An explained aggregate refuses writeConcern (FailedToParse), whether the explain comes
+    /// from `explain: true` or from the explain command; a plain aggregate accepts it.
+    #[test]
+    fn explain_refuses_write_concern() {
+        let mut e = Engine::new();
+        e.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
+        let out = doc! {"$out": "o"};
+        let r = e.run_command(
+            "test",
+            &doc! {"aggregate": "c", "pipeline": [out.clone()], "explain": true,
+            "writeConcern": {"w": 1}},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 9, "{r}");
+        assert_eq!(
+            r.get_str("errmsg").unwrap(),
+            "Aggregation explain does not support the'writeConcern' option"
+        );
+        let r = e.run_command(
+            "test",
+            &doc! {"explain": {"aggregate": "c", "pipeline": [], "cursor": {},
+            "writeConcern": {"w": 1}}, "verbosity": "queryPlanner"},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 9, "{r}");
+        let r = e.run_command(
+            "test",
+            &doc! {"aggregate": "c", "pipeline": [out.clone()], "explain": true},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        let r = e.run_command(
+            "test",
+            &doc! {"aggregate": "c", "pipeline": [out], "cursor": {}, "writeConcern": {"w": 1}},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+    }
+
+    /// `batchSize: 0` returns a cursor even for no results, and a data-dependent error comes
+    /// from the first getMore, which closes the cursor.
+    #[test]
+    fn empty_first_batch_defers_to_get_more() {
+        let mut e = Engine::new();
+        e.run_command(
+            "test",
+            &doc! {"insert": "c", "documents": [{"_id": 1, "s": "x"}]},
+        );
+        let r = e.run_command(
+            "test",
+            &doc! {"aggregate": "c", "pipeline": [{"$match": {"nope": 1}}], "cursor": {"batchSize": 0}},
+        );
+        let id = r.get_document("cursor").unwrap().get_i64("id").unwrap();
+        assert_ne!(id, 0, "{r}");
+        let r = e.run_command("test", &doc! {"getMore": id, "collection": "c"});
+        let c = r.get_document("cursor").unwrap();
+        assert_eq!(c.get_i64("id").unwrap(), 0, "{r}");
+        assert!(c.get_array("nextBatch").unwrap().is_empty());
+
+        let add = doc! {"$project": {"a": {"$add": [1, "$s"]}}};
+        let r = e.run_command(
+            "test",
+            &doc! {"aggregate": "c", "pipeline": [add.clone()], "cursor": {"batchSize": 1}},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 0.0, "{r}");
+        let r = e.run_command(
+            "test",
+            &doc! {"aggregate": "c", "pipeline": [add], "cursor": {"batchSize": 0}},
+        );
+        let id = r.get_document("cursor").unwrap().get_i64("id").unwrap();
+        let r = e.run_command("test", &doc! {"getMore": id, "collection": "c"});
+        assert_eq!(r.get_f64("ok").unwrap(), 0.0, "{r}");
+        let r = e.run_command("test", &doc! {"getMore": id, "collection": "c"});
+        assert_eq!(r.get_i32("code").unwrap(), 43, "{r}");
     }
 }

@@ -8,7 +8,7 @@ use super::request::find::FindRequest;
 use super::{count_option, target_namespace};
 use crate::Engine;
 use crate::catalog::Namespace;
-use crate::cursor::DEFAULT_FIRST_BATCH;
+use crate::cursor::{CappedScan, DEFAULT_FIRST_BATCH};
 use crate::error::{Error, ErrorCode, Result};
 use crate::matcher::MatchContext;
 
@@ -21,20 +21,217 @@ pub fn find(
     let ns = target_namespace(db, command)?;
     let request = FindRequest::parse(command)?;
     let spec = request.spec(&engine.eval_context())?;
+    let flag = |name: &str| matches!(command.get(name), Some(Bson::Boolean(true)));
+    let tailable = flag("tailable");
+    if tailable {
+        check_tailable(&request)?;
+    }
+    if let Some(coll) = engine.catalog().collection(&ns)
+        && coll.is_capped()
+        && (tailable || whole_collection_scan(&request, command))
+    {
+        let scan = CappedScan {
+            skip_left: spec.skip,
+            limit_left: spec.limit,
+            spec,
+            position: None,
+            tailable,
+        };
+        return capped_scan_first_batch(
+            engine,
+            ns,
+            scan,
+            request.batch_size,
+            flag("awaitData"),
+            ctx,
+        );
+    }
+    if tailable && engine.catalog().collection(&ns).is_some() {
+        return Err(Error::bad_value(format!(
+            "error processing query: ns={ns} tailable cursor requested on non capped collection"
+        )));
+    }
     let query = request.canonical(&spec);
     let now = engine.now_millis();
     let docs =
         crate::exec::cached_plan::find_cached(engine.catalog().collection(&ns), &query, ctx, now)?;
-    let reply = first_batch_reply(engine, ns, docs, request.batch_size, request.single_batch);
-    let flag = |name: &str| matches!(command.get(name), Some(Bson::Boolean(true)));
-    if flag("tailable")
-        && flag("awaitData")
-        && let Ok(id) = reply.get_document("cursor").and_then(|c| c.get_i64("id"))
-        && let Some(cursor) = engine.cursors_mut().get_mut(id)
+    Ok(first_batch_reply(
+        engine,
+        ns,
+        docs,
+        request.batch_size,
+        request.single_batch,
+    ))
+}
+
+/// MongoDB 8.0's query_request_helper.cpp (validateFindCommandRequest): a tailable cursor
+/// reads in natural order and stays open, so no other sort and no single batch.
+fn check_tailable(request: &FindRequest<'_>) -> Result<()> {
+    // Compared as values, as MongoDB's SimpleBSONObjComparator does: the legacy shell's
+    // `{$natural: 1}` carries a double.
+    let natural = doc! {"$natural": 1};
+    if let Some(sort) = request.sort
+        && !sort.is_empty()
+        && crate::value::compare_values_simple(
+            &Bson::Document(sort.clone()),
+            &Bson::Document(natural),
+        ) != std::cmp::Ordering::Equal
     {
-        cursor.await_data = true;
+        return Err(Error::bad_value(
+            "cannot use tailable option with a sort other than {$natural: 1}",
+        ));
     }
-    Ok(reply)
+    if request.single_batch {
+        return Err(Error::bad_value(
+            "cannot use tailable option with the 'singleBatch' option",
+        ));
+    }
+    Ok(())
+}
+
+/// A find that is a plain collection scan of everything in natural order (no filter, sort,
+/// hint, bounds, collation, record ids or index keys): over a capped collection it reads as
+/// MongoDB's collection scan does, a batch at a time, and dies when its position is
+/// overwritten (jstests/core/capped_max1.js).
+fn whole_collection_scan(request: &FindRequest<'_>, command: &Document) -> bool {
+    request.filter.is_none_or(Document::is_empty)
+        && request.sort.is_none_or(Document::is_empty)
+        && request.hint.is_none()
+        && request.min.is_none()
+        && request.max.is_none()
+        && !request.single_batch
+        && !request.show_record_id
+        && !command.contains_key("returnKey")
+        && !command.contains_key("collation")
+}
+
+/// Reads the scan on from its position: up to `max` documents. Stops at the end of the
+/// collection or of the limit.
+fn scan_capped(
+    coll: &crate::catalog::Collection,
+    scan: &mut CappedScan,
+    max: usize,
+    ctx: &MatchContext<'_>,
+) -> Result<Vec<Document>> {
+    let mut out = Vec::new();
+    let start = scan.position;
+    for (rid, doc) in coll.iter() {
+        if start.is_some_and(|p| rid <= p) {
+            continue;
+        }
+        if out.len() >= max || scan.limit_left == Some(0) {
+            break;
+        }
+        scan.position = Some(rid);
+        if !scan.spec.filter.matches_with(doc, ctx)? {
+            continue;
+        }
+        if scan.skip_left > 0 {
+            scan.skip_left -= 1;
+            continue;
+        }
+        out.push(scan.spec.project(doc, ctx)?);
+        if let Some(left) = &mut scan.limit_left {
+            *left -= 1;
+        }
+    }
+    Ok(out)
+}
+
+/// Whether the scan has more to read now or later: a tailable one while its limit lasts and
+/// it stands on a record (over an empty collection it has no position, and MongoDB closes
+/// it), a plain one while records follow its position.
+fn scan_goes_on(coll: &crate::catalog::Collection, scan: &CappedScan) -> bool {
+    if scan.limit_left == Some(0) {
+        return false;
+    }
+    if scan.tailable {
+        return scan.position.is_some();
+    }
+    coll.iter()
+        .next_back()
+        .is_some_and(|(last, _)| scan.position.is_none_or(|p| last > p))
+}
+
+fn capped_scan_first_batch(
+    engine: &mut Engine,
+    ns: Namespace,
+    mut scan: CappedScan,
+    batch_size: Option<usize>,
+    await_data: bool,
+    ctx: &MatchContext<'_>,
+) -> Result<Document> {
+    let Some(coll) = engine.catalog().collection(&ns) else {
+        return Ok(first_batch_reply(engine, ns, Vec::new(), None, true));
+    };
+    let first = scan_capped(
+        coll,
+        &mut scan,
+        batch_size.unwrap_or(DEFAULT_FIRST_BATCH),
+        ctx,
+    )?;
+    // An empty first batch (`batchSize: 0`) runs nothing, so the cursor is not at its end.
+    let untouched = batch_size == Some(0) && scan.limit_left != Some(0);
+    let id = if untouched || scan_goes_on(coll, &scan) {
+        let cursors = engine.cursors_mut();
+        let id = cursors.open(ns.clone(), VecDeque::new());
+        if let Some(cursor) = cursors.get_mut(id) {
+            cursor.await_data = await_data;
+            cursor.scan = Some(scan);
+        }
+        id
+    } else {
+        0
+    };
+    let first: Vec<Bson> = first.into_iter().map(Bson::Document).collect();
+    Ok(doc! {
+        "cursor": {"firstBatch": first, "id": id, "ns": ns.to_string()},
+        "ok": 1.0,
+    })
+}
+
+/// The next batch of a capped scan (see [`CappedScan`]).
+fn capped_scan_get_more(
+    engine: &mut Engine,
+    id: i64,
+    ns: &Namespace,
+    mut scan: CappedScan,
+    batch_size: Option<usize>,
+) -> Result<Document> {
+    let Some(coll) = engine.catalog().collection(ns) else {
+        engine.cursors_mut().close(id);
+        return Ok(doc! {
+            "cursor": {"nextBatch": [], "id": 0_i64, "ns": ns.to_string()},
+            "ok": 1.0,
+        });
+    };
+    if let Some(p) = scan.position
+        && coll.get(p).is_none()
+    {
+        engine.cursors_mut().close(id);
+        return Err(Error::new(
+            ErrorCode::CappedPositionLost,
+            format!(
+                "CollectionScan died due to position in capped collection being deleted. \
+                 Last seen record id: RecordId({p})"
+            ),
+        ));
+    }
+    let max = batch_size.filter(|b| *b > 0).unwrap_or(usize::MAX);
+    let next = scan_capped(coll, &mut scan, max, &MatchContext::default())?;
+    let goes_on = scan_goes_on(coll, &scan);
+    if goes_on {
+        if let Some(cursor) = engine.cursors_mut().get_mut(id) {
+            cursor.scan = Some(scan);
+        }
+    } else {
+        engine.cursors_mut().close(id);
+    }
+    let next: Vec<Bson> = next.into_iter().map(Bson::Document).collect();
+    Ok(doc! {
+        "cursor": {"nextBatch": next, "id": if goes_on { id } else { 0 }, "ns": ns.to_string()},
+        "ok": 1.0,
+    })
 }
 
 /// Builds `{cursor: {firstBatch, id, ns}, ok: 1}`, keeping the rest of the results open.
@@ -138,6 +335,13 @@ pub fn get_more(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
             "cannot set maxTimeMS on getMore command for a non-awaitData cursor",
         ));
     }
+    if let Some(e) = cursor.deferred_error.take() {
+        engine.cursors_mut().close(id);
+        return Err(e);
+    }
+    if let Some(scan) = cursor.scan.take() {
+        return capped_scan_get_more(engine, id, &ns, scan, batch_size);
+    }
     let n = batch_len(
         &cursor.remaining,
         batch_size.filter(|b| *b > 0).unwrap_or(usize::MAX),
@@ -187,6 +391,36 @@ mod tests {
     use crate::Engine;
     use bson::doc;
 
+    /// `{$meta: "sortKey"}` shows the document's value for each sort component as an array
+    /// (MongoDB 4.4+, jstests/core/query/sort/sortl.js), even when an index or `_id` lookup
+    /// gives the order; without a sort it is refused (BadValue).
+    #[test]
+    fn sort_key_meta_projection() {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [{"_id": 1, "a": 2}]},
+        );
+        let r = e.run_command(
+            "t",
+            &doc! {"find": "c", "filter": {"_id": 1}, "sort": {"a": 1, "z": -1},
+            "projection": {"b": {"$meta": "sortKey"}}},
+        );
+        assert_eq!(
+            crate::commands::first_batch(&r),
+            vec![doc! {"_id": 1, "a": 2, "b": [2, null]}]
+        );
+        let r = e.run_command(
+            "t",
+            &doc! {"find": "c", "projection": {"b": {"$meta": "sortKey"}}},
+        );
+        assert_eq!(r.get_i32("code").unwrap(), 2, "{r}");
+        assert_eq!(
+            r.get_str("errmsg").unwrap(),
+            "cannot use sortKey $meta projection without a sort"
+        );
+    }
+
     #[test]
     fn find_with_batches_and_get_more() {
         let mut e = Engine::new();
@@ -217,6 +451,102 @@ mod tests {
         assert_eq!(c.get_i64("id").unwrap(), 0);
         let r = e.run_command("t", &doc! {"getMore": id, "collection": "c"});
         assert_eq!(r.get_i32("code").unwrap(), 43);
+    }
+
+    fn batch(r: &bson::Document, name: &str) -> (Vec<i32>, i64) {
+        let c = r.get_document("cursor").unwrap_or_else(|_| panic!("{r}"));
+        let ids = c
+            .get_array(name)
+            .unwrap()
+            .iter()
+            .map(|d| d.as_document().unwrap().get_i32("_id").unwrap())
+            .collect();
+        (ids, c.get_i64("id").unwrap())
+    }
+
+    /// A tailable cursor over a capped collection stays open at its end and returns what is
+    /// inserted later; over an empty one it closes, and its limit ends it (MongoDB 8.0,
+    /// jstests/core/tailable_skip_limit.js, tailable_getmore_batch_size.js).
+    #[test]
+    fn tailable_cursor_reads_later_inserts() {
+        let mut e = Engine::new();
+        e.run_command("t", &doc! {"create": "c", "capped": true, "size": 4096});
+        let r = e.run_command("t", &doc! {"find": "c", "tailable": true});
+        assert_eq!(batch(&r, "firstBatch"), (vec![], 0));
+        e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [{"_id": 1}, {"_id": 2}, {"_id": 3}]},
+        );
+        let r = e.run_command(
+            "t",
+            &doc! {"find": "c", "tailable": true, "skip": 1, "batchSize": 1},
+        );
+        let (first, id) = batch(&r, "firstBatch");
+        assert_eq!(first, vec![2]);
+        assert_ne!(id, 0);
+        let more = doc! {"getMore": id, "collection": "c"};
+        assert_eq!(
+            batch(&e.run_command("t", &more), "nextBatch"),
+            (vec![3], id)
+        );
+        assert_eq!(batch(&e.run_command("t", &more), "nextBatch"), (vec![], id));
+        e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [{"_id": 4}, {"_id": 5}]},
+        );
+        let more2 = doc! {"getMore": id, "collection": "c", "batchSize": 1};
+        assert_eq!(
+            batch(&e.run_command("t", &more2), "nextBatch"),
+            (vec![4], id)
+        );
+        assert_eq!(
+            batch(&e.run_command("t", &more), "nextBatch"),
+            (vec![5], id)
+        );
+        let r = e.run_command("t", &doc! {"find": "c", "tailable": true, "limit": 2});
+        assert_eq!(batch(&r, "firstBatch"), (vec![1, 2], 0));
+
+        let refused = [
+            doc! {"find": "c", "tailable": true, "singleBatch": true},
+            doc! {"find": "c", "tailable": true, "sort": {"_id": 1}},
+        ];
+        for cmd in refused {
+            assert_eq!(e.run_command("t", &cmd).get_i32("code").unwrap(), 2);
+        }
+        e.run_command("t", &doc! {"insert": "plain", "documents": [{"_id": 1}]});
+        let r = e.run_command("t", &doc! {"find": "plain", "tailable": true});
+        assert_eq!(r.get_i32("code").unwrap(), 2, "{r}");
+    }
+
+    /// A scan of a capped collection dies when a capped insert overwrites the record it stands
+    /// on (CappedPositionLost), as MongoDB's collection scan does (jstests/core/capped_max1.js).
+    #[test]
+    fn capped_scan_dies_when_its_position_is_overwritten() {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"create": "c", "capped": true, "size": 65536, "max": 4},
+        );
+        let docs: Vec<_> = (0..4).map(|i| doc! {"_id": i}).collect();
+        e.run_command("t", &doc! {"insert": "c", "documents": docs});
+        let r = e.run_command("t", &doc! {"find": "c", "batchSize": 2});
+        let (first, id) = batch(&r, "firstBatch");
+        assert_eq!(first, vec![0, 1]);
+        // One more document overwrites _id 0, not the position (_id 1).
+        e.run_command("t", &doc! {"insert": "c", "documents": [{"_id": 4}]});
+        let more = doc! {"getMore": id, "collection": "c", "batchSize": 1};
+        assert_eq!(
+            batch(&e.run_command("t", &more), "nextBatch"),
+            (vec![2], id)
+        );
+        let more_ids: Vec<_> = (5..9).map(|i| doc! {"_id": i}).collect();
+        e.run_command("t", &doc! {"insert": "c", "documents": more_ids});
+        let r = e.run_command("t", &more);
+        assert_eq!(r.get_i32("code").unwrap(), 136, "{r}");
+        assert_eq!(r.get_str("codeName").unwrap(), "CappedPositionLost");
+        // A plain scan that reaches the end closes.
+        let r = e.run_command("t", &doc! {"find": "c"});
+        assert_eq!(batch(&r, "firstBatch"), (vec![5, 6, 7, 8], 0));
     }
 
     /// jstests/core/getmore_cmd_maxtimems.js: maxTimeMS on a getMore is for awaitData cursors.

@@ -8,7 +8,7 @@ use super::target_namespace;
 use super::update::{insert_upsert, matching_records, update_record};
 use crate::Engine;
 use crate::catalog::Namespace;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::expression::{EvalContext, Scope};
 use crate::matcher::{Filter, MatchContext};
 use crate::query::FindSpec;
@@ -37,6 +37,16 @@ pub fn find_and_modify(
         None,
         request.let_vars,
     )?;
+    // MongoDB 8.0's get_executor.cpp (makeProjection): findAndModify returns no sort key.
+    if find
+        .projection
+        .as_ref()
+        .is_some_and(crate::projection::Projection::needs_sort_key)
+    {
+        return Err(Error::bad_value(
+            "Cannot use a $meta sortKey projection in findAndModify commands.",
+        ));
+    }
     if request.upsert {
         check_upsert_query(query)?;
     }
@@ -162,6 +172,26 @@ mod tests {
     use bson::{Bson, Document, doc};
 
     use crate::Engine;
+
+    /// findAndModify refuses a `{$meta: "sortKey"}` projection (BadValue), with a sort or not.
+    #[test]
+    fn sort_key_projection_is_refused() {
+        let mut e = engine();
+        for cmd in [
+            doc! {"findAndModify": "c", "query": {"_id": 1}, "update": {"$set": {"b": 1}},
+            "sort": {"n": 1}, "fields": {"x": {"$meta": "sortKey"}}},
+            doc! {"findAndModify": "c", "remove": true, "sort": {"n": 1},
+            "fields": {"x": {"$meta": "sortKey"}}},
+        ] {
+            let r = e.run_command("t", &cmd);
+            assert_eq!(r.get_i32("code").unwrap(), 2, "{r}");
+        }
+        let r = e.run_command("t", &doc! {"find": "c", "filter": {"_id": 1}});
+        assert_eq!(
+            crate::commands::first_batch(&r),
+            vec![doc! {"_id": 1, "k": "a", "n": 3}]
+        );
+    }
 
     fn engine() -> Engine {
         let mut e = Engine::new();

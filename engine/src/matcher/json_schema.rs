@@ -263,7 +263,7 @@ impl Schema {
             return false;
         }
         if let Some(e) = &self.enumeration
-            && !e.iter().any(|x| values_equal(x, v))
+            && !e.iter().any(|x| unordered_equal(x, v))
         {
             return false;
         }
@@ -345,7 +345,7 @@ impl Schema {
             let mut seen = std::collections::BTreeSet::new();
             if !items
                 .iter()
-                .all(|v| seen.insert(crate::value::OrderedValue(v.clone())))
+                .all(|v| seen.insert(crate::value::OrderedValue(fields_sorted(v))))
             {
                 return false;
             }
@@ -394,6 +394,37 @@ impl Schema {
             }
         }
         true
+    }
+}
+
+/// `v` with the fields of every object in it sorted by name: two values that differ only in
+/// the order of their objects' fields become the same value.
+fn fields_sorted(v: &Bson) -> Bson {
+    match v {
+        Bson::Document(d) => {
+            let mut fields: Vec<(&String, &Bson)> = d.iter().collect();
+            fields.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            Bson::Document(
+                fields
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), fields_sorted(v)))
+                    .collect(),
+            )
+        }
+        Bson::Array(items) => Bson::Array(items.iter().map(fields_sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Equality that ignores the order of objects' fields, as MongoDB's `enum` and `uniqueItems`
+/// decide it (both compare with `UnorderedFieldsBSONElementComparator`:
+/// `matcher/schema/expression_internal_schema_eq.h`, `…_unique_items.h`).
+fn unordered_equal(a: &Bson, b: &Bson) -> bool {
+    match (a, b) {
+        (Bson::Document(_) | Bson::Array(_), Bson::Document(_) | Bson::Array(_)) => {
+            values_equal(&fields_sorted(a), &fields_sorted(b))
+        }
+        _ => values_equal(a, b),
     }
 }
 
@@ -532,6 +563,33 @@ mod tests {
 
     fn check(schema: Document, d: Document) -> bool {
         Schema::parse(&schema).unwrap().matches(&d)
+    }
+
+    /// `enum` and `uniqueItems` compare objects whatever the order of their fields (MongoDB's
+    /// UnorderedFieldsBSONElementComparator), nested ones too; arrays keep their order.
+    #[test]
+    fn enum_and_unique_items_ignore_field_order() {
+        let e = doc! {"properties": {"a": {"enum": [{"name": "tiny", "size": "large"}]}}};
+        assert!(check(
+            e.clone(),
+            doc! {"a": {"size": "large", "name": "tiny"}}
+        ));
+        assert!(!check(e.clone(), doc! {"a": {"size": "large"}}));
+        assert!(!check(
+            e,
+            doc! {"a": {"size": "large", "name": "tiny", "x": 1}}
+        ));
+        let u = doc! {"properties": {"a": {"uniqueItems": true}}};
+        assert!(!check(
+            u.clone(),
+            doc! {"a": [{"x": 1, "y": 1}, {"y": 1, "x": 1}]}
+        ));
+        assert!(!check(
+            u.clone(),
+            doc! {"a": [{"o": {"p": 1, "q": 2}}, {"o": {"q": 2, "p": 1}}]}
+        ));
+        assert!(check(u.clone(), doc! {"a": [[1, 2], [2, 1]]}));
+        assert!(check(u, doc! {"a": [{"x": 1, "y": 1}, {"x": 1, "y": 2}]}));
     }
 
     #[test]

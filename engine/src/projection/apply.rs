@@ -127,8 +127,11 @@ fn add_computed(
                         out.insert(k.clone(), id);
                     }
                 }
-                // Only a blocking sort has a sort key to show; a find does not project it.
-                MetaKind::SortKey => {}
+                MetaKind::SortKey => {
+                    if let Some(key) = &ctx.input.sort_key {
+                        out.insert(k.clone(), key.clone());
+                    }
+                }
             },
             Action::Sub(child) if inclusion && has_computed(child) && !src.contains_key(k) => {
                 let sub = include_doc(child, &Document::new(), ctx, false)?;

@@ -13,7 +13,7 @@ mod parse;
 #[cfg(test)]
 mod tests;
 
-use bson::Document;
+use bson::{Bson, Document};
 
 use crate::error::Result;
 use crate::expression::{Expression, Scope};
@@ -28,6 +28,8 @@ pub struct Projection {
     positional: bool,
     /// Whether `{$meta: "textScore"}` is asked for.
     text_score: bool,
+    /// Whether `{$meta: "sortKey"}` is asked for.
+    sort_key: bool,
 }
 
 /// Inclusion or exclusion.
@@ -89,6 +91,9 @@ pub struct ProjectionInput {
     pub index_key: Option<Document>,
     /// The document's record id (`{$meta: "recordId"}`), when the plan knows it.
     pub record_id: Option<i64>,
+    /// The document's sort key under the query's sort (`{$meta: "sortKey"}`): its value for
+    /// each sort component, in order.
+    pub sort_key: Option<Bson>,
 }
 
 impl Projection {
@@ -115,6 +120,11 @@ impl Projection {
     /// Whether `{$meta: "textScore"}` is projected.
     pub fn needs_text_score(&self) -> bool {
         self.text_score
+    }
+
+    /// Whether the projection shows the sort key (`{$meta: "sortKey"}`).
+    pub fn needs_sort_key(&self) -> bool {
+        self.sort_key
     }
 
     /// Applies the projection to one document.

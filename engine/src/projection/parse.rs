@@ -22,6 +22,7 @@ struct Parser<'s> {
     positional_seen: bool,
     elem_match_seen: bool,
     text_score: bool,
+    sort_key: bool,
     root: Node,
     id_seen: bool,
 }
@@ -36,6 +37,7 @@ pub fn parse(spec: &Document, scope: &Scope) -> Result<Option<Projection>> {
         positional_seen: false,
         elem_match_seen: false,
         text_score: false,
+        sort_key: false,
         root: Node::default(),
         id_seen: false,
     };
@@ -64,6 +66,7 @@ pub fn parse(spec: &Document, scope: &Scope) -> Result<Option<Projection>> {
         root: p.root,
         positional: p.positional_seen,
         text_score: p.text_score,
+        sort_key: p.sort_key,
     }))
 }
 
@@ -212,6 +215,9 @@ impl Parser<'_> {
                 };
                 if kind == MetaKind::TextScore {
                     self.text_score = true;
+                }
+                if kind == MetaKind::SortKey {
+                    self.sort_key = true;
                 }
                 self.set_kind(path, Kind::Neutral)?;
                 self.insert(path, Action::Meta(kind))

@@ -126,6 +126,12 @@ impl FindSpec {
                 "query requires text score metadata, but it is not available",
             ));
         }
+        // MongoDB 8.0's canonical_query.cpp: the sort key metadata exists only under a sort.
+        if sort.is_none() && projection.as_ref().is_some_and(Projection::needs_sort_key) {
+            return Err(Error::bad_value(
+                "cannot use sortKey $meta projection without a sort",
+            ));
+        }
         Ok(FindSpec {
             filter,
             sort,
@@ -159,11 +165,16 @@ impl FindSpec {
         } else {
             None
         };
+        let sort_key = match &self.sort {
+            Some(sort) if p.needs_sort_key() => Some(sort.meta_sort_key(doc, text_score)),
+            _ => None,
+        };
         p.apply(
             doc,
             &ProjectionInput {
                 elem_match_key,
                 text_score,
+                sort_key,
                 ..ProjectionInput::default()
             },
         )

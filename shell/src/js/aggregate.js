@@ -23,14 +23,20 @@
   function aggregateCommand(target, pipeline, options) {
     var cmd = { aggregate: target, pipeline: pipeline };
     PASSED_OPTIONS.forEach(function (k) { if (options[k] !== undefined) cmd[k] = options[k]; });
-    if (!options.explain) cmd.cursor = options.batchSize !== undefined ? { batchSize: options.batchSize } : {};
+    // The legacy shell's form `{cursor: {batchSize: n}}` and mongosh's `{batchSize: n}`.
+    if (!options.explain) {
+      cmd.cursor = options.cursor !== undefined ? options.cursor
+        : options.batchSize !== undefined ? { batchSize: options.batchSize } : {};
+    }
     return cmd;
   }
 
   // A cursor over an aggregate's results; getMore and printing come from the find cursor.
+  // Its getMores ask for the aggregate's batch size (jstests/core/aggregation_getmore_batchsize.js).
   function AggregationCursor(coll, cmd) {
     Cursor.call(this, coll);
     this._cmd = cmd;
+    if (cmd.cursor && cmd.cursor.batchSize !== undefined) this._spec.batchSize = cmd.cursor.batchSize;
   }
   AggregationCursor.prototype = Object.create(Cursor.prototype);
   AggregationCursor.prototype.constructor = AggregationCursor;

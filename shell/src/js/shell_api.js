@@ -258,10 +258,18 @@
     this._buffer = reply.cursor.firstBatch;
     this._id = reply.cursor.id;
   };
+  // Each getMore asks for the cursor's batch size, as the legacy shell's DBCommandCursor and
+  // the drivers do. A tailable cursor that has nothing new stays open: hasNext() is false
+  // after one empty getMore, and true again once something is inserted.
   Cursor.prototype.hasNext = function () {
     this._exec();
+    var asked = false;
     while (this._buffer.length === 0 && Number(this._id) !== 0) {
-      var reply = command(this._coll._db._name, { getMore: this._id, collection: this._coll._name });
+      if (asked && this._spec.tailable) break;
+      asked = true;
+      var getMore = { getMore: this._id, collection: this._coll._name };
+      if (Number(this._spec.batchSize) > 0) getMore.batchSize = this._spec.batchSize;
+      var reply = command(this._coll._db._name, getMore);
       this._buffer = reply.cursor.nextBatch;
       this._id = reply.cursor.id;
     }
