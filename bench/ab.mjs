@@ -2,8 +2,8 @@
 // round times every workload on build A, then on build B, and the median of the per-round
 // ratios A/B is printed (above 1: B is faster). On a loaded machine the rounds share the load,
 // which `compare.mjs` (one library after the other) cannot promise. The workloads are the
-// harness's point lookup, range + sort + limit, compound scan, unindexed count and the two `$group`s; both builds must
-// return the same batch.
+// harness's point lookup, range + sort + limit, compound scan, unindexed count, the two `$group`s
+// and the insert of 20k products; both builds must return the same batch (or reply).
 //
 // Run: `node bench/ab.mjs <A sprout_node.js> <B sprout_node.js> [rounds] [workload,…]`
 // (e.g. A = a copy of an earlier `target/bench-node/`, B = `target/bench-node/`).
@@ -34,12 +34,14 @@ const work = {
   scan: [5, (cmd) => cmd({ find: 'products', filter: { category: 'games', stock: { $gt: 250 } }, batchSize: 1e9 })],
   count: [5, (cmd) => cmd({ aggregate: 'products', pipeline: [{ $match: { category: 'games', stock: { $gt: 250 } } }, { $group: { _id: 1, n: { $sum: 1 } } }], cursor: {} })],
   group: [1, (cmd) => cmd({ aggregate: 'events', pipeline: [{ $group: { _id: { $dayOfMonth: '$ts' }, bytes: { $sum: '$bytes' }, hits: { $sum: 1 } } }, { $sort: { _id: 1 } }], cursor: { batchSize: 1e9 } })],
+  // 20k products in batches of 1,000 into an empty collection, dropped after each round.
+  insert: [1, (cmd) => { for (let i = 0; i < docs.length; i += 1000) cmd({ insert: 'fresh', documents: docs.slice(i, i + 1000) }); return cmd({ drop: 'fresh' }); }],
   match_group: [1, (cmd) => cmd({ aggregate: 'events', pipeline: [{ $match: { path: { $ne: '/' }, bytes: { $gte: 1000 } } }, { $group: { _id: '$path', bytes: { $sum: '$bytes' }, hits: { $sum: 1 } } }, { $sort: { bytes: -1 } }], cursor: { batchSize: 1e9 } })],
 };
 const only = process.argv[5] ? process.argv[5].split(',') : Object.keys(work);
 for (const name of only) {
   const [reps, f] = work[name];
-  const same = engines.map((cmd) => JSON.stringify(f(cmd, 3).cursor.firstBatch));
+  const same = engines.map((cmd) => { const r = f(cmd, 3); return JSON.stringify(r.cursor ? r.cursor.firstBatch : r); });
   if (same[0] !== same[1]) throw new Error(name + ': answers differ');
   const ratios = []; const ta = []; const tb = [];
   for (let r = 0; r < rounds; r++) {

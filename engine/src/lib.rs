@@ -215,11 +215,11 @@ impl Engine {
                         format!("corrupt stored document: {}", e.message),
                     )
                 })?;
-                decoded.push((*record_id, doc));
+                decoded.push((*record_id, doc, bytes.as_slice()));
             }
             // The records, the `_id` lookup and the indexes are each built in one pass.
             let (coll, _) = engine.catalog.collection_or_create(ns);
-            coll.insert_all_with_record_ids(&ns_text, decoded)?;
+            coll.insert_all_encoded(&ns_text, decoded)?;
             at = end;
         }
         self.catalog.stamp_index_usage(self.clock.now_millis());

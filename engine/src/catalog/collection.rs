@@ -12,6 +12,7 @@ use bson::{Bson, Document};
 
 use super::capped::CappedLimits;
 use super::derived::DerivedSlot;
+use super::raw_store::RawStore;
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::{DocKeys, Index, IndexSpec};
 use crate::value::SimpleOrderedValue;
@@ -24,6 +25,9 @@ pub const INDEXES_OPTION: &str = "$indexes";
 pub struct Collection {
     pub options: Document,
     records: BTreeMap<u64, Document>,
+    /// The same documents' BSON bytes, contiguous and in record order, for scans that read
+    /// a filter's fields from them (`matcher::Filter::matches_raw`).
+    raw: RawStore,
     id_index: BTreeMap<SimpleOrderedValue, u64>,
     indexes: Vec<Index>,
     next_record_id: u64,
@@ -48,6 +52,7 @@ impl Collection {
         Collection {
             options: Document::new(),
             records: BTreeMap::new(),
+            raw: RawStore::default(),
             id_index: BTreeMap::new(),
             indexes: vec![Index::new(IndexSpec::id_index())],
             next_record_id: 1,
@@ -251,6 +256,18 @@ impl Collection {
         self.records.iter().map(|(r, d)| (*r, d))
     }
 
+    /// The documents' BSON bytes in natural order with their record ids (an empty slice where
+    /// none were kept: read [`Self::get`]'s document then), for a scan that reads fields from
+    /// the bytes and looks a document up only when it needs it.
+    pub fn iter_bytes(&self) -> impl DoubleEndedIterator<Item = (u64, &[u8])> {
+        self.raw.iter()
+    }
+
+    /// A stored document's BSON bytes, when kept (the encoding of [`Self::get`]'s document).
+    pub fn bytes(&self, record_id: u64) -> Option<&[u8]> {
+        self.raw.get(record_id)
+    }
+
     pub fn get(&self, record_id: u64) -> Option<&Document> {
         self.records.get(&record_id)
     }
@@ -262,7 +279,16 @@ impl Collection {
     /// Inserts a document that already has its `_id` first; fails with E11000 on a duplicate.
     pub fn insert(&mut self, ns: &str, doc: Document) -> Result<u64> {
         let record_id = self.next_record_id;
-        self.insert_with_record_id(ns, record_id, doc)?;
+        self.insert_record(ns, record_id, doc, None)?;
+        self.inserted = true;
+        Ok(record_id)
+    }
+
+    /// [`Self::insert`] of a document whose BSON encoding the caller has made already (the
+    /// change it records): the collection keeps a copy instead of encoding it again.
+    pub fn insert_encoded(&mut self, ns: &str, doc: Document, encoded: &[u8]) -> Result<u64> {
+        let record_id = self.next_record_id;
+        self.insert_record(ns, record_id, doc, Some(encoded))?;
         self.inserted = true;
         Ok(record_id)
     }
@@ -274,6 +300,16 @@ impl Collection {
 
     /// Inserts under a known record id (used when loading from a store).
     pub fn insert_with_record_id(&mut self, ns: &str, record_id: u64, doc: Document) -> Result<()> {
+        self.insert_record(ns, record_id, doc, None)
+    }
+
+    fn insert_record(
+        &mut self,
+        ns: &str,
+        record_id: u64,
+        doc: Document,
+        encoded: Option<&[u8]>,
+    ) -> Result<()> {
         let id = doc.get("_id").cloned().ok_or_else(|| {
             Error::new(
                 ErrorCode::InternalError,
@@ -310,6 +346,7 @@ impl Collection {
         if let Some(total) = &mut self.capped_bytes {
             *total += bson_size(&doc) as u64;
         }
+        self.raw.put(record_id, &doc, encoded);
         self.records.insert(record_id, doc);
         self.next_record_id = self.next_record_id.max(record_id + 1);
         Ok(())
@@ -319,6 +356,27 @@ impl Collection {
     /// and returns the old one. Only the indexes whose keys changed are touched; every index's
     /// keys are computed and unique ones checked before anything changes.
     pub fn replace(&mut self, ns: &str, record_id: u64, doc: Document) -> Result<Document> {
+        self.replace_record(ns, record_id, doc, None)
+    }
+
+    /// [`Self::replace`] with the new document's BSON encoding, made already by the caller.
+    pub fn replace_encoded(
+        &mut self,
+        ns: &str,
+        record_id: u64,
+        doc: Document,
+        encoded: &[u8],
+    ) -> Result<Document> {
+        self.replace_record(ns, record_id, doc, Some(encoded))
+    }
+
+    fn replace_record(
+        &mut self,
+        ns: &str,
+        record_id: u64,
+        doc: Document,
+        encoded: Option<&[u8]>,
+    ) -> Result<Document> {
         let Some(old) = self.records.get(&record_id) else {
             return Err(Error::new(
                 ErrorCode::InternalError,
@@ -332,7 +390,7 @@ impl Collection {
         if !same_id {
             // Not an update's case; keep the general path.
             let old = self.remove(record_id).unwrap_or_default();
-            if let Err(e) = self.insert_with_record_id(ns, record_id, doc) {
+            if let Err(e) = self.insert_record(ns, record_id, doc, encoded) {
                 let _ = self.insert_with_record_id(ns, record_id, old);
                 return Err(e);
             }
@@ -362,6 +420,7 @@ impl Collection {
             }
         }
         let new_size = self.capped_bytes.is_some().then(|| bson_size(&doc) as u64);
+        self.raw.put(record_id, &doc, encoded);
         let old = self.records.insert(record_id, doc).unwrap_or_default();
         if let (Some(total), Some(new_size)) = (&mut self.capped_bytes, new_size) {
             *total = total.saturating_sub(bson_size(&old) as u64) + new_size;
@@ -378,16 +437,37 @@ impl Collection {
     pub fn insert_all_with_record_ids(
         &mut self,
         ns: &str,
-        mut docs: Vec<(u64, Document)>,
+        docs: Vec<(u64, Document)>,
     ) -> Result<()> {
-        docs.sort_unstable_by_key(|(record_id, _)| *record_id);
+        self.insert_all_records(ns, docs.into_iter().map(|(r, d)| (r, d, None)).collect())
+    }
+
+    /// [`Self::insert_all_with_record_ids`] of documents with the BSON they were decoded from
+    /// (a load: the collection keeps a copy of the bytes instead of encoding them again).
+    pub fn insert_all_encoded(
+        &mut self,
+        ns: &str,
+        docs: Vec<(u64, Document, &[u8])>,
+    ) -> Result<()> {
+        self.insert_all_records(
+            ns,
+            docs.into_iter().map(|(r, d, b)| (r, d, Some(b))).collect(),
+        )
+    }
+
+    fn insert_all_records(
+        &mut self,
+        ns: &str,
+        mut docs: Vec<(u64, Document, Option<&[u8]>)>,
+    ) -> Result<()> {
+        docs.sort_unstable_by_key(|(record_id, _, _)| *record_id);
         let taken = docs
             .windows(2)
             .find(|w| w[0].0 == w[1].0)
             .map(|w| w[0].0)
             .or_else(|| {
                 docs.iter()
-                    .map(|(r, _)| *r)
+                    .map(|(r, _, _)| *r)
                     .find(|r| self.records.contains_key(r))
             });
         if let Some(record_id) = taken {
@@ -397,7 +477,7 @@ impl Collection {
             ));
         }
         let mut ids: Vec<(SimpleOrderedValue, u64)> = Vec::with_capacity(docs.len());
-        for (record_id, doc) in &docs {
+        for (record_id, doc, _) in &docs {
             let id = doc.get("_id").cloned().ok_or_else(|| {
                 Error::new(
                     ErrorCode::InternalError,
@@ -422,7 +502,7 @@ impl Collection {
         }
         let mut indexes = self.indexes.clone();
         for index in &mut indexes {
-            index.insert_all(ns, docs.iter().map(|(r, d)| (*r, d)))?;
+            index.insert_all(ns, docs.iter().map(|(r, d, _)| (*r, d)))?;
         }
         self.indexes = indexes;
         if self.id_index.is_empty() {
@@ -431,13 +511,20 @@ impl Collection {
             self.id_index.extend(ids);
         }
         if let Some(total) = &mut self.capped_bytes {
-            *total += docs.iter().map(|(_, d)| bson_size(d) as u64).sum::<u64>();
+            *total += docs
+                .iter()
+                .map(|(_, d, _)| bson_size(d) as u64)
+                .sum::<u64>();
         }
-        if let Some((last, _)) = docs.last() {
+        if let Some((last, _, _)) = docs.last() {
             self.next_record_id = self.next_record_id.max(last + 1);
         }
+        for (record_id, doc, encoded) in &docs {
+            self.raw.put(*record_id, doc, *encoded);
+        }
+        let docs = docs.into_iter().map(|(r, d, _)| (r, d));
         if self.records.is_empty() {
-            self.records = docs.into_iter().collect();
+            self.records = docs.collect();
         } else {
             self.records.extend(docs);
         }
@@ -446,6 +533,7 @@ impl Collection {
 
     pub fn remove(&mut self, record_id: u64) -> Option<Document> {
         let doc = self.records.remove(&record_id)?;
+        self.raw.remove(record_id);
         if let Some(total) = &mut self.capped_bytes {
             *total = total.saturating_sub(bson_size(&doc) as u64);
         }

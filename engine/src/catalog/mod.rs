@@ -5,6 +5,7 @@ pub mod capped;
 mod collection;
 pub mod derived;
 mod namespace;
+mod raw_store;
 pub mod stats;
 
 pub use capped::CappedLimits;

@@ -85,7 +85,7 @@ pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
                 v.check_insert(&doc)?;
             }
             let bytes = doc.to_vec().map_err(|e| Error::bad_value(e.to_string()))?;
-            let record_id = coll.insert(&ns_text, doc)?;
+            let record_id = coll.insert_encoded(&ns_text, doc, &bytes)?;
             Ok((record_id, bytes))
         });
         match outcome {

@@ -213,7 +213,7 @@ pub(super) fn update_record(
         return Ok(None);
     };
     // Only the indexes whose keys changed are touched (a unique clash changes nothing).
-    coll.replace(&ns_text, record_id, updated.clone())?;
+    coll.replace_encoded(&ns_text, record_id, updated.clone(), &bytes)?;
     engine.record(Change::PutDocument {
         ns: ns.clone(),
         record_id,

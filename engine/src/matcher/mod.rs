@@ -2,7 +2,8 @@
 //! MongoDB's error codes for malformed filters) and then evaluated against many documents.
 //!
 //! Files by job: `parse.rs` (the one parser), `expr.rs` (one variant per operator), `eval.rs`
-//! (evaluation, with the elemMatchKey), and one file per operand family:
+//! (evaluation, with the elemMatchKey), `raw.rs` (evaluation from a stored document's BSON
+//! bytes, for scans), and one file per operand family:
 //! `bits.rs`, `json_schema.rs` (regular expressions and `$type` sets are values: `crate::value`).
 //!
 //! Semantics follow MongoDB 8.0: a predicate on a path matches when any value the path reaches
@@ -15,6 +16,7 @@ mod eval;
 pub(crate) mod expr;
 pub(crate) mod json_schema;
 mod parse;
+mod raw;
 pub(crate) use parse::{is_operator_document, is_path_accepting};
 pub(crate) mod serialize;
 mod text;
@@ -172,6 +174,20 @@ impl Filter {
     /// errors; `$where` with no evaluator; `$text` with no text index, code 27).
     pub fn matches_with(&self, doc: &Document, ctx: &MatchContext<'_>) -> Result<bool> {
         eval::eval(&self.root, doc, ctx, &mut None)
+    }
+
+    /// Whether [`Filter::matches_raw`] can answer for this filter (only paths of one field,
+    /// combined by `$and`, `$or`, `$nor` and `$not`; no `$expr`, `$where`, `$text` or
+    /// `$jsonSchema`).
+    pub fn raw_capable(&self) -> bool {
+        raw::raw_capable(&self.root)
+    }
+
+    /// Whether a document matches, read from its BSON bytes: `None` when the bytes cannot say
+    /// (a path reaches an array or an embedded document), and then [`Filter::matches_with`] on
+    /// the document answers. For a scan over stored documents (`catalog::Collection::raw`).
+    pub fn matches_raw(&self, doc: &[u8]) -> Option<bool> {
+        raw::eval_raw(&self.root, doc)
     }
 
     /// Matches and reports the elemMatchKey (see [`MatchDetails`]).

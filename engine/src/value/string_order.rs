@@ -44,6 +44,12 @@ pub(crate) fn compare_in_force(a: &str, b: &str) -> Ordering {
     })
 }
 
+/// Whether strings compare byte for byte (no collation in force): then UTF-8 bytes compare as
+/// the strings do, with no need to check that they are UTF-8.
+pub(crate) fn binary_in_force() -> bool {
+    ACTIVE.with(|active| active.borrow().is_none())
+}
+
 /// Whether two strings are equal in the order in force (byte for byte when none is): what
 /// `compare_in_force(a, b) == Equal` says, without ordering them.
 pub(crate) fn equal_in_force(a: &str, b: &str) -> bool {

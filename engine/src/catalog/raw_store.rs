@@ -1,0 +1,178 @@
+//! The stored documents' BSON bytes, one after another in one buffer, beside the document
+//! trees: a collection scan reads a filter's fields from them (`matcher::Filter::matches_raw`)
+//! instead of walking each document's separately allocated fields and names, which made the
+//! scan memory-bound (`docs/performance.md`, sessions 11 to 13).
+//!
+//! The bytes are a copy kept in step with the records by [`super::Collection`]: every record
+//! has an entry here (with no bytes when its document could not be encoded; a scan then reads
+//! the document). A replaced or removed document's bytes stay in the buffer as garbage until
+//! garbage is half of it; then the buffer is rewritten in record order.
+
+use bson::Document;
+
+/// Where a record's bytes are in the buffer (`len` 0: none kept; `start` [`GONE`]: the record
+/// was removed, a tombstone until the next rewrite).
+#[derive(Debug, Clone, Copy, Default)]
+struct Place {
+    start: usize,
+    len: usize,
+}
+
+const GONE: usize = usize::MAX;
+
+#[derive(Debug, Clone, Default)]
+pub struct RawStore {
+    bytes: Vec<u8>,
+    /// Record ids and their places in record-id order (records are mostly appended: a new
+    /// record id is the largest), so a scan walks a vector rather than a tree.
+    places: Vec<(u64, Place)>,
+    /// Bytes of replaced or removed documents still in `bytes`.
+    garbage: usize,
+    /// Tombstones in `places`.
+    gone: usize,
+}
+
+impl RawStore {
+    fn position(&self, record_id: u64) -> Result<usize, usize> {
+        match self.places.last() {
+            None => Err(0),
+            Some((last, _)) if *last < record_id => Err(self.places.len()),
+            _ => self.places.binary_search_by_key(&record_id, |(r, _)| *r),
+        }
+    }
+
+    /// Keeps `encoded` (the document's BSON, when the caller has it) or the document's encoding
+    /// as the bytes of `record_id`, replacing any earlier ones.
+    pub fn put(&mut self, record_id: u64, doc: &Document, encoded: Option<&[u8]>) {
+        let start = self.bytes.len();
+        match encoded {
+            Some(b) => self.bytes.extend_from_slice(b),
+            None => {
+                if let Ok(b) = doc.to_vec() {
+                    self.bytes.extend_from_slice(&b);
+                }
+            }
+        }
+        let place = Place {
+            start,
+            len: self.bytes.len() - start,
+        };
+        match self.position(record_id) {
+            Ok(i) => {
+                let old = std::mem::replace(&mut self.places[i].1, place);
+                if old.start == GONE {
+                    self.gone -= 1;
+                } else {
+                    self.garbage += old.len;
+                }
+                self.compact_if_needed();
+            }
+            Err(i) => self.places.insert(i, (record_id, place)),
+        }
+    }
+
+    /// Forgets the bytes of `record_id`.
+    pub fn remove(&mut self, record_id: u64) {
+        if let Ok(i) = self.position(record_id)
+            && self.places[i].1.start != GONE
+        {
+            let old = std::mem::replace(
+                &mut self.places[i].1,
+                Place {
+                    start: GONE,
+                    len: 0,
+                },
+            );
+            self.garbage += old.len;
+            self.gone += 1;
+            self.compact_if_needed();
+        }
+    }
+
+    /// The bytes of `record_id` (`None` when there is no such record or none were kept).
+    pub fn get(&self, record_id: u64) -> Option<&[u8]> {
+        let p = self.places[self.position(record_id).ok()?].1;
+        (p.start != GONE && p.len > 0).then(|| &self.bytes[p.start..p.start + p.len])
+    }
+
+    /// Every record's id and bytes in record-id order (an empty slice where none were kept).
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (u64, &[u8])> {
+        self.places
+            .iter()
+            .filter(|(_, p)| p.start != GONE)
+            .map(|(r, p)| (*r, &self.bytes[p.start..p.start + p.len]))
+    }
+
+    fn compact_if_needed(&mut self) {
+        let bytes_wasted = self.garbage >= 4096 && self.garbage * 2 >= self.bytes.len();
+        let places_wasted = self.gone >= 1024 && self.gone * 2 >= self.places.len();
+        if !bytes_wasted && !places_wasted {
+            return;
+        }
+        let mut bytes = Vec::with_capacity(self.bytes.len() - self.garbage);
+        self.places.retain(|(_, p)| p.start != GONE);
+        for (_, p) in &mut self.places {
+            let start = bytes.len();
+            bytes.extend_from_slice(&self.bytes[p.start..p.start + p.len]);
+            p.start = start;
+        }
+        self.bytes = bytes;
+        self.garbage = 0;
+        self.gone = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bson::doc;
+
+    use super::*;
+
+    #[test]
+    fn bytes_follow_puts_and_removes_and_survive_compaction() {
+        let mut s = RawStore::default();
+        let big = "x".repeat(1000);
+        for rid in 1..=20u64 {
+            s.put(rid, &doc! {"_id": rid as i64, "s": &big}, None);
+        }
+        // Replacing and removing leaves garbage; past half of the buffer it is rewritten.
+        for rid in 1..=15u64 {
+            if rid % 2 == 0 {
+                s.remove(rid);
+            } else {
+                let d = doc! {"_id": rid as i64, "v": 2};
+                let encoded = d.to_vec().unwrap();
+                s.put(rid, &d, Some(&encoded));
+            }
+        }
+        assert!(s.garbage * 2 < s.bytes.len().max(4096 * 2));
+        assert_eq!(s.iter().count(), 20 - 7);
+        // A record id below the others goes in its place; a removed one can come back.
+        s.put(0, &doc! {"_id": 0_i64}, None);
+        s.remove(0);
+        s.put(0, &doc! {"_id": 0_i64}, None);
+        assert_eq!(s.iter().next().map(|(r, _)| r), Some(0));
+        s.remove(0);
+        for rid in 1..=20u64 {
+            let got = s.get(rid).map(|b| bson::Document::from_reader(b).unwrap());
+            let want = if rid > 15 {
+                Some(doc! {"_id": rid as i64, "s": &big})
+            } else if rid % 2 == 0 {
+                None
+            } else {
+                Some(doc! {"_id": rid as i64, "v": 2})
+            };
+            assert_eq!(got, want, "record {rid}");
+        }
+        let in_order: Vec<i64> = s
+            .iter()
+            .map(|(_, b)| {
+                bson::Document::from_reader(b)
+                    .unwrap()
+                    .get_i64("_id")
+                    .unwrap()
+            })
+            .collect();
+        assert!(in_order.windows(2).all(|w| w[0] < w[1]));
+    }
+}

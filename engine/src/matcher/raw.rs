@@ -1,0 +1,294 @@
+//! Evaluation of a filter against a stored document's BSON bytes, without reading the document
+//! tree: a collection scan's per-document cost was reading fields of separately allocated
+//! documents (`docs/performance.md`, sessions 11 and 12), while the bytes of one document are
+//! contiguous and the collection keeps them in record order (`catalog::Collection`).
+//!
+//! The answer is three-valued: `Some(matched)` when the bytes decide it exactly as
+//! [`super::eval`] would, `None` when they do not (a path reaching an array or an embedded
+//! document, a dotted path, a value whose type is not read here); the caller then evaluates the
+//! document itself. Combinators give up at the first child that is undecided, so a child that
+//! the full evaluation would reach first (and that could fail there) is never skipped.
+
+use bson::Bson;
+use bson::oid::ObjectId;
+
+use super::expr::{CmpOp, Expr, ValuePred};
+
+/// Whether a filter tree is made only of what [`eval_raw`] reads (otherwise it is never tried).
+pub fn raw_capable(expr: &Expr) -> bool {
+    match expr {
+        Expr::And(c) | Expr::Or(c) | Expr::Nor(c) => c.iter().all(raw_capable),
+        Expr::Not(e) => raw_capable(e),
+        Expr::Path { path, .. } => path.parts().len() == 1,
+        Expr::AlwaysTrue | Expr::AlwaysFalse => true,
+        Expr::Expression(_) | Expr::Where(_) | Expr::Text(_) | Expr::JsonSchema(_) => false,
+    }
+}
+
+/// Evaluates `expr` (for which [`raw_capable`] holds) against a document's BSON bytes.
+pub fn eval_raw(expr: &Expr, doc: &[u8]) -> Option<bool> {
+    match expr {
+        Expr::And(children) => {
+            for c in children {
+                if !eval_raw(c, doc)? {
+                    return Some(false);
+                }
+            }
+            Some(true)
+        }
+        Expr::Or(children) => {
+            for c in children {
+                if eval_raw(c, doc)? {
+                    return Some(true);
+                }
+            }
+            Some(false)
+        }
+        Expr::Nor(children) => {
+            for c in children {
+                if eval_raw(c, doc)? {
+                    return Some(false);
+                }
+            }
+            Some(true)
+        }
+        Expr::Not(inner) => Some(!eval_raw(inner, doc)?),
+        Expr::Path { path, pred } => {
+            let [name] = path.parts() else {
+                return None;
+            };
+            match find(doc, name.as_bytes())? {
+                None => Some(pred.matches(None)),
+                Some((tag, value)) => matches_element(pred, tag, value),
+            }
+        }
+        Expr::AlwaysTrue => Some(true),
+        Expr::AlwaysFalse => Some(false),
+        Expr::Expression(_) | Expr::Where(_) | Expr::Text(_) | Expr::JsonSchema(_) => None,
+    }
+}
+
+/// A predicate on one element's value (`tag`: its BSON type byte; `value`: its bytes).
+fn matches_element(pred: &ValuePred, tag: u8, value: &[u8]) -> Option<bool> {
+    if tag == 0x02 {
+        let bytes = string_bytes(value)?;
+        // A string against a string needs no copy (what a scan's `{field: "text"}` asks of
+        // every document); `eval::compare` answers the same for two strings: equality or the
+        // order in force, bytes when no collation is.
+        if let ValuePred::Cmp(op, Bson::String(rhs)) = pred {
+            let ord = if crate::value::string_order::binary_in_force() {
+                if *op == CmpOp::Eq {
+                    return Some(crate::path::same_name(bytes, rhs.as_bytes()));
+                }
+                bytes.cmp(rhs.as_bytes())
+            } else {
+                let s = std::str::from_utf8(bytes).ok()?;
+                if *op == CmpOp::Eq {
+                    return Some(crate::value::string_order::equal_in_force(s, rhs));
+                }
+                crate::value::string_order::compare_in_force(s, rhs)
+            };
+            return Some(match op {
+                CmpOp::Eq => ord.is_eq(),
+                CmpOp::Lt => ord.is_lt(),
+                CmpOp::Lte => ord.is_le(),
+                CmpOp::Gt => ord.is_gt(),
+                CmpOp::Gte => ord.is_ge(),
+            });
+        }
+        let s = std::str::from_utf8(bytes).ok()?;
+        return Some(pred.matches(Some(&Bson::String(s.to_string()))));
+    }
+    let v = scalar(tag, value)?;
+    Some(pred.matches(Some(&v)))
+}
+
+/// The value of an element of a type that holds nothing on the heap (others: `None`).
+fn scalar(tag: u8, v: &[u8]) -> Option<Bson> {
+    Some(match tag {
+        0x01 => Bson::Double(f64::from_le_bytes(v.get(..8)?.try_into().ok()?)),
+        0x06 => Bson::Undefined,
+        0x07 => Bson::ObjectId(ObjectId::from_bytes(v.get(..12)?.try_into().ok()?)),
+        0x08 => Bson::Boolean(*v.first()? != 0),
+        0x09 => Bson::DateTime(bson::DateTime::from_millis(i64::from_le_bytes(
+            v.get(..8)?.try_into().ok()?,
+        ))),
+        0x0A => Bson::Null,
+        0x10 => Bson::Int32(i32::from_le_bytes(v.get(..4)?.try_into().ok()?)),
+        0x11 => Bson::Timestamp(bson::Timestamp {
+            increment: u32::from_le_bytes(v.get(..4)?.try_into().ok()?),
+            time: u32::from_le_bytes(v.get(4..8)?.try_into().ok()?),
+        }),
+        0x12 => Bson::Int64(i64::from_le_bytes(v.get(..8)?.try_into().ok()?)),
+        0x13 => Bson::Decimal128(bson::Decimal128::from_bytes(v.get(..16)?.try_into().ok()?)),
+        0x7F => Bson::MaxKey,
+        0xFF => Bson::MinKey,
+        _ => return None,
+    })
+}
+
+/// A BSON string's bytes without its length prefix and terminating NUL.
+fn string_bytes(v: &[u8]) -> Option<&[u8]> {
+    let len = read_i32(v)? as usize;
+    v.get(4..4 + len.checked_sub(1)?)
+}
+
+fn read_i32(v: &[u8]) -> Option<i32> {
+    Some(i32::from_le_bytes(v.get(..4)?.try_into().ok()?))
+}
+
+/// Finds the top-level field `name`: `Some(None)` when the document has no such field,
+/// `Some(Some((type, value bytes from the value on)))` when it has, `None` on bytes this reader
+/// does not understand (then the caller reads the document instead).
+fn find<'a>(doc: &'a [u8], name: &[u8]) -> Option<Option<(u8, &'a [u8])>> {
+    let mut at = 4;
+    loop {
+        let tag = *doc.get(at)?;
+        if tag == 0 {
+            return Some(None);
+        }
+        at += 1;
+        let rest = doc.get(at..)?;
+        let name_len = rest.iter().position(|&b| b == 0)?;
+        let same = name_len == name.len() && crate::path::same_name(&rest[..name_len], name);
+        at += name_len + 1;
+        let value = doc.get(at..)?;
+        if same {
+            return Some(Some((tag, value)));
+        }
+        at += value_len(tag, value)?;
+    }
+}
+
+/// The length of an element's value of type `tag` whose bytes start `v`.
+fn value_len(tag: u8, v: &[u8]) -> Option<usize> {
+    Some(match tag {
+        0x01 | 0x09 | 0x11 | 0x12 => 8,
+        0x02 | 0x0D | 0x0E => 4 + usize::try_from(read_i32(v)?).ok()?,
+        0x03 | 0x04 | 0x0F => usize::try_from(read_i32(v)?).ok()?,
+        0x05 => 5 + usize::try_from(read_i32(v)?).ok()?,
+        0x06 | 0x0A | 0x7F | 0xFF => 0,
+        0x07 => 12,
+        0x08 => 1,
+        0x0B => {
+            let first = v.iter().position(|&b| b == 0)? + 1;
+            first + v.get(first..)?.iter().position(|&b| b == 0)? + 1
+        }
+        0x0C => 4 + usize::try_from(read_i32(v)?).ok()? + 12,
+        0x10 => 4,
+        0x13 => 16,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use bson::{Bson, Document, doc};
+
+    use super::*;
+    use crate::matcher::Filter;
+
+    /// Every filter below is answered from the bytes exactly as from the document, or not at
+    /// all.
+    fn check(filter: Document, docs: &[Document]) -> usize {
+        let f = Filter::parse(&filter).unwrap();
+        assert!(raw_capable(f.root()), "{filter}");
+        let mut decided = 0;
+        for d in docs {
+            let bytes = d.to_vec().unwrap();
+            let full = f.matches(d);
+            if let Some(raw) = eval_raw(f.root(), &bytes) {
+                assert_eq!(raw, full, "{filter} on {d}");
+                decided += 1;
+            }
+        }
+        decided
+    }
+
+    fn sample() -> Vec<Document> {
+        vec![
+            doc! {"_id": 1, "a": 5, "s": "games", "x": null},
+            doc! {"_id": 2, "a": 5.5, "s": "books", "b": true},
+            doc! {"_id": 3, "a": "5", "s": "gamez"},
+            doc! {"_id": 4, "a": [1, 5], "s": ["games"]},
+            doc! {"_id": 5, "a": {"b": 1}, "s": Bson::Symbol("games".into())},
+            doc! {"_id": 6, "a": Bson::Int64(5), "re": Bson::RegularExpression(bson::Regex { pattern: "x".to_string().try_into().unwrap(), options: "i".to_string().try_into().unwrap() }),
+            "bin": Bson::Binary(bson::Binary { subtype: bson::spec::BinarySubtype::Generic, bytes: vec![1, 2] }),
+            "s": "games", "a2": f64::NAN},
+            doc! {"_id": 7, "ts": bson::Timestamp { time: 5, increment: 9 },
+            "d": bson::DateTime::from_millis(77), "min": Bson::MinKey, "max": Bson::MaxKey,
+            "dec": bson::Decimal128::from_bytes([1; 16]), "o": ObjectId::from_bytes([3; 12]),
+            "u": Bson::Undefined, "a": -2},
+            doc! {},
+        ]
+    }
+
+    #[test]
+    fn answers_as_the_document_does() {
+        let docs = sample();
+        let filters = [
+            doc! {"a": 5},
+            doc! {"a": {"$gt": 4}},
+            doc! {"a": {"$lte": 5}, "s": "games"},
+            doc! {"s": "games", "a": {"$gt": 1}},
+            doc! {"s": {"$gte": "gamez"}},
+            doc! {"s": {"$lt": "games"}},
+            doc! {"s": {"$in": ["books", "gamez", 5]}},
+            doc! {"s": {"$ne": "games"}},
+            doc! {"a": {"$nin": [5, -2]}},
+            doc! {"x": null},
+            doc! {"missing": {"$exists": false}},
+            doc! {"b": {"$exists": true}},
+            doc! {"a": {"$type": "number"}},
+            doc! {"$or": [{"a": 5}, {"s": "books"}]},
+            doc! {"$nor": [{"a": 5}, {"s": "books"}]},
+            doc! {"a": {"$not": {"$gt": 3}}},
+            doc! {"ts": {"$gt": bson::Timestamp { time: 5, increment: 1 }}},
+            doc! {"d": {"$lt": bson::DateTime::from_millis(100)}},
+            doc! {"min": {"$lt": 0}},
+            doc! {"max": {"$gt": 0}},
+            doc! {"dec": {"$exists": true}},
+            doc! {"o": ObjectId::from_bytes([3; 12])},
+            doc! {"u": {"$type": "undefined"}},
+            doc! {"a2": f64::NAN},
+            doc! {"a": {"$mod": [2, 1]}},
+            doc! {"s": {"$regex": "^gam"}},
+            doc! {"$and": [{"a": 5}, {"$alwaysFalse": 1}]},
+        ];
+        for f in filters {
+            let decided = check(f.clone(), &docs);
+            assert!(decided >= 5, "{f}: only {decided} decided");
+        }
+    }
+
+    #[test]
+    fn arrays_embedded_documents_and_dotted_paths_are_left_to_the_document() {
+        let f = Filter::parse(&doc! {"a": 5}).unwrap();
+        let bytes = doc! {"a": [5]}.to_vec().unwrap();
+        assert_eq!(eval_raw(f.root(), &bytes), None);
+        let bytes = doc! {"a": {"b": 5}}.to_vec().unwrap();
+        assert_eq!(eval_raw(f.root(), &bytes), None);
+        assert!(!raw_capable(
+            Filter::parse(&doc! {"a.b": 5}).unwrap().root()
+        ));
+        assert!(!raw_capable(
+            Filter::parse(&doc! {"$expr": {"$eq": ["$a", 5]}})
+                .unwrap()
+                .root()
+        ));
+        // An undecided first clause stops the conjunction (the document answers it whole).
+        let f = Filter::parse(&doc! {"a": 5, "s": "no"}).unwrap();
+        let bytes = doc! {"a": [5], "s": "yes"}.to_vec().unwrap();
+        assert_eq!(eval_raw(f.root(), &bytes), None);
+    }
+
+    #[test]
+    fn truncated_bytes_are_undecided_never_a_panic() {
+        let f = Filter::parse(&doc! {"z": 5}).unwrap();
+        let bytes = doc! {"a": "text", "b": 1.5, "z": 5}.to_vec().unwrap();
+        for end in 0..bytes.len() {
+            let _ = eval_raw(f.root(), &bytes[..end]);
+        }
+        assert_eq!(eval_raw(f.root(), &bytes), Some(true));
+    }
+}
