@@ -449,10 +449,13 @@ impl Collection {
         ns: &str,
         docs: Vec<(u64, Document, &[u8])>,
     ) -> Result<()> {
-        self.insert_all_records(
-            ns,
-            docs.into_iter().map(|(r, d, b)| (r, d, Some(b))).collect(),
-        )
+        // Bytes that repeat a name decode to a document with one value for it, which the bytes
+        // would not answer alike: those documents are encoded anew.
+        let docs = docs.into_iter().map(|(r, d, b)| {
+            let same = crate::value::bson_bytes::element_count(b) == Some(d.len());
+            (r, d, same.then_some(b))
+        });
+        self.insert_all_records(ns, docs.collect())
     }
 
     fn insert_all_records(

@@ -833,3 +833,30 @@ fn a_scan_over_stored_bytes_returns_what_the_documents_match() {
         assert_eq!(bytes(&found), bytes(&stored), "{f}");
     }
 }
+
+/// Stored bytes that repeat a field name decode to one value per name (the last); a scan
+/// answers as that document does, not from the first of the repeated values in the bytes.
+#[test]
+fn a_loaded_document_that_repeats_a_name_is_scanned_as_decoded() {
+    let ns = Namespace::new("t", "c");
+    // {_id: 1, a: 1, a: 2}
+    let bytes = vec![
+        28, 0, 0, 0, 0x10, b'_', b'i', b'd', 0, 1, 0, 0, 0, 0x10, b'a', 0, 1, 0, 0, 0, 0x10, b'a',
+        0, 2, 0, 0, 0, 0,
+    ];
+    let snapshot = crate::storage::Snapshot {
+        collections: vec![(ns.clone(), Document::new())],
+        documents: vec![(ns, 1, bytes)],
+    };
+    let mut e = Engine::new().load(snapshot).unwrap();
+    for (filter, n) in [(doc! {"a": 2}, 1), (doc! {"a": 1}, 0)] {
+        let r = run(&mut e, "t", doc! {"find": "c", "filter": filter.clone()});
+        let found = r
+            .get_document("cursor")
+            .unwrap()
+            .get_array("firstBatch")
+            .unwrap()
+            .len();
+        assert_eq!(found, n, "{filter}");
+    }
+}

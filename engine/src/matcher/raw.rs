@@ -156,29 +156,8 @@ fn find<'a>(doc: &'a [u8], name: &[u8]) -> Option<Option<(u8, &'a [u8])>> {
         if same {
             return Some(Some((tag, value)));
         }
-        at += value_len(tag, value)?;
+        at += crate::value::bson_bytes::value_len(tag, value)?;
     }
-}
-
-/// The length of an element's value of type `tag` whose bytes start `v`.
-fn value_len(tag: u8, v: &[u8]) -> Option<usize> {
-    Some(match tag {
-        0x01 | 0x09 | 0x11 | 0x12 => 8,
-        0x02 | 0x0D | 0x0E => 4 + usize::try_from(read_i32(v)?).ok()?,
-        0x03 | 0x04 | 0x0F => usize::try_from(read_i32(v)?).ok()?,
-        0x05 => 5 + usize::try_from(read_i32(v)?).ok()?,
-        0x06 | 0x0A | 0x7F | 0xFF => 0,
-        0x07 => 12,
-        0x08 => 1,
-        0x0B => {
-            let first = v.iter().position(|&b| b == 0)? + 1;
-            first + v.get(first..)?.iter().position(|&b| b == 0)? + 1
-        }
-        0x0C => 4 + usize::try_from(read_i32(v)?).ok()? + 12,
-        0x10 => 4,
-        0x13 => 16,
-        _ => return None,
-    })
 }
 
 #[cfg(test)]
