@@ -336,7 +336,7 @@ impl Walk<'_> {
                 } else {
                     // A projection keeps, inside a nested array, what it keeps of each element;
                     // MongoDB indexes the projected nested array as one leaf.
-                    let kept = self.projected_array(items, status);
+                    let kept = self.projected_array(items);
                     self.add(&Bson::Array(kept));
                 }
             }
@@ -374,12 +374,12 @@ impl Walk<'_> {
     }
 
     /// A nested array as the projection leaves it (at the current path, a `Prefix`).
-    fn projected_array(&mut self, items: &[Bson], status: PathStatus) -> Vec<Bson> {
+    fn projected_array(&mut self, items: &[Bson]) -> Vec<Bson> {
         items
             .iter()
             .filter_map(|item| match item {
                 Bson::Document(d) => Some(Bson::Document(self.projected_doc(d))),
-                Bson::Array(a) => Some(Bson::Array(self.projected_array(a, status))),
+                Bson::Array(a) => Some(Bson::Array(self.projected_array(a))),
                 other if !self.spec.inclusion => Some(other.clone()),
                 _ => None,
             })
@@ -397,9 +397,7 @@ impl Walk<'_> {
                 (PathStatus::Prefix, Bson::Document(inner)) => {
                     Some(Bson::Document(self.projected_doc(inner)))
                 }
-                (PathStatus::Prefix, Bson::Array(a)) => {
-                    Some(Bson::Array(self.projected_array(a, st)))
-                }
+                (PathStatus::Prefix, Bson::Array(a)) => Some(Bson::Array(self.projected_array(a))),
                 (PathStatus::Prefix, v) if !self.spec.inclusion => Some(v.clone()),
                 (PathStatus::Prefix, _) => None,
             };
