@@ -46,7 +46,7 @@ pub fn find_cached(
                 run_into(stage.as_mut(), &mut members)?;
                 return Ok(members
                     .into_iter()
-                    .map(|m| m.into_result(query.spec.show_record_id))
+                    .map(|m| m.into_find_result(query.spec))
                     .collect());
             }
         }
@@ -71,7 +71,7 @@ pub fn find_cached(
     run_into(stage.as_mut(), &mut members)?;
     Ok(members
         .into_iter()
-        .map(|m| m.into_result(query.spec.show_record_id))
+        .map(|m| m.into_find_result(query.spec))
         .collect())
 }
 

@@ -61,7 +61,7 @@ impl<'a> Fetch<'a> {
         {
             return Ok(State::NeedTime);
         }
-        member.key = None;
+        // The key stays with the document: `returnKey` answers with it.
         Ok(State::Advanced(member))
     }
 }

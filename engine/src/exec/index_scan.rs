@@ -259,6 +259,23 @@ impl<'a> IndexScan<'a> {
         self.emit(pos.1, key)
     }
 
+    /// The key's field names: the key pattern's (`$_path` and the path for a wildcard scan).
+    fn key_names(&self) -> Vec<String> {
+        match &self.plan.wildcard {
+            Some(w) => vec![
+                crate::index::wildcard::PATH_FIELD.to_string(),
+                w.path.clone(),
+            ],
+            None => self
+                .index
+                .spec
+                .parts
+                .iter()
+                .map(|p| p.dotted.clone())
+                .collect(),
+        }
+    }
+
     /// Whether the key meets the scan's key filter (a regex or `$mod` on a key part without
     /// arrays), tested on the document the key spells (`{a: {b: v}}` for part `a.b`).
     fn key_passes(&self, key: &[Bson]) -> bool {
@@ -269,11 +286,8 @@ impl<'a> IndexScan<'a> {
             record_id: None,
             doc: None,
             key: Some(
-                self.index
-                    .spec
-                    .parts
-                    .iter()
-                    .map(|p| p.dotted.clone())
+                self.key_names()
+                    .into_iter()
                     .zip(key.iter().cloned())
                     .collect(),
             ),
@@ -284,18 +298,22 @@ impl<'a> IndexScan<'a> {
 
     /// Returns the record (once, for a multikey index) with its key.
     fn emit(&mut self, rid: u64, key: &[Bson]) -> State {
-        if self.index.is_multikey() {
+        let multikey = match &self.plan.wildcard {
+            Some(w) => w.multikey,
+            None => self.index.is_multikey(),
+        };
+        if multikey {
             self.specific.dups_tested += 1;
             if !self.seen.insert(rid) {
                 self.specific.dups_dropped += 1;
                 return State::NeedTime;
             }
         }
-        let names = self.index.spec.parts.iter().map(|p| p.dotted.clone());
+        let names = self.key_names();
         State::Advanced(Member {
             record_id: Some(rid),
             doc: None,
-            key: Some(names.zip(key.iter().cloned()).collect()),
+            key: Some(names.into_iter().zip(key.iter().cloned()).collect()),
             text_score: None,
         })
     }
@@ -328,6 +346,12 @@ impl<'a> IndexScan<'a> {
 
     fn multikey_paths(&self) -> Document {
         let mut out = Document::new();
+        if let Some(w) = &self.plan.wildcard {
+            out.insert(crate::index::wildcard::PATH_FIELD, Vec::<Bson>::new());
+            let paths: Vec<Bson> = w.multikey_paths.iter().cloned().map(Bson::String).collect();
+            out.insert(w.path.clone(), paths);
+            return out;
+        }
         for (part, positions) in self
             .index
             .spec
@@ -350,7 +374,7 @@ impl<'a> IndexScan<'a> {
             // A simple range has no per-field bounds: explain shows `indexBounds: {}`.
             return out;
         }
-        for (i, part) in self.index.spec.parts.iter().enumerate() {
+        for (i, name) in self.key_names().into_iter().enumerate() {
             let mut list: Vec<Bson> = Vec::new();
             let ivs = &self.plan.bounds[i];
             if self.ascending[i] {
@@ -358,7 +382,7 @@ impl<'a> IndexScan<'a> {
             } else {
                 list.extend(ivs.iter().rev().map(|iv| Bson::String(iv.render(true))));
             }
-            out.insert(part.dotted.clone(), list);
+            out.insert(name, list);
         }
         out
     }
@@ -383,10 +407,14 @@ impl Stage for IndexScan<'_> {
     fn stats(&self) -> StageStats {
         let spec = &self.index.spec;
         let mut s = StageStats::new("IXSCAN", &self.common);
+        let (key_pattern, multikey) = match &self.plan.wildcard {
+            Some(w) => (crate::planner::wildcard::key_pattern(w), w.multikey),
+            None => (spec.key.clone(), self.index.is_multikey()),
+        };
         s.plan = doc! {
-            "keyPattern": spec.key.clone(),
+            "keyPattern": key_pattern,
             "indexName": spec.name.clone(),
-            "isMultiKey": self.index.is_multikey(),
+            "isMultiKey": multikey,
             "multiKeyPaths": self.multikey_paths(),
             "isUnique": spec.enforces_unique(),
             "isSparse": spec.sparse,

@@ -70,6 +70,22 @@ impl Member {
     /// The result a find returns for the member: its document, with `$recordId` (a long)
     /// appended when the find asks `showRecordId` (MongoDB adds it after the projection, also
     /// to documents built from index keys).
+    /// The result of a find: [`Member::into_result`], or with `returnKey` the index key the
+    /// document was found through, its fields named as the key pattern's (`{"a.b": 1}`,
+    /// `{"$_path": "a", a: 1}` for a wildcard index), `{}` when the plan used no index.
+    pub fn into_find_result(self, spec: &crate::query::FindSpec) -> Document {
+        if !spec.return_key {
+            return self.into_result(spec.show_record_id);
+        }
+        let mut doc: Document = self.key.unwrap_or_default().into_iter().collect();
+        if spec.show_record_id
+            && let Some(rid) = self.record_id
+        {
+            doc.insert("$recordId", Bson::Int64(rid as i64));
+        }
+        doc
+    }
+
     pub fn into_result(self, show_record_id: bool) -> Document {
         let record_id = self.record_id;
         let mut doc = self.into_document();
@@ -345,7 +361,7 @@ pub fn execute(
         docs: ran
             .members
             .into_iter()
-            .map(|m| m.into_result(query.spec.show_record_id))
+            .map(|m| m.into_find_result(query.spec))
             .collect(),
         record_ids,
         winner: ran.winner,
@@ -440,7 +456,7 @@ pub(crate) fn run_only(
     record_index_use(coll, plan);
     Ok(members
         .into_iter()
-        .map(|m| m.into_result(query.spec.show_record_id))
+        .map(|m| m.into_find_result(query.spec))
         .collect())
 }
 
@@ -533,7 +549,7 @@ pub fn find(
     Ok(ran
         .members
         .into_iter()
-        .map(|m| m.into_result(query.spec.show_record_id))
+        .map(|m| m.into_find_result(query.spec))
         .collect())
 }
 
@@ -571,7 +587,7 @@ pub fn execute_distinct(
     Ok(Execution {
         docs: members
             .into_iter()
-            .map(|m| m.into_result(query.spec.show_record_id))
+            .map(|m| m.into_find_result(query.spec))
             .collect(),
         record_ids,
         ..Execution::single(solution, stage.stats())
@@ -648,3 +664,6 @@ mod text_tests;
 
 #[cfg(test)]
 mod multikey_tests;
+
+#[cfg(test)]
+mod wildcard_tests;

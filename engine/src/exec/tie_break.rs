@@ -147,6 +147,7 @@ mod tests {
                 forward: true,
                 key_range: None,
                 filter: None,
+                wildcard: None,
             })),
         }
     }

@@ -23,6 +23,8 @@ pub struct DocKeys {
     pub keys: Vec<Vec<Bson>>,
     /// Per key part, the path positions at which an array was expanded.
     pub multikey_paths: Vec<BTreeSet<usize>>,
+    /// A wildcard index's paths where arrays were met (dotted, without positions).
+    pub wildcard_multikey: BTreeSet<String>,
 }
 
 impl DocKeys {
@@ -42,6 +44,17 @@ pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
     if !spec.covers_document(doc) {
         return Ok(None);
     }
+    if let Some(wildcard) = &spec.wildcard {
+        let (keys, wildcard_multikey) = wildcard.keys(doc);
+        if keys.is_empty() {
+            return Ok(None);
+        }
+        return Ok(Some(DocKeys {
+            keys,
+            multikey_paths: vec![BTreeSet::new(); spec.parts.len()],
+            wildcard_multikey,
+        }));
+    }
     if let Some(keys) = single_top_level_key(spec, doc) {
         return Ok(keys);
     }
@@ -53,6 +66,7 @@ pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
     Ok(Some(DocKeys {
         keys: generated.keys,
         multikey_paths: generated.multikey_paths,
+        wildcard_multikey: BTreeSet::new(),
     }))
 }
 
@@ -79,6 +93,7 @@ fn single_top_level_key(spec: &IndexSpec, doc: &Document) -> Option<Option<DocKe
     Some(Some(DocKeys {
         keys: vec![vec![value]],
         multikey_paths: vec![BTreeSet::new()],
+        wildcard_multikey: BTreeSet::new(),
     }))
 }
 

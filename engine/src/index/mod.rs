@@ -13,6 +13,7 @@ pub mod spec;
 pub mod text;
 mod ttl_option;
 pub mod usage;
+pub mod wildcard;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
@@ -35,6 +36,8 @@ pub struct Index {
     entries: BTreeMap<EntryKey, Vec<Bson>>,
     /// Per key part, the path positions where some document had an array.
     multikey_paths: Vec<BTreeSet<usize>>,
+    /// A wildcard index's multikey paths (dotted, without array positions).
+    wildcard_multikey: BTreeSet<String>,
     /// What `$indexStats` reports as `accesses`.
     pub usage: usage::IndexUsage,
 }
@@ -46,6 +49,7 @@ impl Index {
             spec,
             entries: BTreeMap::new(),
             multikey_paths: vec![BTreeSet::new(); n],
+            wildcard_multikey: BTreeSet::new(),
             usage: usage::IndexUsage::new(),
         }
     }
@@ -69,7 +73,12 @@ impl Index {
     }
 
     pub fn is_multikey(&self) -> bool {
-        self.multikey_paths.iter().any(|p| !p.is_empty())
+        self.multikey_paths.iter().any(|p| !p.is_empty()) || !self.wildcard_multikey.is_empty()
+    }
+
+    /// A wildcard index's paths where some document had an array.
+    pub fn wildcard_multikey_paths(&self) -> &BTreeSet<String> {
+        &self.wildcard_multikey
     }
 
     /// Per key part, the path positions that held arrays (explain's `multiKeyPaths`).
@@ -154,6 +163,8 @@ impl Index {
 
     /// Adds a document's keys.
     pub fn insert(&mut self, keys: &DocKeys, record_id: u64) {
+        self.wildcard_multikey
+            .extend(keys.wildcard_multikey.iter().cloned());
         for (mine, theirs) in self.multikey_paths.iter_mut().zip(&keys.multikey_paths) {
             mine.extend(theirs.iter().copied());
         }
@@ -173,6 +184,7 @@ impl Index {
         docs: impl IntoIterator<Item = (u64, &'d Document)>,
     ) -> Result<()> {
         let mut multikey_paths = self.multikey_paths.clone();
+        let mut wildcard_multikey = self.wildcard_multikey.clone();
         let mut entries: Vec<(EntryKey, Vec<Bson>)> = Vec::new();
         for (record_id, doc) in docs {
             let Some(keys) = self.keys_for(doc)? else {
@@ -181,6 +193,7 @@ impl Index {
             for (mine, theirs) in multikey_paths.iter_mut().zip(&keys.multikey_paths) {
                 mine.extend(theirs.iter().copied());
             }
+            wildcard_multikey.extend(keys.wildcard_multikey);
             for key in keys.keys {
                 entries.push(((self.encode_key(&key), record_id), key));
             }
@@ -210,6 +223,7 @@ impl Index {
             }
         }
         self.multikey_paths = multikey_paths;
+        self.wildcard_multikey = wildcard_multikey;
         if self.entries.is_empty() {
             // From sorted input the standard map builds its tree in one pass.
             self.entries = entries.into_iter().collect();

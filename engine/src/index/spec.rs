@@ -7,6 +7,7 @@ use bson::{Bson, Document, doc};
 
 use super::text::TextSpec;
 use super::text::spec::{fix_spec, is_text_key};
+use super::wildcard::WildcardSpec;
 use crate::error::{Error, ErrorCode, Result};
 use crate::matcher::Filter;
 use crate::path::FieldPath;
@@ -46,6 +47,9 @@ pub struct IndexSpec {
     pub partial: Option<(Document, Filter)>,
     /// A text index's weights, languages, prefix and suffix.
     pub text: Option<Box<TextSpec>>,
+    /// A wildcard index's projection (see [`super::wildcard`]): its key parts are then
+    /// `$_path` and the wildcard field.
+    pub wildcard: Option<Box<WildcardSpec>>,
     /// The index's collation as `listIndexes` shows it (all options resolved); `None` is the
     /// simple collation. Keys are always encoded binary, so the planner does not use an index
     /// with a collation (see `planner::index_access`).
@@ -113,6 +117,7 @@ const KNOWN_OPTIONS: &[&str] = &[
     "default_language",
     "language_override",
     "textIndexVersion",
+    "wildcardProjection",
 ];
 
 /// Options only text indexes take.
@@ -194,7 +199,17 @@ impl IndexSpec {
                 ));
             }
         };
-        let parts = parse_key_pattern(&key)?;
+        let (wildcard, parts) = if super::wildcard::is_wildcard_key(&key) {
+            let (w, parts) = super::wildcard::parse(&key, spec)?;
+            (Some(Box::new(w)), parts)
+        } else {
+            if spec.contains_key("wildcardProjection") {
+                return Err(Error::bad_value(
+                    "The field 'wildcardProjection' is only allowed in an 'wildcard' index",
+                ));
+            }
+            (None, parse_key_pattern(&key)?)
+        };
         let name = match spec.get("name") {
             Some(Bson::String(n)) => {
                 // MongoDB's IndexCatalogImpl::_isSpecOk (SERVER-16672,
@@ -359,6 +374,7 @@ impl IndexSpec {
             expire_after_seconds,
             partial,
             text,
+            wildcard,
             collation,
             document,
         })
@@ -384,6 +400,7 @@ impl IndexSpec {
             || self.sparse != existing.sparse
             || self.collation != existing.collation
             || self.partial.as_ref().map(|p| &p.0) != existing.partial.as_ref().map(|p| &p.0)
+            || self.wildcard != existing.wildcard
         {
             return IndexComparison::Different;
         }
@@ -508,9 +525,7 @@ fn parse_key_pattern(key: &Document) -> Result<Vec<KeyPart>> {
             }
             Bson::String(s) if s == "hashed" => KeyKind::Hashed,
             Bson::String(s) if s == "text" && field == "_fts" => KeyKind::Text,
-            Bson::String(s)
-                if ["text", "2d", "2dsphere", "geoHaystack", "wildcard"].contains(&s.as_str()) =>
-            {
+            Bson::String(s) if ["text", "2d", "2dsphere", "geoHaystack"].contains(&s.as_str()) => {
                 return Err(Error::new(
                     ErrorCode::NotImplemented,
                     format!("'{s}' indexes are not supported by Sprout yet"),
@@ -639,6 +654,7 @@ fn unreachable_id_spec() -> IndexSpec {
         expire_after_seconds: None,
         partial: None,
         text: None,
+        wildcard: None,
         collation: None,
     }
 }

@@ -70,6 +70,7 @@ pub fn explode_for_sort(
             forward,
             key_range: None,
             filter: scan.filter.clone(),
+            wildcard: None,
         }));
         // The next combination, last prefix part fastest (index order).
         let mut part = prefix;

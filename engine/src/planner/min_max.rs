@@ -88,6 +88,7 @@ pub fn plan(index: &Index, parts: &[Conjunct], q: &CanonicalQuery<'_>) -> Result
         forward,
         key_range: Some(KeyRange { start, end }),
         filter: None,
+        wildcard: None,
     });
     let covered = filter.is_none() && covers_projection(index, q);
     let access = if covered {

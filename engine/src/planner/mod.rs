@@ -26,6 +26,7 @@ pub mod or;
 pub mod plan_cache;
 pub mod predicates;
 pub mod text;
+pub mod wildcard;
 
 use bson::{Bson, Document};
 
@@ -126,6 +127,19 @@ pub struct IxScanPlan {
     /// Predicates tested on each key within the bounds, before any fetch (MongoDB's IXSCAN
     /// `filter`: a regex or `$mod` on a key part without arrays, INEXACT_COVERED tightness).
     pub filter: Option<Residual>,
+    /// A scan of a wildcard index for one path (see [`wildcard`]); `None` for other indexes.
+    pub wildcard: Option<WildcardScan>,
+}
+
+/// What a wildcard index scan serves: the path, as the key pattern `{$_path: 1, <path>: 1}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WildcardScan {
+    pub path: String,
+    /// Whether a document may have several keys in the bounds (the path or a prefix held an
+    /// array, or the bounds cover several paths): the scan returns each record once.
+    pub multikey: bool,
+    /// The path's prefixes where arrays were met (explain's `multiKeyPaths`).
+    pub multikey_paths: Vec<String>,
 }
 
 /// Index keys (one value per key part) bounding a `min()`/`max()` scan.
@@ -191,6 +205,9 @@ pub fn plan_find(coll: Option<&Collection>, q: &CanonicalQuery<'_>) -> Result<Ve
                 Error::bad_value("hint provided does not correspond to an existing index")
             })?,
         };
+        if index.spec.wildcard.is_some() {
+            return Err(wildcard::min_max_refused());
+        }
         return Ok(vec![min_max::plan(index, parts, q)?]);
     }
     if let Some(Hint::Natural(forward)) = hinted {
@@ -212,6 +229,14 @@ pub fn plan_find(coll: Option<&Collection>, q: &CanonicalQuery<'_>) -> Result<Ve
                 _ => {}
             }
             let forced = hinted.is_some();
+            if index.spec.wildcard.is_some() {
+                let found = wildcard::solutions(index, parts, q)?;
+                if forced && found.is_empty() {
+                    return Err(wildcard::no_plan());
+                }
+                out.extend(found);
+                continue;
+            }
             if let Some(sol) = index_solution(index, parts, q, forced)? {
                 out.push(sol);
             }
@@ -379,7 +404,7 @@ fn index_access_as(
     q: &CanonicalQuery<'_>,
     hinted: bool,
 ) -> Result<Option<IndexAccess>> {
-    if index.spec.parts.is_empty() || !collation_allows(index) {
+    if index.spec.parts.is_empty() || index.spec.wildcard.is_some() || !collation_allows(index) {
         return Ok(None);
     }
     // Partial indexes serve only queries whose filter implies the partial filter.
@@ -487,6 +512,7 @@ fn index_access_as(
         forward,
         key_range: None,
         filter: key_filter,
+        wildcard: None,
     });
     let covered = residual.is_none() && covers_projection(index, q);
     let solution = if covered {
@@ -659,7 +685,7 @@ fn finish_with(
             child: Box::new(node),
         };
     }
-    if let (Some(p), Some(_)) = (q.projection, spec.projection.as_ref()) {
+    if let (Some(p), Some(_), false) = (q.projection, spec.projection.as_ref(), spec.return_key) {
         let kind = if covered {
             ProjectionKind::Covered
         } else if is_simple_projection(p) {

@@ -243,6 +243,10 @@ fn write_signature(s: &Solution, out: &mut String) {
         }
         Solution::IxScan(p) | Solution::CountScan(p) | Solution::DistinctScan(p) => {
             let _ = write!(out, "{}[{}{}]", stage_of(s), p.index_name, dir(p.forward));
+            // A wildcard index plans one scan per path: the path tells them apart.
+            if let Some(w) = &p.wildcard {
+                let _ = write!(out, "<{}>", w.path);
+            }
         }
         Solution::Projection { kind, .. } => out.push_str(kind.stage_name()),
         other => out.push_str(stage_of(other)),

@@ -28,6 +28,9 @@ pub struct FindSpec {
     pub allow_disk_use: bool,
     /// `showRecordId`: each result carries its record id as `$recordId` (a long).
     pub show_record_id: bool,
+    /// `returnKey`: each result is the index key it was found through (`{}` without one),
+    /// field by key-pattern field; the projection is not applied.
+    pub return_key: bool,
 }
 
 impl FindSpec {
@@ -43,6 +46,7 @@ impl FindSpec {
             max: None,
             allow_disk_use: true,
             show_record_id: false,
+            return_key: false,
         }
     }
 
@@ -142,6 +146,7 @@ impl FindSpec {
             max: None,
             allow_disk_use: true,
             show_record_id: false,
+            return_key: false,
         })
     }
 

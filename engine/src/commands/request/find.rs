@@ -32,6 +32,8 @@ pub struct FindRequest<'c> {
     pub allow_disk_use: bool,
     /// `showRecordId`: each result gets a `$recordId` field.
     pub show_record_id: bool,
+    /// `returnKey`: results are the index keys (see [`FindSpec::return_key`]).
+    pub return_key: bool,
 }
 
 impl<'c> FindRequest<'c> {
@@ -59,6 +61,7 @@ impl<'c> FindRequest<'c> {
             single_batch: bool_option(command, "singleBatch", false)? || negative_limit,
             allow_disk_use: bool_option(command, "allowDiskUse", true)?,
             show_record_id: bool_option(command, "showRecordId", false)?,
+            return_key: bool_option(command, "returnKey", false)?,
         })
     }
 
@@ -77,6 +80,7 @@ impl<'c> FindRequest<'c> {
         spec.max = self.max.cloned();
         spec.allow_disk_use = self.allow_disk_use;
         spec.show_record_id = self.show_record_id;
+        spec.return_key = self.return_key;
         Ok(spec)
     }
 

@@ -59,5 +59,6 @@ pub fn doc_keys(spec: &IndexSpec, text: &TextSpec, doc: &Document) -> Result<Opt
     Ok(Some(DocKeys {
         keys,
         multikey_paths,
+        wildcard_multikey: Default::default(),
     }))
 }
