@@ -51,6 +51,8 @@ use catalog::{Catalog, Collection};
 use clock::{Clock, ObjectIdGenerator, SystemClock};
 use cursor::CursorTable;
 pub use error::{Error, ErrorCode, Result};
+/// The time-zone database the wasm build reads when a named zone is first used.
+pub use expression::date::tzdata;
 pub use replication::{MemberState, ReplicaSet};
 pub use sharding::Router;
 // What the page needs beyond commands: the stage-by-stage preview of a pipeline, and telling a

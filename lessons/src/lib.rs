@@ -70,3 +70,99 @@ pub fn built_in() -> Result<Vec<Lesson>, ParseError> {
         .map(|(name, src)| parse_lesson(name, src))
         .collect()
 }
+
+/// Where the site serves the built-in lessons as one file (relative to the page and to the
+/// shell worker's script): the browser build links no lesson text, it reads this file when a
+/// lesson is first needed (`cargo xtask web-build` writes it from `content/`).
+pub const BUNDLE_PATH: &str = "lessons/built-in.txt";
+
+/// The line that starts each lesson in the bundle, followed by the lesson's file name; the
+/// lesson's Markdown follows on the next lines, up to the next such line or the end.
+pub const BUNDLE_MARK: &str = "<<<sprout-lesson ";
+
+/// The bundle's text for `files` (file name, Markdown): what `cargo xtask web-build` writes for
+/// the files of `content/`, in name order.
+pub fn bundle(files: &[(&str, &str)]) -> String {
+    let mut out = String::new();
+    for (name, src) in files {
+        out.push_str(BUNDLE_MARK);
+        out.push_str(name);
+        out.push('\n');
+        out.push_str(src);
+        if !src.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Parses every lesson of a bundle ([`bundle`]'s format).
+pub fn parse_bundle(text: &str) -> Result<Vec<Lesson>, ParseError> {
+    split_bundle(text)
+        .into_iter()
+        .map(|(name, src)| parse_lesson(name, src))
+        .collect()
+}
+
+/// The (file name, Markdown) pairs of a bundle. Text before the first mark is ignored.
+fn split_bundle(text: &str) -> Vec<(&str, &str)> {
+    let mut files = Vec::new();
+    let mut rest = text;
+    let mut current: Option<&str> = None;
+    let mut start = 0;
+    let mut offset = 0;
+    while !rest.is_empty() {
+        let line_end = rest.find('\n').map_or(rest.len(), |i| i + 1);
+        let line = &rest[..line_end];
+        if let Some(name) = line.strip_prefix(BUNDLE_MARK) {
+            if let Some(prev) = current {
+                files.push((prev, &text[start..offset]));
+            }
+            current = Some(name.trim_end());
+            start = offset + line_end;
+        }
+        offset += line_end;
+        rest = &rest[line_end..];
+    }
+    if let Some(prev) = current {
+        files.push((prev, &text[start..]));
+    }
+    files
+}
+
+#[cfg(test)]
+mod bundle_tests {
+    use super::*;
+
+    /// The bundle `xtask web-build` writes from `content/` holds exactly the built-in lessons, and
+    /// parses back to them.
+    #[test]
+    fn the_bundle_of_content_is_the_built_in_lessons() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/content");
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".md"))
+            .collect();
+        names.sort();
+        let mut listed: Vec<&str> = BUILT_IN.iter().map(|(n, _)| *n).collect();
+        listed.sort();
+        assert_eq!(names, listed, "content/ and BUILT_IN list the same files");
+        let mut files = BUILT_IN.to_vec();
+        files.sort();
+        for (name, src) in &files {
+            assert!(
+                !src.contains(BUNDLE_MARK),
+                "{name} contains the bundle's mark"
+            );
+        }
+        let text = bundle(&files);
+        assert_eq!(split_bundle(&text), files);
+        let mut expected = built_in().unwrap();
+        expected.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut parsed = parse_bundle(&text).unwrap();
+        parsed.sort_by(|a, b| a.id.cmp(&b.id));
+        assert_eq!(parsed, expected);
+        assert_eq!(parse_bundle("").unwrap(), Vec::new());
+    }
+}

@@ -417,6 +417,9 @@ const CLIENT_ENGINE_PATHS: &[&str] = &[
     // The shell worker's IndexedDB layer builds the engine from a stored snapshot
     // (web/src/worker/shared_engine.rs, engine_of).
     "engine::storage::Snapshot",
+    // Likewise the time-zone database, which the wasm build does not link either
+    // (web/src/worker/shell_worker.rs, engine/src/expression/date/tzdata.rs).
+    "engine::tzdata::set_zone_loader",
     "engine::value::decimal_parse::parse_decimal128",
     "engine::value::display::type_name",
     "engine::value::extjson::parse_value",

@@ -47,6 +47,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 .map_err(|e| format!("copying {}: {e}", path.display()))?;
         }
     }
+    // Likewise the time-zone database (`engine::tzdata`), from `tz/` beside it.
+    let tz = pkg.join("tz");
+    std::fs::create_dir_all(&tz).map_err(|e| format!("creating {}: {e}", tz.display()))?;
+    std::fs::copy(root().join("engine/data/tz/tzdb.bin"), tz.join("tzdb.bin"))
+        .map_err(|e| format!("copying engine/data/tz/tzdb.bin: {e}"))?;
     let bench = root().join("bench");
     if ["mingo", "bson"]
         .iter()

@@ -52,6 +52,13 @@ pub fn run(args: &[String]) -> Result<PathBuf, String> {
     std::fs::create_dir_all(&collation)
         .map_err(|e| format!("creating {}: {e}", collation.display()))?;
     copy_dir(&root().join("engine/data/collation"), &collation)?;
+    // The time-zone database, read by the worker when a named zone is first used
+    // (engine/src/expression/date/tzdata.rs).
+    let tz = dist.join("tz");
+    let _ = std::fs::remove_dir_all(&tz);
+    std::fs::create_dir_all(&tz).map_err(|e| format!("creating {}: {e}", tz.display()))?;
+    copy_dir(&root().join("engine/data/tz"), &tz)?;
+    write_lesson_bundle(&dist)?;
     stamp_service_worker(&dist)?;
     eprintln!(
         "xtask: built {} ({} profile, {}) in {:.1}s",
@@ -67,6 +74,39 @@ pub fn run(args: &[String]) -> Result<PathBuf, String> {
 /// `worker.js`): two modules so that the page does not download and compile the engine and the
 /// shell on its own thread.
 const BINARIES: [&str; 2] = ["web", "worker"];
+
+/// Writes the built-in lessons into one file, `lessons/built-in.txt` (`lessons::BUNDLE_PATH`),
+/// in `lessons::bundle`'s format: the wasm modules link no lesson text, the page reads this file
+/// to list the lessons and the shell worker to open one (`web/src/page/lessons/library.rs`,
+/// `web/src/worker/lessons.rs`). Each file of `lessons/content/`, in name order, after a line
+/// `<<<sprout-lesson <file name>`; `lessons`' tests check that this is exactly `BUILT_IN`.
+fn write_lesson_bundle(dist: &std::path::Path) -> Result<(), String> {
+    let content = root().join("lessons/content");
+    let mut names: Vec<String> = std::fs::read_dir(&content)
+        .map_err(|e| format!("reading {}: {e}", content.display()))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    names.sort();
+    let mut text = String::new();
+    for name in &names {
+        let path = content.join(name);
+        let src = std::fs::read_to_string(&path)
+            .map_err(|e| format!("reading {}: {e}", path.display()))?;
+        text.push_str("<<<sprout-lesson ");
+        text.push_str(name);
+        text.push('\n');
+        text.push_str(&src);
+        if !src.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    let folder = dist.join("lessons");
+    std::fs::create_dir_all(&folder).map_err(|e| format!("creating {}: {e}", folder.display()))?;
+    let file = folder.join("built-in.txt");
+    std::fs::write(&file, text).map_err(|e| format!("writing {}: {e}", file.display()))
+}
 
 /// Writes the build id into `dist/sw.js` (its cache name): a hash of every file the site serves,
 /// so a new build gets a new cache and an unchanged one keeps its own.
@@ -85,14 +125,17 @@ fn stamp_service_worker(dist: &std::path::Path) -> Result<(), String> {
         std::fs::read(file).unwrap_or_default().hash(&mut hasher);
     }
     let id = format!("{:016x}", hasher.finish());
-    // Every file but the example course pages and the collation data (fetched, and then cached,
-    // only when a locale is used), relative to the site's folder.
+    // Every file but the example course pages, the collation data and the time-zone database
+    // (fetched, and then cached, only when a locale or a zone is used), relative to the site's
+    // folder. The lessons' bundle is listed: the navigator reads it at start, and offline too.
     let listed: Vec<String> = files
         .iter()
         .filter(|f| **f != sw)
         .filter_map(|f| f.strip_prefix(dist).ok())
         .map(|f| f.to_string_lossy().replace('\\', "/"))
-        .filter(|f| !f.starts_with("examples/") && !f.starts_with("collation/"))
+        .filter(|f| {
+            !f.starts_with("examples/") && !f.starts_with("collation/") && !f.starts_with("tz/")
+        })
         .map(|f| format!("'./{f}'"))
         .collect();
     let text = text.replace("__SPROUT_BUILD__", &id).replace(

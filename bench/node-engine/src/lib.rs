@@ -19,33 +19,41 @@ pub struct NodeEngine {
     engine: engine::Engine,
 }
 
-// The wasm build links no locale's collation tailorings (`engine::collation::data`): the
-// binding reads them from the `collation/` folder beside its package (`cargo xtask bench-node`
-// copies `engine/data/collation/` there), synchronously, as the page's worker does over HTTP.
+// The wasm build links no locale's collation tailorings (`engine::collation::data`) and no
+// time-zone database (`engine::tzdata`): the binding reads them from the `collation/` and `tz/`
+// folders beside its package (`cargo xtask bench-node` copies `engine/data/` there),
+// synchronously, as the page's worker does over HTTP.
 // wasm-bindgen puts this snippet in `<package>/snippets/<crate>/`, two folders below it.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen(inline_js = "
 const fs = require('fs');
 const path = require('path');
-module.exports.readCollationFile = function (name) {
+module.exports.readDataFile = function (folder, name) {
   try {
-    return fs.readFileSync(path.join(__dirname, '..', '..', 'collation', name));
+    return fs.readFileSync(path.join(__dirname, '..', '..', folder, name));
   } catch (e) {
     throw String((e && e.message) || e);
   }
 };
 ")]
 extern "C" {
-    #[wasm_bindgen(catch, js_name = readCollationFile)]
-    fn read_collation_file(name: &str) -> Result<Vec<u8>, JsValue>;
+    #[wasm_bindgen(catch, js_name = readDataFile)]
+    fn read_data_file(folder: &str, name: &str) -> Result<Vec<u8>, JsValue>;
 }
 
 #[cfg(target_arch = "wasm32")]
 fn install_collation_loader() {
     engine::collation::data::set_tailoring_loader(Box::new(|name| {
-        read_collation_file(name).map_err(|e| {
+        read_data_file("collation", name).map_err(|e| {
             let detail = e.as_string().unwrap_or_default();
             format!("reading collation/{name}: {detail}")
+        })
+    }));
+    // And the time-zone database (`engine::tzdata`), from `tz/`.
+    engine::tzdata::set_zone_loader(Box::new(|name| {
+        read_data_file("tz", name).map_err(|e| {
+            let detail = e.as_string().unwrap_or_default();
+            format!("reading tz/{name}: {detail}")
         })
     }));
 }

@@ -11,9 +11,6 @@
 //! any other. A failed read is the command's error (the engine names the locale and the file);
 //! the next command with that locale tries again.
 
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{XmlHttpRequest, XmlHttpRequestResponseType};
-
 /// Where the files are, relative to `worker.js`.
 pub const FOLDER: &str = "collation/";
 
@@ -24,33 +21,5 @@ pub fn install() {
 
 /// Reads `collation/<name>`: its bytes, or what went wrong.
 pub fn read(name: &str) -> Result<Vec<u8>, String> {
-    let url = format!("{FOLDER}{name}");
-    let request = XmlHttpRequest::new().map_err(|e| describe(&e))?;
-    request
-        .open_with_async("GET", &url, false)
-        .map_err(|e| describe(&e))?;
-    request.set_response_type(XmlHttpRequestResponseType::Arraybuffer);
-    request
-        .send()
-        .map_err(|e| format!("fetching {url} failed: {}", describe(&e)))?;
-    let status = request.status().unwrap_or(0);
-    if status != 200 {
-        let text = request.status_text().unwrap_or_default();
-        return Err(format!("fetching {url} answered HTTP {status} {text}")
-            .trim_end()
-            .to_string());
-    }
-    let body = request.response().map_err(|e| describe(&e))?;
-    let buffer = body
-        .dyn_into::<js_sys::ArrayBuffer>()
-        .map_err(|_| format!("fetching {url} gave no binary data"))?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
-}
-
-fn describe(error: &JsValue) -> String {
-    error
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| error.as_string())
-        .unwrap_or_else(|| "the browser refused the request".to_string())
+    crate::worker::site_file::read(&format!("{FOLDER}{name}"))
 }

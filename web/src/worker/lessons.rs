@@ -11,6 +11,7 @@ use shell::Shell;
 use crate::worker::sidebar::collections_seen_by;
 
 thread_local! {
+    /// The built-in lessons, once read.
     static LESSONS: OnceCell<Vec<Lesson>> = const { OnceCell::new() };
     /// Lessons the page sent as Markdown (`RequestBody::DefineLesson`), newest last.
     static DEFINED: RefCell<Vec<Lesson>> = const { RefCell::new(Vec::new()) };
@@ -35,17 +36,35 @@ fn with_lesson<T>(id: &str, f: impl FnOnce(&Lesson) -> T) -> Result<T, String> {
         return Ok(f(&lesson));
     }
     LESSONS.with(|cell| {
-        let lessons = cell.get_or_init(|| {
+        if cell.get().is_none() {
             // Verified by `cargo test -p lessons`: a parse error is a build problem, and the
             // worker then knows no built-in lesson rather than failing.
-            lessons::built_in().unwrap_or_default()
-        });
-        lessons
-            .iter()
+            let read = read_built_in()?;
+            let _ = cell.set(lessons::parse_bundle(&read).unwrap_or_default());
+        }
+        cell.get()
+            .into_iter()
+            .flatten()
             .find(|l| l.id == id)
             .map(f)
             .ok_or_else(|| format!("no lesson called `{id}`"))
     })
+}
+
+/// The built-in lessons' bundle (`lessons::bundle`'s format). The worker's wasm links no lesson
+/// text: it reads the site's `lessons/built-in.txt` the first time a built-in lesson is opened or
+/// checked (a synchronous request, as for collation data; a failed read is that request's error,
+/// and the next one tries again).
+#[cfg(target_arch = "wasm32")]
+fn read_built_in() -> Result<String, String> {
+    let bytes = crate::worker::site_file::read(lessons::BUNDLE_PATH)?;
+    String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", lessons::BUNDLE_PATH))
+}
+
+/// Natively (the tests) the lessons are compiled in.
+#[cfg(not(target_arch = "wasm32"))]
+fn read_built_in() -> Result<String, String> {
+    Ok(lessons::bundle(lessons::BUILT_IN))
 }
 
 /// A fresh lesson shell (simulated clock, fixed seed) with the lesson's dataset, after running

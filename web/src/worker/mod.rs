@@ -11,4 +11,5 @@ pub mod sharded_cluster;
 pub mod shared_engine;
 pub mod shell_worker;
 pub mod sidebar;
+pub mod site_file;
 pub mod transfer;

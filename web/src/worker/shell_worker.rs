@@ -108,8 +108,12 @@ fn client() -> String {
 pub fn run() {
     console_error_panic_hook::set_once();
     phase("sprout:worker-module-running");
-    // Before any input: a collation's tailorings are read from the site when first used.
+    // Before any input: a collation's tailorings and the time-zone database are read from the
+    // site when first used.
     crate::worker::collation_data::install();
+    engine::tzdata::set_zone_loader(Box::new(|file| {
+        crate::worker::site_file::read(&format!("tz/{file}"))
+    }));
     CLIENT.with(|c| {
         *c.borrow_mut() = format!(
             "{:x}-{:x}",

@@ -14,6 +14,7 @@ mod free_form;
 mod from_string;
 mod parts;
 mod timezone;
+pub mod tzdata;
 
 use bson::Bson;
 

@@ -1,10 +1,11 @@
 //! Time zones as MongoDB accepts them: Olson names (`"America/New_York"`, exact case) from the
-//! IANA database bundled by `jiff`, and UTC offsets (`"+04:45"`, `"-0330"`, `"+03"`).
+//! IANA database (bundled by `jiff` natively, read when first used in the browser: `tzdata`),
+//! and UTC offsets (`"+04:45"`, `"-0330"`, `"+03"`).
 
 use bson::Bson;
 
 use super::civil::Civil;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::value::display::type_name;
 
 #[derive(Debug, Clone)]
@@ -21,16 +22,22 @@ impl TimeZone {
         if let Some(seconds) = parse_utc_offset(name) {
             return Ok(TimeZone::Fixed(seconds));
         }
-        match jiff::tz::TimeZone::get(name) {
-            // jiff looks names up ignoring case; MongoDB does not.
-            Ok(tz) if tz.iana_name() == Some(name) => Ok(if name == "UTC" {
-                TimeZone::Utc
-            } else {
-                TimeZone::Named(tz)
-            }),
-            _ => Err(Error::location(
+        if name == "UTC" {
+            return Ok(TimeZone::Utc);
+        }
+        match named(name) {
+            Ok(Some(tz)) => Ok(TimeZone::Named(tz)),
+            Ok(None) => Err(Error::location(
                 40485,
                 format!("unrecognized time zone identifier: \"{name}\""),
+            )),
+            Err(why) => Err(Error::new(
+                ErrorCode::OperationFailed,
+                format!(
+                    "time zone \"{name}\" could not be loaded: the time-zone database ({}) \
+                     could not be read: {why}",
+                    super::tzdata::FILE
+                ),
             )),
         }
     }
@@ -93,6 +100,21 @@ impl TimeZone {
             }
         }
     }
+}
+
+/// The zone named exactly `name`: jiff's bundled database natively.
+#[cfg(not(target_arch = "wasm32"))]
+fn named(name: &str) -> std::result::Result<Option<jiff::tz::TimeZone>, String> {
+    // jiff looks names up ignoring case; MongoDB does not.
+    Ok(jiff::tz::TimeZone::get(name)
+        .ok()
+        .filter(|tz| tz.iana_name() == Some(name)))
+}
+
+/// The zone named exactly `name`: the database file read when first needed in the browser.
+#[cfg(target_arch = "wasm32")]
+fn named(name: &str) -> std::result::Result<Option<jiff::tz::TimeZone>, String> {
+    super::tzdata::zone(name)
 }
 
 fn civil_to_jiff(c: &Civil) -> Option<jiff::civil::DateTime> {

@@ -15,7 +15,7 @@ pub fn LessonNavigator() -> impl IntoView {
     let list = move || {
         let lang = app.lang.get();
         let progress = ls.progress.get();
-        ls.lessons.with_value(|lessons| {
+        ls.lessons.with(|lessons| {
             books(lessons)
                 .into_iter()
                 .map(|(book, members)| {

@@ -183,7 +183,7 @@ pub async fn define_and_open(
         return defined;
     }
     let id = lesson.id.clone();
-    let index = ls.lessons.try_update_value(|lessons| {
+    let index = ls.lessons.try_update(|lessons| {
         lessons.retain(|l| l.id != id);
         lessons.push(lesson);
         lessons.len() - 1

@@ -116,10 +116,13 @@ async fn start(state: AppState, ls: LessonState, params: EmbedParams) {
         }
         refresh(state);
     }
+    if let View::Lesson { .. } = &params.view {
+        crate::page::lessons::session::load_built_in(ls).await;
+    }
     if let View::Lesson { id: Some(id), page } = &params.view {
         let index = ls
             .lessons
-            .with_value(|lessons| lessons.iter().position(|l| &l.id == id));
+            .with_untracked(|lessons| lessons.iter().position(|l| &l.id == id));
         match index {
             Some(index) => open_lesson(state, ls, index, *page).await,
             None => push_note(

@@ -156,9 +156,9 @@ pub fn replace_fragment(fragment: &str) {
 
 /// The lesson (index into `ls.lessons`) and page a link in the page's URL points to.
 pub fn linked_page(ls: super::session::LessonState) -> Option<(usize, usize)> {
-    use leptos::prelude::WithValue;
+    use leptos::prelude::WithUntracked;
     let link = parse(&current_fragment())?;
-    ls.lessons.with_value(|lessons| {
+    ls.lessons.with_untracked(|lessons| {
         let index = lessons.iter().position(|l| l.id == link.lesson)?;
         Some((index, link.page.index(&lessons[index])))
     })
@@ -181,16 +181,21 @@ pub fn keep_in_url(app: crate::page::AppState, ls: super::session::LessonState) 
         }
     });
     let on_hash = Closure::<dyn Fn()>::new(move || {
-        let Some((index, page)) = linked_page(ls) else {
-            return;
-        };
-        if ls.open.get_untracked() == Some(index) {
-            if ls.page.get_untracked() != page {
-                super::session::go_to(ls, page);
+        leptos::task::spawn_local(async move {
+            if parse(&current_fragment()).is_some() {
+                super::session::load_built_in(ls).await;
             }
-        } else {
-            leptos::task::spawn_local(super::session::open_lesson(app, ls, index, page));
-        }
+            let Some((index, page)) = linked_page(ls) else {
+                return;
+            };
+            if ls.open.get_untracked() == Some(index) {
+                if ls.page.get_untracked() != page {
+                    super::session::go_to(ls, page);
+                }
+            } else {
+                super::session::open_lesson(app, ls, index, page).await;
+            }
+        });
     });
     if let Some(window) = web_sys::window() {
         let _ =

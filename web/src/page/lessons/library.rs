@@ -6,20 +6,45 @@ use lessons::Lesson;
 
 use crate::page::i18n::{Lang, tr};
 
-/// Parses the lessons shipped with Sprout. They are verified by `cargo test -p lessons`, so a
-/// parse error here is a build problem; the page then shows no lessons rather than failing.
+/// The lessons shipped with Sprout, compiled in: for the tests (the page reads them from the site,
+/// `session::load_built_in`). Verified by `cargo test -p lessons`.
+#[cfg(test)]
 pub fn built_in() -> Vec<Lesson> {
-    lessons::built_in().unwrap_or_else(|e| {
-        log(&format!("the built-in lessons do not parse: {e:?}"));
-        Vec::new()
-    })
+    lessons::built_in().expect("the built-in lessons parse")
 }
 
-fn log(message: &str) {
-    #[cfg(target_arch = "wasm32")]
-    web_sys::console::error_1(&message.into());
-    #[cfg(not(target_arch = "wasm32"))]
-    eprintln!("{message}");
+/// Reads one of the site's files, relative to the page, as text: its text, or what went wrong
+/// (`fetching <path> answered HTTP 404 Not Found`).
+pub async fn fetch_text(path: &str) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    fn describe(e: wasm_bindgen::JsValue) -> String {
+        e.dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .or_else(|| e.as_string())
+            .unwrap_or_else(|| "the browser refused the request".to_string())
+    }
+    let window = web_sys::window().ok_or("no window to fetch from")?;
+    let response = JsFuture::from(window.fetch_with_str(path))
+        .await
+        .map_err(|e| format!("fetching {path} failed: {}", describe(e)))?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| format!("fetching {path} gave no response"))?;
+    if !response.ok() {
+        return Err(format!(
+            "fetching {path} answered HTTP {} {}",
+            response.status(),
+            response.status_text()
+        )
+        .trim_end()
+        .to_string());
+    }
+    let text = JsFuture::from(response.text().map_err(describe)?)
+        .await
+        .map_err(describe)?;
+    text.as_string()
+        .ok_or_else(|| format!("fetching {path} gave no text"))
 }
 
 /// The two books the lessons follow.

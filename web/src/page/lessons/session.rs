@@ -34,7 +34,11 @@ pub struct Checked {
 
 #[derive(Clone, Copy)]
 pub struct LessonState {
-    pub lessons: StoredValue<Vec<Lesson>>,
+    /// The lessons known: the built-in ones once read from the site ([`load_built_in`]), and a
+    /// course author's lessons defined in the embed.
+    pub lessons: RwSignal<Vec<Lesson>>,
+    /// The built-in lessons have been read.
+    built_in: RwSignal<bool>,
     pub progress: RwSignal<Progress>,
     /// The open lesson (an index into `lessons`); `None` in the free playground.
     pub open: RwSignal<Option<usize>>,
@@ -57,7 +61,8 @@ pub struct LessonState {
 impl LessonState {
     pub fn new() -> LessonState {
         LessonState {
-            lessons: StoredValue::new(library::built_in()),
+            lessons: RwSignal::new(Vec::new()),
+            built_in: RwSignal::new(false),
             progress: RwSignal::new(Progress::default()),
             open: RwSignal::new(None),
             page: RwSignal::new(0),
@@ -72,7 +77,7 @@ impl LessonState {
     }
 
     pub fn lesson(&self, index: usize) -> Option<Lesson> {
-        self.lessons.with_value(|l| l.get(index).cloned())
+        self.lessons.with_untracked(|l| l.get(index).cloned())
     }
 
     /// The open lesson.
@@ -98,6 +103,8 @@ impl Default for LessonState {
 /// the steps before the saved page so the data is as the learner left it.
 pub fn restore(app: AppState, ls: LessonState) {
     leptos::task::spawn_local(async move {
+        // The navigator beside the console lists them, and a saved or linked lesson reopens.
+        load_built_in(ls).await;
         let store = match ProgressStore::open().await {
             Ok(s) => Some(s),
             Err(e) => {
@@ -123,7 +130,7 @@ pub fn restore(app: AppState, ls: LessonState) {
         let reopen = super::deep_link::linked_page(ls).or_else(|| {
             progress.current.clone().and_then(|id| {
                 ls.lessons
-                    .with_value(|l| l.iter().position(|x| x.id == id))
+                    .with_untracked(|l| l.iter().position(|x| x.id == id))
                     .map(|i| (i, progress.page))
             })
         });
@@ -134,6 +141,37 @@ pub fn restore(app: AppState, ls: LessonState) {
         }
         super::deep_link::keep_in_url(app, ls);
     });
+}
+
+/// Reads the built-in lessons from the site (`lessons::BUNDLE_PATH`: the page's wasm links no
+/// lesson text, so the first download is smaller by the lessons' ~116 KB gzip) and adds them to
+/// the lessons known; a course author's lessons defined meanwhile stay, at their indices. Once:
+/// later calls return at once, and after a failed read (logged) the next call tries again.
+pub async fn load_built_in(ls: LessonState) {
+    if ls.built_in.get_untracked() {
+        return;
+    }
+    let read = library::fetch_text(lessons::BUNDLE_PATH)
+        .await
+        .and_then(|text| lessons::parse_bundle(&text).map_err(|e| e.to_string()));
+    match read {
+        Ok(built_in) => {
+            if ls.built_in.get_untracked() {
+                return;
+            }
+            ls.lessons.update(|known| {
+                for lesson in built_in {
+                    if !known.iter().any(|l| l.id == lesson.id) {
+                        known.push(lesson);
+                    }
+                }
+            });
+            ls.built_in.set(true);
+        }
+        Err(e) => {
+            web_sys::console::error_1(&format!("the built-in lessons were not read: {e}").into())
+        }
+    }
 }
 
 /// Saves the progress whenever it or the language changes (once the saved state was read, so it
