@@ -256,6 +256,18 @@ impl Collection {
         self.records.iter().map(|(r, d)| (*r, d))
     }
 
+    /// Documents in natural order after `record_id` (all of them for `None`): a scan that
+    /// resumes from its position seeks once instead of walking past what it has read.
+    pub fn iter_after(
+        &self,
+        record_id: Option<u64>,
+    ) -> impl DoubleEndedIterator<Item = (u64, &Document)> {
+        let start = record_id.map_or(std::ops::Bound::Unbounded, std::ops::Bound::Excluded);
+        self.records
+            .range((start, std::ops::Bound::Unbounded))
+            .map(|(r, d)| (*r, d))
+    }
+
     /// The documents' BSON bytes in natural order with their record ids (an empty slice where
     /// none were kept: read [`Self::get`]'s document then), for a scan that reads fields from
     /// the bytes and looks a document up only when it needs it.

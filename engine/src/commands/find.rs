@@ -114,11 +114,7 @@ fn scan_capped(
     ctx: &MatchContext<'_>,
 ) -> Result<Vec<Document>> {
     let mut out = Vec::new();
-    let start = scan.position;
-    for (rid, doc) in coll.iter() {
-        if start.is_some_and(|p| rid <= p) {
-            continue;
-        }
+    for (rid, doc) in coll.iter_after(scan.position) {
         if out.len() >= max || scan.limit_left == Some(0) {
             break;
         }
