@@ -2,8 +2,9 @@
 // round times every workload on build A, then on build B, and the median of the per-round
 // ratios A/B is printed (above 1: B is faster). On a loaded machine the rounds share the load,
 // which `compare.mjs` (one library after the other) cannot promise. The workloads are the
-// harness's point lookup, range + sort + limit, compound scan, unindexed count, the two `$group`s
-// and the insert of 20k products; both builds must return the same batch (or reply).
+// harness's point lookup, range + sort + limit, compound scan, unindexed count, the count through
+// the price index, the unindexed top-1,000 sort, the two `$group`s and the insert of 20k
+// products; both builds must return the same batch (or reply).
 //
 // Run: `node bench/ab.mjs <A sprout_node.js> <B sprout_node.js> [rounds] [workload,…]`
 // (e.g. A = a copy of an earlier `target/bench-node/`, B = `target/bench-node/`).
@@ -33,6 +34,8 @@ const work = {
   range: [100, (cmd) => cmd({ find: 'products', filter: { price: { $gte: 100, $lt: 200 }, category: 'books' }, sort: { price: -1 }, limit: 10, batchSize: 1e9 })],
   scan: [5, (cmd) => cmd({ find: 'products', filter: { category: 'games', stock: { $gt: 250 } }, batchSize: 1e9 })],
   count: [5, (cmd) => cmd({ aggregate: 'products', pipeline: [{ $match: { category: 'games', stock: { $gt: 250 } } }, { $group: { _id: 1, n: { $sum: 1 } } }], cursor: {} })],
+  count_index: [5, (cmd) => cmd({ aggregate: 'products', pipeline: [{ $match: { price: { $gte: 100, $lt: 200 } } }, { $group: { _id: 1, n: { $sum: 1 } } }], cursor: {} })],
+  sort: [2, (cmd) => cmd({ find: 'products', filter: {}, sort: { stock: -1, _id: 1 }, limit: 1000, batchSize: 1e9 })],
   group: [1, (cmd) => cmd({ aggregate: 'events', pipeline: [{ $group: { _id: { $dayOfMonth: '$ts' }, bytes: { $sum: '$bytes' }, hits: { $sum: 1 } } }, { $sort: { _id: 1 } }], cursor: { batchSize: 1e9 } })],
   // 20k products in batches of 1,000 into an empty collection, dropped after each round.
   insert: [1, (cmd) => { for (let i = 0; i < docs.length; i += 1000) cmd({ insert: 'fresh', documents: docs.slice(i, i + 1000) }); return cmd({ drop: 'fresh' }); }],

@@ -159,6 +159,31 @@ impl SortSpec {
             .collect()
     }
 
+    /// [`SortSpec::key_values`] read from a document's BSON bytes, when every key is a
+    /// top-level field holding a scalar or a string, or missing (`None` otherwise, or on bytes
+    /// the reader does not follow: the caller reads the document). A top-level scalar is its
+    /// own sort value, and a missing field sorts as null, as [`sort_key`] finds them.
+    pub fn key_values_raw(&self, bytes: &[u8]) -> Option<Vec<Bson>> {
+        use crate::matcher::raw::{find, scalar, string_bytes};
+        let mut values = Vec::with_capacity(self.keys.len());
+        for k in &self.keys {
+            let SortKey::Field { path, .. } = k else {
+                continue;
+            };
+            let [name] = path.parts() else {
+                return None;
+            };
+            values.push(match find(bytes, name.as_bytes())? {
+                None => Bson::Null,
+                Some((0x02, v)) => {
+                    Bson::String(std::str::from_utf8(string_bytes(v)?).ok()?.to_string())
+                }
+                Some((tag, v)) => scalar(tag, v)?,
+            });
+        }
+        Some(values)
+    }
+
     /// The document's `{$meta: "sortKey"}` (MongoDB 4.4+): an array of its value for each
     /// component of the sort, the text score for a `{$meta: "textScore"}` one.
     pub fn meta_sort_key(&self, doc: &Document, text_score: Option<f64>) -> Bson {
@@ -345,5 +370,39 @@ mod tests {
                 .unwrap()
                 .needs_text_score()
         );
+    }
+
+    /// The values read from a document's bytes are the document's own sort values, or none are
+    /// read (arrays, embedded documents and dotted paths are left to the document).
+    #[test]
+    fn values_from_bytes_agree_with_the_document() {
+        let docs = vec![
+            doc! {"_id": 1, "a": 5, "s": "x"},
+            doc! {"_id": 2, "a": 2.5, "s": null},
+            doc! {"_id": 3, "s": "é"},
+            doc! {"_id": 4, "a": Bson::Undefined, "s": bson::DateTime::from_millis(3)},
+            doc! {"_id": 5, "a": Bson::Int64(7), "s": bson::oid::ObjectId::from_bytes([1; 12])},
+            doc! {"_id": 6, "a": [3, 1], "s": "y"},
+            doc! {"_id": 7, "a": {"b": 1}, "s": true},
+            doc! {"_id": 8, "a": [], "s": Bson::MinKey},
+        ];
+        for spec in [
+            doc! {"a": 1},
+            doc! {"s": -1, "_id": 1},
+            doc! {"a": -1, "s": 1},
+            doc! {"a.b": 1},
+        ] {
+            let s = SortSpec::parse(&spec).unwrap();
+            for d in &docs {
+                let bytes = d.to_vec().unwrap();
+                let whole = d
+                    .get("a")
+                    .is_some_and(|a| matches!(a, Bson::Array(_) | Bson::Document(_)));
+                match s.key_values_raw(&bytes) {
+                    Some(v) => assert_eq!(v, s.key_values(d), "{spec} on {d}"),
+                    None => assert!(whole || spec.contains_key("a.b"), "{spec} on {d}"),
+                }
+            }
+        }
     }
 }

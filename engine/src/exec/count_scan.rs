@@ -21,7 +21,7 @@ impl<'a> CountScan<'a> {
     pub fn new(index: &'a Index, plan: IxScanPlan) -> Self {
         CountScan {
             index,
-            scan: IndexScan::new(index, plan.clone()),
+            scan: IndexScan::new(index, plan.clone()).without_keys(),
             plan,
         }
     }

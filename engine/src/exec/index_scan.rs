@@ -5,6 +5,7 @@
 //! examining the key beyond it, as MongoDB's end-positioned cursor does.
 
 use std::collections::HashSet;
+use std::collections::btree_map::Range;
 
 use bson::{Bson, Document, doc};
 
@@ -44,7 +45,14 @@ pub struct IndexScan<'a> {
     /// The first key part's intervals in scan order.
     first: Vec<Interval>,
     interval: usize,
-    position: Option<EntryKey>,
+    /// The entry the scan stands on.
+    position: Option<&'a EntryKey>,
+    /// The walk from `position` on, held between steps (dropped at each seek).
+    cursor: Option<Range<'a, EntryKey, Vec<Bson>>>,
+    /// The key's field names, as members carry them.
+    names: Vec<String>,
+    /// Whether members carry the key (a COUNT_SCAN needs only the record id).
+    with_keys: bool,
     pending_seek: Option<usize>,
     started: bool,
     done: bool,
@@ -74,6 +82,7 @@ impl<'a> IndexScan<'a> {
             .as_ref()
             .map(|r| (index.encode_key(&r.start), index.encode_key(&r.end)));
         let done = range_keys.is_none() && plan.bounds.iter().any(Vec::is_empty);
+        let names = key_names(index, &plan);
         IndexScan {
             index,
             plan,
@@ -81,6 +90,9 @@ impl<'a> IndexScan<'a> {
             first,
             interval: 0,
             position: None,
+            cursor: None,
+            names,
+            with_keys: true,
             pending_seek: None,
             started: false,
             done,
@@ -90,6 +102,36 @@ impl<'a> IndexScan<'a> {
             common: CommonStats::default(),
             specific: IndexScanStats::default(),
         }
+    }
+
+    /// The same scan handing out record ids without their keys.
+    pub fn without_keys(mut self) -> Self {
+        self.with_keys = false;
+        self
+    }
+
+    /// The entry after the current position in scan order, walking the held cursor.
+    fn advance(&mut self) -> Option<(&'a EntryKey, &'a Vec<Bson>)> {
+        let index: &'a Index = self.index;
+        let forward = self.plan.forward;
+        let position = self.position?;
+        let cursor = self
+            .cursor
+            .get_or_insert_with(|| index.cursor_after(position, forward));
+        if forward {
+            cursor.next()
+        } else {
+            cursor.next_back()
+        }
+    }
+
+    /// Stands the scan on `entry` after a seek (the held walk no longer starts there).
+    fn seek_to(
+        &mut self,
+        entry: Option<(&'a EntryKey, &'a Vec<Bson>)>,
+    ) -> Option<(&'a EntryKey, &'a Vec<Bson>)> {
+        self.cursor = None;
+        entry
     }
 
     /// The start of interval `k` of the first key part (with the following parts' starts while
@@ -155,20 +197,19 @@ impl<'a> IndexScan<'a> {
         let entry = if !self.started {
             self.started = true;
             self.specific.seeks += 1;
-            self.seek_entry(0)
+            let entry = self.seek_entry(0);
+            self.seek_to(entry)
         } else if let Some(k) = self.pending_seek.take() {
-            self.seek_entry(k)
+            let entry = self.seek_entry(k);
+            self.seek_to(entry)
         } else {
-            match &self.position {
-                Some(p) => self.index.next_after(p, self.plan.forward),
-                None => None,
-            }
+            self.advance()
         };
         let Some((pos, key)) = entry else {
             self.done = true;
             return State::IsEof;
         };
-        self.position = Some(pos.clone());
+        self.position = Some(pos);
         // Where is the first key part relative to the current interval?
         let v0 = key.first().unwrap_or(&Bson::Null);
         loop {
@@ -224,11 +265,11 @@ impl<'a> IndexScan<'a> {
             return State::IsEof;
         }
         let forward = self.plan.forward;
-        let entry = match &self.position {
-            Some(p) => self.index.next_after(p, forward),
+        let entry = match self.position {
+            Some(_) => self.advance(),
             None => {
                 self.specific.seeks += 1;
-                if forward {
+                let entry = if forward {
                     self.index.seek(&(start.to_vec(), 0), true)
                 } else {
                     let end_pos = (end.to_vec(), 0);
@@ -238,7 +279,8 @@ impl<'a> IndexScan<'a> {
                             std::ops::Bound::Excluded(&end_pos),
                         )
                         .next_back()
-                }
+                };
+                self.seek_to(entry)
             }
         };
         let Some((pos, key)) = entry else {
@@ -254,26 +296,9 @@ impl<'a> IndexScan<'a> {
             self.done = true;
             return State::IsEof;
         }
-        self.position = Some(pos.clone());
+        self.position = Some(pos);
         self.specific.keys_examined += 1;
         self.emit(pos.1, key)
-    }
-
-    /// The key's field names: the key pattern's (`$_path` and the path for a wildcard scan).
-    fn key_names(&self) -> Vec<String> {
-        match &self.plan.wildcard {
-            Some(w) => vec![
-                crate::index::wildcard::PATH_FIELD.to_string(),
-                w.path.clone(),
-            ],
-            None => self
-                .index
-                .spec
-                .parts
-                .iter()
-                .map(|p| p.dotted.clone())
-                .collect(),
-        }
     }
 
     /// Whether the key meets the scan's key filter (a regex or `$mod` on a key part without
@@ -286,8 +311,9 @@ impl<'a> IndexScan<'a> {
             record_id: None,
             doc: None,
             key: Some(
-                self.key_names()
-                    .into_iter()
+                self.names
+                    .iter()
+                    .cloned()
                     .zip(key.iter().cloned())
                     .collect(),
             ),
@@ -309,11 +335,17 @@ impl<'a> IndexScan<'a> {
                 return State::NeedTime;
             }
         }
-        let names = self.key_names();
+        let key = self.with_keys.then(|| {
+            self.names
+                .iter()
+                .cloned()
+                .zip(key.iter().cloned())
+                .collect()
+        });
         State::Advanced(Member {
             record_id: Some(rid),
             doc: None,
-            key: Some(names.into_iter().zip(key.iter().cloned()).collect()),
+            key,
             text_score: None,
         })
     }
@@ -374,7 +406,7 @@ impl<'a> IndexScan<'a> {
             // A simple range has no per-field bounds: explain shows `indexBounds: {}`.
             return out;
         }
-        for (i, name) in self.key_names().into_iter().enumerate() {
+        for (i, name) in self.names.iter().cloned().enumerate() {
             let mut list: Vec<Bson> = Vec::new();
             let ivs = &self.plan.bounds[i];
             if self.ascending[i] {
@@ -389,6 +421,17 @@ impl<'a> IndexScan<'a> {
 }
 
 use crate::index::encode::successor;
+
+/// The key's field names: the key pattern's (`$_path` and the path for a wildcard scan).
+fn key_names(index: &Index, plan: &IxScanPlan) -> Vec<String> {
+    match &plan.wildcard {
+        Some(w) => vec![
+            crate::index::wildcard::PATH_FIELD.to_string(),
+            w.path.clone(),
+        ],
+        None => index.spec.parts.iter().map(|p| p.dotted.clone()).collect(),
+    }
+}
 
 impl Stage for IndexScan<'_> {
     fn work(&mut self) -> Result<State> {

@@ -156,16 +156,52 @@ impl<'a> Sort<'a> {
 
     /// A result's place in the sort (it is the next to arrive).
     fn rank(&mut self, doc: &Document, member: &Member) -> RankKey<'a> {
+        let values = self
+            .spec
+            .sort
+            .as_ref()
+            .map_or_else(Vec::new, |s| s.key_values(doc));
+        self.rank_by(values, member)
+    }
+
+    /// A result's place given its sort values (it is the next to arrive).
+    fn rank_by(&mut self, values: Vec<Bson>, member: &Member) -> RankKey<'a> {
         let spec: &'a FindSpec = self.spec;
-        let sort = spec.sort.as_ref();
         let arrival = self.arrivals;
         self.arrivals += 1;
         RankKey {
-            sort,
-            values: sort.map_or_else(Vec::new, |s| s.key_values(doc)),
+            sort: spec.sort.as_ref(),
+            values,
             score: member.text_score,
             arrival,
         }
+    }
+
+    /// A stored document's place and size read from its BSON bytes, when the sort's values can
+    /// be (see [`SortSpec::key_values_raw`]): the document tree is then looked up only if it
+    /// enters the best `limit`. `Some(None)`: read, and not held.
+    fn rank_stored_bytes(
+        &mut self,
+        coll: &'a Collection,
+        member: &mut Member,
+    ) -> Option<Option<Ranked<'a>>> {
+        let rid = member.record_id?;
+        let bytes = coll.bytes(rid)?;
+        let values = self.spec.sort.as_ref()?.key_values_raw(bytes)?;
+        let key = self.rank_by(values, member);
+        // A document's BSON size is its encoding's length.
+        let size = bytes.len() as u64;
+        self.specific.total_data_size_sorted += size;
+        if !self.admits(&key) {
+            return Some(None);
+        }
+        // The stored bytes and documents are kept in step: a record with bytes has a document.
+        Some(coll.get(rid).map(|doc| Ranked {
+            key,
+            size,
+            doc: doc.clone(),
+            member: std::mem::take(member),
+        }))
     }
 
     /// Whether a result at `key` would be held (with a limit: whether it is among the best
@@ -192,13 +228,20 @@ impl<'a> Sort<'a> {
         }
         match self.child.work()? {
             State::Advanced(mut m) => {
-                let stored = match (self.source, m.record_id, &m.doc, &m.key) {
-                    (Some(coll), Some(rid), None, None) => coll.get(rid),
+                let source = match (self.source, &m.doc, &m.key) {
+                    (Some(coll), None, None) => Some(coll),
                     _ => None,
                 };
-                let ranked = match stored {
+                // Read from the stored bytes where the sort's values can be.
+                let from_bytes = source.and_then(|coll| self.rank_stored_bytes(coll, &mut m));
+                let stored = match (source, m.record_id, &from_bytes) {
+                    (Some(coll), Some(rid), None) => coll.get(rid),
+                    _ => None,
+                };
+                let ranked = match (from_bytes, stored) {
+                    (Some(ranked), _) => ranked,
                     // Read in place: copied only if it enters the best `limit`.
-                    Some(doc) => {
+                    (None, Some(doc)) => {
                         let key = self.rank(doc, &m);
                         let size = document_size(doc) as u64;
                         self.specific.total_data_size_sorted += size;
@@ -211,7 +254,7 @@ impl<'a> Sort<'a> {
                     }
                     // The document moves into the buffer beside its member (put back on the
                     // way out), so the sort holds one copy.
-                    None => {
+                    (None, None) => {
                         let doc = match m.doc.take() {
                             Some(d) => d,
                             None => m.document(),

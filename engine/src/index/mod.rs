@@ -262,6 +262,23 @@ impl Index {
         }
     }
 
+    /// A cursor over the entries strictly after (forward: walk it with `next`) or before
+    /// (backward: walk it with `next_back`) `from`, held by a scan so each step is a move, not a
+    /// search from the root.
+    pub fn cursor_after(
+        &self,
+        from: &EntryKey,
+        forward: bool,
+    ) -> std::collections::btree_map::Range<'_, EntryKey, Vec<Bson>> {
+        if forward {
+            self.entries
+                .range::<EntryKey, _>((Bound::Excluded(from), Bound::Unbounded))
+        } else {
+            self.entries
+                .range::<EntryKey, _>((Bound::Unbounded, Bound::Excluded(from)))
+        }
+    }
+
     /// The entry strictly after (forward) or before (backward) `from`.
     pub fn next_after(&self, from: &EntryKey, forward: bool) -> Option<(&EntryKey, &Vec<Bson>)> {
         if forward {

@@ -16,7 +16,7 @@ mod eval;
 pub(crate) mod expr;
 pub(crate) mod json_schema;
 mod parse;
-mod raw;
+pub(crate) mod raw;
 pub(crate) use parse::{is_operator_document, is_path_accepting};
 pub(crate) mod serialize;
 mod text;

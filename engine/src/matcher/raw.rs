@@ -104,7 +104,7 @@ fn matches_element(pred: &ValuePred, tag: u8, value: &[u8]) -> Option<bool> {
 }
 
 /// The value of an element of a type that holds nothing on the heap (others: `None`).
-fn scalar(tag: u8, v: &[u8]) -> Option<Bson> {
+pub(crate) fn scalar(tag: u8, v: &[u8]) -> Option<Bson> {
     Some(match tag {
         0x01 => Bson::Double(f64::from_le_bytes(v.get(..8)?.try_into().ok()?)),
         0x06 => Bson::Undefined,
@@ -128,7 +128,7 @@ fn scalar(tag: u8, v: &[u8]) -> Option<Bson> {
 }
 
 /// A BSON string's bytes without its length prefix and terminating NUL.
-fn string_bytes(v: &[u8]) -> Option<&[u8]> {
+pub(crate) fn string_bytes(v: &[u8]) -> Option<&[u8]> {
     let len = read_i32(v)? as usize;
     v.get(4..4 + len.checked_sub(1)?)
 }
@@ -140,7 +140,7 @@ fn read_i32(v: &[u8]) -> Option<i32> {
 /// Finds the top-level field `name`: `Some(None)` when the document has no such field,
 /// `Some(Some((type, value bytes from the value on)))` when it has, `None` on bytes this reader
 /// does not understand (then the caller reads the document instead).
-fn find<'a>(doc: &'a [u8], name: &[u8]) -> Option<Option<(u8, &'a [u8])>> {
+pub(crate) fn find<'a>(doc: &'a [u8], name: &[u8]) -> Option<Option<(u8, &'a [u8])>> {
     let mut at = 4;
     loop {
         let tag = *doc.get(at)?;
