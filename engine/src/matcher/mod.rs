@@ -16,7 +16,7 @@ mod eval;
 pub(crate) mod expr;
 pub(crate) mod json_schema;
 mod parse;
-mod raw;
+pub(crate) mod raw;
 pub(crate) use parse::{is_operator_document, is_path_accepting};
 pub(crate) mod serialize;
 mod text;
@@ -181,6 +181,18 @@ impl Filter {
     /// `$jsonSchema`).
     pub fn raw_capable(&self) -> bool {
         raw::raw_capable(&self.root)
+    }
+
+    /// The top-level fields a filter reads when [`Filter::raw_capable`] holds (`None`
+    /// otherwise): what a find checks against the indexes before it plans a collection scan
+    /// that answers from stored bytes (`commands::find`).
+    pub fn raw_field_names(&self) -> Option<Vec<&str>> {
+        if !self.raw_capable() {
+            return None;
+        }
+        let mut out = Vec::new();
+        raw::field_names(&self.root, &mut out);
+        Some(out)
     }
 
     /// Whether a document matches, read from its BSON bytes: `None` when the bytes cannot say
