@@ -242,6 +242,32 @@ impl Engine {
         command: &Document,
         ctx: &matcher::MatchContext<'_>,
     ) -> Document {
+        match self.run_command_inner(db, command, ctx, false) {
+            commands::Reply::Document(d) => d,
+            bytes => bytes
+                .into_document()
+                .unwrap_or_else(|e| error_reply(&Error::new(ErrorCode::InternalError, e))),
+        }
+    }
+
+    /// Like [`Engine::run_command`], for a caller that takes the reply as BSON bytes (the
+    /// Node.js binding): a find whose results are stored documents unchanged writes its reply
+    /// from their stored bytes, without building a document tree
+    /// ([`commands::Reply::into_bytes`] gives the bytes either way). The same reply as
+    /// `run_command`'s, encoded. While a command observer is installed, it sees documents, so
+    /// replies are documents then.
+    pub fn run_command_reply(&mut self, db: &str, command: &Document) -> commands::Reply {
+        let bytes = self.observer.is_none();
+        self.run_command_inner(db, command, &matcher::MatchContext::default(), bytes)
+    }
+
+    fn run_command_inner(
+        &mut self,
+        db: &str,
+        command: &Document,
+        ctx: &matcher::MatchContext<'_>,
+        bytes: bool,
+    ) -> commands::Reply {
         self.run_due_ttl_pass();
         let now = self.now_millis();
         self.sessions.touch(command, now);
@@ -255,16 +281,19 @@ impl Engine {
         };
         // BSON validation of the incoming command (depth), before anything walks it.
         let checked = value::nesting::check_command_depth(command);
-        let reply = match checked.and_then(|()| commands::dispatch(self, db, command, ctx)) {
-            Ok(reply) => reply,
-            Err(e) => error_reply(&e),
-        };
+        let reply =
+            match checked.and_then(|()| commands::dispatch_reply(self, db, command, ctx, bytes)) {
+                Ok(reply) => reply,
+                Err(e) => commands::Reply::Document(error_reply(&e)),
+            };
         self.bypass_document_validation = false;
         self.evict_from_capped(first_change);
         // Indexes this command created start their `$indexStats` count now.
         self.catalog.stamp_index_usage(self.clock.now_millis());
         if let Some(mut observe) = self.observer.take() {
-            observe(self, db, command, &reply);
+            if let commands::Reply::Document(reply) = &reply {
+                observe(self, db, command, reply);
+            }
             self.observer = Some(observe);
         }
         reply

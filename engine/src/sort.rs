@@ -164,22 +164,20 @@ impl SortSpec {
     /// the reader does not follow: the caller reads the document). A top-level scalar is its
     /// own sort value, and a missing field sorts as null, as [`sort_key`] finds them.
     pub fn key_values_raw(&self, bytes: &[u8]) -> Option<Vec<Bson>> {
-        use crate::matcher::raw::{find, scalar, string_bytes};
-        let mut values = Vec::with_capacity(self.keys.len());
+        let mut names = Vec::with_capacity(self.keys.len());
         for k in &self.keys {
-            let SortKey::Field { path, .. } = k else {
-                continue;
-            };
-            let [name] = path.parts() else {
-                return None;
-            };
-            values.push(match find(bytes, name.as_bytes())? {
-                None => Bson::Null,
-                Some((0x02, v)) => {
-                    Bson::String(std::str::from_utf8(string_bytes(v)?).ok()?.to_string())
-                }
-                Some((tag, v)) => scalar(tag, v)?,
-            });
+            if let SortKey::Field { path, .. } = k {
+                let [name] = path.parts() else {
+                    return None;
+                };
+                names.push(name.as_str());
+            }
+        }
+        let mut found = Vec::with_capacity(names.len());
+        crate::matcher::raw::top_level_values(bytes, &names, &mut found)?;
+        let mut values = vec![Bson::Null; names.len()];
+        for (i, v) in found {
+            values[i] = v;
         }
         Some(values)
     }

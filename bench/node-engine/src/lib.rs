@@ -1,7 +1,8 @@
 //! The engine as a Node.js module for `bench/compare.mjs`. Two boundaries:
 //! - `runCommandBson`: the command goes in and the reply comes out as BSON bytes (a
 //!   `Uint8Array`), what a JavaScript user of the binding calls with the `bson` package, and what
-//!   the playground's shell passes in-process;
+//!   the playground's shell passes in-process; a find of stored documents writes its reply from
+//!   their stored bytes (`Engine::run_command_reply`);
 //! - `runCommand`: relaxed Extended JSON text both ways (kept so that earlier builds and this
 //!   one can be measured side by side by the same harness, and for callers without a BSON codec).
 //!
@@ -89,11 +90,16 @@ impl NodeEngine {
     #[wasm_bindgen(js_name = runCommandBson)]
     pub fn run_command_bson(&mut self, db: &str, command: &[u8]) -> Vec<u8> {
         let reply = match engine::value::bson_bytes::decode_document(command) {
-            Ok(cmd) => self.run(db, &cmd),
-            Err(e) => bad_input(e.message),
+            Ok(cmd) => {
+                // A find of stored documents writes its reply from their stored bytes.
+                let reply = self.engine.run_command_reply(db, &cmd);
+                drop(self.engine.take_changes());
+                reply
+            }
+            Err(e) => engine::commands::Reply::Document(bad_input(e.message)),
         };
         reply
-            .to_vec()
+            .into_bytes()
             .or_else(|e| bad_input(format!("the reply cannot be encoded: {e}")).to_vec())
             .unwrap_or_default()
     }

@@ -272,6 +272,12 @@ impl Accumulator {
         self.argument.reads_document() || matches!(self.op, Op::TopBottom { .. })
     }
 
+    /// The top-level fields feeding a document reads ([`Expression::top_level_fields`]);
+    /// `false` when it may read more (the whole document, or `$top`/`$bottom`'s `sortBy`).
+    pub fn top_level_fields<'e>(&'e self, out: &mut Vec<&'e str>) -> bool {
+        !matches!(self.op, Op::TopBottom { .. }) && self.argument.top_level_fields(out)
+    }
+
     /// Feeds one document (`vars.current`) to a state.
     pub fn accumulate(&self, state: &mut State, vars: &Vars<'_>) -> Result<()> {
         let value = self.argument.eval(vars)?;

@@ -250,9 +250,24 @@ fn execute(
             let query = CanonicalQuery::new(&filter_only).with_hint(a.hint);
             let skip = p.skip.map_or(0, |s| s.max(0) as u64);
             let limit = p.limit.map_or(0, |l| l.max(0) as u64);
-            let (n, _) = execute_count(coll, &query, skip, limit, ctx, true)
-                .map_err(|e| pushed_down_error(e, a.allow_disk_use))
-                .map_err(executor_error)?;
+            // Without skip or limit, a count over a lone collection scan runs as one loop over
+            // the stored bytes (`exec::scanned_count`), not a stage's `work` call per record.
+            let scanned = if skip == 0 && limit == 0 {
+                crate::exec::scanned_count(coll, &query, ctx)
+                    .map_err(|e| pushed_down_error(e, a.allow_disk_use))
+                    .map_err(executor_error)?
+            } else {
+                None
+            };
+            let n = match scanned {
+                Some(n) => n,
+                None => {
+                    execute_count(coll, &query, skip, limit, ctx, true)
+                        .map_err(|e| pushed_down_error(e, a.allow_disk_use))
+                        .map_err(executor_error)?
+                        .0
+                }
+            };
             return run_stages(a, &cx, vec![Document::new(); n as usize], None, p.stages);
         }
         let next = a.pipeline.stages().get(p.stages);
@@ -262,15 +277,11 @@ fn execute(
             && p.limit.is_none()
             && let Some(next) = next.filter(|s| s.reads_in_place())
             && let Some(c) = coll
-            && let Some(ids) = crate::exec::scanned_record_ids(coll, &query, ctx)
+            && let Some(out) = in_place(next.as_ref(), c, &query, ctx, &cx)
                 .map_err(|e| pushed_down_error(e, a.allow_disk_use))
                 .map_err(executor_error)?
         {
-            // A collection scan feeding a stage that reads its input in place (`$group`): the
-            // stored documents are read where they are instead of copied for the stage and
-            // dropped after it (two thirds of a `$group` over 100k documents).
-            let docs: Vec<&Document> = ids.iter().filter_map(|rid| c.get(*rid)).collect();
-            let out = next.apply_in_place(&docs, &cx).map_err(executor_error)?;
+            let out = out.map_err(executor_error)?;
             let returned = out.len();
             let mut executed = run_stages(a, &cx, out, None, p.stages + 1)?;
             executed.pushed = p.stages;
@@ -507,6 +518,28 @@ fn check_hint(hint: Option<&Bson>) -> Result<()> {
             type_name(other)
         ))),
     }
+}
+
+/// A collection scan feeding a stage that reads its input in place (`$group`): the stored
+/// documents are read where they are instead of copied for the stage and dropped after it
+/// (two thirds of a `$group` over 100k documents), walked in order rather than looked up one
+/// by one, and read from their BSON bytes when the stage reads only some top-level fields
+/// (`Stage::reads_stored_bytes`). `None` when the find is not a lone collection scan; the
+/// outer error is the scan's, the inner one the stage's.
+fn in_place(
+    next: &dyn crate::pipeline::Stage,
+    c: &crate::catalog::Collection,
+    query: &CanonicalQuery<'_>,
+    ctx: &crate::matcher::MatchContext<'_>,
+    cx: &crate::pipeline::RunContext<'_>,
+) -> Result<Option<Result<Vec<Document>>>> {
+    if next.reads_stored_bytes()
+        && let Some(stored) = crate::exec::scanned_bytes(Some(c), query, ctx)?
+    {
+        return Ok(Some(next.apply_to_stored(c, &stored, cx)));
+    }
+    Ok(crate::exec::scanned_documents(Some(c), query, ctx)?
+        .map(|docs| next.apply_in_place(&docs, cx)))
 }
 
 #[cfg(test)]

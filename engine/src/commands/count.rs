@@ -24,7 +24,17 @@ pub fn count(
     let (skip, limit) = (request.skip, request.limit);
     let query = CanonicalQuery::new(&spec).with_hint(request.hint);
     let coll = engine.catalog().collection(&ns);
-    let (n, _) = execute_count(coll, &query, skip as u64, limit as u64, ctx, true)?;
+    // Without skip or limit, a count over a lone collection scan is one loop over the stored
+    // bytes (`exec::scanned_count`).
+    let scanned = if skip == 0 && limit == 0 {
+        crate::exec::scanned_count(coll, &query, ctx)?
+    } else {
+        None
+    };
+    let n = match scanned {
+        Some(n) => n,
+        None => execute_count(coll, &query, skip as u64, limit as u64, ctx, true)?.0,
+    };
     let n = n as i64;
     let n = match i32::try_from(n) {
         Ok(small) => Bson::Int32(small),

@@ -32,12 +32,57 @@ use crate::Engine;
 use crate::catalog::{Namespace, validate_collection_name, validate_db_name};
 use crate::error::{Error, ErrorCode, Result};
 
+/// A command's reply: a document, or its BSON bytes already encoded. Bytes come only when the
+/// caller takes bytes ([`crate::Engine::run_command_reply`]) and the command can write its reply
+/// without a tree: a find whose results are stored documents unchanged (`find::find_reply`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Document(Document),
+    Bytes(Vec<u8>),
+}
+
+impl Reply {
+    /// The reply's BSON bytes (an error when a document reply cannot be encoded).
+    pub fn into_bytes(self) -> std::result::Result<Vec<u8>, String> {
+        match self {
+            Reply::Document(d) => d.to_vec().map_err(|e| e.to_string()),
+            Reply::Bytes(b) => Ok(b),
+        }
+    }
+
+    /// The reply as a document (bytes are decoded).
+    pub fn into_document(self) -> std::result::Result<Document, String> {
+        match self {
+            Reply::Document(d) => Ok(d),
+            Reply::Bytes(b) => crate::value::bson_bytes::decode_document(&b).map_err(|e| e.message),
+        }
+    }
+}
+
 pub fn dispatch(
     engine: &mut Engine,
     db: &str,
     command: &Document,
     ctx: &crate::matcher::MatchContext<'_>,
 ) -> Result<Document> {
+    match dispatch_reply(engine, db, command, ctx, false)? {
+        Reply::Document(d) => Ok(d),
+        // Not asked for: never happens; decoded all the same.
+        bytes => bytes
+            .into_document()
+            .map_err(|e| Error::new(ErrorCode::InternalError, e)),
+    }
+}
+
+/// [`dispatch`], with `bytes`: the caller takes the reply as BSON bytes, so a command that can
+/// write them without building a tree does.
+pub fn dispatch_reply(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    ctx: &crate::matcher::MatchContext<'_>,
+    bytes: bool,
+) -> Result<Reply> {
     let Some((name, _)) = command.iter().next() else {
         return Err(Error::new(ErrorCode::FailedToParse, "no such command: ''"));
     };
@@ -63,11 +108,13 @@ pub fn dispatch(
         read_concern::check_standalone(command)?;
     }
     if let Some(reply) = view::intercept(engine, db, name, command, ctx)? {
-        return Ok(reply);
+        return Ok(Reply::Document(reply));
     }
-    match name.as_str() {
+    if name == "find" {
+        return find::find_reply(engine, db, command, ctx, bytes);
+    }
+    let reply = match name.as_str() {
         "insert" => insert::insert(engine, db, command),
-        "find" => find::find(engine, db, command, ctx),
         "aggregate" => aggregate::aggregate(engine, db, command, ctx),
         "sproutPreviewPipeline" => aggregate_preview::preview_command(engine, db, command, ctx),
         "sproutExportJSON" => transfer::export_json_command(engine, db, command, ctx),
@@ -108,7 +155,8 @@ pub fn dispatch(
             ErrorCode::CommandNotFound,
             format!("no such command: '{other}'"),
         )),
-    }
+    };
+    reply.map(Reply::Document)
 }
 
 /// The collection a command names in its first field (`{insert: "products", ...}`).

@@ -460,38 +460,212 @@ pub(crate) fn run_only(
         .collect())
 }
 
-/// The record ids a find returns, in order, when its plan is a lone collection scan: the scan
-/// hands out record ids only, so no document is copied (an aggregation's `$group` then reads
-/// the stored documents in place). `None` when the plan is anything else (an index, a sort,
-/// a text search, a rooted `$or`): the caller runs the find as usual.
-pub fn scanned_record_ids(
-    coll: Option<&Collection>,
+/// The direction and filter of a find's plan when it is a lone collection scan (`None` for
+/// anything else: an index, a sort, a text search, a rooted `$or`).
+fn lone_collection_scan(
+    coll: &Collection,
     query: &CanonicalQuery<'_>,
-    match_ctx: &MatchContext<'_>,
-) -> Result<Option<Vec<u64>>> {
-    let Some(c) = coll else {
-        return Ok(None);
-    };
+) -> Result<Option<(bool, Option<crate::planner::predicates::Residual>)>> {
     if query.spec.filter.text_query().is_some()
         || crate::planner::or::rooted_or_branches(query).is_some()
     {
         return Ok(None);
     }
-    let mut candidates = plan_find(coll, query)?;
-    let (1, Some(Solution::CollScan { forward, filter })) = (candidates.len(), candidates.pop())
-    else {
-        return Ok(None);
+    let mut candidates = plan_find(Some(coll), query)?;
+    match (candidates.len(), candidates.pop()) {
+        (1, Some(Solution::CollScan { forward, filter })) => Ok(Some((forward, filter))),
+        _ => Ok(None),
+    }
+}
+
+/// Whether no index of `coll` could serve `filter`, judged cheaply before planning (planning
+/// decides; this spares planning twice when a caller would plan again after a `None` from
+/// [`scanned_count`] or a find's stored-bytes reply): the filter is made of one-field paths
+/// (`Filter::raw_field_names`), none of them in any index's key, and no index is a wildcard.
+pub fn no_index_could_serve(coll: &Collection, filter: &crate::matcher::Filter) -> bool {
+    let Some(fields) = filter.raw_field_names() else {
+        return false;
     };
-    let mut scan =
-        collection_scan::CollectionScan::new(c, forward, filter, match_ctx).without_documents();
-    let mut ids = Vec::new();
-    loop {
-        match scan.work()? {
-            State::Advanced(m) => ids.extend(m.record_id),
-            State::NeedTime => {}
-            State::IsEof => return Ok(Some(ids)),
+    !coll.indexes().iter().any(|index| {
+        index.spec.wildcard.is_some()
+            || index.spec.key.keys().any(|k| {
+                let head = k.split('.').next().unwrap_or(k);
+                fields.contains(&head)
+            })
+    })
+}
+
+/// Runs a lone collection scan's filter over the stored records in scan order, calling `each`
+/// with every match's record id, BSON bytes (empty when none are kept) and document, as
+/// [`collection_scan::CollectionScan`] decides them (from the bytes when they answer, else
+/// from the document) without a stage's `work` call and member per record. `each` returns
+/// whether to go on. Without a filter, `bytes` walks the stored bytes (no document is
+/// looked up), otherwise the documents.
+fn for_each_scanned<'a>(
+    coll: &'a Collection,
+    forward: bool,
+    filter: Option<&crate::planner::predicates::Residual>,
+    ctx: &MatchContext<'_>,
+    bytes: bool,
+    mut each: impl FnMut(u64, &'a [u8], Option<&'a Document>) -> bool,
+) -> Result<()> {
+    if filter.is_none() && bytes {
+        let mut stored = coll.iter_bytes();
+        while let Some((rid, b)) = if forward {
+            stored.next()
+        } else {
+            stored.next_back()
+        } {
+            if !each(rid, b, None) {
+                break;
+            }
+        }
+        return Ok(());
+    }
+    let Some(f) = filter else {
+        let mut records = coll.iter();
+        while let Some((rid, doc)) = if forward {
+            records.next()
+        } else {
+            records.next_back()
+        } {
+            if !each(rid, &[], Some(doc)) {
+                break;
+            }
+        }
+        return Ok(());
+    };
+    if !f.filter.raw_capable() {
+        let mut records = coll.iter();
+        while let Some((rid, doc)) = if forward {
+            records.next()
+        } else {
+            records.next_back()
+        } {
+            if f.filter.matches_with(doc, ctx)? && !each(rid, &[], Some(doc)) {
+                break;
+            }
+        }
+        return Ok(());
+    }
+    let mut stored = coll.iter_bytes();
+    while let Some((rid, bytes)) = if forward {
+        stored.next()
+    } else {
+        stored.next_back()
+    } {
+        let (matched, doc) = match f.filter.matches_raw(bytes) {
+            Some(m) => (m, None),
+            None => match coll.get(rid) {
+                Some(d) => (f.filter.matches_with(d, ctx)?, Some(d)),
+                None => (false, None),
+            },
+        };
+        if matched && !each(rid, bytes, doc) {
+            break;
         }
     }
+    Ok(())
+}
+
+/// The stored documents a find returns, in order and borrowed, when its plan is a lone
+/// collection scan (an aggregation's `$group` then reads them in place); `None` when the plan
+/// is anything else: the caller runs the find as usual.
+pub fn scanned_documents<'a>(
+    coll: Option<&'a Collection>,
+    query: &CanonicalQuery<'_>,
+    match_ctx: &MatchContext<'_>,
+) -> Result<Option<Vec<&'a Document>>> {
+    let Some(c) = coll else {
+        return Ok(None);
+    };
+    let Some((forward, filter)) = lone_collection_scan(c, query)? else {
+        return Ok(None);
+    };
+    let mut docs = Vec::new();
+    for_each_scanned(
+        c,
+        forward,
+        filter.as_ref(),
+        match_ctx,
+        false,
+        |rid, _, doc| {
+            if let Some(d) = doc.or_else(|| c.get(rid)) {
+                docs.push(d);
+            }
+            true
+        },
+    )?;
+    Ok(Some(docs))
+}
+
+/// A stored document: its record id and BSON bytes.
+pub type Stored<'a> = (u64, &'a [u8]);
+
+/// The record ids and stored BSON bytes of the documents a find returns, in order, when its
+/// plan is a lone collection scan and every matched document's bytes are kept (a find's reply
+/// is then written from them); `None` otherwise.
+pub fn scanned_bytes<'a>(
+    coll: Option<&'a Collection>,
+    query: &CanonicalQuery<'_>,
+    match_ctx: &MatchContext<'_>,
+) -> Result<Option<Vec<Stored<'a>>>> {
+    let Some(c) = coll else {
+        return Ok(None);
+    };
+    let Some((forward, filter)) = lone_collection_scan(c, query)? else {
+        return Ok(None);
+    };
+    let mut found = Vec::new();
+    let mut complete = true;
+    for_each_scanned(
+        c,
+        forward,
+        filter.as_ref(),
+        match_ctx,
+        true,
+        |rid, bytes, _| {
+            let bytes = if bytes.is_empty() {
+                c.bytes(rid)
+            } else {
+                Some(bytes)
+            };
+            match bytes {
+                Some(b) => found.push((rid, b)),
+                None => complete = false,
+            }
+            complete
+        },
+    )?;
+    Ok(complete.then_some(found))
+}
+
+/// How many documents a lone collection scan with a filter matches (a count without skip or
+/// limit: what `countDocuments` without an index asks); `None` when the plan is anything else
+/// or there is no filter (the count then takes the collection's size).
+pub fn scanned_count(
+    coll: Option<&Collection>,
+    query: &CanonicalQuery<'_>,
+    match_ctx: &MatchContext<'_>,
+) -> Result<Option<u64>> {
+    let Some(c) = coll else {
+        return Ok(None);
+    };
+    if query.conjuncts().is_empty()
+        || query.hint.is_some()
+        || !no_index_could_serve(c, &query.spec.filter)
+    {
+        return Ok(None);
+    }
+    let Some((forward, filter @ Some(_))) = lone_collection_scan(c, query)? else {
+        return Ok(None);
+    };
+    let mut n = 0;
+    for_each_scanned(c, forward, filter.as_ref(), match_ctx, true, |_, _, _| {
+        n += 1;
+        true
+    })?;
+    Ok(Some(n))
 }
 
 /// Counts one access (for `$indexStats`) on each index the plan that ran to the end used.

@@ -784,16 +784,12 @@ fn show_record_id_marks_every_result() {
     assert!(!first.contains_key("$recordId"));
 }
 
-/// A COLLSCAN answers from the stored documents' BSON bytes where it can
-/// (`matcher::Filter::matches_raw`): it returns exactly the documents the document trees
-/// match, in natural order, also after updates (bytes replaced) and deletes (bytes dropped,
-/// the buffer rewritten).
-#[test]
-fn a_scan_over_stored_bytes_returns_what_the_documents_match() {
+/// `t.c` holding [`varied_documents`], some grown (their bytes move to the end of the
+/// buffer), others deleted.
+fn varied_grown_and_deleted() -> Engine {
     let mut e = Engine::new();
     let docs = varied_documents();
     run(&mut e, "t", doc! {"insert": "c", "documents": docs});
-    // Grow some documents (their bytes move to the end of the buffer), delete others.
     run(
         &mut e,
         "t",
@@ -806,6 +802,16 @@ fn a_scan_over_stored_bytes_returns_what_the_documents_match() {
         "t",
         doc! {"delete": "c", "deletes": [{"q": {"b": 7}, "limit": 0}]},
     );
+    e
+}
+
+/// A COLLSCAN answers from the stored documents' BSON bytes where it can
+/// (`matcher::Filter::matches_raw`): it returns exactly the documents the document trees
+/// match, in natural order, also after updates (bytes replaced) and deletes (bytes dropped,
+/// the buffer rewritten).
+#[test]
+fn a_scan_over_stored_bytes_returns_what_the_documents_match() {
+    let mut e = varied_grown_and_deleted();
     let ns = Namespace::new("t", "c");
     for f in filters() {
         let parsed = crate::matcher::Filter::parse(&f).unwrap();
@@ -832,6 +838,65 @@ fn a_scan_over_stored_bytes_returns_what_the_documents_match() {
             .collect();
         assert_eq!(bytes(&found), bytes(&stored), "{f}");
     }
+}
+
+/// The loops over a lone collection scan (`scanned_documents`, `scanned_bytes`,
+/// `scanned_count`) return what the COLLSCAN stage returns, for every filter, forward and
+/// backward; through the commands, a count, an in-place `$group` and a find replying from
+/// stored bytes answer as the stage plans do.
+#[test]
+fn scan_loops_return_what_the_collscan_stage_returns() {
+    let mut e = varied_grown_and_deleted();
+    let ns = Namespace::new("t", "c");
+    let coll = e.catalog().collection(&ns);
+    let ctx = MatchContext::default();
+    for f in filters() {
+        for natural in [1, -1] {
+            let spec = FindSpec::parse(Some(&f), None, None, None, None).unwrap();
+            let hint = Bson::Document(doc! {"$natural": natural});
+            let query = CanonicalQuery::new(&spec).with_hint(Some(&hint));
+            let want = super::find(coll, &query, &ctx).unwrap();
+            let docs = super::scanned_documents(coll, &query, &ctx)
+                .unwrap()
+                .unwrap();
+            let docs: Vec<Document> = docs.into_iter().cloned().collect();
+            assert_eq!(bytes(&docs), bytes(&want), "{f} {natural}");
+            let stored = super::scanned_bytes(coll, &query, &ctx).unwrap().unwrap();
+            let stored: Vec<Vec<u8>> = stored.into_iter().map(|(_, b)| b.to_vec()).collect();
+            assert_eq!(stored, bytes(&want), "{f} {natural}");
+            // Counted with the hint, the loop is not taken; without it, where no index serves.
+            let unhinted = CanonicalQuery::new(&spec);
+            if let Some(n) = super::scanned_count(coll, &unhinted, &ctx).unwrap() {
+                let (counted, _) =
+                    super::count::execute_count(coll, &unhinted, 0, 0, &ctx, true).unwrap();
+                assert_eq!(n, counted, "{f}");
+                assert_eq!(n as usize, want.len(), "{f}");
+            }
+        }
+    }
+    // A filter the bytes cannot take (a dotted path) reads the documents; an index on a
+    // filtered field leaves the count to the planner.
+    let spec = FindSpec::parse(Some(&doc! {"c.d": 1}), None, None, None, None).unwrap();
+    assert_eq!(
+        super::scanned_count(coll, &CanonicalQuery::new(&spec), &ctx).unwrap(),
+        None
+    );
+    let spec = FindSpec::parse(Some(&doc! {"b": {"$gt": 2}}), None, None, None, None).unwrap();
+    assert!(
+        super::scanned_count(coll, &CanonicalQuery::new(&spec), &ctx)
+            .unwrap()
+            .is_some()
+    );
+    run(
+        &mut e,
+        "t",
+        doc! {"createIndexes": "c", "indexes": [{"key": {"b": 1}, "name": "b_1"}]},
+    );
+    let coll = e.catalog().collection(&ns);
+    assert_eq!(
+        super::scanned_count(coll, &CanonicalQuery::new(&spec), &ctx).unwrap(),
+        None
+    );
 }
 
 /// Stored bytes that repeat a field name decode to one value per name (the last); a scan

@@ -377,6 +377,33 @@ impl Expression {
         }
     }
 
+    /// Collects the top-level fields of the document the expression reads (`"$a.b"` reads
+    /// `a`); `false` when it reads the whole document (`$$ROOT`, `$$CURRENT`), so that no
+    /// set of fields stands for it. An expression that reads only these fields evaluates the
+    /// same against a document holding only them (`$group` over stored bytes).
+    pub fn top_level_fields<'e>(&'e self, out: &mut Vec<&'e str>) -> bool {
+        match self {
+            Expression::Constant(_) => true,
+            Expression::Path(p) => {
+                if !p.reads_document() {
+                    return true;
+                }
+                match p.fields().first() {
+                    Some(first) => {
+                        if !out.contains(&first.as_str()) {
+                            out.push(first);
+                        }
+                        true
+                    }
+                    None => false,
+                }
+            }
+            Expression::Array(items) => items.iter().all(|e| e.top_level_fields(out)),
+            Expression::Object(fields) => fields.iter().all(|(_, e)| e.top_level_fields(out)),
+            Expression::Operator { args, .. } => args.iter().all(|e| e.top_level_fields(out)),
+        }
+    }
+
     /// The expression as MongoDB's explain prints it (constants as `{$const: v}`).
     pub fn serialize(&self) -> Bson {
         match self {

@@ -183,6 +183,18 @@ impl Filter {
         raw::raw_capable(&self.root)
     }
 
+    /// The top-level fields a filter reads when [`Filter::raw_capable`] holds (`None`
+    /// otherwise): what a find checks against the indexes before it plans a collection scan
+    /// that answers from stored bytes (`commands::find`).
+    pub fn raw_field_names(&self) -> Option<Vec<&str>> {
+        if !self.raw_capable() {
+            return None;
+        }
+        let mut out = Vec::new();
+        raw::field_names(&self.root, &mut out);
+        Some(out)
+    }
+
     /// Whether a document matches, read from its BSON bytes: `None` when the bytes cannot say
     /// (a path reaches an array or an embedded document), and then [`Filter::matches_with`] on
     /// the document answers. For a scan over stored documents (`catalog::Collection::raw`).

@@ -25,6 +25,16 @@ pub fn raw_capable(expr: &Expr) -> bool {
     }
 }
 
+/// The top-level field names a filter for which [`raw_capable`] holds reads (repeats kept).
+pub fn field_names<'e>(expr: &'e Expr, out: &mut Vec<&'e str>) {
+    match expr {
+        Expr::And(c) | Expr::Or(c) | Expr::Nor(c) => c.iter().for_each(|e| field_names(e, out)),
+        Expr::Not(e) => field_names(e, out),
+        Expr::Path { path, .. } => out.extend(path.parts().iter().map(String::as_str)),
+        _ => {}
+    }
+}
+
 /// Evaluates `expr` (for which [`raw_capable`] holds) against a document's BSON bytes.
 pub fn eval_raw(expr: &Expr, doc: &[u8]) -> Option<bool> {
     match expr {
@@ -68,6 +78,45 @@ pub fn eval_raw(expr: &Expr, doc: &[u8]) -> Option<bool> {
     }
 }
 
+/// The values of the top-level fields `names` in a document's BSON bytes, in the document's
+/// order, as `(index in names, value)`; `None` when a value is not a scalar or a string (read
+/// the document then), a name appears twice (the decoded document keeps the last), or the
+/// bytes are not understood.
+pub(crate) fn top_level_values(
+    doc: &[u8],
+    names: &[&str],
+    out: &mut Vec<(usize, Bson)>,
+) -> Option<()> {
+    let mut at = 4;
+    loop {
+        let tag = *doc.get(at)?;
+        if tag == 0 {
+            return Some(());
+        }
+        at += 1;
+        let rest = doc.get(at..)?;
+        let name_len = rest.iter().position(|&b| b == 0)?;
+        let name = &rest[..name_len];
+        at += name_len + 1;
+        let value = doc.get(at..)?;
+        if let Some(i) = names
+            .iter()
+            .position(|n| crate::path::same_name(n.as_bytes(), name))
+        {
+            if out.iter().any(|(j, _)| *j == i) {
+                return None;
+            }
+            let v = if tag == 0x02 {
+                Bson::String(std::str::from_utf8(string_bytes(value)?).ok()?.to_string())
+            } else {
+                scalar(tag, value)?
+            };
+            out.push((i, v));
+        }
+        at += crate::value::bson_bytes::value_len(tag, value)?;
+    }
+}
+
 /// A predicate on one element's value (`tag`: its BSON type byte; `value`: its bytes).
 fn matches_element(pred: &ValuePred, tag: u8, value: &[u8]) -> Option<bool> {
     if tag == 0x02 {
@@ -104,7 +153,7 @@ fn matches_element(pred: &ValuePred, tag: u8, value: &[u8]) -> Option<bool> {
 }
 
 /// The value of an element of a type that holds nothing on the heap (others: `None`).
-pub(crate) fn scalar(tag: u8, v: &[u8]) -> Option<Bson> {
+fn scalar(tag: u8, v: &[u8]) -> Option<Bson> {
     Some(match tag {
         0x01 => Bson::Double(f64::from_le_bytes(v.get(..8)?.try_into().ok()?)),
         0x06 => Bson::Undefined,
@@ -128,7 +177,7 @@ pub(crate) fn scalar(tag: u8, v: &[u8]) -> Option<Bson> {
 }
 
 /// A BSON string's bytes without its length prefix and terminating NUL.
-pub(crate) fn string_bytes(v: &[u8]) -> Option<&[u8]> {
+fn string_bytes(v: &[u8]) -> Option<&[u8]> {
     let len = read_i32(v)? as usize;
     v.get(4..4 + len.checked_sub(1)?)
 }
@@ -140,7 +189,7 @@ fn read_i32(v: &[u8]) -> Option<i32> {
 /// Finds the top-level field `name`: `Some(None)` when the document has no such field,
 /// `Some(Some((type, value bytes from the value on)))` when it has, `None` on bytes this reader
 /// does not understand (then the caller reads the document instead).
-pub(crate) fn find<'a>(doc: &'a [u8], name: &[u8]) -> Option<Option<(u8, &'a [u8])>> {
+fn find<'a>(doc: &'a [u8], name: &[u8]) -> Option<Option<(u8, &'a [u8])>> {
     let mut at = 4;
     loop {
         let tag = *doc.get(at)?;
@@ -259,6 +308,47 @@ mod tests {
         let f = Filter::parse(&doc! {"a": 5, "s": "no"}).unwrap();
         let bytes = doc! {"a": [5], "s": "yes"}.to_vec().unwrap();
         assert_eq!(eval_raw(f.root(), &bytes), None);
+    }
+
+    #[test]
+    fn top_level_values_read_as_the_document_decodes() {
+        let d = doc! {"_id": 1, "ts": bson::DateTime::from_millis(86_400_000 * 3 + 5),
+        "bytes": 700, "path": "/cart", "f": 2.5, "n": null, "a": [1], "o": {"x": 1}};
+        let bytes = d.to_vec().unwrap();
+        let mut out = Vec::new();
+        top_level_values(
+            &bytes,
+            &["path", "ts", "bytes", "f", "n", "missing"],
+            &mut out,
+        )
+        .unwrap();
+        let names = ["path", "ts", "bytes", "f", "n", "missing"];
+        assert_eq!(out.len(), 5);
+        for (i, v) in &out {
+            assert_eq!(Some(v), d.get(names[*i]), "{}", names[*i]);
+        }
+        // In the document's order.
+        assert_eq!(
+            out.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+            [1, 2, 0, 3, 4]
+        );
+        // Arrays and embedded documents are left to the document.
+        out.clear();
+        assert_eq!(top_level_values(&bytes, &["a"], &mut out), None);
+        out.clear();
+        assert_eq!(top_level_values(&bytes, &["o"], &mut out), None);
+        // A repeated name too.
+        let mut twice = doc! {"a": 1}.to_vec().unwrap();
+        twice.pop();
+        twice.extend_from_slice(&[0x10, b'a', 0, 2, 0, 0, 0, 0]);
+        let len = twice.len() as i32;
+        twice[..4].copy_from_slice(&len.to_le_bytes());
+        out.clear();
+        assert_eq!(top_level_values(&twice, &["a"], &mut out), None);
+        for end in 0..bytes.len() {
+            out.clear();
+            let _ = top_level_values(&bytes[..end], &["bytes"], &mut out);
+        }
     }
 
     #[test]

@@ -81,6 +81,27 @@ pub trait Stage: std::fmt::Debug {
         self.apply(input.iter().map(|d| (*d).clone()).collect(), cx)
     }
 
+    /// Whether [`Stage::apply_to_stored`] reads the stored documents' bytes (rather than
+    /// their trees).
+    fn reads_stored_bytes(&self) -> bool {
+        false
+    }
+
+    /// [`Stage::apply_in_place`] over a collection's stored documents given by record id and
+    /// BSON bytes (`$group` reads the fields it needs from the bytes); the same output.
+    fn apply_to_stored(
+        &self,
+        coll: &crate::catalog::Collection,
+        stored: &[(u64, &[u8])],
+        cx: &RunContext<'_>,
+    ) -> Result<Vec<Document>> {
+        let docs: Vec<&Document> = stored
+            .iter()
+            .filter_map(|(rid, _)| coll.get(*rid))
+            .collect();
+        self.apply_in_place(&docs, cx)
+    }
+
     /// The stage as explain shows it (`{$match: {a: {$eq: 1}}}`).
     fn serialize(&self) -> Document;
 

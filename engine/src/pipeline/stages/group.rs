@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use bson::{Bson, Document};
 
 use crate::accumulator::{AccumulationStatement, State};
+use crate::catalog::Collection;
 use crate::error::{Error, Result};
 use crate::expression::{EvalContext, Expression, Scope, Vars};
 use crate::pipeline::memory::{self, Held};
@@ -61,6 +62,67 @@ impl Group {
     }
 }
 
+impl Group {
+    /// The top-level fields the `_id` and the accumulators read, when that is all they read
+    /// of a document (`None`: they may read more, such as `$$ROOT`).
+    fn fields_read(&self) -> Option<Vec<&str>> {
+        let mut out = Vec::new();
+        (self.id.top_level_fields(&mut out)
+            && self
+                .fields
+                .iter()
+                .all(|f| f.accumulator.top_level_fields(&mut out)))
+        .then_some(out)
+    }
+
+    /// Groups stored documents read from their BSON bytes: each document's fields that the
+    /// group reads are decoded into one small document, reused, that the `_id` and the
+    /// accumulators are evaluated against (they read nothing else, [`Group::fields_read`]),
+    /// instead of walking the separately allocated fields of each stored tree. A document
+    /// whose bytes hold a value this does not decode (an array, an embedded document...) is
+    /// read from its tree.
+    fn group_stored(
+        &self,
+        coll: &Collection,
+        stored: &[(u64, &[u8])],
+        read: &[&str],
+        cx: &RunContext<'_>,
+    ) -> Result<Vec<Document>> {
+        let mut g = Grouper::new(&self.fields, cx.eval, |vars: &Vars<'_>| {
+            Ok(self.id.eval(vars)?.unwrap_or(Bson::Null))
+        });
+        let mut small = Document::new();
+        // The small document's fields, as indexes into `read`, in its order.
+        let mut order: Vec<usize> = Vec::new();
+        let mut values: Vec<(usize, Bson)> = Vec::new();
+        for (rid, bytes) in stored {
+            values.clear();
+            if crate::matcher::raw::top_level_values(bytes, read, &mut values).is_none() {
+                if let Some(d) = coll.get(*rid) {
+                    g.add(d)?;
+                }
+                continue;
+            }
+            if values.len() == order.len() && values.iter().zip(&order).all(|((i, _), o)| i == o) {
+                for ((_, slot), (_, v)) in small.iter_mut().zip(values.drain(..)) {
+                    *slot = v;
+                }
+            } else {
+                small.clear();
+                order.clear();
+                for (i, v) in values.drain(..) {
+                    small.insert(read[i], v);
+                    order.push(i);
+                }
+            }
+            g.add(&small)?;
+        }
+        let out = g.finish();
+        memory::check(Held::Group, "$group", memory::held_bytes(&out), cx)?;
+        Ok(out)
+    }
+}
+
 impl Stage for Group {
     fn name(&self) -> &'static str {
         "$group"
@@ -76,6 +138,28 @@ impl Stage for Group {
 
     fn apply_in_place(&self, input: &[&Document], cx: &RunContext<'_>) -> Result<Vec<Document>> {
         self.group(input.iter().copied(), cx)
+    }
+
+    fn reads_stored_bytes(&self) -> bool {
+        self.fields_read().is_some()
+    }
+
+    fn apply_to_stored(
+        &self,
+        coll: &Collection,
+        stored: &[(u64, &[u8])],
+        cx: &RunContext<'_>,
+    ) -> Result<Vec<Document>> {
+        match self.fields_read() {
+            Some(read) => self.group_stored(coll, stored, &read, cx),
+            None => {
+                let docs: Vec<&Document> = stored
+                    .iter()
+                    .filter_map(|(rid, _)| coll.get(*rid))
+                    .collect();
+                self.apply_in_place(&docs, cx)
+            }
+        }
     }
 
     fn depends_only_on_input_count(&self) -> bool {
@@ -103,37 +187,68 @@ pub(crate) fn group_documents<'d>(
     eval: &EvalContext,
     key_of: impl Fn(&Vars<'_>) -> Result<Bson>,
 ) -> Result<Vec<Document>> {
-    let mut index: BTreeMap<OrderedValue, usize> = BTreeMap::new();
-    let mut groups: Vec<(Bson, Vec<State>)> = Vec::new();
+    let mut g = Grouper::new(fields, eval, key_of);
     for doc in input {
-        let vars = Vars::with_context(doc, eval);
-        let key = OrderedValue(key_of(&vars)?);
-        let slot = match index.get(&key) {
+        g.add(doc)?;
+    }
+    Ok(g.finish())
+}
+
+/// The groups so far, fed one document at a time (see [`group_documents`]).
+struct Grouper<'f, K> {
+    fields: &'f [AccumulationStatement],
+    eval: &'f EvalContext,
+    key_of: K,
+    index: BTreeMap<OrderedValue, usize>,
+    groups: Vec<(Bson, Vec<State>)>,
+}
+
+impl<'f, K: Fn(&Vars<'_>) -> Result<Bson>> Grouper<'f, K> {
+    fn new(fields: &'f [AccumulationStatement], eval: &'f EvalContext, key_of: K) -> Self {
+        Grouper {
+            fields,
+            eval,
+            key_of,
+            index: BTreeMap::new(),
+            groups: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, doc: &Document) -> Result<()> {
+        let vars = Vars::with_context(doc, self.eval);
+        let key = OrderedValue((self.key_of)(&vars)?);
+        let slot = match self.index.get(&key) {
             Some(i) => *i,
             None => {
-                let states = fields
+                let states = self
+                    .fields
                     .iter()
                     .map(|f| f.accumulator.start(&key.0))
                     .collect::<Result<Vec<_>>>()?;
-                groups.push((key.0.clone(), states));
-                index.insert(key, groups.len() - 1);
-                groups.len() - 1
+                self.groups.push((key.0.clone(), states));
+                self.index.insert(key, self.groups.len() - 1);
+                self.groups.len() - 1
             }
         };
-        let states = &mut groups[slot].1;
-        for (f, state) in fields.iter().zip(states.iter_mut()) {
+        let states = &mut self.groups[slot].1;
+        for (f, state) in self.fields.iter().zip(states.iter_mut()) {
             f.accumulator.accumulate(state, &vars)?;
         }
+        Ok(())
     }
-    Ok(groups
-        .into_iter()
-        .map(|(key, states)| {
-            let mut out = Document::new();
-            out.insert("_id", key);
-            for (f, state) in fields.iter().zip(&states) {
-                out.insert(f.field.clone(), f.accumulator.value(state));
-            }
-            out
-        })
-        .collect())
+
+    fn finish(self) -> Vec<Document> {
+        let fields = self.fields;
+        self.groups
+            .into_iter()
+            .map(|(key, states)| {
+                let mut out = Document::new();
+                out.insert("_id", key);
+                for (f, state) in fields.iter().zip(&states) {
+                    out.insert(f.field.clone(), f.accumulator.value(state));
+                }
+                out
+            })
+            .collect()
+    }
 }
