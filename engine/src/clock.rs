@@ -85,6 +85,25 @@ impl ObjectIdGenerator {
         }
     }
 
+    /// The process-unique part of the ids, as the `features` command shows it (`oidMachine`).
+    pub fn machine_id(&self) -> i64 {
+        let mut b = [0u8; 8];
+        b[3..].copy_from_slice(&self.unique);
+        i64::from_be_bytes(b)
+    }
+
+    /// A new process-unique part (`features` with `oidReset`, MongoDB's
+    /// `OID::regenMachineId`), drawn from the current one so a seeded engine repeats it.
+    pub fn regenerate_machine_id(&mut self) {
+        let old = self.machine_id() as u64;
+        let mut next = old;
+        while next == old {
+            let b = splitmix64_mix(next.wrapping_add(SPLITMIX64_GAMMA)).to_be_bytes();
+            self.unique = [b[0], b[1], b[2], b[3], b[4]];
+            next = self.machine_id() as u64;
+        }
+    }
+
     pub fn next(&mut self, now_millis: i64) -> ObjectId {
         let secs = (now_millis.div_euclid(1000)) as u32;
         let c = self.counter & 0x00FF_FFFF;
@@ -100,6 +119,28 @@ impl ObjectIdGenerator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_machine_id_can_be_regenerated() {
+        let mut g = ObjectIdGenerator::from_seed(1);
+        let old = g.machine_id();
+        g.regenerate_machine_id();
+        assert_ne!(g.machine_id(), old);
+        let id = g.next(0);
+        assert_eq!(
+            i64::from_be_bytes([
+                0,
+                0,
+                0,
+                id.bytes()[4],
+                id.bytes()[5],
+                id.bytes()[6],
+                id.bytes()[7],
+                id.bytes()[8]
+            ]),
+            g.machine_id()
+        );
+    }
 
     #[test]
     fn ids_carry_the_time_and_increase() {

@@ -174,6 +174,24 @@ impl Engine {
     }
 
     /// A fresh ObjectId from this engine's clock and generator.
+    /// `{features: 1}` (MongoDB's FeaturesCmd, generic_servers.cpp): the ObjectId generator's
+    /// machine id as `oidMachine`; with `oidReset` the old one as `oidMachineOld` and a new one
+    /// from then on (jstests/core/objid5.js). Sprout's shell evaluates JavaScript, so `js`
+    /// reports `utf8: true` as the server with a script engine does.
+    pub fn features(&mut self, command: &bson::Document) -> bson::Document {
+        let mut reply = bson::doc! {"js": {"utf8": true}};
+        let reset = command
+            .get("oidReset")
+            .is_some_and(expression::value_truthy);
+        if reset {
+            reply.insert("oidMachineOld", self.object_ids.machine_id());
+            self.object_ids.regenerate_machine_id();
+        }
+        reply.insert("oidMachine", self.object_ids.machine_id());
+        reply.insert("ok", 1.0);
+        reply
+    }
+
     pub fn new_object_id(&mut self) -> bson::oid::ObjectId {
         let now = self.now_millis();
         self.object_ids.next(now)

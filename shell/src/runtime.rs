@@ -363,9 +363,11 @@ fn hex_md5(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue
 }
 
 /// `bsonsize(doc)` (mongosh) and `Object.bsonsize(doc)` (legacy shell): the document's size
-/// in bytes as BSON, what the 16 MB limit counts.
+/// in bytes as BSON, what the 16 MB limit counts. `null` is 0, as the legacy shell's
+/// `bsonsize` answers for a null argument (shell_utils.cpp; jstests/core/objid5.js).
 fn bson_size(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     match convert::to_bson(&arg(args, 0), ctx)? {
+        bson::Bson::Null => Ok(JsValue::from(0)),
         bson::Bson::Document(d) => {
             let bytes = d
                 .to_vec()

@@ -148,6 +148,7 @@ pub fn dispatch_reply(
         "convertToCapped" => convert_to_capped::convert_to_capped(engine, db, command),
         "reIndex" => reindex::reindex(engine, db, command),
         "ping" => Ok(bson::doc! {"ok": 1.0}),
+        "features" => Ok(engine.features(command)),
         "hello" => Ok(hello::hello(engine, false)),
         "isMaster" | "ismaster" => Ok(hello::hello(engine, true)),
         "buildInfo" | "buildinfo" => Ok(admin::build_info()),

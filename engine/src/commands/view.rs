@@ -97,11 +97,8 @@ pub fn run_read(
             if let Some(b) = command.get("batchSize") {
                 aggregate.insert("cursor", doc! {"batchSize": b.clone()});
             }
-            let mut reply = super::aggregate::aggregate(engine, db, &aggregate, ctx)?;
-            if let Ok(cursor) = reply.get_document_mut("cursor") {
-                cursor.insert("ns", view_ns.to_string());
-            }
-            Ok(reply)
+            let reply = super::aggregate::aggregate(engine, db, &aggregate, ctx)?;
+            Ok(belongs_to_view(engine, reply, view_ns))
         }
         "count" => {
             if let Some(q) = non_empty_doc(command, "query") {
@@ -133,14 +130,27 @@ pub fn run_read(
             let mut aggregate = command.clone();
             aggregate.insert("aggregate", source);
             aggregate.insert("pipeline", pipeline);
-            let mut reply = super::aggregate::aggregate(engine, db, &aggregate, ctx)?;
-            if let Ok(cursor) = reply.get_document_mut("cursor") {
-                cursor.insert("ns", view_ns.to_string());
-            }
-            Ok(reply)
+            let reply = super::aggregate::aggregate(engine, db, &aggregate, ctx)?;
+            Ok(belongs_to_view(engine, reply, view_ns))
         }
         _ => Err(not_supported(view_ns)),
     }
+}
+
+/// A view read's reply and its open cursor name the view, as MongoDB's do: the `getMore`s
+/// that follow ask for the view's namespace (jstests/aggregation/sources/lookup/
+/// lookup_subpipeline.js reads a view through more than one batch).
+fn belongs_to_view(engine: &mut Engine, mut reply: Document, view_ns: &Namespace) -> Document {
+    if let Ok(cursor) = reply.get_document_mut("cursor") {
+        cursor.insert("ns", view_ns.to_string());
+        if let Ok(id) = cursor.get_i64("id")
+            && id != 0
+            && let Some(open) = engine.cursors_mut().get_mut(id)
+        {
+            open.ns = view_ns.clone();
+        }
+    }
+    reply
 }
 
 /// A read's `skip` and `limit` as stages (a negative limit counts as its absolute value).

@@ -1,8 +1,14 @@
 //! IXSCAN: walks an index within its bounds, in either direction, returning record ids with
-//! their keys. Keys outside the bounds are skipped, seeking to the next interval of the first
-//! key part when the scan falls between intervals; a multikey index's duplicate record ids are
-//! dropped. With one interval per key part the scan stops at the end of the range without
-//! examining the key beyond it, as MongoDB's end-positioned cursor does.
+//! their keys; a multikey index's duplicate record ids are dropped.
+//!
+//! Bounds that are one range of keys (MongoDB's `IndexBoundsBuilder::isSingleInterval`: point
+//! intervals, then at most one other interval, then only `[MinKey, MaxKey]`) are scanned from
+//! the start key to the end key, stopping without examining the key beyond the end, as
+//! MongoDB's end-positioned cursor does. Other bounds are walked as MongoDB's
+//! `IndexBoundsChecker` walks them (src/mongo/db/query/index_bounds.cpp): each key is checked
+//! part by part against the current interval of each part, and a key outside them makes the
+//! scan seek to the next key that can be inside, so `keysExamined` counts the keys in bounds
+//! plus one per seek (jstests/core/index_check6.js).
 
 use std::collections::HashSet;
 use std::collections::btree_map::Range;
@@ -60,6 +66,15 @@ pub struct IndexScan<'a> {
     seen: HashSet<u64>,
     /// The encoded start and end keys of a `min()`/`max()` scan.
     range_keys: Option<(Vec<u8>, Vec<u8>)>,
+    /// Whether the bounds checker walks the scan (bounds that are not one range of keys).
+    checked: bool,
+    /// Per key part, its intervals in scan order (for the bounds checker).
+    lists: Vec<Vec<Interval>>,
+    /// Per key part, the interval of `lists` the scan is in.
+    cur: Vec<usize>,
+    /// Where the bounds checker asked the scan to go next: an encoded key prefix and whether
+    /// the keys that start with it are skipped.
+    pending_prefix: Option<(Vec<u8>, bool)>,
     common: CommonStats,
     specific: IndexScanStats,
 }
@@ -76,7 +91,22 @@ impl<'a> IndexScan<'a> {
         if !ascending.first().copied().unwrap_or(true) {
             first.reverse();
         }
-        let simple_range = plan.bounds.iter().all(|b| b.len() == 1);
+        let simple_range = is_single_interval(&plan.bounds);
+        let checked =
+            !simple_range && plan.wildcard.is_none() && plan.bounds.len() == index.spec.parts.len();
+        let lists: Vec<Vec<Interval>> = plan
+            .bounds
+            .iter()
+            .zip(&ascending)
+            .map(|(ivs, up)| {
+                let mut list = ivs.clone();
+                if !up {
+                    list.reverse();
+                }
+                list
+            })
+            .collect();
+        let cur = vec![0; lists.len()];
         let range_keys = plan
             .key_range
             .as_ref()
@@ -99,6 +129,10 @@ impl<'a> IndexScan<'a> {
             simple_range,
             seen: HashSet::new(),
             range_keys,
+            checked,
+            lists,
+            cur,
+            pending_prefix: None,
             common: CommonStats::default(),
             specific: IndexScanStats::default(),
         }
@@ -190,7 +224,196 @@ impl<'a> IndexScan<'a> {
         }
     }
 
+    /// The first entry at or after (in scan order) an encoded key prefix; with `exclusive`, the
+    /// first entry after every key that starts with it.
+    fn seek_prefix(&self, prefix: &[u8], exclusive: bool) -> Option<(&'a EntryKey, &'a Vec<Bson>)> {
+        // Byte order and scan order agree when scanning forward.
+        let skip_prefix = exclusive == self.plan.forward;
+        let target = if skip_prefix {
+            successor(prefix)
+        } else {
+            Some(prefix.to_vec())
+        };
+        if self.plan.forward {
+            self.index.seek(&(target?, 0), true)
+        } else {
+            match target {
+                Some(t) => self.index.next_after(&(t, 0), false),
+                None => self
+                    .index
+                    .range(std::ops::Bound::Unbounded, std::ops::Bound::Unbounded)
+                    .next_back(),
+            }
+        }
+    }
+
+    /// MongoDB's IndexSeekPoint as an encoded prefix: the key's first `prefix_len` values, then
+    /// the start of each later part's current interval, cut after the first part whose start
+    /// is exclusive (or after part `first_exclusive` when given).
+    fn seek_point(
+        &self,
+        key: &[Bson],
+        prefix_len: usize,
+        first_exclusive: Option<usize>,
+    ) -> (Vec<u8>, bool) {
+        let mut out = Vec::new();
+        for (i, part) in self.index.spec.parts.iter().enumerate() {
+            let (v, inclusive) = if i < prefix_len {
+                (&key[i], true)
+            } else {
+                let iv = &self.lists[i][self.cur[i]];
+                if self.ascending[i] {
+                    (&iv.low, iv.low_inclusive)
+                } else {
+                    (&iv.high, iv.high_inclusive)
+                }
+            };
+            let start = out.len();
+            encode_value(v, &mut out);
+            if part.kind == KeyKind::Descending {
+                invert(&mut out[start..]);
+            }
+            if first_exclusive == Some(i) || (first_exclusive.is_none() && !inclusive) {
+                return (out, true);
+            }
+        }
+        (out, false)
+    }
+
+    /// Where `v` lies relative to an interval of part `i`, in scan order: `Less` is before it
+    /// (MongoDB's BEHIND), `Greater` after it (AHEAD).
+    fn locate(&self, i: usize, iv: &Interval, v: &Bson) -> std::cmp::Ordering {
+        let o = iv.locate(v);
+        if self.ascending[i] { o } else { o.reverse() }
+    }
+
+    /// IndexBoundsChecker::checkKey: `Ok(true)` when the key is in bounds, `Ok(false)` when the
+    /// scan is done, `Err(seek)` when it must move on to a later key.
+    fn check_key(&mut self, key: &[Bson]) -> std::result::Result<bool, (Vec<u8>, bool)> {
+        let n = self.cur.len();
+        if key.len() != n {
+            // Not a key of this index's shape: leave it to the filter above the scan.
+            return Ok(true);
+        }
+        let leftmost_problem = |this: &Self| {
+            (0..n).find_map(|i| {
+                let o = this.locate(i, &this.lists[i][this.cur[i]], &key[i]);
+                (!o.is_eq()).then_some((i, o))
+            })
+        };
+        let Some((mut field, mut orientation)) = leftmost_problem(self) else {
+            return Ok(true);
+        };
+        if orientation.is_lt() {
+            // Behind the current interval, which may be stale: start the later parts over.
+            for c in &mut self.cur[field..] {
+                *c = 0;
+            }
+            match leftmost_problem(self) {
+                None => return Ok(true),
+                Some((f, o)) => (field, orientation) = (f, o),
+            }
+        }
+        if orientation.is_lt() {
+            return Err(self.seek_point(key, field, None));
+        }
+        while field < n {
+            let list = &self.lists[field];
+            let idx = list.partition_point(|iv| self.locate(field, iv, &key[field]).is_gt());
+            if idx == list.len() {
+                // Past the part's last interval: the previous part must move on.
+                if !self.space_left_to_advance(field, key) {
+                    return Ok(false);
+                }
+                for c in &mut self.cur[field..] {
+                    *c = 0;
+                }
+                return Err(self.seek_point(key, field, Some(field - 1)));
+            }
+            self.cur[field] = idx;
+            if self
+                .locate(field, &self.lists[field][idx], &key[field])
+                .is_eq()
+            {
+                field += 1;
+                continue;
+            }
+            // Between two intervals: go to the start of the next one.
+            for c in &mut self.cur[field + 1..] {
+                *c = 0;
+            }
+            return Err(self.seek_point(key, field, None));
+        }
+        Ok(true)
+    }
+
+    /// IndexBoundsChecker::spaceLeftToAdvance: whether one of the first `fields` parts can
+    /// still move forward within its intervals.
+    fn space_left_to_advance(&self, fields: usize, key: &[Bson]) -> bool {
+        (0..fields).any(|i| {
+            if self.cur[i] + 1 != self.lists[i].len() {
+                return true;
+            }
+            let iv = &self.lists[i][self.cur[i]];
+            let (end, inclusive) = if self.ascending[i] {
+                (&iv.high, iv.high_inclusive)
+            } else {
+                (&iv.low, iv.low_inclusive)
+            };
+            let mut o = crate::value::compare_values_simple(&key[i], end);
+            if !self.ascending[i] {
+                o = o.reverse();
+            }
+            !inclusive || o.is_lt()
+        })
+    }
+
+    /// One step of a scan the bounds checker walks.
+    fn step_checked(&mut self) -> State {
+        if self.done {
+            return State::IsEof;
+        }
+        let entry = if !self.started {
+            self.started = true;
+            self.specific.seeks += 1;
+            let (prefix, exclusive) = self.seek_point(&[], 0, None);
+            let entry = self.seek_prefix(&prefix, exclusive);
+            self.seek_to(entry)
+        } else if let Some((prefix, exclusive)) = self.pending_prefix.take() {
+            let entry = self.seek_prefix(&prefix, exclusive);
+            self.seek_to(entry)
+        } else {
+            self.advance()
+        };
+        let Some((pos, key)) = entry else {
+            self.done = true;
+            return State::IsEof;
+        };
+        self.position = Some(pos);
+        self.specific.keys_examined += 1;
+        match self.check_key(key) {
+            Ok(true) => {
+                if !self.key_passes(key) {
+                    return State::NeedTime;
+                }
+                self.emit(pos.1, key)
+            }
+            Ok(false) => {
+                self.done = true;
+                State::IsEof
+            }
+            Err(seek) => {
+                self.specific.seeks += 1;
+                self.pending_prefix = Some(seek);
+                State::NeedTime
+            }
+        }
+    }
+
     fn step(&mut self) -> State {
+        if self.checked {
+            return self.step_checked();
+        }
         if self.done {
             return State::IsEof;
         }
@@ -431,6 +654,27 @@ fn key_names(index: &Index, plan: &IxScanPlan) -> Vec<String> {
         ],
         None => index.spec.parts.iter().map(|p| p.dotted.clone()).collect(),
     }
+}
+
+/// MongoDB's `IndexBoundsBuilder::isSingleInterval`: the bounds are one range of keys when
+/// every part has one interval, all points up to at most one that is not, and every part after
+/// that one is `[MinKey, MaxKey]`.
+fn is_single_interval(bounds: &[Vec<Interval>]) -> bool {
+    let mut parts = bounds.iter();
+    for ivs in parts.by_ref() {
+        let [iv] = ivs.as_slice() else {
+            return false;
+        };
+        if !iv.is_point() {
+            break;
+        }
+    }
+    parts.all(|ivs| {
+        matches!(ivs.as_slice(), [iv] if matches!(iv.low, Bson::MinKey)
+            && matches!(iv.high, Bson::MaxKey)
+            && iv.low_inclusive
+            && iv.high_inclusive)
+    })
 }
 
 impl Stage for IndexScan<'_> {

@@ -925,3 +925,72 @@ fn a_loaded_document_that_repeats_a_name_is_scanned_as_decoded() {
         assert_eq!(found, n, "{filter}");
     }
 }
+
+/// jstests/core/index_check6.js: bounds that are not one range of keys are walked as MongoDB's
+/// IndexBoundsChecker walks them, so `totalKeysExamined` is the keys in bounds plus one per
+/// seek, in both directions and for descending key parts.
+#[test]
+fn bounds_checker_counts_keys_as_mongodb_does() {
+    let mut e = Engine::new();
+    let docs: Vec<Document> = (10..50)
+        .flat_map(|age| (0..10).map(move |rating| doc! {"age": age, "rating": rating}))
+        .collect();
+    run(&mut e, "t", doc! {"insert": "c", "documents": docs});
+    let keys = |e: &mut Engine, index: Document, filter: Document, sort: Document| {
+        let find = doc! {"find": "c", "filter": filter, "hint": index, "sort": sort};
+        let r = explain(e, "t", find, "executionStats");
+        let es = execution_stats(&r);
+        (
+            es.get_i32("totalKeysExamined").unwrap(),
+            es.get_i32("nReturned").unwrap(),
+        )
+    };
+    let range = doc! {"$gte": 25, "$lte": 30};
+    for (spec, sort) in [
+        (doc! {"age": 1, "rating": 1}, doc! {}),
+        (doc! {"age": 1, "rating": 1}, doc! {"age": -1, "rating": -1}),
+        (doc! {"age": 1, "rating": -1}, doc! {}),
+        (doc! {"age": -1, "rating": -1}, doc! {"age": 1, "rating": 1}),
+    ] {
+        run(
+            &mut e,
+            "t",
+            doc! {"createIndexes": "c", "indexes": [{"key": spec.clone(), "name": "x"}]},
+        );
+        let k = |e: &mut Engine, filter: Document| keys(e, spec.clone(), filter, sort.clone());
+        assert_eq!(
+            k(
+                &mut e,
+                doc! {"age": range.clone(), "rating": {"$in": [0, 9]}}
+            ),
+            (19, 12),
+            "{spec:?} {sort:?}"
+        );
+        assert_eq!(
+            k(
+                &mut e,
+                doc! {"age": range.clone(), "rating": {"$in": [0, 8]}}
+            ),
+            (24, 12)
+        );
+        assert_eq!(
+            k(
+                &mut e,
+                doc! {"age": range.clone(), "rating": {"$in": [1, 8]}}
+            ),
+            (29, 12)
+        );
+        assert_eq!(
+            k(&mut e, doc! {"age": {"$gte": 29, "$lte": 30}, "rating": 5}),
+            (5, 2)
+        );
+        assert_eq!(
+            k(
+                &mut e,
+                doc! {"age": {"$gte": 29, "$lte": 30}, "rating": {"$gte": 4, "$lte": 5}}
+            ),
+            (7, 4)
+        );
+        run(&mut e, "t", doc! {"dropIndexes": "c", "index": "x"});
+    }
+}

@@ -245,7 +245,11 @@ fn parse_fields(path: &str) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// Follows the rest of a path from a value, mapping over arrays.
+/// Follows the rest of a path from a value, mapping over arrays. Only the documents of an
+/// array are followed: nested arrays and scalars are skipped, and so are elements where the rest
+/// is missing (MongoDB's `ExpressionFieldPath::evaluatePathArray`, src/mongo/db/pipeline/
+/// expression.cpp: `"$a.b"` on `{a: [[{b: 1}], {b: 2}]}` is `[2]`;
+/// jstests/aggregation/expressions/reduce.js).
 fn lookup_rest(v: &Bson, rest: &[String]) -> Option<Bson> {
     let Some((head, tail)) = rest.split_first() else {
         return Some(v.clone());
@@ -256,7 +260,7 @@ fn lookup_rest(v: &Bson, rest: &[String]) -> Option<Bson> {
             items
                 .iter()
                 .filter_map(|item| match item {
-                    Bson::Document(_) | Bson::Array(_) => lookup_rest(item, rest),
+                    Bson::Document(_) => lookup_rest(item, rest),
                     _ => None,
                 })
                 .collect(),
@@ -277,5 +281,20 @@ mod tests {
         // jstests/aggregation/bugs/server6556.js: a NUL inside a field name.
         assert_eq!(code("$f\0oo"), 16411);
         assert!(FieldPathExpr::parse("$a.b").is_ok());
+    }
+
+    #[test]
+    fn arrays_map_over_their_documents_only() {
+        let v = Bson::Array(vec![
+            Bson::Array(vec![Bson::Document(bson::doc! {"b": 1})]),
+            Bson::Document(bson::doc! {"b": 2}),
+            Bson::Array(vec![]),
+            Bson::Int32(3),
+            Bson::Document(bson::doc! {"c": 4}),
+        ]);
+        assert_eq!(
+            lookup_rest(&v, &["b".to_string()]),
+            Some(Bson::Array(vec![Bson::Int32(2)]))
+        );
     }
 }

@@ -133,15 +133,14 @@ impl ObjectNode {
         };
         // A node is either an array of `$[]`/`$[<id>]` children or a document of named ones
         // (MongoDB's UpdateArrayNode vs UpdateObjectNode): mixing them conflicts at the node.
+        // The positional `$` is a child of an UpdateObjectNode (its `_positionalChild`), so it
+        // does not mix with `$[]`/`$[<id>]` either (update_object_node.cpp, parseAndMerge;
+        // jstests/core/update_arrayFilters.js: `{"a.$[i]": 0, "a.$": 0}` conflicts at 'a').
         let mixes = |node: &ObjectNode, part: &str| {
             let is_array = matches!(classify(part), Component::Array(_));
-            node.children.keys().any(|k| match classify(&k.0) {
-                Component::Array(_) => {
-                    !is_array && !matches!(classify(part), Component::Positional)
-                }
-                Component::Field(_) => is_array,
-                Component::Positional => false,
-            })
+            node.children
+                .keys()
+                .any(|k| matches!(classify(&k.0), Component::Array(_)) != is_array)
         };
         let at_node = |depth: usize| {
             Error::new(
@@ -238,11 +237,18 @@ mod tests {
             let e = root.insert(&p(second), LeafOp::Unset).unwrap_err();
             assert_eq!((e.code(), e.message.as_str()), (40, message));
         }
-        // Different array selectors, or a positional beside them, are fine.
+        // Different array selectors are fine; a positional beside them is not.
         let mut root = ObjectNode::default();
         root.insert(&p("a.$[].x"), LeafOp::Unset).unwrap();
         root.insert(&p("a.$[i].y"), LeafOp::Unset).unwrap();
-        root.insert(&p("a.$.z"), LeafOp::Unset).unwrap();
+        let e = root.insert(&p("a.$.z"), LeafOp::Unset).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Updating the path 'a.$.z' would create a conflict at 'a'"
+        );
+        let mut root = ObjectNode::default();
+        root.insert(&p("a.$"), LeafOp::Unset).unwrap();
+        assert!(root.insert(&p("a.$[i]"), LeafOp::Unset).is_err());
     }
 
     #[test]

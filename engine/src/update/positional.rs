@@ -24,12 +24,16 @@ impl ArrayFilters {
         for filter in filters {
             // MongoDB parses each filter with kBanAllSpecialFeatures before reading its
             // identifier (parsedUpdateArrayFilters): `$expr` is refused (224).
-            super::pull::ban_special_features(filter).map_err(|e| {
+            let context = |e: Error| {
                 Error::new(
                     e.code,
                     format!("Error parsing array filter :: caused by :: {}", e.message),
                 )
-            })?;
+            };
+            super::pull::ban_special_features(filter).map_err(context)?;
+            // The filter is a query first: `{"$i": 0}` is an unknown top-level operator
+            // (BadValue) before it is a bad identifier (jstests/core/update_arrayFilters.js).
+            let parsed = Filter::parse(filter).map_err(context)?;
             let mut ids = Vec::new();
             collect_identifiers(filter, &mut ids);
             let Some(id) = ids.first().cloned() else {
@@ -59,7 +63,7 @@ impl ArrayFilters {
                     format!("Found multiple array filters with the same top-level field name {id}"),
                 ));
             }
-            out.insert(id, Filter::parse(filter)?);
+            out.insert(id, parsed);
         }
         Ok(ArrayFilters { filters: out })
     }
@@ -142,6 +146,23 @@ mod tests {
                 224,
                 "Error parsing array filter :: caused by :: $expr is not allowed in this context"
             )
+        );
+        // jstests/core/update_arrayFilters.js: $text and $where are refused (BadValue) before
+        // the identifier is looked for.
+        for banned in [
+            doc! {"$text": {"$search": "foo"}},
+            doc! {"$where": "this.a == 2"},
+        ] {
+            assert_eq!(err(vec![banned]).code(), 2);
+        }
+        let e = err(vec![doc! {"$i": 0}]);
+        assert_eq!(e.code(), 2);
+        assert!(
+            e.message.starts_with(
+                "Error parsing array filter :: caused by :: unknown top level operator: $i"
+            ),
+            "{}",
+            e.message
         );
         let e = err(vec![doc! {"X": 1}]);
         assert_eq!(e.code(), 2);

@@ -36,6 +36,31 @@ pub struct GraphLookup {
     restrict: Option<Document>,
 }
 
+/// The `from` collection, checked first as MongoDB's `LiteParsedGraphLookUp::parse` does before
+/// the stage itself is parsed (document_source_graph_lookup.cpp,
+/// parseGraphLookupFromAndResolveNamespace): FailedToParse when it is missing or not a string,
+/// InvalidNamespace when it is empty (jstests/aggregation/sources/graphLookup/error.js).
+fn parse_from(spec: &Document) -> Result<String> {
+    match spec.get("from") {
+        None => Err(Error::new(
+            ErrorCode::FailedToParse,
+            "missing 'from' option to $graphLookup stage specification",
+        )),
+        Some(Bson::String(s)) if s.is_empty() => Err(Error::new(
+            ErrorCode::InvalidNamespace,
+            "invalid $graphLookup namespace: an empty collection name",
+        )),
+        Some(Bson::String(s)) => Ok(s.clone()),
+        Some(other) => Err(Error::new(
+            ErrorCode::FailedToParse,
+            format!(
+                "$graphLookup 'from' field must be a string, but found {}",
+                type_name(other)
+            ),
+        )),
+    }
+}
+
 pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
     let Bson::Document(spec) = arg else {
         return Err(Error::new(
@@ -46,7 +71,7 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
             ),
         ));
     };
-    let mut from = String::new();
+    let from = parse_from(spec)?;
     let mut as_field = String::new();
     let mut start_with = None;
     let mut connect_from = String::new();
@@ -68,17 +93,20 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
                         ),
                     ));
                 };
-                Filter::parse_in(filter, cx.scope).map_err(|mut e| {
-                    e.message = format!(
-                        "Failed to parse 'restrictSearchWithMatch' option to $graphLookup :: \
+                crate::update::pull::ban_text_and_where(filter)
+                    .and_then(|()| Filter::parse_in(filter, cx.scope).map(drop))
+                    .map_err(|mut e| {
+                        e.message = format!(
+                            "Failed to parse 'restrictSearchWithMatch' option to $graphLookup :: \
                          caused by :: {}",
-                        e.message
-                    );
-                    e
-                })?;
+                            e.message
+                        );
+                        e
+                    })?;
                 restrict = Some(filter.clone());
             }
-            "from" | "as" | "connectFromField" | "connectToField" | "depthField" => {
+            "from" => {}
+            "as" | "connectFromField" | "connectToField" | "depthField" => {
                 let Bson::String(s) = v else {
                     return Err(Error::location(
                         40103,
@@ -89,7 +117,6 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
                     ));
                 };
                 match name.as_str() {
-                    "from" => from = s.clone(),
                     "as" => as_field = s.clone(),
                     "connectFromField" => connect_from = s.clone(),
                     "connectToField" => connect_to = s.clone(),
@@ -395,7 +422,15 @@ mod tests {
             ("maxDepth", Bson::String("x".into()), 40100),
             ("maxDepth", Bson::Double(1.5), 40102),
             ("as", Bson::Int32(1), 40103),
+            ("from", Bson::Int32(-1), 9),
+            ("from", Bson::String(String::new()), 73),
             ("restrictSearchWithMatch", Bson::Int32(1), 40185),
+            // MongoDB's default match parsing refuses $where and $text (BadValue).
+            (
+                "restrictSearchWithMatch",
+                Bson::Document(doc! {"$where": "3 > 2"}),
+                2,
+            ),
             ("bogus", Bson::Int32(1), 40104),
         ];
         for (field, value, code) in cases {
@@ -406,5 +441,10 @@ mod tests {
         let mut spec = base.clone();
         spec.remove("as");
         assert_eq!(run(&mut e, spec).get_i32("code").unwrap(), 40105);
+        // A missing `from` is found before the other fields are read.
+        let mut spec = base.clone();
+        spec.remove("from");
+        spec.remove("as");
+        assert_eq!(run(&mut e, spec).get_i32("code").unwrap(), 9);
     }
 }

@@ -49,14 +49,29 @@ impl Group {
 }
 
 impl Group {
+    /// The group key of one document. An `_id` object of one field is evaluated as MongoDB's
+    /// `DocumentSourceGroup::computeId` does: the field's expression alone, missing becoming null,
+    /// so `{_id: {a: "$a"}}` puts `{a: null}` and `{}` in one group `{a: null}` (SERVER-21992,
+    /// jstests/aggregation/bugs/groupMissing.js); with two or more fields a missing value stays
+    /// missing and `{a: null, b: 1}` and `{b: 1}` are two groups.
+    fn key(&self, vars: &Vars<'_>) -> Result<Bson> {
+        if let Expression::Object(fields) = &self.id
+            && let [(name, e)] = fields.as_slice()
+        {
+            let v = e.eval(vars)?.unwrap_or(Bson::Null);
+            let mut d = Document::new();
+            d.insert(name.clone(), v);
+            return Ok(Bson::Document(d));
+        }
+        Ok(self.id.eval(vars)?.unwrap_or(Bson::Null))
+    }
+
     fn group<'d>(
         &self,
         input: impl IntoIterator<Item = &'d Document>,
         cx: &RunContext<'_>,
     ) -> Result<Vec<Document>> {
-        let out = group_documents(input, &self.fields, cx.eval, |vars| {
-            Ok(self.id.eval(vars)?.unwrap_or(Bson::Null))
-        })?;
+        let out = group_documents(input, &self.fields, cx.eval, |vars| self.key(vars))?;
         memory::check(Held::Group, "$group", memory::held_bytes(&out), cx)?;
         Ok(out)
     }
@@ -88,9 +103,7 @@ impl Group {
         read: &[&str],
         cx: &RunContext<'_>,
     ) -> Result<Vec<Document>> {
-        let mut g = Grouper::new(&self.fields, cx.eval, |vars: &Vars<'_>| {
-            Ok(self.id.eval(vars)?.unwrap_or(Bson::Null))
-        });
+        let mut g = Grouper::new(&self.fields, cx.eval, |vars: &Vars<'_>| self.key(vars));
         let mut small = Document::new();
         // The small document's fields, as indexes into `read`, in its order.
         let mut order: Vec<usize> = Vec::new();

@@ -699,3 +699,23 @@ fn group_over_stored_bytes_answers_as_over_documents() {
         }
     }
 }
+
+#[test]
+fn a_one_field_id_object_groups_missing_as_null() {
+    // SERVER-21992 (jstests/aggregation/bugs/groupMissing.js): MongoDB evaluates a one-field
+    // `_id` object's expression alone and turns missing into null.
+    let out = run(
+        vec![doc! {"_id": 1, "a": null}, doc! {"_id": 2}],
+        vec![doc! {"$group": {"_id": {"a": "$a"}}}],
+    );
+    assert_eq!(out, vec![doc! {"_id": {"a": null}}]);
+    // With two fields, missing stays missing.
+    let out = run(
+        vec![doc! {"_id": 1, "a": null, "b": 1}, doc! {"_id": 2, "b": 1}],
+        vec![doc! {"$group": {"_id": {"a": "$a", "b": "$b"}}}],
+    );
+    assert_eq!(
+        out,
+        vec![doc! {"_id": {"a": null, "b": 1}}, doc! {"_id": {"b": 1}}]
+    );
+}
