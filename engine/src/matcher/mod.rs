@@ -17,6 +17,7 @@ pub(crate) mod expr;
 pub(crate) mod json_schema;
 mod parse;
 pub(crate) mod raw;
+pub(crate) mod special_features;
 pub(crate) use parse::{is_operator_document, is_path_accepting};
 pub(crate) mod serialize;
 mod text;
