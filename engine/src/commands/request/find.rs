@@ -65,6 +65,23 @@ impl<'c> FindRequest<'c> {
         })
     }
 
+    /// The filter, when the find asks for nothing but documents matching it (no sort,
+    /// projection, skip, hint, `min`/`max`, `let`, `returnKey` or `showRecordId`; a limit and
+    /// batch options are allowed): what [`crate::exec::express`] may answer without planning.
+    pub fn express_filter(&self) -> Option<&'c Document> {
+        let none = |d: Option<&Document>| d.is_none_or(Document::is_empty);
+        let plain = none(self.sort)
+            && none(self.projection)
+            && none(self.let_vars)
+            && self.hint.is_none()
+            && self.skip.is_none_or(|s| s == 0)
+            && self.min.is_none()
+            && self.max.is_none()
+            && !self.show_record_id
+            && !self.return_key;
+        self.filter.filter(|_| plain)
+    }
+
     /// The find parsed in the command's evaluation context (`$$NOW`, the `let` values).
     pub fn spec(&self, eval: &EvalContext) -> Result<FindSpec> {
         let mut spec = FindSpec::parse_with_let_in(
