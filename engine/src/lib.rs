@@ -242,6 +242,38 @@ impl Engine {
         command: &Document,
         ctx: &matcher::MatchContext<'_>,
     ) -> Document {
+        self.run_parts(db, command, None, ctx)
+    }
+
+    /// [`Engine::run_command`] of a command the caller gives away (a binding that decoded it
+    /// from bytes): an `insert` then stores its documents themselves instead of copies of
+    /// them. With a command observer installed (it is shown the whole command) this is
+    /// `run_command`.
+    pub fn run_command_owned(&mut self, db: &str, mut command: Document) -> Document {
+        let is_insert = command.keys().next().is_some_and(|k| k == "insert");
+        if !is_insert || self.observer.is_some() {
+            return self.run_command(db, &command);
+        }
+        // The depth check sees the documents before they are taken out.
+        if value::nesting::check_command_depth(&command).is_err() {
+            return self.run_command(db, &command);
+        }
+        let documents = match command.get_mut("documents") {
+            Some(Bson::Array(items)) => Some(std::mem::take(items)),
+            _ => None,
+        };
+        self.run_parts(db, &command, documents, &matcher::MatchContext::default())
+    }
+
+    /// Runs a command; `documents`, when given, are an `insert`'s documents, taken out of
+    /// `command` (which keeps an empty array in their place).
+    fn run_parts(
+        &mut self,
+        db: &str,
+        command: &Document,
+        documents: Option<Vec<Bson>>,
+        ctx: &matcher::MatchContext<'_>,
+    ) -> Document {
         self.run_due_ttl_pass();
         let now = self.now_millis();
         self.sessions.touch(command, now);
@@ -255,7 +287,9 @@ impl Engine {
         };
         // BSON validation of the incoming command (depth), before anything walks it.
         let checked = value::nesting::check_command_depth(command);
-        let reply = match checked.and_then(|()| commands::dispatch(self, db, command, ctx)) {
+        let reply = match checked
+            .and_then(|()| commands::dispatch_with_documents(self, db, command, documents, ctx))
+        {
             Ok(reply) => reply,
             Err(e) => error_reply(&e),
         };

@@ -38,6 +38,18 @@ pub fn dispatch(
     command: &Document,
     ctx: &crate::matcher::MatchContext<'_>,
 ) -> Result<Document> {
+    dispatch_with_documents(engine, db, command, None, ctx)
+}
+
+/// [`dispatch`] of an `insert` whose documents the caller took out of `command` and gives
+/// away (`Engine::run_command_owned`): they are stored as they are, not copied.
+pub fn dispatch_with_documents(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    documents: Option<Vec<Bson>>,
+    ctx: &crate::matcher::MatchContext<'_>,
+) -> Result<Document> {
     let Some((name, _)) = command.iter().next() else {
         return Err(Error::new(ErrorCode::FailedToParse, "no such command: ''"));
     };
@@ -66,7 +78,10 @@ pub fn dispatch(
         return Ok(reply);
     }
     match name.as_str() {
-        "insert" => insert::insert(engine, db, command),
+        "insert" => match documents {
+            Some(owned) => insert::insert_owned(engine, db, command, owned),
+            None => insert::insert(engine, db, command),
+        },
         "find" => find::find(engine, db, command, ctx),
         "aggregate" => aggregate::aggregate(engine, db, command, ctx),
         "sproutPreviewPipeline" => aggregate_preview::preview_command(engine, db, command, ctx),
