@@ -278,7 +278,7 @@ impl Engine {
         let now = self.now_millis();
         self.sessions.touch(command, now);
         let first_change = self.pending.changes.len();
-        self.bypass_document_validation = match command.get("bypassDocumentValidation") {
+        self.bypass_document_validation = match path::field(command, "bypassDocumentValidation") {
             Some(Bson::Boolean(b)) => *b,
             Some(v @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
                 value::as_i64_signed(v) != 0

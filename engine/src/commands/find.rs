@@ -20,7 +20,7 @@ pub fn find(
 ) -> Result<Document> {
     let ns = target_namespace(db, command)?;
     let request = FindRequest::parse(command)?;
-    let flag = |name: &str| matches!(command.get(name), Some(Bson::Boolean(true)));
+    let flag = |name: &str| matches!(crate::path::field(command, name), Some(Bson::Boolean(true)));
     let tailable = flag("tailable");
     if !tailable
         && let Some(coll) = engine.catalog().collection(&ns)

@@ -147,9 +147,16 @@ fn target_namespace(db: &str, command: &Document) -> Result<Namespace> {
     }
 }
 
+/// A command's field by name: the names compared in order (`path::field`), not hashed, since
+/// a command has a few fields and most options a command reads are absent (a `find` reads
+/// fifteen; hashing each name was 4% of a point lookup through the Node binding).
+fn option<'a>(command: &'a Document, name: &str) -> Option<&'a Bson> {
+    crate::path::field(command, name)
+}
+
 /// Reads an optional boolean option the way the server does (numbers are accepted as truth).
 fn bool_option(command: &Document, field: &str, default: bool) -> Result<bool> {
-    match command.get(field) {
+    match option(command, field) {
         None => Ok(default),
         Some(Bson::Boolean(b)) => Ok(*b),
         Some(Bson::Int32(i)) => Ok(*i != 0),
@@ -164,7 +171,7 @@ fn bool_option(command: &Document, field: &str, default: bool) -> Result<bool> {
 
 /// Reads an optional non-negative integer option.
 fn count_option(command: &Document, cmd: &str, field: &str) -> Result<Option<i64>> {
-    let v = match command.get(field) {
+    let v = match option(command, field) {
         None | Some(Bson::Null) => return Ok(None),
         Some(Bson::Int32(i)) => i64::from(*i),
         Some(Bson::Int64(i)) => *i,
@@ -191,7 +198,7 @@ fn document_option<'a>(
     cmd: &str,
     field: &str,
 ) -> Result<Option<&'a Document>> {
-    match command.get(field) {
+    match option(command, field) {
         None | Some(Bson::Null) => Ok(None),
         Some(Bson::Document(d)) => Ok(Some(d)),
         Some(other) => Err(Error::type_mismatch(format!(
