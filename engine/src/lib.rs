@@ -260,7 +260,7 @@ impl Engine {
         command: &Document,
         ctx: &matcher::MatchContext<'_>,
     ) -> Document {
-        match self.run_command_inner(db, command, ctx, false) {
+        match self.run_parts(db, command, None, ctx, false) {
             commands::Reply::Document(d) => d,
             bytes => bytes
                 .into_document()
@@ -276,13 +276,43 @@ impl Engine {
     /// replies are documents then.
     pub fn run_command_reply(&mut self, db: &str, command: &Document) -> commands::Reply {
         let bytes = self.observer.is_none();
-        self.run_command_inner(db, command, &matcher::MatchContext::default(), bytes)
+        self.run_parts(db, command, None, &matcher::MatchContext::default(), bytes)
     }
 
-    fn run_command_inner(
+    /// [`Engine::run_command_reply`] of a command the caller gives away (a binding that decoded
+    /// it from bytes): an `insert` then stores its documents themselves instead of copies of
+    /// them. With a command observer installed (it is shown the whole command) this is
+    /// `run_command`.
+    pub fn run_command_owned(&mut self, db: &str, mut command: Document) -> commands::Reply {
+        let is_insert = command.keys().next().is_some_and(|k| k == "insert");
+        if self.observer.is_some() {
+            return commands::Reply::Document(self.run_command(db, &command));
+        }
+        // The depth check sees the documents before they are taken out.
+        if !is_insert || value::nesting::check_command_depth(&command).is_err() {
+            return self.run_command_reply(db, &command);
+        }
+        let documents = match command.get_mut("documents") {
+            Some(Bson::Array(items)) => Some(std::mem::take(items)),
+            _ => None,
+        };
+        self.run_parts(
+            db,
+            &command,
+            documents,
+            &matcher::MatchContext::default(),
+            true,
+        )
+    }
+
+    /// Runs a command; `documents`, when given, are an `insert`'s documents, taken out of
+    /// `command` (which keeps an empty array in their place); with `bytes` the caller takes
+    /// the reply as BSON bytes.
+    fn run_parts(
         &mut self,
         db: &str,
         command: &Document,
+        documents: Option<Vec<Bson>>,
         ctx: &matcher::MatchContext<'_>,
         bytes: bool,
     ) -> commands::Reply {
@@ -290,7 +320,7 @@ impl Engine {
         let now = self.now_millis();
         self.sessions.touch(command, now);
         let first_change = self.pending.changes.len();
-        self.bypass_document_validation = match command.get("bypassDocumentValidation") {
+        self.bypass_document_validation = match path::field(command, "bypassDocumentValidation") {
             Some(Bson::Boolean(b)) => *b,
             Some(v @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
                 value::as_i64_signed(v) != 0
@@ -299,11 +329,12 @@ impl Engine {
         };
         // BSON validation of the incoming command (depth), before anything walks it.
         let checked = value::nesting::check_command_depth(command);
-        let reply =
-            match checked.and_then(|()| commands::dispatch_reply(self, db, command, ctx, bytes)) {
-                Ok(reply) => reply,
-                Err(e) => commands::Reply::Document(error_reply(&e)),
-            };
+        let reply = match checked
+            .and_then(|()| commands::dispatch_reply(self, db, command, documents, ctx, bytes))
+        {
+            Ok(reply) => reply,
+            Err(e) => commands::Reply::Document(error_reply(&e)),
+        };
         self.bypass_document_validation = false;
         self.evict_from_capped(first_change);
         // Indexes this command created start their `$indexStats` count now.

@@ -89,10 +89,13 @@ impl NodeEngine {
     /// (malformed bytes give an error reply, never a panic).
     #[wasm_bindgen(js_name = runCommandBson)]
     pub fn run_command_bson(&mut self, db: &str, command: &[u8]) -> Vec<u8> {
+        // The decoded command is the binding's own: given away, an insert stores its
+        // documents without copying them.
         let reply = match engine::value::bson_bytes::decode_document(command) {
             Ok(cmd) => {
-                // A find of stored documents writes its reply from their stored bytes.
-                let reply = self.engine.run_command_reply(db, &cmd);
+                // An insert stores its documents without copying them; a find of stored
+                // documents writes its reply from their stored bytes.
+                let reply = self.engine.run_command_owned(db, cmd);
                 drop(self.engine.take_changes());
                 reply
             }

@@ -24,9 +24,26 @@ pub fn find_reply(
 ) -> Result<Reply> {
     let ns = target_namespace(db, command)?;
     let request = FindRequest::parse(command)?;
-    let spec = request.spec(&engine.eval_context())?;
-    let flag = |name: &str| matches!(command.get(name), Some(Bson::Boolean(true)));
+    let flag = |name: &str| matches!(crate::path::field(command, name), Some(Bson::Boolean(true)));
     let tailable = flag("tailable");
+    if !tailable
+        && let Some(coll) = engine.catalog().collection(&ns)
+        && let Some(filter) = request.express_filter()
+        && let Some(docs) = crate::exec::express::equality_lookup(
+            coll,
+            filter,
+            request.limit.filter(|l| *l > 0).map(|l| l as usize),
+        )
+    {
+        return Ok(Reply::Document(first_batch_reply(
+            engine,
+            ns,
+            docs,
+            request.batch_size,
+            request.single_batch,
+        )));
+    }
+    let spec = request.spec(&engine.eval_context())?;
     if tailable {
         check_tailable(&request)?;
     }

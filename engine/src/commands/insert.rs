@@ -32,14 +32,50 @@ pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
     let mut prepared = Vec::with_capacity(documents.len());
     for (i, d) in documents.iter().enumerate() {
         let Bson::Document(d) = d else {
-            return Err(Error::type_mismatch(format!(
-                "BSON field 'insert.documents.{i}' is the wrong type '{}', expected type 'object'",
-                crate::value::display::type_name(d)
-            )));
+            return Err(not_a_document(i, d));
         };
         prepared.push(prepare_for_insert(engine, d));
     }
+    store(engine, ns, ordered, prepared)
+}
 
+/// [`insert`] of documents taken out of the command (which holds an empty `documents` array
+/// in their place) and given away: each is stored itself, not a copy of it
+/// (`Engine::run_command_owned`).
+pub fn insert_owned(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    documents: Vec<Bson>,
+) -> Result<Document> {
+    let ns = target_namespace(db, command)?;
+    let ordered = bool_option(command, "ordered", true)?;
+    crate::write::check_write_concern(command)?;
+    let mut prepared = Vec::with_capacity(documents.len());
+    for (i, d) in documents.into_iter().enumerate() {
+        let Bson::Document(d) = d else {
+            return Err(not_a_document(i, &d));
+        };
+        prepared.push(prepare_owned(engine, d));
+    }
+    store(engine, ns, ordered, prepared)
+}
+
+fn not_a_document(i: usize, d: &Bson) -> Error {
+    Error::type_mismatch(format!(
+        "BSON field 'insert.documents.{i}' is the wrong type '{}', expected type 'object'",
+        crate::value::display::type_name(d)
+    ))
+}
+
+/// Stores the prepared documents (or reports why each could not be), in order; an ordered
+/// insert stops at its first error.
+fn store(
+    engine: &mut Engine,
+    ns: crate::catalog::Namespace,
+    ordered: bool,
+    prepared: Vec<Result<Document>>,
+) -> Result<Document> {
     // MongoDB creates the collection when it first has a document to store: a batch whose
     // documents all fail before storage (a bad `_id`, over 16 MiB), or whose first one does
     // when ordered, leaves no collection behind (write_ops_exec's performInserts fixes each
@@ -127,27 +163,49 @@ pub fn prepare_for_insert(engine: &mut Engine, d: &Document) -> Result<Document>
             check_id(id)?;
             d.clone()
         }
-        _ => {
-            let mut out = Document::new();
-            match d.get("_id") {
-                Some(id) => {
-                    check_id(id)?;
-                    out.insert("_id", id.clone());
-                }
-                None => {
-                    out.insert("_id", engine.new_object_id());
-                }
-            }
-            for (k, v) in d {
-                if k == "_id" {
-                    continue;
-                }
-                out.insert(k.clone(), v.clone());
-            }
-            out
-        }
+        _ => with_id_first(engine, d.get("_id"), d.iter())?,
     };
     check_size(&out)?;
+    Ok(out)
+}
+
+/// [`prepare_for_insert`] of a document given away: one whose `_id` is first is kept as it
+/// is, without a copy.
+pub fn prepare_owned(engine: &mut Engine, d: Document) -> Result<Document> {
+    crate::value::nesting::check_storable(&d, crate::value::nesting::Write::Insert)?;
+    let out = match d.iter().next() {
+        Some((k, id)) if k == "_id" => {
+            check_id(id)?;
+            d
+        }
+        _ => with_id_first(engine, d.get("_id"), d.iter())?,
+    };
+    check_size(&out)?;
+    Ok(out)
+}
+
+/// A copy of a document's `fields` with `_id` first: `id`, or a new ObjectId when missing.
+fn with_id_first<'d>(
+    engine: &mut Engine,
+    id: Option<&Bson>,
+    fields: impl Iterator<Item = (&'d String, &'d Bson)>,
+) -> Result<Document> {
+    let mut out = Document::new();
+    match id {
+        Some(id) => {
+            check_id(id)?;
+            out.insert("_id", id.clone());
+        }
+        None => {
+            out.insert("_id", engine.new_object_id());
+        }
+    }
+    for (k, v) in fields {
+        if k == "_id" {
+            continue;
+        }
+        out.insert(k.clone(), v.clone());
+    }
     Ok(out)
 }
 
@@ -245,6 +303,47 @@ pub fn write_error(index: usize, e: &Error) -> Document {
 mod tests {
     use crate::Engine;
     use bson::{Bson, doc};
+
+    #[test]
+    fn an_owned_insert_answers_and_stores_as_a_borrowed_one() {
+        let commands = [
+            doc! {"insert": "c", "documents": [{"_id": 1, "a": 1}, {"a": 2, "_id": 2}]},
+            // A duplicate, a bad `_id`, a document over nothing: unordered goes on.
+            doc! {"insert": "c", "documents": [{"_id": 1}, {"_id": [1]}, {"_id": 3, "$bad": 1}, {"_id": 4}], "ordered": false},
+            doc! {"insert": "c", "documents": [{"_id": 5}, 7]},
+            doc! {"insert": "c", "documents": 7},
+            doc! {"insert": "c"},
+            doc! {"insert": "c", "documents": [{"_id": 6}], "writeConcern": {"w": "bad"}},
+        ];
+        let mut borrowed = Engine::new();
+        let mut owned = Engine::new();
+        for c in &commands {
+            let a = borrowed.run_command("t", c);
+            let b = owned
+                .run_command_owned("t", c.clone())
+                .into_document()
+                .unwrap();
+            assert_eq!(a, b, "{c}");
+        }
+        let find = doc! {"find": "c", "filter": {}};
+        assert_eq!(
+            borrowed.run_command("t", &find),
+            owned.run_command("t", &find)
+        );
+        let stored = owned.run_command("t", &find);
+        let batch = stored
+            .get_document("cursor")
+            .unwrap()
+            .get_array("firstBatch");
+        // `_id` moved first, the documents themselves stored.
+        assert_eq!(
+            batch.unwrap()[..2],
+            [
+                Bson::Document(doc! {"_id": 1, "a": 1}),
+                Bson::Document(doc! {"_id": 2, "a": 2})
+            ]
+        );
+    }
 
     #[test]
     fn dollar_prefixed_fields_inside_id_are_refused() {

@@ -20,7 +20,7 @@ impl ReadConcernLevel {
     /// The level of a command's `readConcern` (local when it names none), with MongoDB's
     /// error for an unknown level.
     pub fn of(command: &Document) -> Result<ReadConcernLevel> {
-        let level = match command.get("readConcern") {
+        let level = match crate::path::field(command, "readConcern") {
             Some(Bson::Document(rc)) => match rc.get("level") {
                 Some(Bson::String(level)) => level.as_str(),
                 None => return Ok(ReadConcernLevel::Local),

@@ -14,6 +14,7 @@ pub mod count_scan;
 pub mod delete;
 pub mod distinct_scan;
 pub mod eof;
+pub mod express;
 pub mod fetch;
 pub mod idhack;
 pub mod index_scan;

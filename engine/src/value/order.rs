@@ -67,6 +67,18 @@ fn compare_strings(x: &str, y: &str, strings: Strings) -> Ordering {
 }
 
 fn compare_in(a: &Bson, b: &Bson, strings: Strings) -> Ordering {
+    // Two values of the same common type compare as their type does, without the type
+    // ranks and the cross-type number comparison below (the `_id` map's search on every
+    // insert and lookup).
+    match (a, b) {
+        (Bson::Int32(x), Bson::Int32(y)) => return x.cmp(y),
+        (Bson::Int64(x), Bson::Int64(y)) => return x.cmp(y),
+        (Bson::ObjectId(x), Bson::ObjectId(y)) => return x.bytes().cmp(&y.bytes()),
+        (Bson::String(x), Bson::String(y)) if matches!(strings, Strings::Binary) => {
+            return x.cmp(y);
+        }
+        _ => {}
+    }
     let (ra, rb) = (canonical_type_rank(a), canonical_type_rank(b));
     if ra != rb {
         return ra.cmp(&rb);
@@ -281,6 +293,29 @@ impl Ord for SimpleOrderedValue {
 mod tests {
     use super::*;
     use bson::{doc, oid::ObjectId};
+
+    #[test]
+    fn same_type_shortcuts_agree_with_the_general_comparison() {
+        let ints = [i32::MIN, -7, -1, 0, 1, 7, i32::MAX];
+        for a in ints {
+            for b in ints {
+                // Int32 against Int32 (the shortcut) as Int32 against Int64 (the general path).
+                let short = compare_values_simple(&Bson::Int32(a), &Bson::Int32(b));
+                let general = compare_values_simple(&Bson::Int32(a), &Bson::Int64(b.into()));
+                assert_eq!(short, general, "{a} {b}");
+                let long = compare_values_simple(&Bson::Int64(a.into()), &Bson::Int64(b.into()));
+                assert_eq!(long, general, "{a} {b}");
+            }
+        }
+        let s = |x: &str| Bson::String(x.into());
+        assert_eq!(compare_values_simple(&s("B"), &s("a")), Ordering::Less);
+        assert_eq!(compare_values_simple(&s("ab"), &s("a")), Ordering::Greater);
+        let (x, y) = (ObjectId::from_bytes([0; 12]), ObjectId::from_bytes([1; 12]));
+        assert_eq!(
+            compare_values_simple(&Bson::ObjectId(x), &Bson::ObjectId(y)),
+            Ordering::Less
+        );
+    }
 
     #[test]
     fn type_order() {

@@ -37,9 +37,9 @@ pub fn enter_collation(
 
 /// A collection's default collation (the resolved spec `create` stored in its options).
 pub fn default_collation(coll: Option<&Collection>) -> Result<Option<Rc<Collation>>> {
-    match coll.and_then(|c| c.options.get_document("collation").ok()) {
-        Some(spec) => Collation::from_document(spec),
-        None => Ok(None),
+    match coll.and_then(|c| crate::path::field(&c.options, "collation")) {
+        Some(Bson::Document(spec)) => Collation::from_document(spec),
+        _ => Ok(None),
     }
 }
 
@@ -58,7 +58,11 @@ pub fn enter_command_collation(
         Bson::String(c) => catalog.collection(&Namespace::new(db, c.as_str())),
         _ => None,
     };
-    enter_collation(command.get("collation"), &format!("{name}.collation"), coll)
+    match crate::path::field(command, "collation") {
+        // The field's name for messages only when there is a value to complain about.
+        Some(value) => enter_collation(Some(value), &format!("{name}.collation"), coll),
+        None => Ok(CollationScope::enter(default_collation(coll)?)),
+    }
 }
 
 /// Checks a collation value without putting it in force (the simple collation passes).

@@ -42,14 +42,15 @@ impl<'c> FindRequest<'c> {
         let bound = |name: &str| -> Result<Option<&'c Document>> {
             Ok(document_option(command, "find", name)?.filter(|d| !d.is_empty()))
         };
-        let negative_limit = matches!(command.get("limit"), Some(l) if as_i64_signed(l) < 0);
+        let negative_limit =
+            matches!(crate::path::field(command, "limit"), Some(l) if as_i64_signed(l) < 0);
         Ok(FindRequest {
             filter: document_option(command, "find", "filter")?,
             sort: document_option(command, "find", "sort")?,
             projection: document_option(command, "find", "projection")?,
             // An empty hint is no hint: MongoDB 8.0's find request defaults `hint` to an
             // empty object and plans without one when it is empty (query_request_helper).
-            hint: command.get("hint").filter(|h| {
+            hint: crate::path::field(command, "hint").filter(|h| {
                 !matches!(h, Bson::Null) && !matches!(h, Bson::Document(d) if d.is_empty())
             }),
             skip: count_option(command, "find", "skip")?,
@@ -63,6 +64,23 @@ impl<'c> FindRequest<'c> {
             show_record_id: bool_option(command, "showRecordId", false)?,
             return_key: bool_option(command, "returnKey", false)?,
         })
+    }
+
+    /// The filter, when the find asks for nothing but documents matching it (no sort,
+    /// projection, skip, hint, `min`/`max`, `let`, `returnKey` or `showRecordId`; a limit and
+    /// batch options are allowed): what [`crate::exec::express`] may answer without planning.
+    pub fn express_filter(&self) -> Option<&'c Document> {
+        let none = |d: Option<&Document>| d.is_none_or(Document::is_empty);
+        let plain = none(self.sort)
+            && none(self.projection)
+            && none(self.let_vars)
+            && self.hint.is_none()
+            && self.skip.is_none_or(|s| s == 0)
+            && self.min.is_none()
+            && self.max.is_none()
+            && !self.show_record_id
+            && !self.return_key;
+        self.filter.filter(|_| plain)
     }
 
     /// The find parsed in the command's evaluation context (`$$NOW`, the `let` values).
@@ -98,7 +116,7 @@ impl<'c> FindRequest<'c> {
 
 /// `limit`: any number, its absolute value used (a negative one also means a single batch).
 fn limit_option(command: &Document) -> Result<Option<i64>> {
-    match command.get("limit") {
+    match crate::path::field(command, "limit") {
         Some(l @ (Bson::Int32(_) | Bson::Int64(_) | Bson::Double(_))) => {
             Ok(Some(as_i64_signed(l).abs()))
         }
