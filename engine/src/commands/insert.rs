@@ -25,6 +25,18 @@ pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
             ));
         }
     };
+    // MongoDB's write_ops::checkOpCountForCommand, as for `update` and `delete`: an empty
+    // batch, or one over 100,000 documents, is refused before anything else.
+    let max = super::request::update::MAX_BATCH;
+    if documents.is_empty() || documents.len() > max {
+        return Err(Error::new(
+            ErrorCode::InvalidLength,
+            format!(
+                "Write batch sizes must be between 1 and {max}. Got {} operations.",
+                documents.len()
+            ),
+        ));
+    }
     let ordered = bool_option(command, "ordered", true)?;
     crate::write::check_write_concern(command)?;
 
@@ -266,6 +278,17 @@ mod tests {
             &doc! {"insert": "c", "documents": [{"_id": {"$ref": "c", "$id": 1}}]},
         );
         assert_eq!(r, doc! {"n": 1, "ok": 1.0});
+    }
+
+    #[test]
+    fn an_empty_batch_is_invalid_length() {
+        let mut e = Engine::new();
+        let r = e.run_command("test", &doc! {"insert": "c", "documents": []});
+        assert_eq!(r.get_i32("code").unwrap(), 16);
+        assert_eq!(
+            r.get_str("errmsg").unwrap(),
+            "Write batch sizes must be between 1 and 100000. Got 0 operations."
+        );
     }
 
     #[test]
