@@ -46,46 +46,11 @@ pub fn parse_pull(operand: &Bson) -> Result<PullCondition> {
 }
 
 /// MongoDB parses a `$pull` query with `kBanAllSpecialFeatures` (`PullNode`'s
-/// `ObjectMatcher`): `$expr` there, or under its `$and`/`$or`/`$nor`, is refused as the match
-/// parser refuses it wherever it is not allowed. Array filters are parsed the same way.
+/// `ObjectMatcher`): `$expr`, `$text` and `$where` there, or under its `$and`/`$or`/`$nor`, are
+/// refused as the match parser refuses them wherever they are not allowed. Array filters are
+/// parsed the same way.
 pub(super) fn ban_special_features(query: &Document) -> Result<()> {
-    ban_features(query, true)
-}
-
-/// The features MongoDB's default match parsing (`kDefaultSpecialFeatures`: `$expr` and
-/// `$jsonSchema` only) refuses: `$text` and `$where`, with MongoDB's parseText and parseWhere
-/// messages (expression_parser.cpp). `$graphLookup`'s `restrictSearchWithMatch` is parsed so.
-pub(crate) fn ban_text_and_where(query: &Document) -> Result<()> {
-    ban_features(query, false)
-}
-
-fn ban_features(query: &Document, expr: bool) -> Result<()> {
-    for (key, value) in query {
-        match (key.as_str(), value) {
-            ("$expr", _) if expr => {
-                return Err(Error::new(
-                    crate::error::ErrorCode::QueryFeatureNotAllowed,
-                    "$expr is not allowed in this context",
-                ));
-            }
-            // MongoDB's parseText and parseWhere (expression_parser.cpp) without the kText and
-            // kJavascript features (jstests/core/update_arrayFilters.js).
-            ("$text" | "$where", _) => {
-                return Err(Error::bad_value(format!(
-                    "{key} is not allowed in this context"
-                )));
-            }
-            ("$and" | "$or" | "$nor", Bson::Array(clauses)) => {
-                for clause in clauses {
-                    if let Bson::Document(d) = clause {
-                        ban_features(d, expr)?;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(())
+    crate::matcher::ban_features(query, true)
 }
 
 pub fn parse_pull_all(operand: &Bson) -> Result<Vec<Bson>> {
