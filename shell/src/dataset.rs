@@ -139,14 +139,18 @@ impl Dataset {
     /// Inserts the documents through the engine's `insert` command and makes the dataset's
     /// database the shell's current one.
     pub fn load_into(&self, shell: &mut Shell) -> Result<(), String> {
+        // An insert takes 1 to 100,000 documents (MongoDB's write batch limit): an empty
+        // collection sends none, a larger one several batches.
         for (coll, docs) in &self.collections {
-            let docs: Vec<Bson> = docs.iter().cloned().map(Bson::Document).collect();
-            let reply = shell.with_engine(|e| {
-                e.run_command(&self.db, &doc! {"insert": coll.as_str(), "documents": docs})
-            });
-            let ok = reply.get("ok").and_then(Bson::as_f64) == Some(1.0);
-            if !ok || reply.get("writeErrors").is_some() {
-                return Err(format!("dataset {}: {reply}", self.name));
+            for batch in docs.chunks(100_000) {
+                let docs: Vec<Bson> = batch.iter().cloned().map(Bson::Document).collect();
+                let reply = shell.with_engine(|e| {
+                    e.run_command(&self.db, &doc! {"insert": coll.as_str(), "documents": docs})
+                });
+                let ok = reply.get("ok").and_then(Bson::as_f64) == Some(1.0);
+                if !ok || reply.get("writeErrors").is_some() {
+                    return Err(format!("dataset {}: {reply}", self.name));
+                }
             }
         }
         let ev = shell.eval(&format!("use {}", self.db));

@@ -103,6 +103,8 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (M, &[SEED_ABC, "db.c.updateMany({t: 'x'}, {$inc: {a: 1}})"], "{\n  acknowledged: true,\n  insertedId: null,\n  matchedCount: 2,\n  modifiedCount: 2,\n  upsertedCount: 0\n}"),
     (M, &["db.c.updateOne({_id: 5}, {$set: {a: 1}}, {upsert: true})"], "{\n  acknowledged: true,\n  insertedId: 5,\n  matchedCount: 0,\n  modifiedCount: 0,\n  upsertedCount: 1\n}"),
     (M, &[SEED_ABC, "db.c.updateOne({_id: 1}, {a: 9})"], "MongoInvalidArgumentError: Update document requires atomic operators"),
+    // The driver refuses an empty batch before the server would (InvalidLength).
+    (M, &["db.c.insertMany([])"], "MongoInvalidArgumentError: Invalid BulkOperation, Batch cannot be empty"),
     (M, &[SEED_ABC, "db.c.replaceOne({_id: 1}, {a: 9})", "db.c.findOne({_id: 1})"], "{ _id: 1, a: 9 }"),
     (M, &[SEED_ABC, "db.c.deleteOne({t: 'x'})"], "{ acknowledged: true, deletedCount: 1 }"),
     (M, &[SEED_ABC, "db.c.deleteMany({t: 'x'})"], "{ acknowledged: true, deletedCount: 2 }"),

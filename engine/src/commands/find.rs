@@ -372,6 +372,7 @@ fn capped_scan_get_more(
     ns: &Namespace,
     mut scan: CappedScan,
     batch_size: Option<usize>,
+    ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let Some(coll) = engine.catalog().collection(ns) else {
         engine.cursors_mut().close(id);
@@ -393,7 +394,8 @@ fn capped_scan_get_more(
         ));
     }
     let max = batch_size.filter(|b| *b > 0).unwrap_or(usize::MAX);
-    let next = scan_capped(coll, &mut scan, max, &MatchContext::default())?;
+    // The getMore's own context: a `$where` in the cursor's filter is evaluated on every batch.
+    let next = scan_capped(coll, &mut scan, max, ctx)?;
     let goes_on = scan_goes_on(coll, &scan);
     if goes_on {
         if let Some(cursor) = engine.cursors_mut().get_mut(id) {
@@ -454,7 +456,12 @@ fn batch_len(docs: &VecDeque<Document>, max_count: usize) -> usize {
     n
 }
 
-pub fn get_more(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+pub fn get_more(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    ctx: &MatchContext<'_>,
+) -> Result<Document> {
     let id = match command.get("getMore") {
         Some(Bson::Int64(i)) => *i,
         Some(other) => {
@@ -515,7 +522,7 @@ pub fn get_more(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
         return Err(e);
     }
     if let Some(scan) = cursor.scan.take() {
-        return capped_scan_get_more(engine, id, &ns, scan, batch_size);
+        return capped_scan_get_more(engine, id, &ns, scan, batch_size, ctx);
     }
     let n = batch_len(
         &cursor.remaining,
@@ -842,6 +849,36 @@ mod tests {
     }
 
     /// jstests/core/getmore_cmd_maxtimems.js: maxTimeMS on a getMore is for awaitData cursors.
+    #[test]
+    fn a_capped_get_more_evaluates_where_with_its_context() {
+        struct EvenX;
+        impl crate::matcher::WhereEvaluator for EvenX {
+            fn evaluate(&self, _code: &str, doc: &bson::Document) -> crate::Result<bool> {
+                Ok(doc.get_i32("x").is_ok_and(|x| x % 2 == 0))
+            }
+        }
+        let ctx = crate::matcher::MatchContext {
+            where_evaluator: Some(&EvenX),
+        };
+        let mut e = Engine::new();
+        e.run_command("t", &doc! {"create": "c", "capped": true, "size": 4096});
+        let docs: Vec<_> = (0..8).map(|i| doc! {"_id": i, "x": i}).collect();
+        e.run_command("t", &doc! {"insert": "c", "documents": docs});
+        let find = doc! {"find": "c", "filter": {"$where": "this.x % 2 == 0"}, "batchSize": 2};
+        let r = e.run_command_with("t", &find, &ctx);
+        let id = r.get_document("cursor").unwrap().get_i64("id").unwrap();
+        let r = e.run_command_with("t", &doc! {"getMore": id, "collection": "c"}, &ctx);
+        let ids: Vec<i32> = r
+            .get_document("cursor")
+            .unwrap()
+            .get_array("nextBatch")
+            .unwrap()
+            .iter()
+            .map(|d| d.as_document().unwrap().get_i32("_id").unwrap())
+            .collect();
+        assert_eq!(ids, [4, 6], "{r:?}");
+    }
+
     #[test]
     fn get_more_takes_max_time_ms_only_for_await_data_cursors() {
         let mut e = Engine::new();

@@ -25,6 +25,7 @@ pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
             ));
         }
     };
+    check_batch_size(documents.len())?;
     let ordered = bool_option(command, "ordered", true)?;
     crate::write::check_write_concern(command)?;
 
@@ -49,6 +50,7 @@ pub fn insert_owned(
     documents: Vec<Bson>,
 ) -> Result<Document> {
     let ns = target_namespace(db, command)?;
+    check_batch_size(documents.len())?;
     let ordered = bool_option(command, "ordered", true)?;
     crate::write::check_write_concern(command)?;
     let mut prepared = Vec::with_capacity(documents.len());
@@ -59,6 +61,19 @@ pub fn insert_owned(
         prepared.push(prepare_owned(engine, d));
     }
     store(engine, ns, ordered, prepared)
+}
+
+/// MongoDB's write_ops::checkOpCountForCommand, as for `update` and `delete`: an empty batch,
+/// or one over 100,000 documents, is refused before anything else.
+fn check_batch_size(len: usize) -> Result<()> {
+    let max = super::request::update::MAX_BATCH;
+    if len == 0 || len > max {
+        return Err(Error::new(
+            ErrorCode::InvalidLength,
+            format!("Write batch sizes must be between 1 and {max}. Got {len} operations."),
+        ));
+    }
+    Ok(())
 }
 
 fn not_a_document(i: usize, d: &Bson) -> Error {
@@ -365,6 +380,23 @@ mod tests {
             &doc! {"insert": "c", "documents": [{"_id": {"$ref": "c", "$id": 1}}]},
         );
         assert_eq!(r, doc! {"n": 1, "ok": 1.0});
+    }
+
+    #[test]
+    fn an_empty_batch_is_invalid_length() {
+        let mut e = Engine::new();
+        let r = e.run_command("test", &doc! {"insert": "c", "documents": []});
+        assert_eq!(r.get_i32("code").unwrap(), 16);
+        assert_eq!(
+            r.get_str("errmsg").unwrap(),
+            "Write batch sizes must be between 1 and 100000. Got 0 operations."
+        );
+        // The same when the documents are given away (the Node.js binding).
+        let owned = e
+            .run_command_owned("test", doc! {"insert": "c", "documents": []})
+            .into_document()
+            .unwrap();
+        assert_eq!(owned, r);
     }
 
     #[test]

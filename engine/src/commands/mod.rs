@@ -127,7 +127,7 @@ pub fn dispatch_reply(
         "sproutImportJSON" => transfer::import_json_command(engine, db, command),
         "sproutExportArchive" => transfer::export_archive_command(engine, db, command),
         "sproutImportArchive" => transfer::import_archive_command(engine, db, command),
-        "getMore" => find::get_more(engine, db, command),
+        "getMore" => find::get_more(engine, db, command, ctx),
         "killCursors" => find::kill_cursors(engine, db, command),
         "delete" => delete::delete(engine, db, command, ctx),
         "update" => update::update(engine, db, command, ctx),

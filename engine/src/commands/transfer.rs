@@ -549,8 +549,11 @@ mod tests {
         // An insert of nothing creates no collection (as in MongoDB): create it first.
         let reply = e.run_command(db, &doc! {"create": "c"});
         assert_eq!(reply.get_f64("ok").unwrap(), 1.0, "{reply}");
-        let reply = e.run_command(db, &doc! {"insert": "c", "documents": docs});
-        assert_eq!(reply.get_f64("ok").unwrap(), 1.0, "{reply}");
+        // (An insert takes at least one document: InvalidLength otherwise, as in MongoDB.)
+        if !docs.is_empty() {
+            let reply = e.run_command(db, &doc! {"insert": "c", "documents": docs});
+            assert_eq!(reply.get_f64("ok").unwrap(), 1.0, "{reply}");
+        }
         let _ = e.take_changes();
         e
     }

@@ -17,7 +17,6 @@ pub(crate) mod expr;
 pub(crate) mod json_schema;
 mod parse;
 pub(crate) mod raw;
-pub(crate) mod special_features;
 pub(crate) use parse::{is_operator_document, is_path_accepting};
 pub(crate) mod serialize;
 mod text;
@@ -56,6 +55,40 @@ impl std::fmt::Debug for MatchContext<'_> {
             .field("where_evaluator", &self.where_evaluator.is_some())
             .finish()
     }
+}
+
+/// Refuses the features a match parsing without them refuses: `$text` and `$where` (MongoDB's
+/// parseText and parseWhere without kText and kJavascript, expression_parser.cpp: BadValue
+/// "... is not allowed in this context"), and `$expr` too when `expr` is set (QueryFeatureNotAllowed),
+/// at the top level or under `$and`/`$or`/`$nor`. MongoDB's default parsing
+/// (`kDefaultSpecialFeatures`: `$expr` and `$jsonSchema` only) refuses the first two, as for
+/// `$graphLookup`'s `restrictSearchWithMatch`; `kBanAllSpecialFeatures` (`$pull`, array filters,
+/// jstests/core/update_arrayFilters.js) all three.
+pub fn ban_features(query: &Document, expr: bool) -> crate::error::Result<()> {
+    for (key, value) in query {
+        match (key.as_str(), value) {
+            ("$expr", _) if expr => {
+                return Err(crate::error::Error::new(
+                    crate::error::ErrorCode::QueryFeatureNotAllowed,
+                    "$expr is not allowed in this context",
+                ));
+            }
+            ("$text" | "$where", _) => {
+                return Err(crate::error::Error::bad_value(format!(
+                    "{key} is not allowed in this context"
+                )));
+            }
+            ("$and" | "$or" | "$nor", bson::Bson::Array(clauses)) => {
+                for clause in clauses {
+                    if let bson::Bson::Document(d) = clause {
+                        ban_features(d, expr)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// The outcome of a match with MongoDB's match details.

@@ -25,7 +25,7 @@ mod parse;
 mod pipeline;
 mod pop;
 mod positional;
-pub(crate) mod pull;
+mod pull;
 mod push;
 mod rename;
 mod replacement;

@@ -46,10 +46,11 @@ pub fn parse_pull(operand: &Bson) -> Result<PullCondition> {
 }
 
 /// MongoDB parses a `$pull` query with `kBanAllSpecialFeatures` (`PullNode`'s
-/// `ObjectMatcher`): `$expr` there, or under its `$and`/`$or`/`$nor`, is refused as the match
-/// parser refuses it wherever it is not allowed. Array filters are parsed the same way.
+/// `ObjectMatcher`): `$expr`, `$text` and `$where` there, or under its `$and`/`$or`/`$nor`, are
+/// refused as the match parser refuses them wherever they are not allowed. Array filters are
+/// parsed the same way.
 pub(super) fn ban_special_features(query: &Document) -> Result<()> {
-    crate::matcher::special_features::ban_all(query)
+    crate::matcher::ban_features(query, true)
 }
 
 pub fn parse_pull_all(operand: &Bson) -> Result<Vec<Bson>> {

@@ -267,6 +267,8 @@
     var self = this;
     return finish(cb, function () {
       var list = (Array.isArray(docs) ? docs : [docs]).map(api.withId);
+      // The Node.js driver refuses an empty batch before sending it.
+      if (list.length === 0) throw api.MongoInvalidArgumentError('Invalid BulkOperation, Batch cannot be empty');
       var reply = self._run({ insert: self.collectionName, documents: list });
       var ids = {};
       list.forEach(function (d, i) { ids[i] = d._id; });

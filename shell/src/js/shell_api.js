@@ -370,6 +370,8 @@
   };
   C.insertMany = function (docs, options) {
     if (!Array.isArray(docs)) throw MongoshInvalidInputError('documents must be an array');
+    // The driver refuses an empty batch before sending it (the server would answer InvalidLength).
+    if (docs.length === 0) throw MongoInvalidArgumentError('Invalid BulkOperation, Batch cannot be empty');
     docs = docs.map(function (d) { checkDoc(d, 'document'); return withId(d); });
     var opts = writeOptions(options);
     var reply = this._command(Object.assign({ insert: this._name, documents: docs }, opts));
@@ -824,6 +826,7 @@
     value: Object.freeze({
       command: command, withId: withId, checkDoc: checkDoc, writeOptions: writeOptions,
       MongoServerError: MongoServerError, MongoBulkWriteError: MongoBulkWriteError,
+      MongoInvalidArgumentError: MongoInvalidArgumentError,
       MongoshInvalidInputError: MongoshInvalidInputError, Named: Named, Cursor: Cursor,
       WriteResult: WriteResult, BulkWriteResult: BulkWriteResult, requireOperators: requireOperators,
       dbProxy: dbProxy, helperCommand: helperCommand, isLegacy: isLegacy, DBPrototype: D,

@@ -9,7 +9,7 @@ use crate::value::display::type_name;
 use crate::write::check_known_fields;
 
 /// MongoDB's largest write batch.
-const MAX_BATCH: usize = 100_000;
+pub(crate) const MAX_BATCH: usize = 100_000;
 
 /// `{update: <coll>, updates: [{q, u, upsert, multi, arrayFilters, hint, collation, sort}],
 /// ordered, let, bypassDocumentValidation}`.

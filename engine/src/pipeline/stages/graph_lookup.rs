@@ -93,7 +93,7 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
                         ),
                     ));
                 };
-                crate::matcher::special_features::ban_text_and_where(filter)
+                crate::matcher::ban_features(filter, false)
                     .and_then(|()| Filter::parse_in(filter, cx.scope).map(drop))
                     .map_err(|mut e| {
                         e.message = format!(
