@@ -231,9 +231,9 @@ impl Shell {
     pub fn set_language(&mut self, chinese: bool) {
         self.chinese = chinese;
         let code = if chinese { "zh" } else { "en" };
-        let _ = self.ctx.eval(boa_engine::Source::from_bytes(&format!(
-            "__sproutHelp.setLanguage('{code}')"
-        )));
+        let _ = self.ctx.eval(boa_engine::sprout_limits::source(
+            format!("__sproutHelp.setLanguage('{code}')").as_bytes(),
+        ));
     }
 
     /// Runs `f` with the engine (for callers that list collections or drain changes).

@@ -7,7 +7,10 @@ use std::rc::Rc;
 use base64::Engine as _;
 use boa_engine::object::ObjectInitializer;
 use boa_engine::property::Attribute;
-use boa_engine::{Context, JsNativeError, JsResult, JsValue, NativeFunction, Source, js_string};
+// Every parse goes through Boa's `sprout_limits::source`: one reader type, one copy of the
+// parser in the wasm module (vendor/boa_engine/src/sprout_limits.rs).
+use boa_engine::sprout_limits::source;
+use boa_engine::{Context, JsNativeError, JsResult, JsValue, NativeFunction, js_string};
 use md5::{Digest, Md5};
 
 use crate::convert;
@@ -82,20 +85,20 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
     }
     let native = init.build();
     ctx.register_global_property(js_string!("__sproutNative"), native, Attribute::empty())?;
-    ctx.eval(Source::from_bytes(
+    ctx.eval(source(
         "Object.freeze(__sproutNative); Object.defineProperty(globalThis, '__sproutKeys', { value: Object.keys });",
     ))?;
-    ctx.eval(Source::from_bytes(LIMITS_JS))?;
-    ctx.eval(Source::from_bytes(BSON_TYPES_JS))?;
-    ctx.eval(Source::from_bytes(SHELL_API_JS))?;
-    ctx.eval(Source::from_bytes(CONNECTION_JS))?;
-    ctx.eval(Source::from_bytes(AGGREGATE_JS))?;
-    ctx.eval(Source::from_bytes(PLAN_CACHE_JS))?;
-    ctx.eval(Source::from_bytes(GLOBALS_JS))?;
-    ctx.eval(Source::from_bytes(HELP_JS))?;
-    ctx.eval(Source::from_bytes(EJSON_JS))?;
+    ctx.eval(source(LIMITS_JS))?;
+    ctx.eval(source(BSON_TYPES_JS))?;
+    ctx.eval(source(SHELL_API_JS))?;
+    ctx.eval(source(CONNECTION_JS))?;
+    ctx.eval(source(AGGREGATE_JS))?;
+    ctx.eval(source(PLAN_CACHE_JS))?;
+    ctx.eval(source(GLOBALS_JS))?;
+    ctx.eval(source(HELP_JS))?;
+    ctx.eval(source(EJSON_JS))?;
     // bulk.js, indexes.js and node_shim.js: on first use (js/lazy_modules.js).
-    ctx.eval(Source::from_bytes(LAZY_MODULES_JS))?;
+    ctx.eval(source(LAZY_MODULES_JS))?;
     Ok(())
 }
 

@@ -19,7 +19,7 @@ mod lexical;
 pub(crate) mod stack;
 
 use boa_engine::interner::Interner;
-use boa_engine::parser::{Parser, Source};
+use boa_engine::parser::Parser;
 use boa_engine::{Context, JsError, JsNativeError, JsResult, JsValue};
 
 /// The nesting limits of one shell, kept in the Boa context for the hooks that need them.
@@ -74,8 +74,8 @@ pub(crate) fn check(code: &str, limits: NestingLimits) -> Result<(), TooDeep> {
     }
     let _scope = stack::StackScope::enter(limits.stack_bytes);
     stack::take_tripped();
-    let reader = stack::GuardedBytes::new(code);
-    let mut parser = Parser::new(Source::from_reader(reader, None));
+    let _guard = stack::ParseGuard::set();
+    let mut parser = Parser::new(boa_engine::sprout_limits::source(code.as_bytes()));
     let mut interner = Interner::default();
     match parser.parse_eval(false, &mut interner) {
         Ok((script, _)) => {
@@ -104,11 +104,16 @@ fn limits_of(ctx: &Context) -> NestingLimits {
 /// Runs `code` as a global script after [`check`] (with the limits stored in the context).
 pub(crate) fn eval_checked(ctx: &mut Context, code: &str) -> JsResult<JsValue> {
     check(code, limits_of(ctx)).map_err(TooDeep::to_js_error)?;
-    ctx.eval(boa_engine::Source::from_bytes(code.as_bytes()))
+    ctx.eval(boa_engine::sprout_limits::source(code.as_bytes()))
 }
 
 /// Whether `code` parses as a global script (so holds no top-level `return`), after [`check`].
 pub(crate) fn parses_as_script(ctx: &mut Context, code: &str) -> bool {
     check(code, limits_of(ctx)).is_ok()
-        && boa_engine::Script::parse(boa_engine::Source::from_bytes(code), None, ctx).is_ok()
+        && boa_engine::Script::parse(
+            boa_engine::sprout_limits::source(code.as_bytes()),
+            None,
+            ctx,
+        )
+        .is_ok()
 }

@@ -4,7 +4,7 @@
 //! operator, an arrow function, an `if`, a right-associative `**` or `=`) is a few more native
 //! frames. Counting brackets in the text misses most of these, so the guard measures the stack
 //! itself: [`StackScope::enter`] records how far down the stack may go for one evaluation, and
-//! [`GuardedBytes`] (the reader the parser pulls characters from) refuses to hand out another
+//! [`ParseGuard`] makes the reader the parser pulls characters from refuse to hand out another
 //! character once the stack is below that floor. The parser then fails with an I/O error that
 //! [`take_tripped`] recognises, and unwinds normally: nothing overflows.
 //!
@@ -12,7 +12,6 @@
 //! stack), so "deeper" means "a lower address".
 
 use std::cell::Cell;
-use std::io;
 
 /// Natively, an input starts with at least this much stack, or runs on a fresh segment.
 #[cfg(not(target_arch = "wasm32"))]
@@ -107,26 +106,31 @@ pub(crate) fn take_tripped() -> bool {
     TRIPPED.with(|t| t.replace(false))
 }
 
-/// The UTF-8 bytes of a script for Boa's parser, refused once the stack runs low. Boa's reader
-/// pulls one byte per call, so every token the parser asks for passes the check.
-pub(crate) struct GuardedBytes<'a> {
-    bytes: &'a [u8],
-}
+/// While alive, the parser's reader (Boa's `sprout_limits::source`, which every parse in the
+/// shell uses so that one copy of the parser is linked) refuses to hand out another byte once
+/// the stack is below the floor. Boa's reader pulls one byte per call, so every token the parser
+/// asks for passes the check. Set only for the nesting check's own parse: the parse that runs
+/// the code, `eval` and `JSON.parse` read unguarded, as before.
+pub(crate) struct ParseGuard(());
 
-impl<'a> GuardedBytes<'a> {
-    pub(crate) fn new(text: &'a str) -> Self {
-        GuardedBytes {
-            bytes: text.as_bytes(),
-        }
+impl ParseGuard {
+    pub(crate) fn set() -> ParseGuard {
+        boa_engine::sprout_limits::set_parse_guard(Some(refuse));
+        ParseGuard(())
     }
 }
 
-impl io::Read for GuardedBytes<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if exhausted() {
-            TRIPPED.with(|t| t.set(true));
-            return Err(io::Error::other("the code is nested too deeply"));
-        }
-        self.bytes.read(buf)
+impl Drop for ParseGuard {
+    fn drop(&mut self) {
+        boa_engine::sprout_limits::set_parse_guard(None);
     }
+}
+
+/// The guard's check: the stack is below the floor (remembered for [`take_tripped`]).
+fn refuse() -> bool {
+    if exhausted() {
+        TRIPPED.with(|t| t.set(true));
+        return true;
+    }
+    false
 }

@@ -90,3 +90,75 @@ pub(crate) fn check_new_named_property(count: usize) -> JsResult<()> {
     }
     Ok(())
 }
+
+// Sprout patch: one parser instead of three. Boa's parser is generic over its character
+// reader, so each reader type a program parses with links a whole copy of it (about 225 KB of
+// wasm code each): `UTF8Input<&[u8]>` (`Source::from_bytes`: scripts, `JSON.parse`),
+// `UTF16Input` (`eval`, `Function`) and the embedder's stack-guarded reader. Every parse in
+// the shell's build goes through [`source`] instead, one reader type: UTF-16 text is first
+// written as WTF-8 ([`wtf8`]), which `UTF8Input` decodes to the same code points (a lone
+// surrogate included), so positions and source text are unchanged.
+
+thread_local! {
+    /// Asked before each byte the parser reads: `true` refuses it (the embedder's stack guard).
+    static PARSE_GUARD: Cell<Option<fn() -> bool>> = const { Cell::new(None) };
+}
+
+/// Sets (or clears) the check every [`source`] reader makes before handing the parser a byte:
+/// when it returns `true` the read fails with an I/O error and the parse ends with an error.
+pub fn set_parse_guard(guard: Option<fn() -> bool>) {
+    PARSE_GUARD.with(|g| g.set(guard));
+}
+
+/// The bytes of a source for the parser, refused while the parse guard says so.
+#[derive(Debug)]
+pub struct GuardedBytes<'a> {
+    bytes: &'a [u8],
+}
+
+impl std::io::Read for GuardedBytes<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if PARSE_GUARD.with(Cell::get).is_some_and(|refuse| refuse()) {
+            return Err(std::io::Error::other("the code is nested too deeply"));
+        }
+        self.bytes.read(buf)
+    }
+}
+
+/// The one source type every parse uses (UTF-8 or WTF-8 bytes).
+pub type SproutSource<'a> = boa_parser::Source<'static, boa_parser::source::UTF8Input<GuardedBytes<'a>>>;
+
+/// A source over UTF-8 (or WTF-8) bytes.
+#[must_use]
+pub fn source<T: AsRef<[u8]> + ?Sized>(bytes: &T) -> SproutSource<'_> {
+    boa_parser::Source::from_reader(
+        GuardedBytes {
+            bytes: bytes.as_ref(),
+        },
+        None,
+    )
+}
+
+/// UTF-16 text as WTF-8: UTF-8, with a lone surrogate written as its own three bytes, which
+/// the UTF-8 reader decodes back to the surrogate as the UTF-16 reader would.
+#[must_use]
+pub fn wtf8(units: &[u16]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(units.len());
+    for unit in char::decode_utf16(units.iter().copied()) {
+        match unit {
+            Ok(c) => {
+                let mut buf = [0; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+            Err(e) => {
+                let u = e.unpaired_surrogate();
+                out.extend_from_slice(&[
+                    0xE0 | (u >> 12) as u8,
+                    0x80 | ((u >> 6) & 0x3F) as u8,
+                    0x80 | (u & 0x3F) as u8,
+                ]);
+            }
+        }
+    }
+    out
+}

@@ -1,8 +1,9 @@
 //! The languages of text indexes: the fifteen Snowball languages MongoDB supports (by name or
 //! two-letter code, case-insensitively) and `none`. Each gives a Snowball stemmer
-//! (`rust-stemmers`) and a stop-word list: the `stop-words` crate's NLTK lists, which come from
-//! the Snowball project's lists like MongoDB's; for English, NLTK's additions are taken back out
-//! so the list is Snowball's `english.stop`, the 174 words MongoDB uses.
+//! (`rust-stemmers`) and a stop-word list: NLTK's lists (`stop_words/`, copied from the
+//! `stop-words` crate), which come from the Snowball project's lists like MongoDB's; for
+//! English, NLTK's additions are taken back out so the list is Snowball's `english.stop`, the
+//! 174 words MongoDB uses.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -33,23 +34,102 @@ pub enum Language {
     Turkish,
 }
 
-/// (language, canonical name, MongoDB's alias, the stop-word list's code)
+/// (language, canonical name, MongoDB's alias, the stop-word list: one word a line)
+///
+/// The lists are NLTK's stop-word corpus (Snowball's lists), copied from the `stop-words`
+/// crate for the fifteen languages only: the crate links all of its 34 lists (about 50 KB gzip
+/// of the shipped wasm) behind one lookup. A test checks the copies against the crate.
 const TABLE: [(Language, &str, &str, &str); 15] = [
-    (Language::Danish, "danish", "da", "da"),
-    (Language::Dutch, "dutch", "nl", "nl"),
-    (Language::English, "english", "en", "en"),
-    (Language::Finnish, "finnish", "fi", "fi"),
-    (Language::French, "french", "fr", "fr"),
-    (Language::German, "german", "de", "de"),
-    (Language::Hungarian, "hungarian", "hu", "hu"),
-    (Language::Italian, "italian", "it", "it"),
-    (Language::Norwegian, "norwegian", "nb", "no"),
-    (Language::Portuguese, "portuguese", "pt", "pt"),
-    (Language::Romanian, "romanian", "ro", "ro"),
-    (Language::Russian, "russian", "ru", "ru"),
-    (Language::Spanish, "spanish", "es", "es"),
-    (Language::Swedish, "swedish", "sv", "sv"),
-    (Language::Turkish, "turkish", "tr", "tr"),
+    (
+        Language::Danish,
+        "danish",
+        "da",
+        include_str!("stop_words/danish.txt"),
+    ),
+    (
+        Language::Dutch,
+        "dutch",
+        "nl",
+        include_str!("stop_words/dutch.txt"),
+    ),
+    (
+        Language::English,
+        "english",
+        "en",
+        include_str!("stop_words/english.txt"),
+    ),
+    (
+        Language::Finnish,
+        "finnish",
+        "fi",
+        include_str!("stop_words/finnish.txt"),
+    ),
+    (
+        Language::French,
+        "french",
+        "fr",
+        include_str!("stop_words/french.txt"),
+    ),
+    (
+        Language::German,
+        "german",
+        "de",
+        include_str!("stop_words/german.txt"),
+    ),
+    (
+        Language::Hungarian,
+        "hungarian",
+        "hu",
+        include_str!("stop_words/hungarian.txt"),
+    ),
+    (
+        Language::Italian,
+        "italian",
+        "it",
+        include_str!("stop_words/italian.txt"),
+    ),
+    (
+        Language::Norwegian,
+        "norwegian",
+        "nb",
+        include_str!("stop_words/norwegian.txt"),
+    ),
+    (
+        Language::Portuguese,
+        "portuguese",
+        "pt",
+        include_str!("stop_words/portuguese.txt"),
+    ),
+    (
+        Language::Romanian,
+        "romanian",
+        "ro",
+        include_str!("stop_words/romanian.txt"),
+    ),
+    (
+        Language::Russian,
+        "russian",
+        "ru",
+        include_str!("stop_words/russian.txt"),
+    ),
+    (
+        Language::Spanish,
+        "spanish",
+        "es",
+        include_str!("stop_words/spanish.txt"),
+    ),
+    (
+        Language::Swedish,
+        "swedish",
+        "sv",
+        include_str!("stop_words/swedish.txt"),
+    ),
+    (
+        Language::Turkish,
+        "turkish",
+        "tr",
+        include_str!("stop_words/turkish.txt"),
+    ),
 ];
 
 /// NLTK's English list is Snowball's `english.stop` (the list MongoDB indexes with) plus some
@@ -103,12 +183,8 @@ const ENGLISH_SNOWBALL_ONLY: &[&str] = &[
 ];
 
 /// A language's stop words.
-fn stop_word_set(language: Language, code: &str) -> HashSet<&'static str> {
-    let mut set: HashSet<&'static str> = stop_words::lookup(code)
-        .unwrap_or(&[])
-        .iter()
-        .copied()
-        .collect();
+fn stop_word_set(language: Language, list: &'static str) -> HashSet<&'static str> {
+    let mut set: HashSet<&'static str> = list.lines().filter(|w| !w.is_empty()).collect();
     if language == Language::English {
         for w in ENGLISH_NLTK_ONLY {
             set.remove(w);
@@ -188,7 +264,7 @@ impl Language {
         let sets = SETS.get_or_init(|| {
             TABLE
                 .iter()
-                .map(|(l, _, _, code)| (*l, stop_word_set(*l, code)))
+                .map(|(l, _, _, list)| (*l, stop_word_set(*l, list)))
                 .collect()
         });
         sets.iter()
@@ -210,6 +286,19 @@ impl Language {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The copied lists are exactly the `stop-words` crate's NLTK lists they came from.
+    #[test]
+    fn stop_word_lists_match_the_crate() {
+        let codes = [
+            "da", "nl", "en", "fi", "fr", "de", "hu", "it", "no", "pt", "ro", "ru", "es", "sv",
+            "tr",
+        ];
+        for ((_, name, _, list), code) in TABLE.iter().zip(codes) {
+            let ours: Vec<&str> = list.lines().filter(|w| !w.is_empty()).collect();
+            assert_eq!(ours, stop_words::get(code), "{name}");
+        }
+    }
 
     #[test]
     fn names_codes_and_stop_words() {

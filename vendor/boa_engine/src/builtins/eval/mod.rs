@@ -28,7 +28,7 @@ use boa_ast::{
     scope::Scope,
 };
 use boa_gc::Gc;
-use boa_parser::{Parser, Source};
+use boa_parser::Parser;
 
 use super::{BuiltInBuilder, IntrinsicObject};
 
@@ -121,8 +121,9 @@ impl Eval {
         //     b. If script is a List of errors, throw a SyntaxError exception.
         //     c. If script Contains ScriptBody is false, return undefined.
         //     d. Let body be the ScriptBody of script.
-        let x = x.to_vec();
-        let source = Source::from_utf16(&x);
+        // Sprout patch: the shell's one parser (`sprout_limits::source`), over WTF-8.
+        let x = crate::sprout_limits::wtf8(&x.to_vec());
+        let source = crate::sprout_limits::source(&x);
 
         let mut parser = Parser::new(source);
         parser.set_identifier(context.next_parser_identifier());

@@ -48,7 +48,7 @@ use boa_ast::{
 use boa_gc::{self, Finalize, Gc, Trace, custom_trace};
 use boa_interner::Sym;
 use boa_macros::js_str;
-use boa_parser::{Parser, Source};
+use boa_parser::Parser;
 use thin_vec::ThinVec;
 
 use super::Proxy;
@@ -494,7 +494,9 @@ impl BuiltInFunctionObject {
             )
             .flatten()
             .collect::<Vec<_>>();
-            let mut parser = Parser::new(Source::from_utf16(&parameters));
+            // Sprout patch: the shell's one parser (`sprout_limits::source`), over WTF-8.
+            let parameters = crate::sprout_limits::wtf8(&parameters);
+            let mut parser = Parser::new(crate::sprout_limits::source(&parameters));
             parser.set_identifier(context.next_parser_identifier());
 
             // 17. Let parameters be ParseText(StringToCodePoints(P), parameterSym).
@@ -543,7 +545,9 @@ impl BuiltInFunctionObject {
 
             // 19. Let body be ParseText(StringToCodePoints(bodyParseString), bodySym).
             // 20. If body is a List of errors, throw a SyntaxError exception.
-            let mut parser = Parser::new(Source::from_utf16(&body_parse));
+            // Sprout patch: the shell's one parser (`sprout_limits::source`), over WTF-8.
+            let body_parse = crate::sprout_limits::wtf8(&body_parse);
+            let mut parser = Parser::new(crate::sprout_limits::source(&body_parse));
             parser.set_identifier(context.next_parser_identifier());
 
             // 19. Let body be ParseText(StringToCodePoints(bodyParseString), bodySym).

@@ -38,7 +38,7 @@ use crate::{
     value::IntegerOrInfinity,
     vm::{CallFrame, CallFrameFlags, source_info::SourcePath},
 };
-use boa_parser::{Parser, Source};
+use boa_parser::Parser;
 
 use super::{BuiltInBuilder, IntrinsicObject};
 
@@ -258,7 +258,8 @@ impl Json {
         let script_string = format!("({json_string});");
 
         // 4-10. Parse and evaluate the script
-        let source = Source::from_bytes(&script_string);
+        // Sprout patch: the shell's one parser (`sprout_limits::source`).
+        let source = crate::sprout_limits::source(script_string.as_bytes());
         let mut parser = Parser::new(source);
         parser.set_json_parse();
 
