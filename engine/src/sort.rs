@@ -162,7 +162,7 @@ impl SortSpec {
     /// [`SortSpec::key_values`] read from a document's BSON bytes, when every key is a
     /// top-level field holding a scalar or a string, or missing (`None` otherwise, or on bytes
     /// the reader does not follow: the caller reads the document). A top-level scalar is its
-    /// own sort value, and a missing field sorts as null, as [`sort_key`] finds them.
+    /// own sort value, and a missing field sorts as null, as `sort_key` finds them.
     pub fn key_values_raw(&self, bytes: &[u8]) -> Option<Vec<Bson>> {
         let mut names = Vec::with_capacity(self.keys.len());
         for k in &self.keys {

@@ -1,0 +1,292 @@
+//! A find's reply written from the stored BSON bytes of the documents it matched (for a caller
+//! that takes the reply as bytes, `Engine::run_command_reply`), without a document tree in
+//! between.
+
+use std::collections::VecDeque;
+
+use bson::Document;
+
+use super::find::MAX_BATCH_BYTES;
+use super::request::find::FindRequest;
+use crate::Engine;
+use crate::catalog::Namespace;
+use crate::cursor::DEFAULT_FIRST_BATCH;
+use crate::error::Result;
+use crate::matcher::MatchContext;
+
+/// The reply of a find whose plan is a lone collection scan (a filter of one-field paths, no
+/// sort, projection, skip, limit, hint, key bounds, `showRecordId` or `returnKey`), written
+/// from the matched documents' stored BSON bytes (`catalog::Collection::bytes`) without a
+/// document tree in between: copying each matched tree out of the collection, encoding it
+/// into the reply and freeing it was most of such a find (`docs/performance.md`, session 14).
+/// The same bytes as [`super::find::first_batch_reply`]'s document encoded, the same batch (at most
+/// `batchSize` documents, 101 by default, within [`MAX_BATCH_BYTES`], at least one), and the
+/// same cursor for the rest. `None`: the find is not such a find (or a document's bytes are
+/// not kept); it runs as usual.
+pub(super) fn stored_scan_reply(
+    engine: &mut Engine,
+    ns: Namespace,
+    query: &crate::planner::CanonicalQuery<'_>,
+    request: &FindRequest<'_>,
+    ctx: &MatchContext<'_>,
+) -> Result<Option<Vec<u8>>> {
+    let spec = query.spec;
+    if spec.sort.is_some()
+        || spec.skip != 0
+        || spec.limit.is_some_and(|l| l != 0)
+        || spec.projection.is_some()
+        || spec.min.is_some()
+        || spec.max.is_some()
+        || spec.show_record_id
+        || spec.return_key
+        || query.hint.is_some()
+    {
+        return Ok(None);
+    }
+    let Some(coll) = engine.catalog().collection(&ns) else {
+        return Ok(None);
+    };
+    if !crate::exec::no_index_could_serve(coll, &spec.filter) {
+        return Ok(None);
+    }
+    let Some(found) = crate::exec::scanned_bytes(Some(coll), query, ctx)? else {
+        return Ok(None);
+    };
+    let max_count = request.batch_size.unwrap_or(DEFAULT_FIRST_BATCH);
+    let mut n = 0;
+    let mut total = 0;
+    for (_, b) in found.iter().take(max_count) {
+        if n > 0 && total + b.len() > MAX_BATCH_BYTES {
+            break;
+        }
+        total += b.len();
+        n += 1;
+    }
+    // Each element adds its type, its name (the index) and a NUL.
+    let mut reply = CursorReplyWriter::new("firstBatch", total + n * 8);
+    for (_, b) in &found[..n] {
+        reply.push(b);
+    }
+    let rest: VecDeque<Document> = if request.single_batch {
+        VecDeque::new()
+    } else {
+        found[n..]
+            .iter()
+            .filter_map(|(rid, _)| coll.get(*rid).cloned())
+            .collect()
+    };
+    let id = if rest.is_empty() {
+        0
+    } else {
+        engine.cursors_mut().open(ns.clone(), rest)
+    };
+    Ok(Some(reply.finish(id, &ns.to_string())))
+}
+
+/// Writes `{cursor: {<batch>: [documents], id, ns}, ok: 1.0}` as BSON bytes from documents'
+/// bytes, as `doc!` and `to_vec` would encode it.
+struct CursorReplyWriter {
+    out: Vec<u8>,
+    /// Where the cursor document and the batch array start (their lengths are written last).
+    cursor_at: usize,
+    array_at: usize,
+    count: usize,
+}
+
+impl CursorReplyWriter {
+    fn new(batch_field: &str, batch_bytes: usize) -> Self {
+        let mut out = Vec::with_capacity(batch_bytes + 128 + batch_field.len());
+        out.extend_from_slice(&[0; 4]);
+        out.push(0x03);
+        out.extend_from_slice(b"cursor\0");
+        let cursor_at = out.len();
+        out.extend_from_slice(&[0; 4]);
+        out.push(0x04);
+        out.extend_from_slice(batch_field.as_bytes());
+        out.push(0);
+        let array_at = out.len();
+        out.extend_from_slice(&[0; 4]);
+        CursorReplyWriter {
+            out,
+            cursor_at,
+            array_at,
+            count: 0,
+        }
+    }
+
+    /// Appends one document (its complete BSON bytes) to the batch.
+    fn push(&mut self, doc: &[u8]) {
+        self.out.push(0x03);
+        push_decimal(&mut self.out, self.count);
+        self.out.push(0);
+        self.out.extend_from_slice(doc);
+        self.count += 1;
+    }
+
+    fn finish(mut self, id: i64, ns: &str) -> Vec<u8> {
+        self.out.push(0);
+        self.patch_len(self.array_at);
+        self.out.push(0x12);
+        self.out.extend_from_slice(b"id\0");
+        self.out.extend_from_slice(&id.to_le_bytes());
+        self.out.push(0x02);
+        self.out.extend_from_slice(b"ns\0");
+        self.out
+            .extend_from_slice(&((ns.len() + 1) as i32).to_le_bytes());
+        self.out.extend_from_slice(ns.as_bytes());
+        self.out.push(0);
+        self.out.push(0);
+        self.patch_len(self.cursor_at);
+        self.out.push(0x01);
+        self.out.extend_from_slice(b"ok\0");
+        self.out.extend_from_slice(&1.0_f64.to_le_bytes());
+        self.out.push(0);
+        self.patch_len(0);
+        self.out
+    }
+
+    /// Writes the length of the document that starts at `at` and ends with the buffer.
+    fn patch_len(&mut self, at: usize) {
+        let len = (self.out.len() - at) as i32;
+        self.out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+    }
+}
+
+/// Appends `n` in decimal digits (an array element's name) without an allocation.
+fn push_decimal(out: &mut Vec<u8>, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Engine;
+    use crate::commands::Reply;
+    use bson::doc;
+
+    /// A find answered from stored bytes replies with the same bytes as the tree path (its
+    /// reply document encoded), with the same batch and the same cursor for the rest; finds it
+    /// does not serve (sort, projection, limit, an index on a filtered field, arrays in the
+    /// path) reply as before.
+    #[test]
+    fn stored_bytes_reply_equals_the_document_reply() {
+        let setup = |e: &mut Engine| {
+            let docs: Vec<bson::Document> = (0..450)
+                .map(|i| {
+                    let cat = ["a", "b", "c"][i as usize % 3];
+                    let mut d = doc! {"_id": i, "cat": cat,
+                    "n": i % 17, "s": "x".repeat(i as usize % 40)};
+                    if i % 50 == 0 {
+                        d.insert("cat", vec!["a", "b"]);
+                    }
+                    if i % 7 == 0 {
+                        d.insert("n", 2.5);
+                    }
+                    d
+                })
+                .collect();
+            e.run_command("t", &doc! {"insert": "c", "documents": docs});
+            e.run_command(
+                "t",
+                &doc! {"update": "c", "updates": [{"q": {"n": 3}, "u": {"$set": {"s": "changed", "z": [1, 2]}}, "multi": true}]},
+            );
+            e.run_command(
+                "t",
+                &doc! {"delete": "c", "deletes": [{"q": {"n": 4}, "limit": 0}]},
+            );
+            e.run_command(
+                "t",
+                &doc! {"createIndexes": "c", "indexes": [{"key": {"s": 1}, "name": "s_1"}]},
+            );
+        };
+        let (mut a, mut b) = (Engine::new(), Engine::new());
+        setup(&mut a);
+        setup(&mut b);
+        let finds = [
+            doc! {"find": "c", "filter": {"cat": "a", "n": {"$gt": 5}}},
+            doc! {"find": "c", "filter": {"cat": "a", "n": {"$gt": 5}}, "batchSize": 0},
+            doc! {"find": "c", "filter": {"cat": "a", "n": {"$gt": 5}}, "batchSize": 1},
+            doc! {"find": "c", "filter": {"cat": "b"}, "batchSize": 1000},
+            doc! {"find": "c", "filter": {"cat": "b"}, "singleBatch": true},
+            doc! {"find": "c", "filter": {"$or": [{"n": 2.5}, {"cat": "c"}]}, "batchSize": 7},
+            doc! {"find": "c"},
+            doc! {"find": "c", "filter": {}},
+            doc! {"find": "c", "filter": {"nothing": 1}},
+            doc! {"find": "missing", "filter": {"a": 1}},
+            doc! {"find": "c", "filter": {"cat": "a"}, "sort": {"n": 1}},
+            doc! {"find": "c", "filter": {"cat": "a"}, "projection": {"n": 1}},
+            doc! {"find": "c", "filter": {"cat": "a"}, "limit": 3},
+            doc! {"find": "c", "filter": {"s": "changed"}},
+            doc! {"find": "c", "filter": {"z": 2}},
+            doc! {"find": "c", "filter": {"cat": {"$bad": 1}}},
+        ];
+        for f in finds {
+            let want = a.run_command("t", &f);
+            let got = b.run_command_reply("t", &f);
+            let served = matches!(got, Reply::Bytes(_));
+            let got = got.into_bytes().unwrap();
+            assert_eq!(got, want.to_vec().unwrap(), "{f}");
+            let plain = f.get_document("filter").map_or(true, |q| !q.contains_key("s"))
+                && !f.contains_key("sort")
+                && !f.contains_key("projection")
+                && !f.contains_key("limit")
+                && !f.get_str("find").is_ok_and(|c| c == "missing")
+                && !format!("{f}").contains("$bad")
+                // A rooted `$or` is planned branch by branch (subplan): the usual path.
+                && !format!("{f}").contains("$or");
+            assert_eq!(served, plain, "{f}");
+            // The rest of the results, batch by batch.
+            let id = want
+                .get_document("cursor")
+                .ok()
+                .and_then(|c| c.get_i64("id").ok());
+            if let Some(id) = id.filter(|id| *id != 0) {
+                for _ in 0..100 {
+                    let more = doc! {"getMore": id, "collection": "c", "batchSize": 50};
+                    let want = a.run_command("t", &more);
+                    let got = b.run_command_reply("t", &more).into_bytes().unwrap();
+                    assert_eq!(got, want.to_vec().unwrap(), "{f}");
+                    if want.get_document("cursor").unwrap().get_i64("id").unwrap() == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// A batch holds at most 16 MiB of documents (and at least one), through the bytes too.
+    #[test]
+    fn stored_bytes_batches_stop_at_16_mib() {
+        let big = "y".repeat(5 * 1024 * 1024);
+        let (mut a, mut b) = (Engine::new(), Engine::new());
+        for e in [&mut a, &mut b] {
+            for i in 0..5 {
+                e.run_command(
+                    "t",
+                    &doc! {"insert": "c", "documents": [{"_id": i, "big": &big}]},
+                );
+            }
+        }
+        let f = doc! {"find": "c", "filter": {"_id": {"$gte": 0}}, "hint": {"$natural": 1}};
+        let want = a.run_command("t", &f);
+        assert_eq!(crate::commands::first_batch(&want).len(), 3);
+        // A hint is left to the usual path; without one the bytes serve.
+        let got = b.run_command_reply("t", &f);
+        assert!(matches!(got, Reply::Document(_)));
+        let f = doc! {"find": "c", "filter": {"big": {"$exists": true}}};
+        let want = a.run_command("t", &f);
+        let got = b.run_command_reply("t", &f);
+        assert!(matches!(got, Reply::Bytes(_)));
+        assert_eq!(got.into_bytes().unwrap(), want.to_vec().unwrap());
+    }
+}
