@@ -79,6 +79,20 @@ pub struct ApplyContext<'a> {
     /// Set when an operator counts as a modification even if the document ends up identical
     /// (`$push` with `$sort`, as MongoDB's PushNode reports it).
     pub modified_regardless: std::cell::Cell<bool>,
+    /// Set while an update is tried against nothing only to learn which field it would create
+    /// under a scalar or an array (for the PathNotViable message): the walk fails there first,
+    /// so the created names' storage check does not run (MongoDB's UpdateNode walk stops at
+    /// the non-viable path before the document is validated for storage;
+    /// jstests/core/update_arrayFilters.js).
+    pub probing: std::cell::Cell<bool>,
+}
+
+/// Runs `f` with `cx` probing (see [`ApplyContext::probing`]).
+fn probe<T>(cx: &ApplyContext, f: impl FnOnce() -> T) -> T {
+    let was = cx.probing.replace(true);
+    let out = f();
+    cx.probing.set(was);
+    out
 }
 
 /// Applies the root of an operator tree to a copy of `doc`; `true` when anything changed.
@@ -149,7 +163,7 @@ fn apply_object(
         }
         Some(scalar) => {
             let mut fresh = Document::new();
-            apply_into_document(obj, &mut fresh, path, cx)?;
+            probe(cx, || apply_into_document(obj, &mut fresh, path, cx))?;
             match fresh.keys().next() {
                 Some(name) => Err(cannot_create(name, field, scalar)),
                 None => match pop_below(obj, path) {
@@ -301,7 +315,8 @@ fn apply_into_array(
             Component::Field(name) => match array_index(name) {
                 Some(i) => changed |= apply_at(items, i, child, path, cx)?,
                 None => {
-                    let outcome = apply_node(child, None, name, &join(path, name), cx)?;
+                    let outcome =
+                        probe(cx, || apply_node(child, None, name, &join(path, name), cx))?;
                     if outcome != Outcome::Unchanged {
                         return Err(cannot_create(name, field, &Bson::Array(before.to_vec())));
                     }
@@ -435,7 +450,7 @@ fn apply_leaf(
     if creates && matches!(op, LeafOp::Push(spec) if spec.sort.is_some()) {
         cx.modified_regardless.set(true);
     }
-    if current.is_none() && creates && !cx.is_insert {
+    if current.is_none() && creates && !cx.is_insert && !cx.probing.get() {
         check_created_names(path, cx)?;
     }
     Ok(outcome)

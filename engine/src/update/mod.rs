@@ -113,6 +113,7 @@ impl OperatorUpdate {
             matched_position: env.matched_position,
             array_filters: env.array_filters,
             modified_regardless: std::cell::Cell::new(false),
+            probing: std::cell::Cell::new(false),
         };
         let mut out = doc.clone();
         if !apply::apply_root(&self.root, &mut out, &cx)? {

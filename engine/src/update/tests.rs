@@ -92,6 +92,21 @@ fn cannot_create_fields_inside_scalars_or_arrays() {
             "Cannot create field 'x' in element {a: [ 1, 2 ]}".into()
         )
     );
+    // A `$`-prefixed name there fails as the path does, before the storage check would
+    // (jstests/core/update_arrayFilters.js: 'a.$[i.j]' on {a: [0]}).
+    assert_eq!(
+        error(doc! {"_id": 1, "a": [0]}, doc! {"$set": {"a.$x.j": 1}}),
+        (28, "Cannot create field '$x' in element {a: [ 0 ]}".into())
+    );
+    assert_eq!(
+        error(doc! {"_id": 1, "a": 5}, doc! {"$set": {"a.$x": 1}}).0,
+        28
+    );
+    // Created where the path can be, it is refused for storage.
+    assert_eq!(
+        error(doc! {"_id": 1, "a": {}}, doc! {"$set": {"a.$x": 1}}).0,
+        52
+    );
     // Removing below a scalar is simply nothing to do.
     assert_eq!(
         run(doc! {"_id": 1, "a": 5}, doc! {"$unset": {"a.b": 1}}).unwrap(),
