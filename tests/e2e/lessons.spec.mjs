@@ -59,6 +59,9 @@ try {
   const t0 = Date.now();
   await page.goto(url);
   await ready(page);
+  // The built-in lessons arrive as a site file fetched at start (`lessons/built-in.txt`): the
+  // navigator lists them once it is read, which under load can be after the shell is ready.
+  await page.waitForSelector(`[data-testid=lesson-nav] [data-lesson=${LESSON}]`);
   const nav = await text(page, '[data-testid=lesson-nav]');
   check('the navigator lists both books', nav.includes('50 Tips') && nav.includes('MongoDB Data Modeling'), nav.slice(0, 200));
   check('the navigator lists the chapter 5 lesson', nav.includes('Ch. 5'), nav.slice(0, 400));
