@@ -199,29 +199,7 @@ impl<'a> IndexScan<'a> {
                 break;
             }
         }
-        // Byte order and scan order agree when scanning forward.
-        let skip_prefix = if self.plan.forward {
-            !inclusive
-        } else {
-            inclusive
-        };
-        let target = if skip_prefix {
-            successor(&prefix)
-        } else {
-            Some(prefix)
-        };
-        if self.plan.forward {
-            let target = target?;
-            self.index.seek(&(target, 0), true)
-        } else {
-            match target {
-                Some(t) => self.index.next_after(&(t, 0), false),
-                None => self
-                    .index
-                    .range(std::ops::Bound::Unbounded, std::ops::Bound::Unbounded)
-                    .next_back(),
-            }
-        }
+        self.seek_prefix(&prefix, !inclusive)
     }
 
     /// The first entry at or after (in scan order) an encoded key prefix; with `exclusive`, the
