@@ -4,7 +4,9 @@
 // tailored locale (Swedish, German phonebook, Chinese) sorts as MongoDB does, its file is read
 // once and only then, a locale without a tailoring (en_US) reads none, a collection's default
 // collation works again after a reload, and a file that cannot be read gives a clear error that
-// names it while the next command, and the locale once served, work.
+// names it while the next command, and the locale once served, work. Also the other file of the
+// site read at start, the built-in lessons (`lessons/built-in.txt`): while it cannot be read the
+// lesson navigator says why and offers to try again, and trying again once it can lists them.
 // Usage: node collation.spec.mjs <url> <output-dir>
 import { launch, check, finish, run } from './harness.mjs';
 
@@ -64,6 +66,27 @@ try {
   const da = await run(page, 'db.w.find({}, {_id: 0}).sort({w: 1}).collation({locale: "da"})');
   check('the locale works once its file can be read', words(da) === 'a ae z ä ö', words(da));
   check('the page logged no errors', pageErrors.length === 0, pageErrors.join('\n'));
+
+  // The built-in lessons: refused until the test lets them through.
+  let refuseLessons = true;
+  await context.route('**/lessons/built-in.txt', (route) => (refuseLessons
+    ? route.fulfill({ status: 503, body: 'busy' }) : route.continue()));
+  const lessonsPage = await context.newPage();
+  await lessonsPage.goto(`${url}?db=collation-e2e-lessons`);
+  await lessonsPage.waitForSelector('[data-testid=lessons-failed]', { timeout: 30000 });
+  const why = ((await lessonsPage.textContent('[data-testid=lessons-failed]')) ?? '').trim();
+  check('the navigator says why the lessons could not be loaded',
+    /could not be loaded: fetching lessons\/built-in\.txt answered HTTP 503/.test(why), why);
+  check('no lesson is listed while they cannot be read',
+    (await lessonsPage.locator('[data-testid=lesson-nav] [data-lesson]').count()) === 0);
+  refuseLessons = false;
+  await lessonsPage.click('[data-testid=lessons-failed] button.retry');
+  await lessonsPage.waitForSelector('[data-testid=lesson-nav] [data-lesson]', { timeout: 30000 });
+  const listed = await lessonsPage.locator('[data-testid=lesson-nav] [data-lesson]').count();
+  check('"Try again" lists the lessons once they can be read', listed > 10, `${listed} lessons`);
+  check('the failure note is gone', (await lessonsPage.locator('[data-testid=lessons-failed]').count()) === 0);
+  // Refusing the file logs a console error, not an uncaught page error.
+  check('the lessons page logged no uncaught errors', pageErrors.length === 0, pageErrors.join('\n'));
 } catch (e) {
   check('collation spec ran without exceptions', false, e && e.stack ? e.stack : String(e));
 } finally {

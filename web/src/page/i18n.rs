@@ -30,6 +30,9 @@ const ZH: &[(&str, &str)] = &[
         "在浏览器里运行的 MongoDB 练习场",
     ),
     ("Lessons", "课程"),
+    ("Loading the lessons…", "正在加载课程…"),
+    ("The lessons could not be loaded:", "课程无法加载："),
+    ("Try again", "重试"),
     (
         "The console now works on the lesson's data:",
         "控制台现在使用本课的数据：",

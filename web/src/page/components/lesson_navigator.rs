@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use crate::page::AppState;
 use crate::page::i18n::tr;
 use crate::page::lessons::library::{books, title};
-use crate::page::lessons::session::{LessonState, open_lesson};
+use crate::page::lessons::session::{BuiltInLessons, LessonState, load_built_in, open_lesson};
 
 #[component]
 pub fn LessonNavigator() -> impl IntoView {
@@ -59,9 +59,42 @@ pub fn LessonNavigator() -> impl IntoView {
                 .collect_view()
         })
     };
+    // The built-in lessons are a file of the site read at start: say so while it is on its way,
+    // and if it could not be read, why, with a way to try again (offline, a server error).
+    let status = move || {
+        let lang = app.lang.get();
+        match ls.built_in.get() {
+            BuiltInLessons::Loaded => None,
+            BuiltInLessons::Loading => Some(
+                view! {
+                    <p class="nav-status" role="status" data-testid="lessons-loading">
+                        {tr(lang, "Loading the lessons…")}
+                    </p>
+                }
+                .into_any(),
+            ),
+            BuiltInLessons::Failed(why) => {
+                let retry = move |_: leptos::ev::MouseEvent| {
+                    leptos::task::spawn_local(load_built_in(ls));
+                };
+                Some(
+                    view! {
+                        <div class="nav-status failed" role="alert" data-testid="lessons-failed">
+                            <p>{tr(lang, "The lessons could not be loaded:")} " " {why}</p>
+                            <button class="retry" on:click=retry>
+                                {tr(lang, "Try again")}
+                            </button>
+                        </div>
+                    }
+                    .into_any(),
+                )
+            }
+        }
+    };
     view! {
         <div class="lesson-nav" data-testid="lesson-nav">
             <h2>{move || tr(app.lang.get(), "Lessons")}</h2>
+            {status}
             {list}
         </div>
     }

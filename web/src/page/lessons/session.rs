@@ -32,13 +32,23 @@ pub struct Checked {
     pub comparison: Option<lessons::Comparison>,
 }
 
+/// Where reading the built-in lessons from the site stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BuiltInLessons {
+    /// Being read (the page has just started, or a retry is under way).
+    Loading,
+    Loaded,
+    /// The last read failed: why (a network error or a bad file).
+    Failed(String),
+}
+
 #[derive(Clone, Copy)]
 pub struct LessonState {
     /// The lessons known: the built-in ones once read from the site ([`load_built_in`]), and a
     /// course author's lessons defined in the embed.
     pub lessons: RwSignal<Vec<Lesson>>,
-    /// The built-in lessons have been read.
-    built_in: RwSignal<bool>,
+    /// Whether the built-in lessons have been read from the site yet (the navigator says so).
+    pub built_in: RwSignal<BuiltInLessons>,
     pub progress: RwSignal<Progress>,
     /// The open lesson (an index into `lessons`); `None` in the free playground.
     pub open: RwSignal<Option<usize>>,
@@ -62,7 +72,7 @@ impl LessonState {
     pub fn new() -> LessonState {
         LessonState {
             lessons: RwSignal::new(Vec::new()),
-            built_in: RwSignal::new(false),
+            built_in: RwSignal::new(BuiltInLessons::Loading),
             progress: RwSignal::new(Progress::default()),
             open: RwSignal::new(None),
             page: RwSignal::new(0),
@@ -148,15 +158,16 @@ pub fn restore(app: AppState, ls: LessonState) {
 /// the lessons known; a course author's lessons defined meanwhile stay, at their indices. Once:
 /// later calls return at once, and after a failed read (logged) the next call tries again.
 pub async fn load_built_in(ls: LessonState) {
-    if ls.built_in.get_untracked() {
+    if ls.built_in.get_untracked() == BuiltInLessons::Loaded {
         return;
     }
+    ls.built_in.set(BuiltInLessons::Loading);
     let read = library::fetch_text(lessons::BUNDLE_PATH)
         .await
         .and_then(|text| lessons::parse_bundle(&text).map_err(|e| e.to_string()));
     match read {
         Ok(built_in) => {
-            if ls.built_in.get_untracked() {
+            if ls.built_in.get_untracked() == BuiltInLessons::Loaded {
                 return;
             }
             ls.lessons.update(|known| {
@@ -166,10 +177,11 @@ pub async fn load_built_in(ls: LessonState) {
                     }
                 }
             });
-            ls.built_in.set(true);
+            ls.built_in.set(BuiltInLessons::Loaded);
         }
         Err(e) => {
-            web_sys::console::error_1(&format!("the built-in lessons were not read: {e}").into())
+            web_sys::console::error_1(&format!("the built-in lessons were not read: {e}").into());
+            ls.built_in.set(BuiltInLessons::Failed(e));
         }
     }
 }
