@@ -73,11 +73,10 @@ fn insert(e: &mut Engine, coll: &str, docs: &[Document]) {
 }
 
 /// A command as the Node.js binding's `runCommandBson` runs it (bench/node-engine): encoded to
-/// bytes (by the caller, as js-bson does), decoded, given away, the reply encoded, the changes
-/// taken; returns the reply's length in bytes.
+/// bytes (by the caller, as js-bson does), run from its bytes (`Engine::run_command_encoded`),
+/// the reply encoded, the changes taken; returns the reply's length in bytes.
 fn run_bytes(e: &mut Engine, command: &[u8]) -> usize {
-    let cmd = engine::value::bson_bytes::decode_document(command).expect("decodes");
-    let reply = e.run_command_owned("bench", cmd);
+    let reply = e.run_command_encoded("bench", command).expect("decodes");
     drop(e.take_changes());
     reply.into_bytes().expect("encodes").len()
 }
