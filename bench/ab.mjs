@@ -9,9 +9,11 @@
 // Run: `node bench/ab.mjs <A sprout_node.js> <B sprout_node.js> [rounds] [workload,…]`
 // (e.g. A = a copy of an earlier `target/bench-node/`, B = `target/bench-node/`).
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 const require = createRequire(import.meta.url);
 const { BSON } = require('bson');
-const mods = [process.argv[2], process.argv[3]].map((p) => require(p).NodeEngine);
+// Paths relative to the working directory (require alone would take `target/...` for a package).
+const mods = [process.argv[2], process.argv[3]].map((p) => require(resolve(p)).NodeEngine);
 const rounds = +(process.argv[4] || 7);
 function lcg(seed) { let s = BigInt(seed); return (n) => { s = (s * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn; return Number((s >> 33n) % BigInt(n)); }; }
 const CATEGORIES = ['books', 'games', 'music', 'garden', 'tools', 'toys'];
@@ -30,7 +32,9 @@ const engines = mods.map((M) => {
 });
 const sku = (i) => 'sku' + String((i * 37) % 20000).padStart(7, '0');
 const work = {
-  lookup: [300, (cmd, i) => cmd({ find: 'products', filter: { sku: sku(i) }, batchSize: 1e9 })],
+  // 3,000 lookups a round (40-100 ms): with 300, a round was ~10 ms and a loaded machine
+  // spread the per-round ratios over 0.5-10x.
+  lookup: [3000, (cmd, i) => cmd({ find: 'products', filter: { sku: sku(i) }, batchSize: 1e9 })],
   range: [100, (cmd) => cmd({ find: 'products', filter: { price: { $gte: 100, $lt: 200 }, category: 'books' }, sort: { price: -1 }, limit: 10, batchSize: 1e9 })],
   scan: [5, (cmd) => cmd({ find: 'products', filter: { category: 'games', stock: { $gt: 250 } }, batchSize: 1e9 })],
   count: [5, (cmd) => cmd({ aggregate: 'products', pipeline: [{ $match: { category: 'games', stock: { $gt: 250 } } }, { $group: { _id: 1, n: { $sum: 1 } } }], cursor: {} })],

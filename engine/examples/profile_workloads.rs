@@ -8,7 +8,9 @@
 //!
 //! With no argument every workload runs once and its time is printed; with a name (`insert`,
 //! `lookup`, `range`, `scan`, `group`, `lookup_join`, `update_many`, `sort`, `count_scan`,
-//! `count_index`) only that one runs, repeated, so a
+//! `count_index`, and `insert_bytes`, `lookup_bytes`: the insert and the lookup as the Node.js
+//! binding's `runCommandBson` runs them, command and reply as BSON bytes, the command given
+//! away, the changes taken after each command) only that one runs, repeated, so a
 //! profile shows it alone. The data is the harness's (the same 64-bit LCG and fields). Times
 //! are printed, never checked.
 
@@ -70,6 +72,21 @@ fn insert(e: &mut Engine, coll: &str, docs: &[Document]) {
     }
 }
 
+/// A command as the Node.js binding's `runCommandBson` runs it (bench/node-engine): encoded to
+/// bytes (by the caller, as js-bson does), run from its bytes (`Engine::run_command_encoded`),
+/// the reply encoded, the changes taken; returns the reply's length in bytes.
+fn run_bytes(e: &mut Engine, command: &[u8]) -> usize {
+    let reply = e.run_command_encoded("bench", command).expect("decodes");
+    drop(e.take_changes());
+    reply.into_bytes().expect("encodes").len()
+}
+
+fn encoded(command: &Document) -> Vec<u8> {
+    let mut out = Vec::new();
+    command.to_writer(&mut out).expect("encodes");
+    out
+}
+
 fn batch(reply: &Document) -> usize {
     reply
         .get_document("cursor")
@@ -105,6 +122,19 @@ fn main() {
             insert(&mut fresh, "products", &docs);
         });
     }
+    if runs("insert_bytes") {
+        // The commands are encoded once, as the caller's js-bson would encode them each time.
+        let commands: Vec<Vec<u8>> = docs
+            .chunks(1000)
+            .map(|chunk| encoded(&doc! {"insert": "products", "documents": chunk.to_vec()}))
+            .collect();
+        time("insert 20k documents, as BSON bytes", reps(3), || {
+            let mut fresh = Engine::new();
+            for c in &commands {
+                run_bytes(&mut fresh, c);
+            }
+        });
+    }
     insert(&mut e, "products", &docs);
     e.run_command(
         "bench",
@@ -118,6 +148,25 @@ fn main() {
             let sku = format!("sku{:07}", (i * 37) % 20_000);
             find(&mut e, doc! {"sku": sku}, Document::new());
         });
+    }
+    if runs("lookup_bytes") {
+        let commands: Vec<Vec<u8>> = (0..20_000)
+            .map(|i| {
+                let sku = format!("sku{:07}", (i * 37) % 20_000);
+                encoded(
+                    &doc! {"find": "products", "filter": {"sku": sku}, "batchSize": 1_000_000_000},
+                )
+            })
+            .collect();
+        let mut i = 0;
+        time(
+            "indexed equality (sku), per lookup, as BSON bytes",
+            reps(20_000),
+            || {
+                i = (i + 1) % commands.len();
+                run_bytes(&mut e, &commands[i]);
+            },
+        );
     }
     if runs("range") {
         time("range + sort + limit, per query", reps(200), || {

@@ -283,7 +283,30 @@ impl Engine {
     /// it from bytes): an `insert` then stores its documents themselves instead of copies of
     /// them. With a command observer installed (it is shown the whole command) this is
     /// `run_command`.
-    pub fn run_command_owned(&mut self, db: &str, mut command: Document) -> commands::Reply {
+    pub fn run_command_owned(&mut self, db: &str, command: Document) -> commands::Reply {
+        self.run_owned(db, command, Vec::new)
+    }
+
+    /// [`Engine::run_command_owned`] of the command's BSON bytes (the Node.js binding's
+    /// `runCommandBson`): besides storing an insert's documents themselves, each document
+    /// keeps the bytes it arrived as when they are exactly its encoding
+    /// (`value::bson_bytes::encodes_to`), instead of being encoded again for the change batch
+    /// and the collection's stored bytes. An error when the bytes are not one BSON document.
+    pub fn run_command_encoded(&mut self, db: &str, bytes: &[u8]) -> Result<commands::Reply> {
+        let command = value::bson_bytes::decode_document(bytes)?;
+        Ok(self.run_owned(db, command, || {
+            value::bson_bytes::array_documents(bytes, "documents")
+        }))
+    }
+
+    /// `run_command_owned`, where `encoded` gives the bytes each of an insert's documents
+    /// arrived as, in order (fewer, or none: those are encoded).
+    fn run_owned<'b>(
+        &mut self,
+        db: &str,
+        mut command: Document,
+        encoded: impl FnOnce() -> Vec<&'b [u8]>,
+    ) -> commands::Reply {
         let is_insert = command.keys().next().is_some_and(|k| k == "insert");
         if self.observer.is_some() {
             return commands::Reply::Document(self.run_command(db, &command));
@@ -292,8 +315,12 @@ impl Engine {
         if !is_insert || value::nesting::check_command_depth(&command).is_err() {
             return self.run_command_reply(db, &command);
         }
+        let encoded = encoded();
         let documents = match command.get_mut("documents") {
-            Some(Bson::Array(items)) => Some(std::mem::take(items)),
+            Some(Bson::Array(items)) => Some(commands::GivenDocuments {
+                documents: std::mem::take(items),
+                encoded,
+            }),
             _ => None,
         };
         self.run_parts(
@@ -312,7 +339,7 @@ impl Engine {
         &mut self,
         db: &str,
         command: &Document,
-        documents: Option<Vec<Bson>>,
+        documents: Option<commands::GivenDocuments<'_>>,
         ctx: &matcher::MatchContext<'_>,
         bytes: bool,
     ) -> commands::Reply {

@@ -1,8 +1,9 @@
 //! The engine as a Node.js module for `bench/compare.mjs`. Two boundaries:
 //! - `runCommandBson`: the command goes in and the reply comes out as BSON bytes (a
 //!   `Uint8Array`), what a JavaScript user of the binding calls with the `bson` package, and what
-//!   the playground's shell passes in-process; a find of stored documents writes its reply from
-//!   their stored bytes (`Engine::run_command_reply`);
+//!   the playground's shell passes in-process (`Engine::run_command_encoded`: an insert keeps
+//!   the bytes its documents arrived as, a find of stored documents writes its reply from their
+//!   stored bytes);
 //! - `runCommand`: relaxed Extended JSON text both ways (kept so that earlier builds and this
 //!   one can be measured side by side by the same harness, and for callers without a BSON codec).
 //!
@@ -89,13 +90,11 @@ impl NodeEngine {
     /// (malformed bytes give an error reply, never a panic).
     #[wasm_bindgen(js_name = runCommandBson)]
     pub fn run_command_bson(&mut self, db: &str, command: &[u8]) -> Vec<u8> {
-        // The decoded command is the binding's own: given away, an insert stores its
-        // documents without copying them.
-        let reply = match engine::value::bson_bytes::decode_document(command) {
-            Ok(cmd) => {
-                // An insert stores its documents without copying them; a find of stored
-                // documents writes its reply from their stored bytes.
-                let reply = self.engine.run_command_owned(db, cmd);
+        // The command is decoded by the engine and is its own: an insert stores its documents
+        // without copying them, and keeps the bytes each arrived as when they are its
+        // encoding; a find of stored documents writes its reply from their stored bytes.
+        let reply = match self.engine.run_command_encoded(db, command) {
+            Ok(reply) => {
                 drop(self.engine.take_changes());
                 reply
             }

@@ -37,7 +37,19 @@ impl RawStore {
         match self.places.last() {
             None => Err(0),
             Some((last, _)) if *last < record_id => Err(self.places.len()),
-            _ => self.places.binary_search_by_key(&record_id, |(r, _)| *r),
+            _ => {
+                // Record ids are handed out in order and mostly kept, so a record is usually
+                // found at its distance from the first one: one probe instead of a binary
+                // search's cache misses (14% of a point lookup by the express path,
+                // `docs/performance.md`, session 15).
+                let guess = record_id.wrapping_sub(self.places[0].0);
+                if let Some((r, _)) = usize::try_from(guess).ok().and_then(|g| self.places.get(g))
+                    && *r == record_id
+                {
+                    return Ok(guess as usize);
+                }
+                self.places.binary_search_by_key(&record_id, |(r, _)| *r)
+            }
         }
     }
 
@@ -174,5 +186,30 @@ mod tests {
             })
             .collect();
         assert!(in_order.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    /// A record is found where the distance from the first record puts it, and elsewhere by
+    /// the binary search (gaps, removed records, an id below the first).
+    #[test]
+    fn finds_records_with_and_without_gaps() {
+        let mut s = RawStore::default();
+        let kept = [3u64, 4, 5, 9, 10, 30, 31];
+        for rid in kept {
+            s.put(rid, &doc! {"_id": rid as i64}, None);
+        }
+        s.remove(4);
+        s.put(1, &doc! {"_id": 1_i64}, None);
+        for rid in 0..40u64 {
+            let got = s.get(rid).map(|b| {
+                bson::Document::from_reader(b)
+                    .unwrap()
+                    .get_i64("_id")
+                    .unwrap()
+            });
+            let want = (rid == 1 || (kept.contains(&rid) && rid != 4)).then_some(rid as i64);
+            assert_eq!(got, want, "record {rid}");
+        }
+        assert_eq!(s.position(u64::MAX), Err(s.places.len()));
+        assert_eq!(s.position(0), Err(0));
     }
 }

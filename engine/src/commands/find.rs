@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 
 use bson::{Bson, Document, doc};
 
-use super::find_stored_reply::stored_scan_reply;
+use super::find_stored_reply::{stored_records_reply, stored_scan_reply};
 use super::request::find::FindRequest;
 use super::{Reply, count_option, target_namespace};
 use crate::Engine;
@@ -30,12 +30,32 @@ pub fn find_reply(
     if !tailable
         && let Some(coll) = engine.catalog().collection(&ns)
         && let Some(filter) = request.express_filter()
-        && let Some(docs) = crate::exec::express::equality_lookup(
+        && let Some(record_ids) = crate::exec::express::equality_record_ids(
             coll,
             filter,
             request.limit.filter(|l| *l > 0).map(|l| l as usize),
         )
     {
+        // With `bytes`, the reply is written from the stored bytes: no document is copied,
+        // encoded or freed.
+        if bytes
+            && let Some(reply) = stored_records_reply(
+                engine,
+                ns.clone(),
+                &record_ids,
+                request.batch_size,
+                request.single_batch,
+            )
+        {
+            return Ok(Reply::Bytes(reply));
+        }
+        let docs = match engine.catalog().collection(&ns) {
+            Some(coll) => record_ids
+                .iter()
+                .filter_map(|rid| coll.get(*rid).cloned())
+                .collect(),
+            None => Vec::new(),
+        };
         return Ok(Reply::Document(first_batch_reply(
             engine,
             ns,

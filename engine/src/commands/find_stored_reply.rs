@@ -52,7 +52,65 @@ pub(super) fn stored_scan_reply(
     let Some(found) = crate::exec::scanned_bytes(Some(coll), query, ctx)? else {
         return Ok(None);
     };
-    let max_count = request.batch_size.unwrap_or(DEFAULT_FIRST_BATCH);
+    let (reply, rest) = first_batch(
+        coll,
+        &found,
+        request.batch_size.unwrap_or(DEFAULT_FIRST_BATCH),
+        request.single_batch,
+    );
+    let id = if rest.is_empty() {
+        0
+    } else {
+        engine.cursors_mut().open(ns.clone(), rest)
+    };
+    Ok(Some(reply.finish(id, &ns.to_string())))
+}
+
+/// The reply of a find answered by the express path (`exec::express::equality_record_ids`:
+/// `record_ids` in the order its plan returns them), written from the documents' stored bytes
+/// as [`stored_scan_reply`] writes it: the same bytes as [`super::find::first_batch_reply`]'s
+/// document encoded, the same batch and cursor. `None` when a document's bytes are not kept
+/// (the caller copies the documents as before).
+pub(super) fn stored_records_reply(
+    engine: &mut Engine,
+    ns: Namespace,
+    record_ids: &[u64],
+    batch_size: Option<usize>,
+    single_batch: bool,
+) -> Option<Vec<u8>> {
+    let coll = engine.catalog().collection(&ns)?;
+    let mut found = Vec::with_capacity(record_ids.len());
+    for rid in record_ids {
+        match coll.bytes(*rid) {
+            Some(b) => found.push((*rid, b)),
+            // A record without a document is skipped, as the document path skips it.
+            None if coll.get(*rid).is_none() => {}
+            None => return None,
+        }
+    }
+    let (reply, rest) = first_batch(
+        coll,
+        &found,
+        batch_size.unwrap_or(DEFAULT_FIRST_BATCH),
+        single_batch,
+    );
+    let id = if rest.is_empty() {
+        0
+    } else {
+        engine.cursors_mut().open(ns.clone(), rest)
+    };
+    Some(reply.finish(id, &ns.to_string()))
+}
+
+/// The first batch of `found` (at most `max_count` documents within [`MAX_BATCH_BYTES`], at
+/// least one) written as a reply's batch, and the documents of the rest for a cursor (none
+/// for a single batch).
+fn first_batch(
+    coll: &crate::catalog::Collection,
+    found: &[(u64, &[u8])],
+    max_count: usize,
+    single_batch: bool,
+) -> (CursorReplyWriter, VecDeque<Document>) {
     let mut n = 0;
     let mut total = 0;
     for (_, b) in found.iter().take(max_count) {
@@ -67,7 +125,7 @@ pub(super) fn stored_scan_reply(
     for (_, b) in &found[..n] {
         reply.push(b);
     }
-    let rest: VecDeque<Document> = if request.single_batch {
+    let rest: VecDeque<Document> = if single_batch {
         VecDeque::new()
     } else {
         found[n..]
@@ -75,12 +133,7 @@ pub(super) fn stored_scan_reply(
             .filter_map(|(rid, _)| coll.get(*rid).cloned())
             .collect()
     };
-    let id = if rest.is_empty() {
-        0
-    } else {
-        engine.cursors_mut().open(ns.clone(), rest)
-    };
-    Ok(Some(reply.finish(id, &ns.to_string())))
+    (reply, rest)
 }
 
 /// Writes `{cursor: {<batch>: [documents], id, ns}, ok: 1.0}` as BSON bytes from documents'
@@ -229,6 +282,16 @@ mod tests {
             doc! {"find": "c", "filter": {"s": "changed"}},
             doc! {"find": "c", "filter": {"z": 2}},
             doc! {"find": "c", "filter": {"cat": {"$bad": 1}}},
+            // The express path (an `_id` or a single-field index's equality).
+            doc! {"find": "c", "filter": {"_id": 9}},
+            doc! {"find": "c", "filter": {"_id": 9.0}, "limit": 1},
+            doc! {"find": "c", "filter": {"_id": 4}},
+            doc! {"find": "c", "filter": {"_id": 12}, "batchSize": 0},
+            doc! {"find": "c", "filter": {"s": "changed"}, "batchSize": 2},
+            doc! {"find": "c", "filter": {"s": "changed"}, "limit": 3},
+            doc! {"find": "c", "filter": {"s": "changed"}, "singleBatch": true, "batchSize": 2},
+            doc! {"find": "c", "filter": {"s": "xx"}, "batchSize": 0},
+            doc! {"find": "c", "filter": {"s": "nothing"}},
         ];
         for f in finds {
             let want = a.run_command("t", &f);
@@ -236,7 +299,11 @@ mod tests {
             let served = matches!(got, Reply::Bytes(_));
             let got = got.into_bytes().unwrap();
             assert_eq!(got, want.to_vec().unwrap(), "{f}");
-            let plain = f.get_document("filter").map_or(true, |q| !q.contains_key("s"))
+            let filter = f.get_document("filter").ok();
+            // Served by the express path: `_id` or `s` (its index) equal to a scalar.
+            let express = filter
+                .is_some_and(|q| q.len() == 1 && (q.contains_key("_id") || q.contains_key("s")));
+            let plain = filter.is_none_or(|q| !q.contains_key("s") && !q.contains_key("_id"))
                 && !f.contains_key("sort")
                 && !f.contains_key("projection")
                 && !f.contains_key("limit")
@@ -244,7 +311,7 @@ mod tests {
                 && !format!("{f}").contains("$bad")
                 // A rooted `$or` is planned branch by branch (subplan): the usual path.
                 && !format!("{f}").contains("$or");
-            assert_eq!(served, plain, "{f}");
+            assert_eq!(served, plain || express, "{f}");
             // The rest of the results, batch by batch.
             let id = want
                 .get_document("cursor")

@@ -35,20 +35,21 @@ pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
         let Bson::Document(d) = d else {
             return Err(not_a_document(i, d));
         };
-        prepared.push(prepare_for_insert(engine, d));
+        prepared.push((prepare_for_insert(engine, d), None));
     }
     store(engine, ns, ordered, prepared)
 }
 
 /// [`insert`] of documents taken out of the command (which holds an empty `documents` array
 /// in their place) and given away: each is stored itself, not a copy of it
-/// (`Engine::run_command_owned`).
+/// (`Engine::run_command_owned`), with the bytes it arrived as when they are its encoding.
 pub fn insert_owned(
     engine: &mut Engine,
     db: &str,
     command: &Document,
-    documents: Vec<Bson>,
+    given: super::GivenDocuments<'_>,
 ) -> Result<Document> {
+    let super::GivenDocuments { documents, encoded } = given;
     let ns = target_namespace(db, command)?;
     check_batch_size(documents.len())?;
     let ordered = bool_option(command, "ordered", true)?;
@@ -58,7 +59,7 @@ pub fn insert_owned(
         let Bson::Document(d) = d else {
             return Err(not_a_document(i, &d));
         };
-        prepared.push(prepare_owned(engine, d));
+        prepared.push((prepare_owned(engine, d), encoded.get(i).copied()));
     }
     store(engine, ns, ordered, prepared)
 }
@@ -84,25 +85,27 @@ fn not_a_document(i: usize, d: &Bson) -> Error {
 }
 
 /// Stores the prepared documents (or reports why each could not be), in order; an ordered
-/// insert stops at its first error.
+/// insert stops at its first error. Beside each document, the bytes it arrived as, if known:
+/// kept when they are exactly its encoding (it may have been changed since: `_id` moved
+/// first or added), else it is encoded.
 fn store(
     engine: &mut Engine,
     ns: crate::catalog::Namespace,
     ordered: bool,
-    prepared: Vec<Result<Document>>,
+    prepared: Vec<(Result<Document>, Option<&[u8]>)>,
 ) -> Result<Document> {
     // MongoDB creates the collection when it first has a document to store: a batch whose
     // documents all fail before storage (a bad `_id`, over 16 MiB), or whose first one does
     // when ordered, leaves no collection behind (write_ops_exec's performInserts fixes each
     // document before its batch reaches makeCollection; jstests/core/insert_id_undefined.js).
     let reaches_storage = if ordered {
-        prepared.first().is_some_and(Result::is_ok)
+        prepared.first().is_some_and(|(d, _)| d.is_ok())
     } else {
-        prepared.iter().any(Result::is_ok)
+        prepared.iter().any(|(d, _)| d.is_ok())
     };
     if !reaches_storage {
         let mut write_errors = Vec::new();
-        for (index, doc) in prepared.iter().enumerate() {
+        for (index, (doc, _)) in prepared.iter().enumerate() {
             if let Err(e) = doc {
                 write_errors.push(write_error(index, e));
                 if ordered {
@@ -130,12 +133,15 @@ fn store(
     }
     let mut n = 0;
     let mut write_errors = Vec::new();
-    for (index, doc) in prepared.into_iter().enumerate() {
+    for (index, (doc, arrived)) in prepared.into_iter().enumerate() {
         let outcome = doc.and_then(|doc| {
             if let Some(v) = &validation {
                 v.check_insert(&doc)?;
             }
-            let bytes = doc.to_vec().map_err(|e| Error::bad_value(e.to_string()))?;
+            let bytes = match arrived.filter(|b| crate::value::bson_bytes::encodes_to(&doc, b)) {
+                Some(b) => b.to_vec(),
+                None => doc.to_vec().map_err(|e| Error::bad_value(e.to_string()))?,
+            };
             let record_id = coll.insert_encoded(&ns_text, doc, &bytes)?;
             Ok((record_id, bytes))
         });
@@ -358,6 +364,85 @@ mod tests {
                 Bson::Document(doc! {"_id": 2, "a": 2})
             ]
         );
+    }
+
+    /// Run from its bytes (`Engine::run_command_encoded`), an insert answers, stores and
+    /// records changes as the document path does: the bytes a document arrived as are kept
+    /// only when they are its encoding (not when `_id` is moved first or added, a name
+    /// repeats, array keys are out of order, or a type is one `encodes_to` does not check).
+    #[test]
+    fn an_insert_from_bytes_stores_and_records_the_encoding() {
+        let commands = [
+            doc! {"insert": "c", "documents": [{"_id": 1, "a": 1}, {"a": 2, "_id": 2}, {"b": [1, {"c": "x"}]}]},
+            doc! {"insert": "c", "documents": [{"_id": 1}, {"_id": [1]}, {"_id": 3, "$bad": 1}, {"_id": 4, "r": bson::Regex {
+            pattern: "a".try_into().unwrap(), options: "i".try_into().unwrap() }}], "ordered": false},
+            doc! {"insert": "c", "documents": [{"_id": 5}, 7]},
+            doc! {"insert": "c", "documents": 7},
+            doc! {"insert": "c", "documents": [{"_id": 6}], "writeConcern": {"w": "bad"}},
+            doc! {"find": "c", "filter": {}},
+        ];
+        let mut by_doc = Engine::new();
+        let mut by_bytes = Engine::new();
+        for c in &commands {
+            let a = by_doc.run_command("t", c);
+            let b = by_bytes
+                .run_command_encoded("t", &c.to_vec().unwrap())
+                .unwrap()
+                .into_document()
+                .unwrap();
+            assert_eq!(a, b, "{c}");
+            assert_eq!(by_doc.take_changes(), by_bytes.take_changes(), "{c}");
+        }
+        // Bytes that are not their decoded document's encoding: `_id` repeated (the later
+        // value in the first place), array keys "1", "0".
+        let mut odd = Vec::new();
+        for (i, body) in [
+            &[
+                0x10, b'_', b'i', b'd', 0, 9, 0, 0, 0, 0x10, b'_', b'i', b'd', 0, 8, 0, 0, 0,
+            ][..],
+            &[
+                0x10, b'_', b'i', b'd', 0, 10, 0, 0, 0, 0x04, b'a', 0, 19, 0, 0, 0, 0x10, b'1', 0,
+                5, 0, 0, 0, 0x10, b'0', 0, 6, 0, 0, 0, 0,
+            ][..],
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut d = ((body.len() + 5) as i32).to_le_bytes().to_vec();
+            d.extend_from_slice(body);
+            d.push(0);
+            let mut element = vec![0x03];
+            element.extend_from_slice(i.to_string().as_bytes());
+            element.push(0);
+            element.extend_from_slice(&d);
+            odd.extend_from_slice(&element);
+        }
+        let mut array = ((odd.len() + 5) as i32).to_le_bytes().to_vec();
+        array.extend_from_slice(&odd);
+        array.push(0);
+        let mut body = vec![
+            0x02, b'i', b'n', b's', b'e', b'r', b't', 0, 2, 0, 0, 0, b'c', 0,
+        ];
+        body.push(0x04);
+        body.extend_from_slice(b"documents\0");
+        body.extend_from_slice(&array);
+        let mut command = ((body.len() + 5) as i32).to_le_bytes().to_vec();
+        command.extend_from_slice(&body);
+        command.push(0);
+        let decoded = crate::value::bson_bytes::decode_document(&command).unwrap();
+        let a = by_doc.run_command("t", &decoded);
+        let b = by_bytes
+            .run_command_encoded("t", &command)
+            .unwrap()
+            .into_document()
+            .unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.get_i32("n").ok(), Some(2), "{a}");
+        let (x, y) = (by_doc.take_changes(), by_bytes.take_changes());
+        assert_eq!(x, y);
+        assert_eq!(y.changes.len(), 2);
+        // Bad bytes: an error, no change.
+        assert!(by_bytes.run_command_encoded("t", &command[1..]).is_err());
     }
 
     #[test]

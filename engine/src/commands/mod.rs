@@ -75,6 +75,15 @@ pub fn dispatch(
     }
 }
 
+/// An `insert`'s documents taken out of its command and given away, with the BSON bytes each
+/// arrived as where the caller has them (`encoded[i]` for `documents[i]`; fewer or none: the
+/// others are encoded), kept as the stored bytes when they are exactly the document's
+/// encoding.
+pub struct GivenDocuments<'b> {
+    pub documents: Vec<Bson>,
+    pub encoded: Vec<&'b [u8]>,
+}
+
 /// [`dispatch`], with `documents`: an `insert`'s documents the caller took out of `command` and
 /// gives away (`Engine::run_command_owned`), stored as they are, not copied; and with `bytes`:
 /// the caller takes the reply as BSON bytes, so a command that can write them without building
@@ -83,7 +92,7 @@ pub fn dispatch_reply(
     engine: &mut Engine,
     db: &str,
     command: &Document,
-    documents: Option<Vec<Bson>>,
+    documents: Option<GivenDocuments<'_>>,
     ctx: &crate::matcher::MatchContext<'_>,
     bytes: bool,
 ) -> Result<Reply> {

@@ -34,6 +34,24 @@ pub fn equality_lookup(
     filter: &Document,
     limit: Option<usize>,
 ) -> Option<Vec<Document>> {
+    let found = equality_record_ids(coll, filter, limit)?;
+    Some(
+        found
+            .into_iter()
+            .filter_map(|rid| coll.get(rid).cloned())
+            .collect(),
+    )
+}
+
+/// The record ids under which [`equality_lookup`] looks its documents up, in the same order (a
+/// caller that writes its reply from the stored bytes needs no document tree; it skips a
+/// record id with no document as `equality_lookup` does); the index's `$indexStats` count
+/// goes up as for `equality_lookup`.
+pub fn equality_record_ids(
+    coll: &Collection,
+    filter: &Document,
+    limit: Option<usize>,
+) -> Option<Vec<u64>> {
     if filter.len() != 1 || !crate::collation::active_is_simple() {
         return None;
     }
@@ -46,8 +64,8 @@ pub fn equality_lookup(
         // The planner's IDHACK (`planner::id_hack_key`): one lookup in the `_id` map.
         let id_index = coll.index(ID_INDEX_NAME)?;
         id_index.usage.record();
-        let found = coll.find_by_id(value).and_then(|rid| coll.get(rid));
-        return Some(found.filter(|_| limit > 0).cloned().into_iter().collect());
+        let found = coll.find_by_id(value).filter(|_| limit > 0);
+        return Some(found.into_iter().collect());
     }
     let mut only = None;
     for index in coll.indexes() {
@@ -87,9 +105,7 @@ pub fn equality_lookup(
         if *k != low.0 || out.len() >= limit {
             break;
         }
-        if let Some(doc) = coll.get(*rid) {
-            out.push(doc.clone());
-        }
+        out.push(*rid);
     }
     index.usage.record();
     Some(out)

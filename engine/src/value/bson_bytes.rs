@@ -4,7 +4,7 @@
 //! follows; a document whose bytes run past its stated length is corrupt (BSON corpus:
 //! "Stated length less than byte count"), so this checks the length against the slice first.
 
-use bson::Document;
+use bson::{Bson, Document};
 
 use crate::error::Error;
 
@@ -26,10 +26,167 @@ pub fn decode_document(bytes: &[u8]) -> Result<Document, Error> {
     // Parsed where it lies: `Document::from_reader` would first copy the bytes into a buffer of
     // its own (a copy per stored document when a database loads).
     bson::RawDocument::from_bytes(bytes)
+        .and_then(document_of)
         .map_err(|e| Error::bad_value(format!("invalid BSON: {e}")))
-        .and_then(|raw| {
-            Document::try_from(raw).map_err(|e| Error::bad_value(format!("invalid BSON: {e}")))
+}
+
+/// `Document::try_from(raw)` without its copies: the bson crate converts each embedded document
+/// and array through an owned copy of its bytes (`RawBson::from(RawBsonRef)`), so a command's
+/// `documents` array was copied whole, then each document in it, before any was decoded (a
+/// third of an insert command's time, `docs/performance.md`, session 15). Here embedded
+/// documents and arrays are decoded where they lie; every other value goes through the crate's
+/// own conversion. The same elements in the same order, the same errors at the same element.
+fn document_of(raw: &bson::RawDocument) -> bson::error::Result<Document> {
+    let mut out = Document::new();
+    for item in raw {
+        let (name, value) = item?;
+        // `Document::insert` as the crate's `collect` does: a repeated name keeps its first
+        // place and takes the later value.
+        out.insert(name.as_str(), value_of(value)?);
+    }
+    Ok(out)
+}
+
+fn value_of(value: bson::RawBsonRef<'_>) -> bson::error::Result<Bson> {
+    Ok(match value {
+        bson::RawBsonRef::Document(d) => Bson::Document(document_of(d)?),
+        bson::RawBsonRef::Array(a) => {
+            let mut items = Vec::new();
+            for item in a {
+                items.push(value_of(item?)?);
+            }
+            Bson::Array(items)
+        }
+        bson::RawBsonRef::String(s) => Bson::String(s.to_owned()),
+        bson::RawBsonRef::Double(d) => Bson::Double(d),
+        bson::RawBsonRef::Int32(i) => Bson::Int32(i),
+        bson::RawBsonRef::Int64(i) => Bson::Int64(i),
+        bson::RawBsonRef::Boolean(b) => Bson::Boolean(b),
+        bson::RawBsonRef::Null => Bson::Null,
+        bson::RawBsonRef::ObjectId(o) => Bson::ObjectId(o),
+        bson::RawBsonRef::DateTime(d) => Bson::DateTime(d),
+        other => Bson::try_from(other)?,
+    })
+}
+
+/// The bytes of each element of the array `name` of the document `bytes` (an element that is
+/// not a document: no bytes), in order, up to the first element that cannot be read; none when
+/// there is no such array. The first field of that name: a caller checks each document
+/// against its bytes (`encodes_to`) before keeping them.
+pub fn array_documents<'b>(bytes: &'b [u8], name: &str) -> Vec<&'b [u8]> {
+    let Ok(raw) = bson::RawDocument::from_bytes(bytes) else {
+        return Vec::new();
+    };
+    let Ok(items) = raw.get_array(name) else {
+        return Vec::new();
+    };
+    items
+        .into_iter()
+        .map_while(|item| match item {
+            Ok(bson::RawBsonRef::Document(d)) => Some(d.as_bytes()),
+            Ok(_) => Some(&[][..]),
+            Err(_) => None,
         })
+        .collect()
+}
+
+/// Whether `doc`'s BSON encoding (`Document::to_vec`) is exactly `bytes`, found by walking the
+/// bytes beside the tree without encoding anything: every element's type, name and value
+/// bytes must be the ones the encoder would write, in order, with nothing left over. `false`
+/// also for types whose encoding this does not check (the caller encodes then). An insert
+/// keeps a document's bytes as they arrived in the command when they pass (the encoding per
+/// document was a tenth of an insert's time, `docs/performance.md`, session 15).
+pub fn encodes_to(doc: &Document, bytes: &[u8]) -> bool {
+    let Some(mut at) = document_body(bytes) else {
+        return false;
+    };
+    for (name, value) in doc {
+        match element_encodes(name, value, bytes, at) {
+            Some(next) => at = next,
+            None => return false,
+        }
+    }
+    at == bytes.len() - 1
+}
+
+/// Where a document's elements start (after its length, which must be the slice's, and which
+/// must end with the terminating NUL).
+fn document_body(bytes: &[u8]) -> Option<usize> {
+    let len = i32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+    (usize::try_from(len).ok()? == bytes.len() && bytes.len() >= 5 && bytes[bytes.len() - 1] == 0)
+        .then_some(4)
+}
+
+/// The end of the element at `at` when it is `name: value` as the encoder writes it.
+fn element_encodes(name: &str, value: &Bson, bytes: &[u8], at: usize) -> Option<usize> {
+    let tag = *bytes.get(at)?;
+    let name_at = at + 1;
+    let name_end = name_at + name.len();
+    if bytes.get(name_at..name_end)? != name.as_bytes() || *bytes.get(name_end)? != 0 {
+        return None;
+    }
+    let v = bytes.get(name_end + 1..)?;
+    let same = |n: usize, want: &[u8]| (v.get(..n)? == want).then_some(n);
+    let len = match (tag, value) {
+        (0x01, Bson::Double(d)) => same(8, &d.to_bits().to_le_bytes())?,
+        (0x02, Bson::String(s)) => {
+            let n = i32::try_from(s.len() + 1).ok()?;
+            same(4, &n.to_le_bytes())?;
+            (v.get(4..4 + s.len())? == s.as_bytes() && *v.get(4 + s.len())? == 0)
+                .then_some(5 + s.len())?
+        }
+        (0x03, Bson::Document(d)) => {
+            let n = usize::try_from(i32::from_le_bytes(v.get(..4)?.try_into().ok()?)).ok()?;
+            encodes_to(d, v.get(..n)?).then_some(n)?
+        }
+        (0x04, Bson::Array(items)) => {
+            let n = usize::try_from(i32::from_le_bytes(v.get(..4)?.try_into().ok()?)).ok()?;
+            let arr = v.get(..n)?;
+            let mut inner = document_body(arr)?;
+            let mut digits = [0u8; 20];
+            for (i, item) in items.iter().enumerate() {
+                let key = decimal(i, &mut digits);
+                inner = element_encodes(key, item, arr, inner)?;
+            }
+            (inner == n - 1).then_some(n)?
+        }
+        (0x05, Bson::Binary(b)) => {
+            let subtype = u8::from(b.subtype);
+            // The old binary subtype is written with a second length: not checked here.
+            if subtype == 0x02 {
+                return None;
+            }
+            let n = i32::try_from(b.bytes.len()).ok()?;
+            same(4, &n.to_le_bytes())?;
+            (*v.get(4)? == subtype && v.get(5..5 + b.bytes.len())? == b.bytes.as_slice())
+                .then_some(5 + b.bytes.len())?
+        }
+        (0x07, Bson::ObjectId(o)) => same(12, &o.bytes())?,
+        (0x08, Bson::Boolean(b)) => same(1, &[u8::from(*b)])?,
+        (0x09, Bson::DateTime(d)) => same(8, &d.timestamp_millis().to_le_bytes())?,
+        (0x0A, Bson::Null) => 0,
+        (0x10, Bson::Int32(i)) => same(4, &i.to_le_bytes())?,
+        (0x12, Bson::Int64(i)) => same(8, &i.to_le_bytes())?,
+        (0x13, Bson::Decimal128(d)) => same(16, &d.bytes())?,
+        _ => return None,
+    };
+    Some(name_end + 1 + len)
+}
+
+/// `n` in decimal digits, written into `buf` (an array element's name).
+fn decimal(n: usize, buf: &mut [u8; 20]) -> &str {
+    let mut at = buf.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    std::str::from_utf8(&buf[at..]).unwrap_or_default()
 }
 
 /// The number of top-level elements of a document's BSON bytes (`None` on bytes this walk does
@@ -90,6 +247,123 @@ mod tests {
         assert_eq!(element_count(&bytes), Some(2));
         assert_eq!(decode_document(&bytes).unwrap().len(), 1);
         assert_eq!(element_count(&bytes[..10]), None);
+    }
+
+    /// The bson crate's conversion, which `decode_document` replaces.
+    fn crate_decode(bytes: &[u8]) -> Result<Document, Error> {
+        bson::RawDocument::from_bytes(bytes)
+            .map_err(|e| Error::bad_value(format!("invalid BSON: {e}")))
+            .and_then(|raw| {
+                Document::try_from(raw).map_err(|e| Error::bad_value(format!("invalid BSON: {e}")))
+            })
+    }
+
+    fn same_outcome(bytes: &[u8]) {
+        // Debug text: NaN equals itself there, and the errors' messages are compared.
+        let ours = decode_document(bytes).map_err(|e| e.message);
+        let theirs = crate_decode(bytes).map_err(|e| e.message);
+        assert_eq!(format!("{ours:?}"), format!("{theirs:?}"), "{bytes:?}");
+    }
+
+    /// The same documents and the same errors as the bson crate's conversion: every type,
+    /// nesting, a repeated name, and every single-byte corruption of such a document.
+    #[test]
+    fn decodes_as_the_bson_crate_does() {
+        let doc = bson::doc! {
+            "_id": bson::oid::ObjectId::from_bytes([7; 12]),
+            "s": "text é", "d": 1.5, "nan": f64::NAN, "i": 3, "l": 4_i64, "t": true, "n": null,
+            "date": bson::DateTime::from_millis(12),
+            "sub": {"a": [1, {"b": "c"}, [2, 3]], "e": {}},
+            "bin": bson::Binary { subtype: bson::spec::BinarySubtype::Generic, bytes: vec![1, 2] },
+            "re": bson::Regex {
+                pattern: "a.b".try_into().unwrap(), options: "ix".try_into().unwrap() },
+            "ts": bson::Timestamp { time: 1, increment: 2 },
+            "dec": bson::Decimal128::from_bytes([1; 16]),
+            "js": bson::Bson::JavaScriptCode("f()".into()),
+            "jss": bson::Bson::JavaScriptCodeWithScope(bson::JavaScriptCodeWithScope {
+                code: "g()".into(), scope: bson::doc! {"x": 1} }),
+            "sym": bson::Bson::Symbol("s".into()),
+            "u": bson::Bson::Undefined, "min": bson::Bson::MinKey, "max": bson::Bson::MaxKey,
+        };
+        let bytes = doc.to_vec().unwrap();
+        same_outcome(&bytes);
+        assert_eq!(decode_document(&bytes).unwrap().to_vec().unwrap(), bytes);
+        // {a: 1, b: {c: 2}, a: 3}: the first place, the later value.
+        let repeated = [
+            34, 0, 0, 0, 0x10, b'a', 0, 1, 0, 0, 0, 0x03, b'b', 0, 12, 0, 0, 0, 0x10, b'c', 0, 2,
+            0, 0, 0, 0, 0x10, b'a', 0, 3, 0, 0, 0, 0,
+        ];
+        same_outcome(&repeated);
+        assert_eq!(
+            decode_document(&repeated).unwrap(),
+            bson::doc! {"a": 3, "b": {"c": 2}}
+        );
+        // Every single-byte corruption (the length checks above aside).
+        for at in 4..bytes.len() {
+            for new in [0u8, 1, 0x02, 0x03, 0x04, 0x7f, 0x80, 0xff] {
+                let mut bad = bytes.clone();
+                bad[at] = new;
+                same_outcome(&bad);
+            }
+        }
+    }
+
+    /// `encodes_to` holds for a document and its own encoding, and whenever it holds, the
+    /// encoding is those bytes: checked on every single-byte corruption that still decodes.
+    #[test]
+    fn encodes_to_only_when_the_encoding_is_the_bytes() {
+        let doc = bson::doc! {
+            "_id": bson::oid::ObjectId::from_bytes([7; 12]),
+            "s": "text é\u{0}x", "d": -0.0, "i": 3, "l": 4_i64, "t": true, "f": false, "n": null,
+            "date": bson::DateTime::from_millis(-12),
+            "sub": {"a": [1, {"b": "c"}, [2, 3], []], "e": {}},
+            "bin": bson::Binary { subtype: bson::spec::BinarySubtype::Uuid, bytes: vec![1; 16] },
+            "dec": bson::Decimal128::from_bytes([1; 16]),
+            "long": (0..12).collect::<Vec<i32>>(),
+        };
+        let bytes = doc.to_vec().unwrap();
+        assert!(encodes_to(&doc, &bytes));
+        assert!(encodes_to(&decode_document(&bytes).unwrap(), &bytes));
+        let mut holds = 0;
+        for at in 0..bytes.len() {
+            for new in [0u8, 1, 2, 0x03, 0x04, 0x0A, 0x30, 0x31, 0x7f, 0xff] {
+                let mut bad = bytes.clone();
+                bad[at] = new;
+                if let Ok(d) = decode_document(&bad)
+                    && encodes_to(&d, &bad)
+                {
+                    holds += 1;
+                    assert_eq!(d.to_vec().unwrap(), bad, "byte {at} = {new}");
+                }
+            }
+        }
+        // Values changed in place (a digit, a flag) still encode to their bytes.
+        assert!(holds > 100, "{holds}");
+        // Not the bytes: another order, a repeated name, array keys out of order, a type whose
+        // encoding is not checked, trailing or missing bytes.
+        let reordered = bson::doc! {"b": 1, "a": 2};
+        assert!(!encodes_to(
+            &reordered,
+            &bson::doc! {"a": 2, "b": 1}.to_vec().unwrap()
+        ));
+        let repeated = [
+            19, 0, 0, 0, 0x10, b'a', 0, 1, 0, 0, 0, 0x10, b'a', 0, 2, 0, 0, 0, 0,
+        ];
+        assert!(!encodes_to(&decode_document(&repeated).unwrap(), &repeated));
+        // {a: {"1": 5, "0": 6}} as an array: decoded [5, 6], encoded with keys "0", "1".
+        let keys = [
+            27, 0, 0, 0, 0x04, b'a', 0, 19, 0, 0, 0, 0x10, b'1', 0, 5, 0, 0, 0, 0x10, b'0', 0, 6,
+            0, 0, 0, 0, 0,
+        ];
+        assert!(!encodes_to(&decode_document(&keys).unwrap(), &keys));
+        let regex = bson::doc! {"r": bson::Regex {
+        pattern: "a".try_into().unwrap(), options: "i".try_into().unwrap() }};
+        assert!(!encodes_to(&regex, &regex.to_vec().unwrap()));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(!encodes_to(&doc, &longer));
+        assert!(!encodes_to(&doc, &bytes[..bytes.len() - 1]));
+        assert!(!encodes_to(&doc, &[]));
     }
 
     #[test]
