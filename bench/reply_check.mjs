@@ -43,6 +43,10 @@ const plain = [
   { _id: 5, 2: 'integer-like name', b: 1, 1: 'another', ['__proto__']: { polluted: true } },
   { _id: 6, undef: undefined, arr: [undefined, null] },
   { _id: 7, longString: 'x'.repeat(100) + 'é'.repeat(40), sku: 'sku0000007' },
+  // Names that begin like the name at the same place in the document before, or end sooner.
+  { _id: 8, ab: 1, abc: { ab: 2, a: 3 } },
+  { _id: 9, abc: 1, ab: { abc: 2, '': 3 } },
+  { _id: 10, a: 1, ab: { '': 2, a: 3 } },
 ];
 // The `__proto__` key above is an own property of each document (computed key).
 const others = [
