@@ -366,6 +366,29 @@ mod tests {
         }
     }
 
+    /// The in-line lengths are `value_len`'s for every type byte, whole, short or negative.
+    #[test]
+    fn skip_len_is_value_len() {
+        let values: [&[u8]; 5] = [
+            &[],
+            &[
+                3, 0, 0, 0, b'a', b'b', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            ],
+            &[0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0],
+            &[5, 0],
+            &[0; 32],
+        ];
+        for tag in 0..=255u8 {
+            for v in values {
+                assert_eq!(
+                    skip_len(tag, v),
+                    crate::value::bson_bytes::value_len(tag, v),
+                    "{tag:#x} {v:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn truncated_bytes_are_undecided_never_a_panic() {
         let f = Filter::parse(&doc! {"z": 5}).unwrap();
