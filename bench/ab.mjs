@@ -24,7 +24,13 @@ const start = Date.UTC(2015, 0, 1); const paths = ['/', '/cart', '/search', '/pr
 for (let i = 0; i < 100000; i++) ev.push({ _id: i, ts: new Date(start + eb(31 * 86400) * 1000), bytes: eb(5000), path: paths[eb(5)] });
 const engines = mods.map((M) => {
   const e = new M();
-  const cmd = (c) => { const r = BSON.deserialize(e.runCommandBson('bench', BSON.serialize(c))); if (r.ok !== 1) throw new Error(JSON.stringify(r)); return r; };
+  // As a user of the binding calls it: `runCommandObject` (the reply as an object, or its BSON
+  // bytes when the binding's decoder does not know a value's type) where the build has it,
+  // else `runCommandBson`.
+  const run = typeof e.runCommandObject === 'function'
+    ? (c) => { const r = e.runCommandObject('bench', BSON.serialize(c)); return r instanceof Uint8Array ? BSON.deserialize(r) : r; }
+    : (c) => BSON.deserialize(e.runCommandBson('bench', BSON.serialize(c)));
+  const cmd = (c) => { const r = run(c); if (r.ok !== 1) throw new Error(JSON.stringify(r)); return r; };
   for (let i = 0; i < docs.length; i += 1000) cmd({ insert: 'products', documents: docs.slice(i, i + 1000) });
   for (let i = 0; i < ev.length; i += 1000) cmd({ insert: 'events', documents: ev.slice(i, i + 1000) });
   cmd({ createIndexes: 'products', indexes: [{ key: { sku: 1 }, name: 'sku_1' }, { key: { price: 1 }, name: 'price_1' }] });

@@ -3,8 +3,11 @@
 // workload is timed and the ratios to Sprout are printed (above 1: Sprout is faster).
 //
 // Sprout is called as a JavaScript user of the binding would: commands serialised to BSON with
-// the `bson` package, `runCommandBson`, the reply's bytes deserialised (an earlier build without
-// `runCommandBson` is called through its Extended JSON text method instead).
+// the `bson` package, `runCommandObject`, which returns the reply as the object js-bson's
+// `deserialize` would make of its bytes (decoded by the binding's own decoder when it knows
+// every value's type) or else its BSON bytes, which are then deserialised. An earlier build without
+// `runCommandObject` is called through `runCommandBson` (the reply's bytes deserialised), one
+// without that through its Extended JSON text method.
 //
 // Run: `cargo xtask bench-node` (builds the wasm module, installs the npm packages, runs this).
 // Direct: `node bench/compare.mjs <path to sprout_node.js> [<path to an earlier sprout_node.js>]`:
@@ -77,11 +80,18 @@ class Sprout {
   constructor(Engine = NodeEngine) {
     this.e = new Engine();
     this.bson = typeof this.e.runCommandBson === 'function';
+    this.object = typeof this.e.runCommandObject === 'function';
   }
   cmd(command) {
-    const reply = this.bson
-      ? BSON.deserialize(this.e.runCommandBson('bench', BSON.serialize(command)))
-      : JSON.parse(this.e.runCommand('bench', JSON.stringify(command)));
+    let reply;
+    if (this.object) {
+      reply = this.e.runCommandObject('bench', BSON.serialize(command));
+      if (reply instanceof Uint8Array) reply = BSON.deserialize(reply);
+    } else {
+      reply = this.bson
+        ? BSON.deserialize(this.e.runCommandBson('bench', BSON.serialize(command)))
+        : JSON.parse(this.e.runCommand('bench', JSON.stringify(command)));
+    }
     if (reply.ok !== 1) throw new Error('sprout: ' + JSON.stringify(reply).slice(0, 300));
     return reply;
   }

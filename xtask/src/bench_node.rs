@@ -1,8 +1,10 @@
 //! `cargo xtask bench-node`: the engine compiled to wasm for Node.js (`bench/node-engine`)
 //! beside mingo, LokiJS and NeDB in one process (`bench/compare.mjs`): checks that all answer
 //! alike, then prints timings and ratios (and writes `target/bench-node/compare.json`). Installs
-//! the harness's npm packages when missing. `--before <sprout_node.js>` runs an earlier build of
-//! the engine (a copy of an earlier `target/bench-node/`) beside this one, in the same process.
+//! the harness's npm packages when missing. First `bench/reply_check.mjs` checks that the
+//! binding's `runCommandObject` gives what js-bson decodes from `runCommandBson`'s reply.
+//! `--before <sprout_node.js>` runs an earlier build of the engine (a copy of an earlier
+//! `target/bench-node/`) beside this one, in the same process.
 
 use std::process::Command;
 
@@ -63,6 +65,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 .current_dir(&bench),
         )?;
     }
+    // `runCommandObject` must hand out what js-bson makes of `runCommandBson`'s reply.
+    run_cmd(
+        Command::new("node")
+            .arg(bench.join("reply_check.mjs"))
+            .arg(pkg.join("sprout_node.js"))
+            .current_dir(&bench),
+    )?;
     let mut node = Command::new("node");
     node.arg(bench.join("compare.mjs"))
         .arg(pkg.join("sprout_node.js"))

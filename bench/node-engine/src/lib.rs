@@ -1,9 +1,13 @@
-//! The engine as a Node.js module for `bench/compare.mjs`. Two boundaries:
+//! The engine as a Node.js module for `bench/compare.mjs`. Three boundaries:
 //! - `runCommandBson`: the command goes in and the reply comes out as BSON bytes (a
 //!   `Uint8Array`), what a JavaScript user of the binding calls with the `bson` package, and what
 //!   the playground's shell passes in-process (`Engine::run_command_encoded`: an insert keeps
 //!   the bytes its documents arrived as, a find of stored documents writes its reply from their
 //!   stored bytes);
+//! - `runCommandObject`: the same, but the reply comes out as the JavaScript object js-bson
+//!   would decode (`src/reply.js` decodes it) when every value in it is of a type that decoder
+//!   knows, else as its BSON bytes; what `bench/compare.mjs` and `bench/ab.mjs` call when a
+//!   build has it;
 //! - `runCommand`: relaxed Extended JSON text both ways (kept so that earlier builds and this
 //!   one can be measured side by side by the same harness, and for callers without a BSON codec).
 //!
@@ -90,6 +94,35 @@ impl NodeEngine {
     /// (malformed bytes give an error reply, never a panic).
     #[wasm_bindgen(js_name = runCommandBson)]
     pub fn run_command_bson(&mut self, db: &str, command: &[u8]) -> Vec<u8> {
+        self.reply_bytes(db, command)
+    }
+
+    /// Runs one command given as the bytes of a BSON document; returns the reply as the
+    /// JavaScript object the `bson` package's `deserialize` (default options) makes of the
+    /// reply's bytes, decoded in place from the wasm memory by `src/reply.js` when every value
+    /// in it is of a type that decoder knows (documents, arrays, strings, numbers js-bson gives
+    /// as JavaScript numbers, booleans, null, undefined, dates): about 2-3 times faster than
+    /// js-bson for a find's batch, whose per-document decoding was about half of such a find
+    /// (`docs/performance.md`, session 15). Otherwise (an ObjectId, a Long beyond 2^53, a
+    /// Decimal128, … anywhere in the reply) it returns the reply's BSON bytes (a `Uint8Array`)
+    /// for the caller to decode: `r instanceof Uint8Array ? BSON.deserialize(r) : r`.
+    #[wasm_bindgen(js_name = runCommandObject)]
+    pub fn run_command_object(&mut self, db: &str, command: &[u8]) -> JsValue {
+        decode_reply(&self.reply_bytes(db, command))
+    }
+}
+
+#[wasm_bindgen(module = "/src/reply.js")]
+extern "C" {
+    /// The reply's bytes decoded (read in place: the decoder calls nothing that could grow the
+    /// wasm memory), or copied out when it cannot decode them as js-bson would.
+    #[wasm_bindgen(js_name = decodeReply)]
+    fn decode_reply(bytes: &[u8]) -> JsValue;
+}
+
+impl NodeEngine {
+    /// Runs one command given as BSON bytes; the reply's BSON bytes.
+    fn reply_bytes(&mut self, db: &str, command: &[u8]) -> Vec<u8> {
         // The command is decoded by the engine and is its own: an insert stores its documents
         // without copying them, and keeps the bytes each arrived as when they are its
         // encoding; a find of stored documents writes its reply from their stored bytes.
@@ -105,9 +138,7 @@ impl NodeEngine {
             .or_else(|e| bad_input(format!("the reply cannot be encoded: {e}")).to_vec())
             .unwrap_or_default()
     }
-}
 
-impl NodeEngine {
     fn run(&mut self, db: &str, command: &bson::Document) -> bson::Document {
         let reply = self.engine.run_command(db, command);
         drop(self.engine.take_changes());

@@ -205,7 +205,22 @@ fn find<'a>(doc: &'a [u8], name: &[u8]) -> Option<Option<(u8, &'a [u8])>> {
         if same {
             return Some(Some((tag, value)));
         }
-        at += crate::value::bson_bytes::value_len(tag, value)?;
+        at += skip_len(tag, value)?;
+    }
+}
+
+/// [`crate::value::bson_bytes::value_len`], with the common fixed-size types and strings
+/// answered in line (a scan skips several elements per document to reach a field).
+#[inline(always)]
+fn skip_len(tag: u8, value: &[u8]) -> Option<usize> {
+    match tag {
+        0x01 | 0x09 | 0x11 | 0x12 => Some(8),
+        0x10 => Some(4),
+        0x02 => Some(4 + usize::try_from(read_i32(value)?).ok()?),
+        0x08 => Some(1),
+        0x07 => Some(12),
+        0x0A => Some(0),
+        _ => crate::value::bson_bytes::value_len(tag, value),
     }
 }
 
@@ -348,6 +363,29 @@ mod tests {
         for end in 0..bytes.len() {
             out.clear();
             let _ = top_level_values(&bytes[..end], &["bytes"], &mut out);
+        }
+    }
+
+    /// The in-line lengths are `value_len`'s for every type byte, whole, short or negative.
+    #[test]
+    fn skip_len_is_value_len() {
+        let values: [&[u8]; 5] = [
+            &[],
+            &[
+                3, 0, 0, 0, b'a', b'b', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            ],
+            &[0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0],
+            &[5, 0],
+            &[0; 32],
+        ];
+        for tag in 0..=255u8 {
+            for v in values {
+                assert_eq!(
+                    skip_len(tag, v),
+                    crate::value::bson_bytes::value_len(tag, v),
+                    "{tag:#x} {v:?}"
+                );
+            }
         }
     }
 

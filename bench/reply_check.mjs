@@ -1,0 +1,94 @@
+// Checks that the binding's `runCommandObject` hands out exactly what js-bson's `deserialize`
+// makes of `runCommandBson`'s reply: the same values of the same types (numbers, -0 and NaN
+// included, Dates, strings), the same keys in the same order, own `__proto__` fields, and the
+// BSON bytes (not an object) whenever a reply holds a type the binding's decoder leaves to
+// js-bson (ObjectId, Long beyond 2^53, Decimal128, Binary, Timestamp, regex, MinKey, MaxKey,
+// code) or a `$`-prefixed field name.
+//
+// Run: `node bench/reply_check.mjs <sprout_node.js>` (e.g. target/bench-node/sprout_node.js).
+import { createRequire } from 'node:module';
+import assert from 'node:assert/strict';
+const require = createRequire(import.meta.url);
+const BSON = require('bson');
+const { NodeEngine } = require(process.argv[2]);
+
+const e = new NodeEngine();
+const bytesReply = (c) => BSON.BSON.deserialize(e.runCommandBson('t', BSON.BSON.serialize(c)));
+const objectReply = (c) => e.runCommandObject('t', BSON.BSON.serialize(c));
+
+// Same values, types, key order and property kinds, recursively.
+function same(a, b, where) {
+  if (typeof b === 'number') {
+    assert.ok(typeof a === 'number' && Object.is(a, b), `${where}: ${a} vs ${b}`);
+    return;
+  }
+  if (b === null || typeof b !== 'object') {
+    assert.ok(Object.is(a, b), `${where}: ${String(a)} vs ${String(b)}`);
+    return;
+  }
+  assert.equal(Object.getPrototypeOf(a), Object.getPrototypeOf(b), `${where}: prototype`);
+  if (b instanceof Date) {
+    assert.ok(Object.is(a.getTime(), b.getTime()), `${where}: date`);
+    return;
+  }
+  assert.deepEqual(Reflect.ownKeys(a), Reflect.ownKeys(b), `${where}: keys`);
+  for (const k of Reflect.ownKeys(b)) same(a[k], b[k], `${where}.${String(k)}`);
+}
+
+const plain = [
+  { _id: 1, s: 'text', d: 2.5, i: 7, neg0: -0, nan: NaN, inf: -Infinity, big: 1e300, t: true, f: false, n: null },
+  { _id: 2, u: 'é€😀 \u0000 "quoted" \\ \n', long: BSON.Long.fromNumber(2 ** 53), longNeg: BSON.Long.fromNumber(-(2 ** 53)), small: BSON.Long.fromNumber(-5) },
+  { _id: 3, nested: { a: [1, 'x', { b: [] }, [], {}], c: { d: { e: 1 } } }, arr: [[1, [2, [3]]]] },
+  { _id: 4, date: new Date(Date.UTC(2020, 1, 29, 12, 0, 0, 5)), before: new Date(-1e12), dates: [new Date(0)] },
+  { _id: 5, 2: 'integer-like name', b: 1, 1: 'another', ['__proto__']: { polluted: true } },
+  { _id: 6, undef: undefined, arr: [undefined, null] },
+  { _id: 7, longString: 'x'.repeat(100) + 'é'.repeat(40), sku: 'sku0000007' },
+  // Names that begin like the name at the same place in the document before, or end sooner.
+  { _id: 8, ab: 1, abc: { ab: 2, a: 3 } },
+  { _id: 9, abc: 1, ab: { abc: 2, '': 3 } },
+  { _id: 10, a: 1, ab: { '': 2, a: 3 } },
+];
+// The `__proto__` key above is an own property of each document (computed key).
+const others = [
+  { _id: 20, o: new BSON.ObjectId('0123456789abcdef01234567') },
+  { _id: 21, l: BSON.Long.fromString('9007199254740993') },
+  { _id: 22, l: BSON.Long.fromString('-9007199254740993') },
+  { _id: 23, d: BSON.Decimal128.fromString('1.5') },
+  { _id: 24, b: new BSON.Binary(Buffer.from([1, 2])) },
+  { _id: 25, ts: new BSON.Timestamp({ t: 1, i: 2 }) },
+  { _id: 26, r: /ab+c/i },
+  { _id: 27, k: new BSON.MinKey(), m: new BSON.MaxKey() },
+  { _id: 28, deep: { a: [1, { ref: new BSON.ObjectId('0123456789abcdef01234567') }] } },
+  { _id: 29, dbref: { $ref: 'c', $id: 1 } },
+];
+bytesReply({ insert: 'plain', documents: plain });
+bytesReply({ insert: 'others', documents: others });
+
+let objects = 0;
+let fallbacks = 0;
+const check = (command) => {
+  const want = bytesReply(command);
+  let got = objectReply(command);
+  if (got instanceof Uint8Array) {
+    fallbacks++;
+    got = BSON.BSON.deserialize(got);
+  } else {
+    objects++;
+  }
+  same(got, want, JSON.stringify(command));
+  return got;
+};
+check({ find: 'plain', filter: {}, batchSize: 1e9 });
+for (const p of plain) check({ find: 'plain', filter: { _id: p._id } });
+assert.equal(fallbacks, 0, 'plain documents come out as objects');
+for (const o of others) {
+  const before = fallbacks;
+  check({ find: 'others', filter: { _id: o._id } });
+  assert.equal(fallbacks, before + 1, `document ${o._id} comes out as bytes`);
+}
+// Other commands' replies: a count, an error, an aggregation, a write error.
+check({ count: 'plain' });
+check({ find: 'plain', filter: { $bad: 1 } });
+check({ aggregate: 'plain', pipeline: [{ $group: { _id: null, n: { $sum: 1 }, d: { $max: '$date' } } }], cursor: {} });
+check({ insert: 'plain', documents: [{ _id: 1 }] });
+console.log(`runCommandObject: ${objects} replies as objects, ${fallbacks} as bytes, all as js-bson decodes them`);
