@@ -13,7 +13,11 @@ import { resolve } from 'node:path';
 const require = createRequire(import.meta.url);
 const { BSON } = require('bson');
 // Paths relative to the working directory (require alone would take `target/...` for a package).
-const mods = [process.argv[2], process.argv[3]].map((p) => require(resolve(p)).NodeEngine);
+const mods = [process.argv[2], process.argv[3]].map((p) => {
+  const m = require(resolve(p));
+  m.useBsonTypes?.(BSON); // where a build has it, as a user of the binding would
+  return m.NodeEngine;
+});
 const rounds = +(process.argv[4] || 7);
 function lcg(seed) { let s = BigInt(seed); return (n) => { s = (s * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn; return Number((s >> 33n) % BigInt(n)); }; }
 const CATEGORIES = ['books', 'games', 'music', 'garden', 'tools', 'toys'];

@@ -32,6 +32,9 @@ if (!glue) {
 const { NodeEngine } = require(glue);
 const beforeGlue = process.argv[3];
 const BeforeEngine = beforeGlue ? require(beforeGlue).NodeEngine : null;
+// As a user of the binding would: its reply decoder gets the bson package's ObjectId class
+// (`useBsonTypes`, where a build has it; the generated data here has none).
+for (const g of [glue, beforeGlue].filter(Boolean)) require(g).useBsonTypes?.(BSON);
 
 // ---- data: a deterministic generator (64-bit LCG, as engine/benches use) ----------------------
 function lcg(seed) {

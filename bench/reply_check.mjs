@@ -3,14 +3,15 @@
 // included, Dates, strings), the same keys in the same order, own `__proto__` fields, and the
 // BSON bytes (not an object) whenever a reply holds a type the binding's decoder leaves to
 // js-bson (ObjectId, Long beyond 2^53, Decimal128, Binary, Timestamp, regex, MinKey, MaxKey,
-// code) or a `$`-prefixed field name.
+// code; ObjectId unless the bson package's types were handed over with `useBsonTypes`) or a
+// `$`-prefixed field name.
 //
 // Run: `node bench/reply_check.mjs <sprout_node.js>` (e.g. target/bench-node/sprout_node.js).
 import { createRequire } from 'node:module';
 import assert from 'node:assert/strict';
 const require = createRequire(import.meta.url);
 const BSON = require('bson');
-const { NodeEngine } = require(process.argv[2]);
+const { NodeEngine, useBsonTypes } = require(process.argv[2]);
 
 const e = new NodeEngine();
 const bytesReply = (c) => BSON.BSON.deserialize(e.runCommandBson('t', BSON.BSON.serialize(c)));
@@ -91,4 +92,21 @@ check({ count: 'plain' });
 check({ find: 'plain', filter: { $bad: 1 } });
 check({ aggregate: 'plain', pipeline: [{ $group: { _id: null, n: { $sum: 1 }, d: { $max: '$date' } } }], cursor: {} });
 check({ insert: 'plain', documents: [{ _id: 1 }] });
+// Given the bson package's types, ObjectIds (documents 20 and 28) are decoded in place too, into
+// its ObjectId instances; the other types still come back as bytes.
+useBsonTypes(BSON);
+for (const o of others) {
+  const before = fallbacks;
+  check({ find: 'others', filter: { _id: o._id } });
+  const inPlace = o._id === 20 || o._id === 28;
+  assert.equal(fallbacks, inPlace ? before : before + 1, `document ${o._id} with the bson types`);
+}
+const ids = Array.from({ length: 50 }, () => ({ _id: new BSON.ObjectId(), n: 1 }));
+bytesReply({ insert: 'oids', documents: ids });
+const batch = check({ find: 'oids', filter: {}, batchSize: 1e9 });
+assert.ok(batch.cursor.firstBatch.every((d) => d._id instanceof BSON.ObjectId), 'ObjectId instances');
+useBsonTypes(null);
+const before = fallbacks;
+check({ find: 'oids', filter: {}, batchSize: 1e9 });
+assert.equal(fallbacks, before + 1, 'useBsonTypes(null): ObjectIds come back as bytes again');
 console.log(`runCommandObject: ${objects} replies as objects, ${fallbacks} as bytes, all as js-bson decodes them`);

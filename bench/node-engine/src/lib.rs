@@ -6,7 +6,7 @@
 //!   stored bytes);
 //! - `runCommandObject`: the same, but the reply comes out as the JavaScript object js-bson
 //!   would decode (`src/reply.js` decodes it) when every value in it is of a type that decoder
-//!   knows, else as its BSON bytes; what `bench/compare.mjs` and `bench/ab.mjs` call when a
+//!   knows (ObjectIds too after `useBsonTypes(BSON)`), else as its BSON bytes; what `bench/compare.mjs` and `bench/ab.mjs` call when a
 //!   build has it;
 //! - `runCommand`: relaxed Extended JSON text both ways (kept so that earlier builds and this
 //!   one can be measured side by side by the same harness, and for callers without a BSON codec).
@@ -103,7 +103,8 @@ impl NodeEngine {
     /// in it is of a type that decoder knows (documents, arrays, strings, numbers js-bson gives
     /// as JavaScript numbers, booleans, null, undefined, dates): about 2-3 times faster than
     /// js-bson for a find's batch, whose per-document decoding was about half of such a find
-    /// (`docs/performance.md`, session 15). Otherwise (an ObjectId, a Long beyond 2^53, a
+    /// (`docs/performance.md`, session 15), and ObjectIds once the caller's BSON library was
+    /// handed over ([`use_bson_types`]). Otherwise (an ObjectId without it, a Long beyond 2^53, a
     /// Decimal128, … anywhere in the reply) it returns the reply's BSON bytes (a `Uint8Array`)
     /// for the caller to decode: `r instanceof Uint8Array ? BSON.deserialize(r) : r`.
     #[wasm_bindgen(js_name = runCommandObject)]
@@ -118,6 +119,18 @@ extern "C" {
     /// wasm memory), or copied out when it cannot decode them as js-bson would.
     #[wasm_bindgen(js_name = decodeReply)]
     fn decode_reply(bytes: &[u8]) -> JsValue;
+    #[wasm_bindgen(js_name = setBsonTypes)]
+    fn set_bson_types(types: JsValue);
+}
+
+/// Hands `runCommandObject`'s decoder the caller's BSON library (the `bson` package's exports,
+/// or any object with an `ObjectId` class that takes 12 bytes), so that replies holding
+/// ObjectIds, MongoDB's default `_id`, are decoded in place too, into that library's ObjectId
+/// instances, instead of coming back as bytes. `useBsonTypes(null)` stops it. Applies to every
+/// engine of this module.
+#[wasm_bindgen(js_name = useBsonTypes)]
+pub fn use_bson_types(types: JsValue) {
+    set_bson_types(types);
 }
 
 impl NodeEngine {

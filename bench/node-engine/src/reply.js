@@ -1,7 +1,8 @@
 // The reply of `runCommandObject` (see lib.rs): the reply's BSON bytes, read in place from the
 // wasm memory, decoded into the JavaScript values the `bson` package's `deserialize` (6.x,
 // default options) makes of them, when every value is of a type this decoder knows; otherwise
-// (an ObjectId, a Long beyond 2^53, a Decimal128, a Binary, a Timestamp, a regular expression,
+// (an ObjectId unless the caller handed its BSON library's ObjectId class to `useBsonTypes`,
+// a Long beyond 2^53, a Decimal128, a Binary, a Timestamp, a regular expression,
 // MinKey/MaxKey, code, a `$`-prefixed field name that js-bson may turn into a DBRef, text that is
 // not UTF-8, malformed bytes) a copy of the bytes, for the caller's BSON library.
 //
@@ -27,6 +28,10 @@ const keyBytes = [];
 const keyStr = [];
 
 class Unsupported extends Error {}
+
+// The caller's BSON library's ObjectId class (`useBsonTypes`), so that ObjectIds, the default
+// `_id`, are decoded here too, into the instances that library's `deserialize` makes.
+let ObjectIdType = null;
 
 function text(u8, a, b) {
   if (b - a <= 32) {
@@ -111,6 +116,12 @@ function documentAt(u8, dv, at, limit, isArray, depth) {
       case 0x06:
         v = undefined;
         break;
+      case 0x07:
+        if (ObjectIdType === null || at + 12 > end) throw new Unsupported();
+        // As js-bson: the 12 bytes copied, then `new ObjectId(bytes)`.
+        v = new ObjectIdType(u8.slice(at, at + 12));
+        at += 12;
+        break;
       case 0x08: {
         const b = u8[at++];
         if (b !== 0 && b !== 1) throw new Unsupported();
@@ -152,6 +163,10 @@ function documentAt(u8, dv, at, limit, isArray, depth) {
     } else obj[name] = v;
   }
 }
+
+module.exports.setBsonTypes = function (types) {
+  ObjectIdType = types && typeof types.ObjectId === 'function' ? types.ObjectId : null;
+};
 
 module.exports.decodeReply = function (bytes) {
   try {
