@@ -344,6 +344,39 @@ mod tests {
         );
     }
 
+    #[test]
+    fn graph_lookup_searches_a_view_through_its_pipeline() {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "emp", "documents": [
+                {"_id": 1, "name": "a", "boss": null, "on": true},
+                {"_id": 2, "name": "b", "boss": "a", "on": true},
+                {"_id": 3, "name": "c", "boss": "b", "on": false},
+                {"_id": 4, "name": "d", "boss": "b", "on": true},
+            ]},
+        );
+        e.run_command(
+            "t",
+            &doc! {"create": "active", "viewOn": "emp", "pipeline": [{"$match": {"on": true}}, {"$project": {"on": 0}}]},
+        );
+        let r = e.run_command(
+            "t",
+            &doc! {"aggregate": "emp", "pipeline": [
+                {"$match": {"_id": 1}},
+                {"$graphLookup": {"from": "active", "startWith": "$name", "connectFromField": "name", "connectToField": "boss", "as": "reports", "depthField": "d"}},
+                {"$project": {"reports": 1}},
+            ], "cursor": {}},
+        );
+        assert_eq!(
+            first_batch(&r),
+            vec![Bson::Document(doc! {"_id": 1, "reports": [
+                {"_id": 2, "name": "b", "boss": "a", "d": 0_i64},
+                {"_id": 4, "name": "d", "boss": "b", "d": 1_i64},
+            ]})]
+        );
+    }
+
     /// A view's `$lookup`s count toward the sub-pipeline depth of the stage that reads the view.
     #[test]
     fn a_view_read_by_lookup_adds_its_nesting_to_the_depth_limit() {
