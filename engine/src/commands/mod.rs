@@ -25,7 +25,7 @@ pub(crate) mod request;
 mod transfer;
 mod update;
 mod validate;
-mod view;
+pub(crate) mod view;
 
 use bson::{Bson, Document};
 

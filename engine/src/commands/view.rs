@@ -6,7 +6,7 @@
 use bson::{Bson, Document, doc};
 
 use crate::Engine;
-use crate::catalog::Namespace;
+use crate::catalog::{Catalog, Namespace};
 use crate::error::{Error, ErrorCode, Result};
 use crate::matcher::MatchContext;
 
@@ -21,10 +21,15 @@ pub struct ResolvedView {
 
 /// The view `ns` names, resolved, or `None` when it is not a view.
 pub fn resolve(engine: &Engine, ns: &Namespace) -> Result<Option<ResolvedView>> {
+    resolve_in(engine.catalog(), ns)
+}
+
+/// [`resolve`] in a catalog (a pipeline's `$lookup`/`$unionWith` reading a view).
+pub fn resolve_in(catalog: &Catalog, ns: &Namespace) -> Result<Option<ResolvedView>> {
     let mut current = ns.clone();
     let mut stages: Vec<Vec<Bson>> = Vec::new();
     for _ in 0..MAX_VIEW_DEPTH {
-        let Some(options) = engine.catalog().collection(&current).map(|c| &c.options) else {
+        let Some(options) = catalog.collection(&current).map(|c| &c.options) else {
             break;
         };
         let Ok(view_on) = options.get_str("viewOn") else {
@@ -36,8 +41,7 @@ pub fn resolve(engine: &Engine, ns: &Namespace) -> Result<Option<ResolvedView>> 
     if stages.is_empty() {
         return Ok(None);
     }
-    if engine
-        .catalog()
+    if catalog
         .collection(&current)
         .is_some_and(|c| c.options.contains_key("viewOn"))
     {
@@ -300,6 +304,126 @@ mod tests {
                 .unwrap(),
             &vec![Bson::Document(doc! {"_id": "b", "n": 2})]
         );
+    }
+
+    fn first_batch(r: &bson::Document) -> Vec<Bson> {
+        r.get_document("cursor")
+            .and_then(|c| c.get_array("firstBatch"))
+            .cloned()
+            .unwrap_or_else(|_| panic!("no cursor: {r}"))
+    }
+
+    #[test]
+    fn lookup_and_union_with_read_a_view_through_its_pipeline() {
+        let mut e = engine();
+        e.run_command(
+            "t",
+            &doc! {"insert": "o", "documents": [{"_id": 9, "k": "b"}]},
+        );
+        let r = e.run_command(
+            "t",
+            &doc! {"aggregate": "o", "pipeline": [{"$lookup": {"from": "v", "localField": "k", "foreignField": "k", "as": "j"}}], "cursor": {}},
+        );
+        assert_eq!(
+            first_batch(&r),
+            vec![Bson::Document(
+                doc! {"_id": 9, "k": "b", "j": [{"_id": 2, "k": "b"}, {"_id": 3, "k": "b"}]}
+            )]
+        );
+        let r = e.run_command(
+            "t",
+            &doc! {"aggregate": "o", "pipeline": [{"$unionWith": {"coll": "v", "pipeline": [{"$project": {"k": 0}}]}}], "cursor": {}},
+        );
+        assert_eq!(
+            first_batch(&r),
+            vec![
+                Bson::Document(doc! {"_id": 9, "k": "b"}),
+                Bson::Document(doc! {"_id": 2}),
+                Bson::Document(doc! {"_id": 3}),
+            ]
+        );
+    }
+
+    #[test]
+    fn graph_lookup_searches_a_view_through_its_pipeline() {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "emp", "documents": [
+                {"_id": 1, "name": "a", "boss": null, "on": true},
+                {"_id": 2, "name": "b", "boss": "a", "on": true},
+                {"_id": 3, "name": "c", "boss": "b", "on": false},
+                {"_id": 4, "name": "d", "boss": "b", "on": true},
+            ]},
+        );
+        e.run_command(
+            "t",
+            &doc! {"create": "active", "viewOn": "emp", "pipeline": [{"$match": {"on": true}}, {"$project": {"on": 0}}]},
+        );
+        let r = e.run_command(
+            "t",
+            &doc! {"aggregate": "emp", "pipeline": [
+                {"$match": {"_id": 1}},
+                {"$graphLookup": {"from": "active", "startWith": "$name", "connectFromField": "name", "connectToField": "boss", "as": "reports", "depthField": "d"}},
+                {"$project": {"reports": 1}},
+            ], "cursor": {}},
+        );
+        assert_eq!(
+            first_batch(&r),
+            vec![Bson::Document(doc! {"_id": 1, "reports": [
+                {"_id": 2, "name": "b", "boss": "a", "d": 0_i64},
+                {"_id": 4, "name": "d", "boss": "b", "d": 1_i64},
+            ]})]
+        );
+    }
+
+    /// A view's `$lookup`s count toward the sub-pipeline depth of the stage that reads the view.
+    #[test]
+    fn a_view_read_by_lookup_adds_its_nesting_to_the_depth_limit() {
+        let mut e = engine();
+        let nested = |from: &str, levels: usize| {
+            let mut p = vec![Bson::Document(
+                doc! {"$lookup": {"from": from, "as": "same", "pipeline": []}},
+            )];
+            for _ in 1..levels {
+                p = vec![Bson::Document(
+                    doc! {"$lookup": {"from": from, "as": "same", "pipeline": p}},
+                )];
+            }
+            p
+        };
+        e.run_command("t", &doc! {"insert": "one", "documents": [{"_id": 1}]});
+        let r = e.run_command(
+            "t",
+            &doc! {"create": "v10", "viewOn": "one", "pipeline": nested("one", 10)},
+        );
+        assert_eq!(r, doc! {"ok": 1.0});
+        let r = e.run_command(
+            "t",
+            &doc! {"aggregate": "one", "pipeline": nested("v10", 10), "cursor": {}},
+        );
+        assert_eq!(first_batch(&r).len(), 1);
+        let r = e.run_command(
+            "t",
+            &doc! {"aggregate": "one", "pipeline": nested("v10", 11), "cursor": {}},
+        );
+        assert_eq!(r.get_i32("code").ok(), Some(232), "{r}");
+        // Also when no document reaches the inner stages (MongoDB checks while parsing).
+        let r = e.run_command(
+            "t",
+            &doc! {"aggregate": "none", "pipeline": nested("v10", 11), "cursor": {}},
+        );
+        assert_eq!(r.get_i32("code").ok(), Some(232), "{r}");
+        let r = e.run_command(
+            "t",
+            &doc! {"aggregate": "none", "pipeline": [{"$unionWith": {"coll": "none", "pipeline": nested("v10", 11)}}], "cursor": {}},
+        );
+        assert_eq!(r.get_i32("code").ok(), Some(232), "{r}");
+        let r = e.run_command(
+            "t",
+            &doc! {"aggregate": "none", "pipeline": nested("v10", 10), "cursor": {}},
+        );
+        assert_eq!(r.get_f64("ok").ok(), Some(1.0), "{r}");
     }
 
     #[test]

@@ -248,16 +248,19 @@ impl ParseContext<'_> {
     /// nesting fails while parsing, before anything runs.
     pub fn sub_pipeline_depth(&self) -> Result<usize> {
         if self.depth >= MAX_SUB_PIPELINE_DEPTH {
-            return Err(Error::new(
-                ErrorCode::MaxSubPipelineDepthExceeded,
-                format!(
-                    "Maximum number of nested sub-pipelines exceeded. Limit is \
-                     {MAX_SUB_PIPELINE_DEPTH}"
-                ),
-            ));
+            return Err(sub_pipeline_depth_exceeded());
         }
         Ok(self.depth + 1)
     }
+}
+
+fn sub_pipeline_depth_exceeded() -> Error {
+    Error::new(
+        ErrorCode::MaxSubPipelineDepthExceeded,
+        format!(
+            "Maximum number of nested sub-pipelines exceeded. Limit is {MAX_SUB_PIPELINE_DEPTH}"
+        ),
+    )
 }
 
 /// MongoDB's `internalMaxSubPipelineViewDepth` default: how deep `$lookup`/`$unionWith`
@@ -311,11 +314,84 @@ enum Input {
 impl RunContext<'_> {
     /// The documents of a collection of the command's database, in natural order (none when
     /// the collection does not exist).
-    pub fn collection_documents(&self, coll: &str) -> Vec<Document> {
-        self.catalog
-            .collection(&crate::catalog::Namespace::new(self.db, coll))
+    ///
+    /// When `coll` names a view, the documents the view's pipeline makes of its source
+    /// collection's: MongoDB resolves a view that a `$lookup` or `$unionWith` reads and puts its
+    /// pipeline before the stage's sub-pipeline, parsed at that sub-pipeline's `depth`, so the
+    /// view's own `$lookup`s count toward the sub-pipeline depth limit
+    /// (jstests/aggregation/sources/lookup/lookup_subpipeline.js: "maximum $lookup sub-pipeline
+    /// depth is respected when aggregating views whose combined nesting depth exceeds the
+    /// limit").
+    pub fn collection_documents(&self, coll: &str, depth: usize) -> Result<Vec<Document>> {
+        let ns = crate::catalog::Namespace::new(self.db, coll);
+        let Some(view) = crate::commands::view::resolve_in(self.catalog, &ns)? else {
+            return Ok(self
+                .catalog
+                .collection(&ns)
+                .map(|c| c.iter().map(|(_, d)| d.clone()).collect())
+                .unwrap_or_default());
+        };
+        let pipeline = Pipeline::parse_sub(&view.pipeline, &Scope::default(), depth)?;
+        let source: Vec<Document> = self
+            .catalog
+            .collection(&view.source)
             .map(|c| c.iter().map(|(_, d)| d.clone()).collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        let cx = RunContext {
+            collection: Some(view.source.coll.as_str()),
+            joined_limit: None,
+            ..*self
+        };
+        pipeline.run(source, &cx)
+    }
+
+    /// Checks the depth that views reached through `$lookup` and `$unionWith` add to a stage
+    /// that reads `from` with the sub-pipeline `items` at sub-pipeline `depth`. MongoDB resolves
+    /// those views while it parses, so a too-deep nesting fails whether or not documents reach
+    /// the stages (jstests/aggregation/sources/lookup/lookup_subpipeline.js runs it on an empty
+    /// collection); Sprout resolves views when the stage runs, and checks here, once a run, the
+    /// stages no document may reach.
+    pub fn check_view_depth(&self, from: Option<&str>, items: &[Bson], depth: usize) -> Result<()> {
+        if let Some(coll) = from {
+            let ns = crate::catalog::Namespace::new(self.db, coll);
+            if let Some(view) = crate::commands::view::resolve_in(self.catalog, &ns)? {
+                self.check_stages_depth(&view.pipeline, depth)?;
+            }
+        }
+        self.check_stages_depth(items, depth)
+    }
+
+    fn check_stages_depth(&self, items: &[Bson], depth: usize) -> Result<()> {
+        for item in items {
+            let Bson::Document(stage) = item else {
+                continue;
+            };
+            for (name, arg) in stage {
+                let (from, sub) = match (name.as_str(), arg) {
+                    ("$lookup", Bson::Document(d)) => {
+                        (d.get_str("from").ok(), d.get_array("pipeline").ok())
+                    }
+                    ("$unionWith", Bson::String(s)) => (Some(s.as_str()), None),
+                    ("$unionWith", Bson::Document(d)) => {
+                        (d.get_str("coll").ok(), d.get_array("pipeline").ok())
+                    }
+                    ("$facet", Bson::Document(d)) => {
+                        for facet in d.values() {
+                            if let Bson::Array(p) = facet {
+                                self.check_stages_depth(p, depth)?;
+                            }
+                        }
+                        continue;
+                    }
+                    _ => continue,
+                };
+                if depth >= MAX_SUB_PIPELINE_DEPTH {
+                    return Err(sub_pipeline_depth_exceeded());
+                }
+                self.check_view_depth(from, sub.map(Vec::as_slice).unwrap_or_default(), depth + 1)?;
+            }
+        }
+        Ok(())
     }
 }
 

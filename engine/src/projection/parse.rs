@@ -248,6 +248,34 @@ impl Parser<'_> {
                 "As of 4.4, it's illegal to specify positional operator in the middle of a path.",
             ));
         }
+        // MongoDB 8.0's parseElement (projection_parser.cpp) looks at the value first: an
+        // object is 31271, a false number 31395, any other literal 31308.
+        match value {
+            Bson::Document(_) => {
+                return Err(Error::location(
+                    31271,
+                    "positional projection cannot be used with an expression or sub object",
+                ));
+            }
+            Bson::Boolean(_)
+            | Bson::Int32(_)
+            | Bson::Int64(_)
+            | Bson::Double(_)
+            | Bson::Decimal128(_) => {
+                if !crate::expression::value_truthy(value) {
+                    return Err(Error::location(
+                        31395,
+                        "positional projection cannot be used with exclusion",
+                    ));
+                }
+            }
+            _ => {
+                return Err(Error::location(
+                    31308,
+                    "positional projection cannot be used with a literal",
+                ));
+            }
+        }
         if self.elem_match_seen {
             return Err(positional_with_elem_match());
         }
@@ -255,20 +283,6 @@ impl Parser<'_> {
             return Err(Error::location(
                 31276,
                 "Cannot specify more than one positional projection per query.",
-            ));
-        }
-        let include = match value {
-            Bson::Boolean(_)
-            | Bson::Int32(_)
-            | Bson::Int64(_)
-            | Bson::Double(_)
-            | Bson::Decimal128(_) => crate::expression::value_truthy(value),
-            _ => false,
-        };
-        if !include {
-            return Err(Error::location(
-                31395,
-                format!("positional projection cannot be used with exclusion: {path}"),
             ));
         }
         self.positional_seen = true;

@@ -283,6 +283,24 @@ fn errors() {
     );
     assert_eq!(err(doc! {"a": {}}).0, 51270);
     assert_eq!(err(doc! {"a.$": 1, "b.$": 1}).0, 31276);
+    // A positional path takes only a true number: an object (the pre-4.4 `{'x.$': {$slice: 1}}`)
+    // is 31271, a false number 31395, another literal 31308 (parseElement, projection_parser.cpp).
+    assert_eq!(
+        err(doc! {"x.$": {"$slice": 1}}),
+        (
+            31271,
+            "positional projection cannot be used with an expression or sub object".into()
+        )
+    );
+    assert_eq!(
+        err(doc! {"x.$": 0}),
+        (
+            31395,
+            "positional projection cannot be used with exclusion".into()
+        )
+    );
+    assert_eq!(err(doc! {"x.$": "s"}).0, 31308);
+    assert_eq!(err(doc! {"a.$": 1, "b.$": {"$slice": 1}}).0, 31271);
     assert_eq!(err(doc! {"a.b": {"$elemMatch": {"x": 1}}}).0, 31275);
     assert_eq!(err(doc! {"a": {"$elemMatch": 1}}).0, 31274);
     assert_eq!(err(doc! {"a": {"$slice": "x"}}).0, 28667);

@@ -107,6 +107,7 @@ impl FindSpec {
         scope: &Scope,
     ) -> Result<Self> {
         let scope = scope.clone();
+        let filter_doc = filter;
         let filter = match filter {
             Some(f) => Filter::parse_in(f, &scope)?,
             None => Filter::all(),
@@ -119,6 +120,15 @@ impl FindSpec {
             Some(p) => Projection::parse_in(p, &scope)?,
             None => None,
         };
+        // MongoDB 8.0's projection parser re-parses the query of a positional projection with
+        // every special feature banned (parseInclusion: MatchExpressionParser::parse(queryObj, …,
+        // kBanAllSpecialFeatures), projection_parser.cpp), so `$where` or `$expr` beside `a.$`
+        // fails ("$where is not allowed in this context"; jstests/core/where1.js, SERVER-12117).
+        if let (Some(f), Some(p)) = (filter_doc, &projection)
+            && p.needs_elem_match_key()
+        {
+            crate::matcher::ban_features(f, true)?;
+        }
         let has_text = filter.text_query().is_some();
         let wants_score = sort.as_ref().is_some_and(SortSpec::needs_text_score)
             || projection
@@ -273,6 +283,45 @@ mod tests {
                 doc! {"_id": 2, "name": "b", "twice": 2},
                 doc! {"_id": 3, "name": "c", "twice": 4},
             ]
+        );
+    }
+
+    #[test]
+    fn positional_projection_refuses_where_and_expr_in_the_query() {
+        let proj = doc! {"a.$": 1};
+        let err = |filter: Document| {
+            FindSpec::parse_in(
+                Some(&filter),
+                None,
+                Some(&proj),
+                None,
+                None,
+                &Scope::default(),
+            )
+            .err()
+            .map(|e| (e.code(), e.message))
+        };
+        assert_eq!(
+            err(doc! {"$where": "return this.a;"}),
+            Some((2, "$where is not allowed in this context".to_string()))
+        );
+        assert_eq!(
+            err(doc! {"a": 1, "$expr": {"$eq": ["$a", 1]}}).map(|e| e.0),
+            Some(224)
+        );
+        assert!(err(doc! {"a": 1}).is_none());
+        assert!(err(doc! {"$or": [{"a": 1}, {"b": 2}]}).is_none());
+        // Without a positional projection `$where` is a query like any other.
+        assert!(
+            FindSpec::parse_in(
+                Some(&doc! {"$where": "return this.a;"}),
+                None,
+                Some(&doc! {"a": 1}),
+                None,
+                None,
+                &Scope::default()
+            )
+            .is_ok()
         );
     }
 

@@ -338,18 +338,40 @@ fn apply_into_array(
                     }
                 }
             },
-            Component::Array(selector) => {
-                for (i, element) in before.iter().enumerate() {
-                    let selected = match &selector {
-                        ArraySelector::All => true,
-                        ArraySelector::Identifier(id) => cx.array_filters.selects(id, element),
-                    };
-                    if selected {
-                        changed |= apply_at(items, i, child, path, cx)?;
-                    }
-                }
-            }
+            // Applied below, element by element.
+            Component::Array(_) => {}
         }
+    }
+    // MongoDB's UpdateArrayNode::apply: each element gets the children (`$[]`, `$[<id>]`) that
+    // select it, merged into one node when there are several (createUpdateNodeByMerging), so
+    // two of them reaching the same field of one element conflict at run time ("Update
+    // created a conflict at 'a.0.b.$[k].c'", jstests/core/update_arrayFilters.js).
+    let selectors: Vec<(ArraySelector, &Node)> = obj
+        .children
+        .iter()
+        .filter_map(|(key, child)| match classify(&key.0) {
+            Component::Array(selector) => Some((selector, child)),
+            _ => None,
+        })
+        .collect();
+    if selectors.is_empty() {
+        return Ok(changed);
+    }
+    for (i, element) in before.iter().enumerate() {
+        let mut chosen = selectors.iter().filter(|(selector, _)| match selector {
+            ArraySelector::All => true,
+            ArraySelector::Identifier(id) => cx.array_filters.selects(id, element),
+        });
+        let Some((_, first)) = chosen.next() else {
+            continue;
+        };
+        let element_path = join(path, &i.to_string());
+        let mut merged: Option<Node> = None;
+        for (_, other) in chosen {
+            let base = merged.take().unwrap_or_else(|| (*first).clone());
+            merged = Some(merge(base, (*other).clone(), &element_path)?);
+        }
+        changed |= apply_at(items, i, merged.as_ref().unwrap_or(first), path, cx)?;
     }
     Ok(changed)
 }

@@ -829,3 +829,72 @@ fn a_sorted_push_counts_as_a_modification_even_when_nothing_moves() {
         None
     );
 }
+
+/// Array-filter children that select the same element are merged for that element, so two of
+/// them reaching one field conflict at run time, and only then (MongoDB's UpdateArrayNode::apply;
+/// jstests/core/update_arrayFilters.js, "Nested array update conflict detection").
+#[test]
+fn array_filters_selecting_one_element_merge_and_conflict_at_run_time() {
+    let conflict =
+        |doc: Document, u: Document, filters: &[Document]| match run_with(&doc, u, filters, None) {
+            Err(e) => (e.code(), e.message),
+            other => panic!("expected a conflict, got {other:?}"),
+        };
+    let two = doc! {"_id": 0, "a": [{"x": 0, "b": [{"y": 0, "c": 0}]}, {"x": 1, "b": [{"y": 0, "c": 0}]}]};
+    let u = doc! {"$set": {"a.$[i].b.$[k].c": 1, "a.$[j].b.$[k].c": 2}};
+    assert_eq!(
+        conflict(
+            two.clone(),
+            u.clone(),
+            &[doc! {"i.x": 0}, doc! {"j.x": 0}, doc! {"k.y": 0}]
+        ),
+        (40, "Update created a conflict at 'a.0.b.$[k].c'".into())
+    );
+    // Disjoint filters: each element gets one of the two.
+    assert_eq!(
+        run_with(
+            &two,
+            u,
+            &[doc! {"i.x": 0}, doc! {"j.x": 1}, doc! {"k.y": 0}],
+            None
+        )
+        .unwrap(),
+        Some(
+            doc! {"_id": 0, "a": [{"x": 0, "b": [{"y": 0, "c": 1}]}, {"x": 1, "b": [{"y": 0, "c": 2}]}]}
+        )
+    );
+    // Different identifiers below: the conflict is found in the inner array.
+    let three = doc! {"_id": 0, "a": [{"x": 0, "b": [{"y": 0, "c": 0}]}, {"x": 1, "b": [{"y": 0, "c": 0}, {"y": 1, "c": 0}]}]};
+    assert_eq!(
+        conflict(
+            three,
+            doc! {"$set": {"a.$[i].b.$[k].c": 1, "a.$[j].b.$[m].c": 2}},
+            &[
+                doc! {"i.x": 0},
+                doc! {"j.x": 0},
+                doc! {"k.y": 0},
+                doc! {"m.y": 0}
+            ]
+        ),
+        (40, "Update created a conflict at 'a.0.b.0.c'".into())
+    );
+    // Different fields of one element merge without conflict.
+    assert_eq!(
+        run_with(
+            &doc! {"_id": 0, "a": [{"x": 0, "b": [{"y": 0, "c": 0, "d": 0}]}]},
+            doc! {"$set": {"a.$[i].b.$[k].c": 1, "a.$[j].b.$[k].d": 1}},
+            &[doc! {"i.x": 0}, doc! {"j.x": 0}, doc! {"k.y": 0}],
+            None
+        )
+        .unwrap(),
+        Some(doc! {"_id": 0, "a": [{"x": 0, "b": [{"y": 0, "c": 1, "d": 1}]}]})
+    );
+    assert_eq!(
+        conflict(
+            doc! {"_id": 0, "a": [1, 2]},
+            doc! {"$set": {"a.$[]": 0, "a.$[i]": 1}},
+            &[doc! {"i": 2}]
+        ),
+        (40, "Update created a conflict at 'a.1'".into())
+    );
+}

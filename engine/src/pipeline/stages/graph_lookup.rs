@@ -26,6 +26,8 @@ use crate::value::display::type_name;
 
 #[derive(Debug)]
 pub struct GraphLookup {
+    /// The sub-pipeline depth a view named by `from` has its pipeline parsed at.
+    sub_depth: usize,
     from: String,
     as_field: String,
     start_with: Expression,
@@ -145,8 +147,9 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
     }
     // MongoDB gives $graphLookup a sub-pipeline context of its own, so it counts (and is
     // refused) at the sub-pipeline depth limit like $lookup.
-    cx.sub_pipeline_depth()?;
+    let sub_depth = cx.sub_pipeline_depth()?;
     Ok(Box::new(GraphLookup {
+        sub_depth,
         from,
         as_field,
         start_with,
@@ -229,9 +232,12 @@ fn values_at(doc: &Document, path: &str) -> Vec<Bson> {
 
 impl GraphLookup {
     /// The documents reached from one input document, with their depths, by record id.
+    /// `view`: the documents of `from` when it names a view (their positions are the record
+    /// ids), searched here rather than through the planner.
     fn search(
         &self,
         doc: &Document,
+        view: Option<&[Document]>,
         cx: &RunContext<'_>,
     ) -> Result<BTreeMap<u64, (Document, i64)>> {
         let ns = Namespace::new(cx.db, self.from.clone());
@@ -254,19 +260,36 @@ impl GraphLookup {
                 query = doc! {"$and": [query, restrict.clone()]};
             }
             let spec = FindSpec::of_filter(Filter::parse(&query)?);
-            let find_records = cx.find_records.ok_or_else(|| {
-                Error::new(
-                    ErrorCode::InternalError,
-                    "$graphLookup cannot run here: no planner access",
-                )
-            })?;
-            let found = find_records(coll, &spec, cx.match_ctx)?;
+            let found: Vec<u64> = match view {
+                Some(docs) => {
+                    let mut found = Vec::new();
+                    for (i, d) in docs.iter().enumerate() {
+                        if spec.filter.matches_with(d, cx.match_ctx)? {
+                            found.push(i as u64);
+                        }
+                    }
+                    found
+                }
+                None => {
+                    let find_records = cx.find_records.ok_or_else(|| {
+                        Error::new(
+                            ErrorCode::InternalError,
+                            "$graphLookup cannot run here: no planner access",
+                        )
+                    })?;
+                    find_records(coll, &spec, cx.match_ctx)?
+                }
+            };
             let mut next: Vec<Bson> = Vec::new();
             // The frontier's values once each, without a scan per value (a wide graph made
             // this quadratic in the frontier's size).
             let mut in_next: std::collections::BTreeSet<OrderedValue> = Default::default();
             for record_id in found {
-                let Some(found_doc) = coll.and_then(|c| c.get(record_id)) else {
+                let found_doc = match view {
+                    Some(docs) => usize::try_from(record_id).ok().and_then(|i| docs.get(i)),
+                    None => coll.and_then(|c| c.get(record_id)),
+                };
+                let Some(found_doc) = found_doc else {
                     continue;
                 };
                 let id = OrderedValue(found_doc.get("_id").cloned().unwrap_or(Bson::Null));
@@ -300,9 +323,16 @@ impl Stage for GraphLookup {
             .depth_field
             .as_ref()
             .map(|d| d.split('.').map(str::to_string).collect());
+        // A view is searched through its documents, which its pipeline makes once a run (MongoDB
+        // resolves a view named by `from` and matches each level on the view's output).
+        let ns = Namespace::new(cx.db, self.from.clone());
+        let view = match crate::commands::view::resolve_in(cx.catalog, &ns)? {
+            Some(_) => Some(cx.collection_documents(&self.from, self.sub_depth)?),
+            None => None,
+        };
         let mut out = Vec::with_capacity(input.len());
         for mut doc in input {
-            let reached = self.search(&doc, cx)?;
+            let reached = self.search(&doc, view.as_deref(), cx)?;
             let results: Vec<Bson> = reached
                 .into_values()
                 .map(|(mut d, depth)| {

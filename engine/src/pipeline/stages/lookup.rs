@@ -377,7 +377,14 @@ impl Stage for Lookup {
 
     fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
         let foreign = match &self.from {
-            Some(from) => cx.collection_documents(from),
+            Some(from) => {
+                cx.check_view_depth(
+                    Some(from),
+                    self.pipeline_spec.as_deref().unwrap_or_default(),
+                    self.sub_depth,
+                )?;
+                cx.collection_documents(from, self.sub_depth)?
+            }
             None => Vec::new(),
         };
         let table = self

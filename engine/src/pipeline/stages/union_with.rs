@@ -12,6 +12,8 @@ pub struct UnionWith {
     coll: Option<String>,
     pipeline_spec: Option<Vec<Bson>>,
     pipeline: Option<Pipeline>,
+    /// The sub-pipeline depth (a view named by `coll` has its pipeline parsed at it).
+    depth: usize,
 }
 
 pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
@@ -73,6 +75,7 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
         coll,
         pipeline_spec,
         pipeline,
+        depth,
     }))
 }
 
@@ -82,10 +85,15 @@ impl Stage for UnionWith {
     }
 
     fn apply(&self, mut input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        cx.check_view_depth(
+            self.coll.as_deref(),
+            self.pipeline_spec.as_deref().unwrap_or_default(),
+            self.depth,
+        )?;
         let other = match (&self.pipeline, &self.coll) {
             (Some(p), _) if p.starts_with_source() => p.run(Vec::new(), cx)?,
-            (Some(p), Some(coll)) => p.run(cx.collection_documents(coll), cx)?,
-            (None, Some(coll)) => cx.collection_documents(coll),
+            (Some(p), Some(coll)) => p.run(cx.collection_documents(coll, self.depth)?, cx)?,
+            (None, Some(coll)) => cx.collection_documents(coll, self.depth)?,
             _ => Vec::new(),
         };
         input.extend(other);
