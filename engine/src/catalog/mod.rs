@@ -7,6 +7,7 @@ pub mod derived;
 mod namespace;
 mod raw_store;
 pub mod stats;
+pub mod view;
 
 pub use capped::CappedLimits;
 pub use collection::{Collection, bson_size};

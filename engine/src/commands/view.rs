@@ -6,58 +6,15 @@
 use bson::{Bson, Document, doc};
 
 use crate::Engine;
-use crate::catalog::{Catalog, Namespace};
+use crate::catalog::Namespace;
 use crate::error::{Error, ErrorCode, Result};
 use crate::matcher::MatchContext;
 
-/// Views on views are followed this deep (MongoDB's limit on view depth).
-const MAX_VIEW_DEPTH: usize = 20;
-
-/// A view resolved to its source collection and the stages that produce it.
-pub struct ResolvedView {
-    pub source: Namespace,
-    pub pipeline: Vec<Bson>,
-}
+pub use crate::catalog::view::{ResolvedView, resolve_in};
 
 /// The view `ns` names, resolved, or `None` when it is not a view.
 pub fn resolve(engine: &Engine, ns: &Namespace) -> Result<Option<ResolvedView>> {
     resolve_in(engine.catalog(), ns)
-}
-
-/// [`resolve`] in a catalog (a pipeline's `$lookup`/`$unionWith` reading a view).
-pub fn resolve_in(catalog: &Catalog, ns: &Namespace) -> Result<Option<ResolvedView>> {
-    let mut current = ns.clone();
-    let mut stages: Vec<Vec<Bson>> = Vec::new();
-    for _ in 0..MAX_VIEW_DEPTH {
-        let Some(options) = catalog.collection(&current).map(|c| &c.options) else {
-            break;
-        };
-        let Ok(view_on) = options.get_str("viewOn") else {
-            break;
-        };
-        stages.push(options.get_array("pipeline").cloned().unwrap_or_default());
-        current = Namespace::new(&current.db, view_on);
-    }
-    if stages.is_empty() {
-        return Ok(None);
-    }
-    if catalog
-        .collection(&current)
-        .is_some_and(|c| c.options.contains_key("viewOn"))
-    {
-        return Err(Error::new(
-            ErrorCode::ViewDepthLimitExceeded,
-            format!(
-                "View depth too deep or view cycle detected; maximum depth is {MAX_VIEW_DEPTH}"
-            ),
-        ));
-    }
-    // The innermost view's stages run first.
-    let pipeline = stages.into_iter().rev().flatten().collect();
-    Ok(Some(ResolvedView {
-        source: current,
-        pipeline,
-    }))
 }
 
 /// The error for a command that cannot run on a view.

@@ -324,7 +324,7 @@ impl RunContext<'_> {
     /// limit").
     pub fn collection_documents(&self, coll: &str, depth: usize) -> Result<Vec<Document>> {
         let ns = crate::catalog::Namespace::new(self.db, coll);
-        let Some(view) = crate::commands::view::resolve_in(self.catalog, &ns)? else {
+        let Some(view) = crate::catalog::view::resolve_in(self.catalog, &ns)? else {
             return Ok(self
                 .catalog
                 .collection(&ns)
@@ -354,7 +354,7 @@ impl RunContext<'_> {
     pub fn check_view_depth(&self, from: Option<&str>, items: &[Bson], depth: usize) -> Result<()> {
         if let Some(coll) = from {
             let ns = crate::catalog::Namespace::new(self.db, coll);
-            if let Some(view) = crate::commands::view::resolve_in(self.catalog, &ns)? {
+            if let Some(view) = crate::catalog::view::resolve_in(self.catalog, &ns)? {
                 self.check_stages_depth(&view.pipeline, depth)?;
             }
         }

@@ -326,7 +326,7 @@ impl Stage for GraphLookup {
         // A view is searched through its documents, which its pipeline makes once a run (MongoDB
         // resolves a view named by `from` and matches each level on the view's output).
         let ns = Namespace::new(cx.db, self.from.clone());
-        let view = match crate::commands::view::resolve_in(cx.catalog, &ns)? {
+        let view = match crate::catalog::view::resolve_in(cx.catalog, &ns)? {
             Some(_) => Some(cx.collection_documents(&self.from, self.sub_depth)?),
             None => None,
         };
