@@ -98,12 +98,16 @@ fn compile(op: &str, pattern: &str, flags: &str) -> Result<QueryRegex> {
 
 /// The match at or after `from` (UTF-16 code units of `text`, the input's code units), as
 /// MongoDB's `{match, idx, captures}` (`idx` counts code points; a group that did not take part
-/// is null), with the match's start and end.
+/// is null), with the match's start and end. `counted` is how many code points the first
+/// `counted.0` code units hold, moved up to the match's start, so that `$regexFindAll` reads
+/// each code unit once (counting from the start for every match was quadratic: a million
+/// empty matches did not end).
 fn match_at(
     re: &QueryRegex,
     text: &[u16],
     from: usize,
     op: &str,
+    counted: &mut (usize, usize),
 ) -> Result<Option<(Document, usize, usize)>> {
     let Some(m) = re.find_at(text, from, op)? else {
         return Ok(None);
@@ -115,12 +119,14 @@ fn match_at(
         .map(|c| c.clone().map_or(Bson::Null, |r| Bson::String(string(r))))
         .collect();
     // Code points before the match: its code units less the second half of each pair.
-    let before = &text[..m.start()];
-    let idx = before.len()
-        - before
+    let (units, points) = *counted;
+    let between = &text[units.min(m.start())..m.start()];
+    let idx = points + between.len()
+        - between
             .iter()
             .filter(|u| (0xDC00..0xE000).contains(*u))
             .count();
+    *counted = (m.start(), idx);
     let mut doc = Document::new();
     doc.insert("match", string(m.range()));
     doc.insert("idx", i32::try_from(idx).unwrap_or(i32::MAX));
@@ -144,7 +150,8 @@ pub fn regex_find(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> 
     };
     let text: Vec<u16> = input.encode_utf16().collect();
     Ok(Some(
-        match_at(&re, &text, 0, "$regexFind")?.map_or(Bson::Null, |(d, _, _)| Bson::Document(d)),
+        match_at(&re, &text, 0, "$regexFind", &mut (0, 0))?
+            .map_or(Bson::Null, |(d, _, _)| Bson::Document(d)),
     ))
 }
 
@@ -157,10 +164,12 @@ pub fn regex_find_all(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bso
     // An empty match at every character of a long string makes a document per character.
     let mut budget = ArrayBudget::new("$regexFindAll");
     let mut pos = 0;
+    let mut counted = (0, 0);
     // As MongoDB: matches do not overlap; after an empty match the search moves on one code
     // point; the search stops once the position reaches the end of the input.
     loop {
-        let Some((doc, start, end)) = match_at(&re, &text, pos, "$regexFindAll")? else {
+        let Some((doc, start, end)) = match_at(&re, &text, pos, "$regexFindAll", &mut counted)?
+        else {
             break;
         };
         let found = Bson::Document(doc);

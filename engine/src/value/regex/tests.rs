@@ -147,7 +147,16 @@ fn classes_escapes_and_literals() {
 #[test]
 fn unsupported_pcre_is_an_invalid_pattern() {
     for p in [
-        "a++", "a*+", "(?>a)", "(?|a)", "(?R)", "(?1)", "\\Ga", "a\\Kb", "\\X", "(*COMMIT)a",
+        "a++",
+        "a*+",
+        "(?>a)",
+        "(?|a)",
+        "(?R)",
+        "(?1)",
+        "\\Ga",
+        "a\\Kb",
+        "\\X",
+        "(*COMMIT)a",
     ] {
         refused(p);
     }
