@@ -6,7 +6,6 @@ use crate::cursor;
 use crate::cursor::{Backward, Direction, Forward};
 use crate::exec;
 use crate::indexing::{AsciiInput, ElementType, InputIndexer, Utf8Input};
-#[cfg(not(feature = "utf16"))]
 use crate::insn::StartPredicate;
 use crate::insn::{CompiledRegex, Insn, LoopFields};
 use crate::matchers;
@@ -1055,7 +1054,6 @@ impl<Input: InputIndexer> BacktrackExecutor<'_, Input> {
 
     /// \return the next match for an anchored regex that only matches at the start.
     /// This avoids any string searching and only tries matching at the given position.
-    #[cfg(not(feature = "utf16"))]
     fn next_match_anchored(
         &mut self,
         pos: Input::Position,
@@ -1121,8 +1119,14 @@ impl<Input: InputIndexer> exec::MatchProducer for BacktrackExecutor<'_, Input> {
         next_start: &mut Option<Input::Position>,
     ) -> Option<Match> {
         // When UTF-16 support is active prefix search is not used due to the different encoding.
+        // Sprout patch: a pattern anchored at the start (`^…` without `m`) is still tried at
+        // one position only, whatever the encoding; upstream tried every position whenever
+        // the `utf16` feature was on (as Boa's build has it), for UTF-8 searches too.
         #[cfg(feature = "utf16")]
-        return self.next_match_with_prefix_search(pos, next_start, &bytesearch::EmptyString {});
+        return match &self.matcher.re.start_pred {
+            StartPredicate::StartAnchored => self.next_match_anchored(pos, next_start),
+            _ => self.next_match_with_prefix_search(pos, next_start, &bytesearch::EmptyString {}),
+        };
 
         #[cfg(not(feature = "utf16"))]
         match &self.matcher.re.start_pred {

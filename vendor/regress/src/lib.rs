@@ -163,7 +163,7 @@ compile_error!(
 extern crate alloc;
 
 pub use crate::api::*;
-pub use crate::step_limit::{set_backtrack_limit, take_backtrack_limit_hit};
+pub use crate::step_limit::{set_backtrack_limit, take_backtrack_limit_hit, with_backtrack_limit};
 
 #[macro_use]
 mod util;

@@ -46,3 +46,16 @@ pub(crate) fn step() -> bool {
 pub(crate) fn exhausted() -> bool {
     STEPS.with(Cell::get) > LIMIT.with(Cell::get)
 }
+
+/// Runs `search` with `limit` in place of this thread's limit, and returns its result and
+/// whether it stopped at the limit. The thread's limit and unreported hit are restored after,
+/// so an embedder with two users of the engine on one thread (Sprout's `$regex` and the
+/// shell's JavaScript) keeps each one's limit and report apart.
+pub fn with_backtrack_limit<R>(limit: u64, search: impl FnOnce() -> R) -> (R, bool) {
+    let saved_limit = LIMIT.with(|l| l.replace(limit));
+    let saved_hit = HIT.with(|h| h.replace(false));
+    let out = search();
+    let hit = HIT.with(|h| h.replace(saved_hit));
+    LIMIT.with(|l| l.set(saved_limit));
+    (out, hit)
+}

@@ -2,7 +2,6 @@
 //! matcher's [`QueryRegex`] (the same PCRE translation as `$regex`).
 
 use bson::{Bson, Document};
-use regex::Regex;
 
 use super::super::memory::{ArrayBudget, value_memory};
 use super::super::named_args::{NamedSpec, named_value, nullish};
@@ -97,37 +96,62 @@ fn compile(op: &str, pattern: &str, flags: &str) -> Result<QueryRegex> {
     })
 }
 
-/// The match at or after byte `from`, as MongoDB's `{match, idx, captures}` (`idx` counts code
-/// points; a group that did not take part is null).
-fn match_at(re: &Regex, input: &str, from: usize) -> Option<(Document, usize, usize)> {
-    let caps = re.captures_at(input, from)?;
-    let whole = caps.get(0)?;
-    let captures: Vec<Bson> = caps
+/// The match at or after `from` (UTF-16 code units of `text`, the input's code units), as
+/// MongoDB's `{match, idx, captures}` (`idx` counts code points; a group that did not take part
+/// is null), with the match's start and end. `counted` is how many code points the first
+/// `counted.0` code units hold, moved up to the match's start, so that `$regexFindAll` reads
+/// each code unit once (counting from the start for every match was quadratic: a million
+/// empty matches did not end).
+fn match_at(
+    re: &QueryRegex,
+    text: &[u16],
+    from: usize,
+    op: &str,
+    counted: &mut (usize, usize),
+) -> Result<Option<(Document, usize, usize)>> {
+    let Some(m) = re.find_at(text, from, op)? else {
+        return Ok(None);
+    };
+    let string = |r: std::ops::Range<usize>| String::from_utf16_lossy(&text[r]);
+    let captures: Vec<Bson> = m
+        .captures
         .iter()
-        .skip(1)
-        .map(|c| c.map_or(Bson::Null, |m| Bson::String(m.as_str().to_string())))
+        .map(|c| c.clone().map_or(Bson::Null, |r| Bson::String(string(r))))
         .collect();
-    let idx = input[..whole.start()].chars().count();
+    // Code points before the match: its code units less the second half of each pair.
+    let (units, points) = *counted;
+    let between = &text[units.min(m.start())..m.start()];
+    let idx = points + between.len()
+        - between
+            .iter()
+            .filter(|u| (0xDC00..0xE000).contains(*u))
+            .count();
+    *counted = (m.start(), idx);
     let mut doc = Document::new();
-    doc.insert("match", whole.as_str());
+    doc.insert("match", string(m.range()));
     doc.insert("idx", i32::try_from(idx).unwrap_or(i32::MAX));
     doc.insert("captures", captures);
-    Some((doc, whole.start(), whole.end()))
+    Ok(Some((doc, m.start(), m.end())))
 }
 
 pub fn regex_match(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let Some((input, re)) = prepare("$regexMatch", args, vars)? else {
         return Ok(Some(Bson::Boolean(false)));
     };
-    Ok(Some(Bson::Boolean(re.compiled().is_match(&input))))
+    let text: Vec<u16> = input.encode_utf16().collect();
+    Ok(Some(Bson::Boolean(
+        re.find_at(&text, 0, "$regexMatch")?.is_some(),
+    )))
 }
 
 pub fn regex_find(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
     let Some((input, re)) = prepare("$regexFind", args, vars)? else {
         return Ok(Some(Bson::Null));
     };
+    let text: Vec<u16> = input.encode_utf16().collect();
     Ok(Some(
-        match_at(re.compiled(), &input, 0).map_or(Bson::Null, |(d, _, _)| Bson::Document(d)),
+        match_at(&re, &text, 0, "$regexFind", &mut (0, 0))?
+            .map_or(Bson::Null, |(d, _, _)| Bson::Document(d)),
     ))
 }
 
@@ -135,14 +159,17 @@ pub fn regex_find_all(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bso
     let Some((input, re)) = prepare("$regexFindAll", args, vars)? else {
         return Ok(Some(Bson::Array(Vec::new())));
     };
+    let text: Vec<u16> = input.encode_utf16().collect();
     let mut out = Vec::new();
     // An empty match at every character of a long string makes a document per character.
     let mut budget = ArrayBudget::new("$regexFindAll");
     let mut pos = 0;
+    let mut counted = (0, 0);
     // As MongoDB: matches do not overlap; after an empty match the search moves on one code
     // point; the search stops once the position reaches the end of the input.
     loop {
-        let Some((doc, start, end)) = match_at(re.compiled(), &input, pos) else {
+        let Some((doc, start, end)) = match_at(&re, &text, pos, "$regexFindAll", &mut counted)?
+        else {
             break;
         };
         let found = Bson::Document(doc);
@@ -151,12 +178,13 @@ pub fn regex_find_all(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bso
         pos = if end > start {
             end
         } else {
-            match input[start..].chars().next() {
-                Some(c) => start + c.len_utf8(),
+            match text.get(start) {
+                Some(u) if (0xD800..0xDC00).contains(u) => start + 2,
+                Some(_) => start + 1,
                 None => break,
             }
         };
-        if pos >= input.len() {
+        if pos >= text.len() {
             break;
         }
     }

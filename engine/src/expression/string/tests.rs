@@ -429,6 +429,17 @@ fn regex_find_shapes() {
         eval(bson!({"$regexFindAll": {"input": null, "regex": "x"}})),
         Some(bson!([]))
     );
+    // `idx` counts code points across matches (the count carried from one match to the next):
+    // 😀 is two UTF-16 code units, one code point.
+    assert_eq!(
+        eval(bson!({"$regexFindAll": {"input": "a😀éb😀", "regex": "[ab😀]"}})),
+        Some(bson!([
+            {"match": "a", "idx": 0, "captures": []},
+            {"match": "😀", "idx": 1, "captures": []},
+            {"match": "b", "idx": 3, "captures": []},
+            {"match": "😀", "idx": 4, "captures": []}
+        ]))
+    );
     let re = Bson::RegularExpression(bson::Regex {
         pattern: "^b".to_string().try_into().unwrap(),
         options: "m".to_string().try_into().unwrap(),
