@@ -37,6 +37,7 @@ pub mod replication;
 pub mod sessions;
 pub mod sharding;
 pub mod sort;
+pub mod sort_slice;
 pub mod storage;
 pub mod transfer;
 pub mod ttl;
@@ -216,7 +217,7 @@ impl Engine {
         }
         let mut docs = snapshot.documents;
         // Stores hand documents over in key order, mostly: the sort then only checks.
-        docs.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+        crate::sort_slice::sort_by(&mut docs, |a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
         // One collection at a time: its name and its place in the catalog are looked up once,
         // not once per document (100,000 documents reload in the browser on every page start).
         let mut at = 0;

@@ -104,7 +104,7 @@ impl SortSpec {
         }
         let mut keyed: Vec<(Vec<Bson>, &Document)> =
             docs.iter().map(|d| (self.key_values(d), *d)).collect();
-        keyed.sort_by(|a, b| self.compare_keys(&a.0, &b.0));
+        crate::sort_slice::sort_by(&mut keyed, |a, b| self.compare_keys(&a.0, &b.0));
         for (slot, (_, d)) in docs.iter_mut().zip(keyed) {
             *slot = d;
         }

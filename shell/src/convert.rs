@@ -237,7 +237,7 @@ fn to_bson_at(v: &JsValue, ctx: &mut Context, walk: &Walk, depth: usize) -> JsRe
 /// A BSON regex with its options in the alphabetical order BSON requires.
 fn make_regex(pattern: &str, options: &str) -> JsResult<Regex> {
     let mut flags: Vec<char> = options.chars().collect();
-    flags.sort_unstable();
+    engine::sort_slice::sort(&mut flags);
     flags.dedup();
     Ok(Regex {
         pattern: pattern

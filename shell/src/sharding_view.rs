@@ -192,7 +192,7 @@ mod tests {
                 (id.get_str("shard").unwrap().to_string(), n)
             })
             .collect();
-        per_shard.sort();
+        engine::sort_slice::sort(&mut per_shard);
         assert_eq!(
             per_shard,
             [("shard0000".to_string(), 1), ("shard0001".to_string(), 1)]

@@ -120,7 +120,7 @@ pub fn as_number(v: &Bson) -> Option<f64> {
 /// The percentiles of the samples: one double for `$median`, an array for `$percentile`.
 pub fn value(samples: &[f64], ps: &[f64], median: bool) -> Bson {
     let mut sorted = samples.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    crate::sort_slice::sort_by(&mut sorted, f64::total_cmp);
     let at = |p: f64| -> Bson {
         if sorted.is_empty() {
             return Bson::Null;

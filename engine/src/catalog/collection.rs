@@ -475,7 +475,7 @@ impl Collection {
         ns: &str,
         mut docs: Vec<(u64, Document, Option<&[u8]>)>,
     ) -> Result<()> {
-        docs.sort_unstable_by_key(|(record_id, _, _)| *record_id);
+        crate::sort_slice::sort_by_key(&mut docs, |(record_id, _, _)| *record_id);
         let taken = docs
             .windows(2)
             .find(|w| w[0].0 == w[1].0)
@@ -502,7 +502,7 @@ impl Collection {
             ids.push((SimpleOrderedValue(id), *record_id));
         }
         // Stable and linear when the `_id`s come in order (ObjectIds, counters).
-        ids.sort_by(|a, b| a.0.cmp(&b.0));
+        crate::sort_slice::sort_by(&mut ids, |a, b| a.0.cmp(&b.0));
         let twice = ids
             .windows(2)
             .find(|w| w[0].0 == w[1].0)

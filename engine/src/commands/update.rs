@@ -155,7 +155,7 @@ pub(super) fn matching_records(
             .iter()
             .filter_map(|rid| Some((*rid, coll.get(*rid)?)))
             .collect();
-        keyed.sort_by(|a, b| sort.compare(a.1, b.1));
+        crate::sort_slice::sort_by(&mut keyed, |a, b| sort.compare(a.1, b.1));
         records = keyed.into_iter().map(|(rid, _)| rid).collect();
     }
     Ok(records)

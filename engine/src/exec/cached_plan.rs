@@ -120,7 +120,7 @@ fn decide(
         .map(|(i, (t, s))| (multi_plan::score(t, s), i))
         .collect();
     // Stable: on a tie the earlier candidate (the winner) stays first.
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    crate::sort_slice::sort_by(&mut ranked, |a, b| b.0.total_cmp(&a.0));
     let empty = Document::new();
     Decision {
         key,

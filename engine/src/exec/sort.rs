@@ -298,7 +298,7 @@ impl<'a> Sort<'a> {
                     Held::All(mut all) => {
                         // The arrival number makes the order total, so an unstable sort gives
                         // the stable result.
-                        all.sort_unstable();
+                        crate::sort_slice::sort(&mut all);
                         all
                     }
                     Held::TopK { heap, .. } => heap.into_sorted_vec(),

@@ -200,7 +200,7 @@ impl Index {
         }
         // One document's keys are distinct, so no two entries are equal; records loaded in
         // `_id` order (ObjectIds, counters) come sorted and the sort only checks.
-        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        crate::sort_slice::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
         if self.spec.enforces_unique() {
             let existing = |(bytes, record_id): &EntryKey| {
                 self.entries

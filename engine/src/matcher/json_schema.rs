@@ -403,7 +403,7 @@ fn fields_sorted(v: &Bson) -> Bson {
     match v {
         Bson::Document(d) => {
             let mut fields: Vec<(&String, &Bson)> = d.iter().collect();
-            fields.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            crate::sort_slice::sort_by(&mut fields, |a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
             Bson::Document(
                 fields
                     .into_iter()

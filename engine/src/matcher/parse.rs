@@ -220,7 +220,7 @@ fn or_of_equalities_as_in(children: Vec<Expr>) -> Expr {
             }
         }
     }
-    list.values.sort_by(compare_values);
+    crate::sort_slice::sort_by(&mut list.values, compare_values);
     list.values
         .dedup_by(|a, b| compare_values(a, b) == std::cmp::Ordering::Equal);
     match merged_path {
@@ -414,7 +414,7 @@ fn parse_in_list(items: &[Bson]) -> Result<InList> {
             other => list.values.push(other.clone()),
         }
     }
-    list.values.sort_by(compare_values);
+    crate::sort_slice::sort_by(&mut list.values, compare_values);
     list.values
         .dedup_by(|a, b| compare_values(a, b) == std::cmp::Ordering::Equal);
     Ok(list)

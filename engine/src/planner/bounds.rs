@@ -343,7 +343,7 @@ fn successor(p: &str) -> Option<String> {
 /// Sorts intervals and merges overlapping ones.
 pub fn normalize(mut ivs: Vec<Interval>) -> Vec<Interval> {
     ivs.retain(|i| !i.is_empty());
-    ivs.sort_by(|a, b| {
+    crate::sort_slice::sort_by(&mut ivs, |a, b| {
         compare_values(&a.low, &b.low).then_with(|| b.low_inclusive.cmp(&a.low_inclusive))
     });
     let mut out: Vec<Interval> = Vec::with_capacity(ivs.len());

@@ -156,7 +156,7 @@ mod tests {
             .filter(|i| i % 3 != 1)
             .map(|i| ((i * 7) % 30, i))
             .collect();
-        want.sort_by(|x, y| y.cmp(x));
+        crate::sort_slice::sort_by(&mut want, |x, y| y.cmp(x));
         let want: Vec<i32> = want.into_iter().take(4).map(|(_, id)| id).collect();
         assert_eq!(ids(&mut e, find), want);
     }

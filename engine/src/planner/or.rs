@@ -75,7 +75,7 @@ pub fn branch_candidates(
     }
     // A plan that returns the sort order needs no blocking SORT: on a tie in the branch's
     // trial it wins, as MongoDB's no-SORT bonus makes it.
-    out.sort_by_key(|b| b.sort_dir.is_none());
+    crate::sort_slice::sort_by_key(&mut out, |b| b.sort_dir.is_none());
     Ok((!out.is_empty()).then_some(out))
 }
 

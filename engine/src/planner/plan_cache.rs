@@ -55,7 +55,7 @@ impl CacheKey {
         for c in candidates {
             c.index_names(&mut indexes);
         }
-        indexes.sort_unstable();
+        crate::sort_slice::sort(&mut indexes);
         indexes.dedup();
         let key = format!("{shape}|{}", indexes.join(","));
         CacheKey {
@@ -350,7 +350,7 @@ fn write_shape_value(v: &Bson, out: &mut String) {
         Bson::Array(items) => {
             out.push_str("a[");
             let mut kinds: Vec<char> = items.iter().map(value_kind).collect();
-            kinds.sort_unstable();
+            crate::sort_slice::sort(&mut kinds);
             kinds.dedup();
             out.extend(kinds);
             out.push(']');

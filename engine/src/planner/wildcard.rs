@@ -224,7 +224,7 @@ fn positional_variants(
         variants = next;
     }
     let mut out: Vec<String> = variants.into_iter().map(|v| v.join(".")).collect();
-    out.sort();
+    crate::sort_slice::sort(&mut out);
     out.dedup();
     out
 }

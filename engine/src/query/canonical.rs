@@ -204,7 +204,7 @@ fn path_pred(path: &str, pred: &ValuePred) -> Option<(Pred, Document)> {
             let mut items = list.values.clone();
             items.extend(list.regexes.iter().map(regex_bson));
             let mut sorted = items.clone();
-            sorted.sort_by(crate::value::compare_values_simple);
+            crate::sort_slice::sort_by(&mut sorted, crate::value::compare_values_simple);
             sorted.dedup_by(|a, b| crate::value::compare_values_simple(a, b).is_eq() && a == b);
             (Pred::In(items), doc! {path: {"$in": sorted}})
         }

@@ -143,7 +143,7 @@ impl ReplicaSet {
             .filter(|&i| !self.member(i).stopped && !self.config().members[i].arbiter_only)
             .map(|i| write_wall.saturating_add(self.delay_ms(i)))
             .collect();
-        due.sort_unstable();
+        crate::sort_slice::sort(&mut due);
         let now = self.now_millis();
         let deadline = if wc.wtimeout_ms > 0 {
             now.saturating_add(wc.wtimeout_ms)

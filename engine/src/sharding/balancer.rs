@@ -70,7 +70,7 @@ impl Router {
             .filter_map(|d| key.extract(&d).ok().map(|k| (k, d)))
             .filter(|(k, _)| chunk.contains(k))
             .collect();
-        keyed.sort_by(|a, b| compare_keys(&a.0, &b.0));
+        crate::sort_slice::sort_by(&mut keyed, |a, b| compare_keys(&a.0, &b.0));
         Ok(keyed)
     }
 

@@ -150,7 +150,7 @@ impl Router {
                 }
             }
         }
-        values.sort_by(compare_values);
+        crate::sort_slice::sort_by(&mut values, compare_values);
         Ok(doc! {"values": values, "ok": 1.0})
     }
 

@@ -362,7 +362,7 @@ impl Router {
         }
         sizes.push(("config".into(), 4096));
         sizes.push(("admin".into(), 4096));
-        sizes.sort();
+        crate::sort_slice::sort(&mut sizes);
         let name_only = command.get_bool("nameOnly").unwrap_or(false);
         let total: i64 = sizes.iter().map(|(_, s)| s).sum();
         let databases: Vec<Bson> = sizes

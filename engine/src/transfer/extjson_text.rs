@@ -88,7 +88,7 @@ fn write_value(value: &Bson, mode: ExtJsonMode, out: &mut String) {
         }
         Bson::RegularExpression(re) => {
             let mut options: Vec<char> = re.options.as_str().chars().collect();
-            options.sort_unstable();
+            crate::sort_slice::sort(&mut options);
             let options: String = options.into_iter().collect();
             out.push_str("{\"$regularExpression\":{\"pattern\":");
             write_string(re.pattern.as_str(), out);

@@ -257,7 +257,7 @@ mod tests {
             .iter()
             .map(|s| ChildKey(s.to_string()))
             .collect();
-        keys.sort();
+        crate::sort_slice::sort(&mut keys);
         let names: Vec<&str> = keys.iter().map(|k| k.0.as_str()).collect();
         assert_eq!(names, ["$", "01", "2", "10", "a", "b"]);
     }

@@ -179,11 +179,13 @@ pub fn apply(spec: &PushSpec, current: Option<&Bson>, cx: &LeafContext) -> Resul
 
 fn sort_elements(items: &mut [Bson], sort: &PushSort) {
     match sort {
-        PushSort::Whole { ascending } => items.sort_by(|a, b| {
+        PushSort::Whole { ascending } => crate::sort_slice::sort_by(items, |a, b| {
             let o = compare_values(a, b);
             if *ascending { o } else { o.reverse() }
         }),
-        PushSort::Fields(keys) => items.sort_by(|a, b| compare_by_fields(keys, a, b)),
+        PushSort::Fields(keys) => {
+            crate::sort_slice::sort_by(items, |a, b| compare_by_fields(keys, a, b))
+        }
     }
 }
 

@@ -57,7 +57,9 @@ pub fn seed_from_query(query: &Document, scope: SeedScope) -> Result<Document> {
             }
         }
     }
-    equalities.sort_by(|a, b| (a.0 != "_id", &a.0).cmp(&(b.0 != "_id", &b.0)));
+    crate::sort_slice::sort_by(&mut equalities, |a, b| {
+        (a.0 != "_id", &a.0).cmp(&(b.0 != "_id", &b.0))
+    });
     let mut doc = Document::new();
     for (path, value) in equalities {
         let parts: Vec<&str> = path.split('.').collect();

@@ -20,7 +20,7 @@ pub fn js_order<K: AsRef<str>, V>(pairs: Vec<(K, V)>) -> Vec<(K, V)> {
             None => named.push((k, v)),
         }
     }
-    indexed.sort_by_key(|(i, _)| *i);
+    engine::sort_slice::sort_by_key(&mut indexed, |(i, _)| *i);
     indexed
         .into_iter()
         .map(|(_, pair)| pair)

@@ -61,7 +61,7 @@ fn cluster_of_view(view: &ShardedClusterView) -> ShardedCluster {
             })
         })
         .collect();
-    collections.sort_by(|a, b| a.namespace.cmp(&b.namespace));
+    engine::sort_slice::sort_by(&mut collections, |a, b| a.namespace.cmp(&b.namespace));
     ShardedCluster {
         shards,
         collections,

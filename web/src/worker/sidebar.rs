@@ -80,7 +80,7 @@ fn database_names(engine: &mut Commands<'_>) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default();
-    names.sort();
+    engine::sort_slice::sort(&mut names);
     names
 }
 
@@ -91,7 +91,7 @@ fn collection_names(engine: &mut Commands<'_>, db: &str) -> Vec<String> {
         .into_iter()
         .filter_map(|c| c.get_str("name").ok().map(str::to_string))
         .collect();
-    names.sort();
+    engine::sort_slice::sort(&mut names);
     names
 }
 

@@ -134,12 +134,12 @@ fn sort_array(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bson>> {
                     (key, item)
                 })
                 .collect();
-            keyed.sort_by(|(a, _), (b, _)| compare_keys(a, b, &fields));
+            crate::sort_slice::sort_by(&mut keyed, |(a, _), (b, _)| compare_keys(a, b, &fields));
             items = keyed.into_iter().map(|(_, item)| item).collect();
         }
         Some(order) => {
             let ascending = direction(order).unwrap_or(true);
-            items.sort_by(|a, b| {
+            crate::sort_slice::sort_by(&mut items, |a, b| {
                 let o = compare_values(a, b);
                 if ascending { o } else { o.reverse() }
             });

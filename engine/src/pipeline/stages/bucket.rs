@@ -246,7 +246,7 @@ impl Stage for Bucket {
             self.bucket_of(self.group_by.eval(vars)?)
         })?;
         memory::check(Held::Group, "$bucket", memory::held_bytes(&out), cx)?;
-        out.sort_by(|a, b| compare_values(id_of(a), id_of(b)));
+        crate::sort_slice::sort_by(&mut out, |a, b| compare_values(id_of(a), id_of(b)));
         Ok(out)
     }
 

@@ -188,7 +188,7 @@ impl Stage for BucketAuto {
             keyed.push((key, doc));
         }
         // Stable: equal keys keep their arrival order, as MongoDB's positional sort key does.
-        keyed.sort_by(|a, b| compare_values(&a.0, &b.0));
+        crate::sort_slice::sort_by(&mut keyed, |a, b| compare_values(&a.0, &b.0));
         let n = keyed.len();
         let approx = ((n as f64 / self.buckets as f64).round() as usize).max(1);
         let mut out = Vec::new();

@@ -350,7 +350,7 @@ impl Stage for Densify {
         let mut out = without_field;
         let mut generated_count = 0;
         for (_, (template, mut docs)) in partitions {
-            docs.sort_by(|a, b| a.0.total_cmp(&b.0));
+            crate::sort_slice::sort_by(&mut docs, |a, b| a.0.total_cmp(&b.0));
             let existing: Vec<f64> = docs.iter().map(|d| d.0).collect();
             let (lo, hi) = match self.bounds {
                 Bounds::Full => full,
@@ -367,7 +367,7 @@ impl Stage for Densify {
             )?;
             let mut merged: Vec<Document> = docs.into_iter().map(|d| d.1).collect();
             merged.extend(generated);
-            merged.sort_by(|a, b| {
+            crate::sort_slice::sort_by(&mut merged, |a, b| {
                 let va = lookup(a, &path).cloned().unwrap_or(Bson::Null);
                 let vb = lookup(b, &path).cloned().unwrap_or(Bson::Null);
                 compare_values(&va, &vb)

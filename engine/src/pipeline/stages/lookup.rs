@@ -364,7 +364,7 @@ impl ForeignTable {
                 positions.extend_from_slice(found);
             }
         }
-        positions.sort_unstable();
+        crate::sort_slice::sort(&mut positions);
         positions.dedup();
         Some(positions)
     }

@@ -374,7 +374,7 @@ impl Stage for SetWindowFields {
                 Some(sort) => {
                     let mut keyed: Vec<(Vec<Bson>, Document)> =
                         docs.into_iter().map(|d| (sort.key_values(&d), d)).collect();
-                    keyed.sort_by(|a, b| sort.compare_keys(&a.0, &b.0));
+                    crate::sort_slice::sort_by(&mut keyed, |a, b| sort.compare_keys(&a.0, &b.0));
                     let (keys, sorted): (Vec<_>, Vec<_>) = keyed.into_iter().unzip();
                     docs = sorted;
                     keys

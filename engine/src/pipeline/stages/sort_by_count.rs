@@ -62,7 +62,7 @@ impl Stage for SortByCount {
         })?;
         memory::check(Held::Group, "$sortByCount", memory::held_bytes(&out), cx)?;
         let count = |d: &Document| d.get("count").cloned().unwrap_or(Bson::Null);
-        out.sort_by(|a, b| compare_values(&count(b), &count(a)));
+        crate::sort_slice::sort_by(&mut out, |a, b| compare_values(&count(b), &count(a)));
         Ok(out)
     }
 
