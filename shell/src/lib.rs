@@ -29,6 +29,8 @@ mod ejson;
 mod hints;
 pub mod host;
 pub mod jobs;
+#[cfg(test)]
+mod js_minify;
 mod loose_dates;
 mod nesting;
 pub mod preprocess;

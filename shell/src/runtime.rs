@@ -21,23 +21,24 @@ use crate::session::Session;
 #[derive(Clone)]
 pub(crate) struct SessionRef(pub Rc<RefCell<Session>>);
 
-const BSON_TYPES_JS: &str = include_str!("js/bson_types.js");
-const SHELL_API_JS: &str = include_str!("js/shell_api.js");
-const CONNECTION_JS: &str = include_str!("js/connection.js");
-const LIMITS_JS: &str = include_str!("js/limits.js");
-const BULK_JS: &str = include_str!("js/bulk.js");
-const INDEXES_JS: &str = include_str!("js/indexes.js");
-const AGGREGATE_JS: &str = include_str!("js/aggregate.js");
-const PLAN_CACHE_JS: &str = include_str!("js/plan_cache.js");
-const GLOBALS_JS: &str = include_str!("js/globals.js");
-const NODE_SHIM_JS: &str = include_str!("js/node_shim.js");
-const LAZY_MODULES_JS: &str = include_str!("js/lazy_modules.js");
-const HELP_JS: &str = include_str!("js/help.js");
-const EJSON_JS: &str = include_str!("js/ejson.js");
-const REPLSET_JS: &str = include_str!("js/replset.js");
-const SHARDING_JS: &str = include_str!("js/sharding.js");
-const TEST_HELPERS_JS: &str = include_str!("js/test_helpers.js");
-const LEGACY_HELPERS_JS: &str = include_str!("js/legacy_helpers.js");
+// The prelude, `src/js/*.js` without comments and indentation, line for line (`build.rs`).
+const BSON_TYPES_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/bson_types.js"));
+const SHELL_API_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/shell_api.js"));
+const CONNECTION_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/connection.js"));
+const LIMITS_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/limits.js"));
+const BULK_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/bulk.js"));
+const INDEXES_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/indexes.js"));
+const AGGREGATE_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/aggregate.js"));
+const PLAN_CACHE_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/plan_cache.js"));
+const GLOBALS_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/globals.js"));
+const NODE_SHIM_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/node_shim.js"));
+const LAZY_MODULES_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/lazy_modules.js"));
+const HELP_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/help.js"));
+const EJSON_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/ejson.js"));
+const REPLSET_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/replset.js"));
+const SHARDING_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/sharding.js"));
+const TEST_HELPERS_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/test_helpers.js"));
+const LEGACY_HELPERS_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/js/legacy_helpers.js"));
 
 pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> JsResult<()> {
     ctx.insert_data(SessionRef(session));
