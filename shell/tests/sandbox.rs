@@ -113,7 +113,7 @@ const ATTEMPTS: &[(&str, &[&str], Expect)] = &[
     (
         "Atomics.wait",
         &["Atomics.wait(new Int32Array(4), 0, 0)"],
-        Error("TypeError"),
+        Error("ReferenceError: Atomics is not defined"),
     ),
     (
         "replace a bridge function",

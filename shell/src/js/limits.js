@@ -1,7 +1,8 @@
 // Memory guards for learner code. Boa has no heap limit, and a failed allocation would end the
 // page, so the built-ins that can make one huge value in a single call refuse sizes past these
 // caps with the RangeError V8 gives for the same call. Blocking primitives that would freeze
-// the page (Atomics.wait on shared memory) are removed.
+// the page (Atomics.wait on shared memory) do not exist: the vendored Boa sets up neither
+// SharedArrayBuffer nor Atomics (vendor/boa_engine/src/builtins/mod.rs).
 (function (g) {
   'use strict';
   var MAX_STRING = 1 << 25; // UTF-16 units (64 MiB)
@@ -241,11 +242,4 @@
     }
     return found;
   });
-
-  // Without shared memory, nothing can wait on it; Atomics keeps its non-blocking operations.
-  delete g.SharedArrayBuffer;
-  if (typeof g.Atomics === 'object') {
-    delete g.Atomics.wait;
-    delete g.Atomics.waitAsync;
-  }
 })(globalThis);

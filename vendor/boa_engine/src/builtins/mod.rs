@@ -67,7 +67,6 @@ pub(crate) use self::{
         AggregateError, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, UriError,
     },
     eval::Eval,
-    finalization_registry::FinalizationRegistry,
     function::BuiltInFunctionObject,
     json::Json,
     map::Map,
@@ -91,10 +90,9 @@ use crate::{
     Context, JsResult, JsString, JsValue,
     builtins::{
         array::ArrayIterator,
-        array_buffer::{ArrayBuffer, SharedArrayBuffer},
+        array_buffer::ArrayBuffer,
         async_generator::AsyncGenerator,
         async_generator_function::AsyncGeneratorFunction,
-        atomics::Atomics,
         error::r#type::ThrowTypeError,
         generator::Generator,
         generator_function::GeneratorFunction,
@@ -108,7 +106,6 @@ use crate::{
         string::StringIterator,
         typed_array::BuiltinTypedArray,
         uri::{DecodeUri, DecodeUriComponent, EncodeUri, EncodeUriComponent},
-        weak::WeakRef,
         weak_map::WeakMap,
         weak_set::WeakSet,
     },
@@ -243,6 +240,11 @@ impl Realm {
     ///
     /// [spec]: https://tc39.es/ecma262/#sec-createintrinsics
     pub(crate) fn initialize(&self) {
+        // Sprout patch: `SharedArrayBuffer`, `Atomics`, `DataView`, `WeakRef` and
+        // `FinalizationRegistry` are not set up (their intrinsics stay blank objects) and have no
+        // global binding, so their methods are not linked: the shell uses none of them, nor do
+        // MongoDB's jstests or the lessons (issue #22). `set_default_global_bindings` below
+        // leaves them out likewise.
         BuiltInFunctionObject::init(self);
         OrdinaryObject::init(self);
         Iterator::init(self);
@@ -257,11 +259,9 @@ impl Realm {
         ArrayIterator::init(self);
         Proxy::init(self);
         ArrayBuffer::init(self);
-        SharedArrayBuffer::init(self);
         BigInt::init(self);
         Boolean::init(self);
         Date::init(self);
-        DataView::init(self);
         Map::init(self);
         MapIterator::init(self);
         IsFinite::init(self);
@@ -311,11 +311,8 @@ impl Realm {
         EncodeUriComponent::init(self);
         DecodeUri::init(self);
         DecodeUriComponent::init(self);
-        WeakRef::init(self);
         WeakMap::init(self);
         WeakSet::init(self);
-        Atomics::init(self);
-        FinalizationRegistry::init(self);
 
         #[cfg(feature = "annex-b")]
         {
@@ -395,11 +392,9 @@ pub(crate) fn set_default_global_bindings(context: &mut Context) -> JsResult<()>
     global_binding::<Array>(context)?;
     global_binding::<Proxy>(context)?;
     global_binding::<ArrayBuffer>(context)?;
-    global_binding::<SharedArrayBuffer>(context)?;
     global_binding::<BigInt>(context)?;
     global_binding::<Boolean>(context)?;
     global_binding::<Date>(context)?;
-    global_binding::<DataView>(context)?;
     global_binding::<Map>(context)?;
     global_binding::<IsFinite>(context)?;
     global_binding::<IsNaN>(context)?;
@@ -439,12 +434,9 @@ pub(crate) fn set_default_global_bindings(context: &mut Context) -> JsResult<()>
     global_binding::<EncodeUriComponent>(context)?;
     global_binding::<DecodeUri>(context)?;
     global_binding::<DecodeUriComponent>(context)?;
-    global_binding::<WeakRef>(context)?;
     global_binding::<WeakMap>(context)?;
     global_binding::<WeakSet>(context)?;
     global_binding::<IteratorConstructor>(context)?;
-    global_binding::<Atomics>(context)?;
-    global_binding::<FinalizationRegistry>(context)?;
 
     #[cfg(feature = "annex-b")]
     {

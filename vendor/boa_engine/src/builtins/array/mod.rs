@@ -2668,7 +2668,10 @@ impl Array {
         }
         // 4. Sort items using an implementation-defined sequence of calls to SortCompare. If any such call returns an abrupt completion, stop before performing any further calls to SortCompare and return that Completion Record.
         let mut sort_err = Ok(());
-        items.sort_by(|x, y| {
+        // Sprout patch: the comparison is passed as `dyn`, so `Array.prototype.sort`,
+        // `toSorted` and the typed arrays' two share one compiled copy of the standard
+        // library's sort instead of four (issue #22).
+        let compare: &mut dyn FnMut(&JsValue, &JsValue) -> Ordering = &mut |x, y| {
             if sort_err.is_ok() {
                 sort_compare(x, y, context).unwrap_or_else(|err| {
                     sort_err = Err(err);
@@ -2677,7 +2680,8 @@ impl Array {
             } else {
                 Ordering::Equal
             }
-        });
+        };
+        items.sort_by(compare);
         sort_err?;
 
         // 5. Return items.
