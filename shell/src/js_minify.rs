@@ -158,19 +158,27 @@ fn copy_string(chars: &[char], mut i: usize, out: &mut String) -> usize {
     out.push(quote);
     i += 1;
     while i < chars.len() {
-        let c = chars[i];
-        out.push(c);
-        i += 1;
-        if c == '\\' {
-            if let Some(&n) = chars.get(i) {
-                out.push(n);
-                i += 1;
-            }
-        } else if c == quote || c == '\n' {
+        let c;
+        (c, i) = copy_char(chars, i, out);
+        if c == quote || c == '\n' {
             break;
         }
     }
     i
+}
+
+/// Copies the character at `i`, and after a backslash the character it escapes; returns the
+/// character (`\\` for an escape) and the index after what it copied.
+fn copy_char(chars: &[char], i: usize, out: &mut String) -> (char, usize) {
+    let c = chars[i];
+    out.push(c);
+    if c == '\\'
+        && let Some(&escaped) = chars.get(i + 1)
+    {
+        out.push(escaped);
+        return (c, i + 2);
+    }
+    (c, i + 1)
 }
 
 /// Copies the regular-expression literal that starts at `i` (its `/`); returns the index after
@@ -180,16 +188,9 @@ fn copy_regex(chars: &[char], mut i: usize, out: &mut String) -> usize {
     i += 1;
     let mut class = false;
     while i < chars.len() {
-        let c = chars[i];
-        out.push(c);
-        i += 1;
+        let c;
+        (c, i) = copy_char(chars, i, out);
         match c {
-            '\\' => {
-                if let Some(&n) = chars.get(i) {
-                    out.push(n);
-                    i += 1;
-                }
-            }
             '[' => class = true,
             ']' => class = false,
             '/' if !class => break,
@@ -211,16 +212,9 @@ fn copy_template(
     depth: &mut usize,
 ) -> usize {
     while i < chars.len() {
-        let c = chars[i];
-        out.push(c);
-        i += 1;
+        let c;
+        (c, i) = copy_char(chars, i, out);
         match c {
-            '\\' => {
-                if let Some(&n) = chars.get(i) {
-                    out.push(n);
-                    i += 1;
-                }
-            }
             '`' => break,
             '$' if chars.get(i) == Some(&'{') => {
                 out.push('{');
