@@ -413,6 +413,11 @@ const CLIENT_ENGINE_PATHS: &[&str] = &[
     "engine::grow_in_steps::GrowInSteps",
     "engine::matcher::MatchContext",
     "engine::matcher::WhereEvaluator",
+    // One compiled stable sort for the shell's and the worker's sorts too (issue #22,
+    // engine/src/sort_slice.rs); the page keeps the standard library's (it uses no engine code).
+    "engine::sort_slice::sort",
+    "engine::sort_slice::sort_by",
+    "engine::sort_slice::sort_by_key",
     "engine::storage",
     // The shell worker's IndexedDB layer builds the engine from a stored snapshot
     // (web/src/worker/shared_engine.rs, engine_of).

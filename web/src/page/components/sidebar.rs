@@ -25,7 +25,7 @@ pub fn Sidebar() -> impl IntoView {
             by_db.entry(c.db.clone()).or_default().push(c);
         }
         let mut databases: Vec<(String, Vec<CollectionSummary>)> = by_db.into_iter().collect();
-        engine::sort_slice::sort_by_key(&mut databases, |(db, _)| server_database(db));
+        databases.sort_by_key(|(db, _)| server_database(db));
         databases
             .into_iter()
             .map(|(db, collections)| {
@@ -117,7 +117,7 @@ mod tests {
     #[test]
     fn the_servers_own_databases_are_told_apart() {
         let mut names = vec!["config", "ecommerce", "admin", "shop", "local"];
-        engine::sort_slice::sort_by_key(&mut names, |db| server_database(db));
+        names.sort_by_key(|db| server_database(db));
         assert_eq!(names, ["ecommerce", "shop", "config", "admin", "local"]);
     }
 }

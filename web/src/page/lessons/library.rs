@@ -83,7 +83,7 @@ pub fn books(lessons: &[Lesson]) -> Vec<(Book, Vec<usize>)> {
         .enumerate()
         .filter_map(|(i, l)| place(l).map(|(b, n)| (b, n, i)))
         .collect();
-    engine::sort_slice::sort(&mut placed);
+    placed.sort();
     let mut out: Vec<(Book, Vec<usize>)> = Vec::new();
     for (book, _, i) in placed {
         match out.last_mut() {
