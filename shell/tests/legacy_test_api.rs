@@ -111,6 +111,11 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (M, &["NumberDecimal(1.9).toString()"], "1.9"),
     // ---- a cursor dies with its collection ----------------------------------------------------------
     (L, &["db.c.insert([{_id: 1}, {_id: 2}, {_id: 3}])", "var c = db.c.find().batchSize(1); c.next(); db.c.drop()", "try { c.itcount() } catch (e) { e.code }"], "175"),
+    // ---- documents from the server are BSON-backed objects: `[object BSON]`, fields unchanged -----
+    (L, &["db.c.insert({_id: 1, a: {b: 1}})", "var d = db.c.findOne(); [String(d), String(d.a), Object.keys(d), String({})].join()"], "[object BSON],[object BSON],_id,a,[object Object]"),
+    (L, &["db.c.insert({_id: 1, a: 1})", "assert.lt(db.c.find().toArray(), [{a: 2}]); tojson(db.c.findOne())"], "{ \"_id\" : 1, \"a\" : 1 }"),
+    (L, &["String(db.runCommand({ping: 1}))"], "[object BSON]"),
+    (M, &["db.c.insertOne({_id: 1})", "String(db.c.findOne())"], "[object Object]"),
 ];
 
 #[test]
