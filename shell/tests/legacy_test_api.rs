@@ -115,6 +115,8 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["db.c.insert({_id: 1, a: {b: 1}})", "var d = db.c.findOne(); [String(d), String(d.a), Object.keys(d), String({})].join()"], "[object BSON],[object BSON],_id,a,[object Object]"),
     (L, &["db.c.insert({_id: 1, a: 1})", "assert.lt(db.c.find().toArray(), [{a: 2}]); tojson(db.c.findOne())"], "{ \"_id\" : 1, \"a\" : 1 }"),
     (L, &["String(db.runCommand({ping: 1}))"], "[object BSON]"),
+    // ---- utils.js's type tests and servers_misc.js's testingReplication --------------------------
+    (L, &["[isNumber(1), isNumber('1'), isString('a'), isObject({}), isObject(1), testingReplication].join()"], "true,false,true,true,false,false"),
     (M, &["db.c.insertOne({_id: 1})", "String(db.c.findOne())"], "[object Object]"),
 ];
 
