@@ -265,6 +265,20 @@ fn number(f: f64) -> Bson {
 }
 
 fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) -> JsResult<Bson> {
+    let converted = plain_object_to_bson(obj, ctx, walk, depth)?;
+    if walk.legacy {
+        // The legacy shell writes an object read from the server and not altered from its BSON.
+        return crate::bson_backed::written(obj, converted, ctx);
+    }
+    Ok(converted)
+}
+
+fn plain_object_to_bson(
+    obj: &JsObject,
+    ctx: &mut Context,
+    walk: &Walk,
+    depth: usize,
+) -> JsResult<Bson> {
     walk.charge(5)?;
     if obj.is_array() {
         let len = get(obj, "length", ctx)?.to_length(ctx)?;
@@ -495,9 +509,9 @@ pub fn to_js(v: &Bson, ctx: &mut Context) -> JsResult<JsValue> {
 /// A reply from the server as the legacy shell sees it: its documents are BSON-backed objects
 /// whose string is `[object BSON]` (the mozjs shell's `BSONInfo` class, mongo/scripting/mozjs/
 /// bson.cpp), so `String(doc)` and comparisons through strings (`assert.lt(docs, [{…}])`, which
-/// compares "[object BSON]" with a literal's "[object Object]") behave as they do there. The
-/// marker is a non-enumerable `Symbol.toStringTag`: the fields, `Object.keys` and the printers
-/// see nothing else.
+/// compares "[object BSON]" with a literal's "[object Object]") behave as they do there, and
+/// one written back unaltered is written as read (see `bson_backed`). The markers are
+/// non-enumerable symbols: the fields, `Object.keys` and the printers see nothing else.
 pub fn to_js_legacy(v: &Bson, ctx: &mut Context) -> JsResult<JsValue> {
     let types = ctx
         .global_object()
@@ -625,20 +639,11 @@ fn document_to_js(
             .ok_or_else(|| type_error("DBRef did not build an object"))?
             .clone()
     } else {
-        let obj = JsObject::with_object_proto(ctx.intrinsics());
-        if tag {
-            obj.define_property_or_throw(
-                boa_engine::JsSymbol::to_string_tag(),
-                boa_engine::property::PropertyDescriptor::builder()
-                    .value(js_string!("BSON"))
-                    .writable(false)
-                    .enumerable(false)
-                    .configurable(true),
-                ctx,
-            )?;
-        }
-        obj
+        JsObject::with_object_proto(ctx.intrinsics())
     };
+    if tag {
+        crate::bson_backed::mark(&obj, d, !is_dbref(d), ctx)?;
+    }
     for (k, v) in d {
         let value = to_js_with(v, ctx, types, tag)?;
         obj.create_data_property_or_throw(boa_engine::JsString::from(k.as_str()), value, ctx)?;
