@@ -265,6 +265,20 @@ fn number(f: f64) -> Bson {
 }
 
 fn object_to_bson(obj: &JsObject, ctx: &mut Context, walk: &Walk, depth: usize) -> JsResult<Bson> {
+    let converted = plain_object_to_bson(obj, ctx, walk, depth)?;
+    if walk.legacy {
+        // The legacy shell writes an object read from the server and not altered from its BSON.
+        return crate::bson_backed::written(obj, converted, ctx);
+    }
+    Ok(converted)
+}
+
+fn plain_object_to_bson(
+    obj: &JsObject,
+    ctx: &mut Context,
+    walk: &Walk,
+    depth: usize,
+) -> JsResult<Bson> {
     walk.charge(5)?;
     if obj.is_array() {
         let len = get(obj, "length", ctx)?.to_length(ctx)?;
@@ -489,7 +503,22 @@ pub fn to_js(v: &Bson, ctx: &mut Context) -> JsResult<JsValue> {
         .get(js_string!("__sproutBson"), ctx)?
         .as_object()
         .ok_or_else(|| type_error("shell runtime is damaged: __sproutBson missing"))?;
-    to_js_with(v, ctx, &types)
+    to_js_with(v, ctx, &types, false)
+}
+
+/// A reply from the server as the legacy shell sees it: its documents are BSON-backed objects
+/// whose string is `[object BSON]` (the mozjs shell's `BSONInfo` class, mongo/scripting/mozjs/
+/// bson.cpp), so `String(doc)` and comparisons through strings (`assert.lt(docs, [{…}])`, which
+/// compares "[object BSON]" with a literal's "[object Object]") behave as they do there, and
+/// one written back unaltered is written as read (see `bson_backed`). The markers are
+/// non-enumerable symbols: the fields, `Object.keys` and the printers see nothing else.
+pub fn to_js_legacy(v: &Bson, ctx: &mut Context) -> JsResult<JsValue> {
+    let types = ctx
+        .global_object()
+        .get(js_string!("__sproutBson"), ctx)?
+        .as_object()
+        .ok_or_else(|| type_error("shell runtime is damaged: __sproutBson missing"))?;
+    to_js_with(v, ctx, &types, true)
 }
 
 fn make(types: &JsObject, name: &str, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
@@ -504,7 +533,7 @@ fn js_str(s: &str) -> JsValue {
     JsValue::from(boa_engine::JsString::from(s))
 }
 
-fn to_js_with(v: &Bson, ctx: &mut Context, types: &JsObject) -> JsResult<JsValue> {
+fn to_js_with(v: &Bson, ctx: &mut Context, types: &JsObject, tag: bool) -> JsResult<JsValue> {
     Ok(match v {
         Bson::Null => JsValue::null(),
         Bson::Undefined => JsValue::undefined(),
@@ -512,11 +541,11 @@ fn to_js_with(v: &Bson, ctx: &mut Context, types: &JsObject) -> JsResult<JsValue
         Bson::Int32(i) => JsValue::from(*i),
         Bson::Double(d) => JsValue::from(*d),
         Bson::String(s) => js_str(s),
-        Bson::Document(d) => JsValue::from(document_to_js(d, ctx, types)?),
+        Bson::Document(d) => JsValue::from(document_to_js(d, ctx, types, tag)?),
         Bson::Array(items) => {
             let mut out = Vec::with_capacity(items.len());
             for item in items {
-                out.push(to_js_with(item, ctx, types)?);
+                out.push(to_js_with(item, ctx, types, tag)?);
             }
             JsValue::from(JsArray::from_iter(out, ctx))
         }
@@ -564,7 +593,7 @@ fn to_js_with(v: &Bson, ctx: &mut Context, types: &JsObject) -> JsResult<JsValue
         Bson::MaxKey => make(types, "MaxKey", &[], ctx)?,
         Bson::JavaScriptCode(c) => make(types, "Code", &[js_str(c)], ctx)?,
         Bson::JavaScriptCodeWithScope(c) => {
-            let scope = JsValue::from(document_to_js(&c.scope, ctx, types)?);
+            let scope = JsValue::from(document_to_js(&c.scope, ctx, types, tag)?);
             make(types, "Code", &[js_str(&c.code), scope], ctx)?
         }
         Bson::Symbol(s) => make(types, "BSONSymbol", &[js_str(s)], ctx)?,
@@ -597,7 +626,12 @@ fn is_dbref(d: &Document) -> bool {
         && d.get_str("$ref").is_ok()
 }
 
-fn document_to_js(d: &Document, ctx: &mut Context, types: &JsObject) -> JsResult<JsObject> {
+fn document_to_js(
+    d: &Document,
+    ctx: &mut Context,
+    types: &JsObject,
+    tag: bool,
+) -> JsResult<JsObject> {
     let obj = if is_dbref(d) {
         // Built by the shell's DBRef, so it has fetch() (js/bson_types.js); the fields follow.
         let made = make(types, "DBRef", &[], ctx)?;
@@ -607,8 +641,11 @@ fn document_to_js(d: &Document, ctx: &mut Context, types: &JsObject) -> JsResult
     } else {
         JsObject::with_object_proto(ctx.intrinsics())
     };
+    if tag {
+        crate::bson_backed::mark(&obj, d, !is_dbref(d), ctx)?;
+    }
     for (k, v) in d {
-        let value = to_js_with(v, ctx, types)?;
+        let value = to_js_with(v, ctx, types, tag)?;
         obj.create_data_property_or_throw(boa_engine::JsString::from(k.as_str()), value, ctx)?;
     }
     Ok(obj)

@@ -22,6 +22,7 @@
 //! `sprout.advanceClock(seconds)` moves the engine's clock on (TTL indexes expire documents on
 //! it) and `sprout.clock()` reads it; see `docs/sprout-shell.md`.
 
+mod bson_backed;
 pub mod convert;
 pub mod dataset;
 pub mod dates;

@@ -162,7 +162,11 @@ fn run_command(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsV
             }
         }
     };
-    convert::to_js(&bson::Bson::Document(reply), ctx)
+    if legacy {
+        convert::to_js_legacy(&bson::Bson::Document(reply), ctx)
+    } else {
+        convert::to_js(&bson::Bson::Document(reply), ctx)
+    }
 }
 
 fn new_object_id(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {

@@ -111,6 +111,15 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (M, &["NumberDecimal(1.9).toString()"], "1.9"),
     // ---- a cursor dies with its collection ----------------------------------------------------------
     (L, &["db.c.insert([{_id: 1}, {_id: 2}, {_id: 3}])", "var c = db.c.find().batchSize(1); c.next(); db.c.drop()", "try { c.itcount() } catch (e) { e.code }"], "175"),
+    // ---- documents from the server are BSON-backed objects: `[object BSON]`, fields unchanged -----
+    (L, &["db.c.insert({_id: 1, a: {b: 1}})", "var d = db.c.findOne(); [String(d), String(d.a), Object.keys(d), String({})].join()"], "[object BSON],[object BSON],_id,a,[object Object]"),
+    (L, &["db.c.insert({_id: 1, a: 1})", "assert.lt(db.c.find().toArray(), [{a: 2}]); tojson(db.c.findOne())"], "{ \"_id\" : 1, \"a\" : 1 }"),
+    (L, &["String(db.runCommand({ping: 1}))"], "[object BSON]"),
+    // ---- and an unaltered one is written back as read: its NumberInt stays an int (SERVER-32072) --
+    (L, &["db.c.insert({_id: 1, a: NumberInt(1), r: DBRef('x', NumberInt(2)), s: {b: NumberInt(3)}})", "var d = db.c.findOne(); d.x = 1; db.c.save(d)", "var t = db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}, b: {$type: '$s.b'}}}]).toArray()[0]; [t.a, t.b, db.c.find({'r.$id': {$type: 16}}).count()].join()"], "double,int,1"),
+    // ---- utils.js's type tests and servers_misc.js's testingReplication --------------------------
+    (L, &["[isNumber(1), isNumber('1'), isString('a'), isObject({}), isObject(1), testingReplication].join()"], "true,false,true,true,false,false"),
+    (M, &["db.c.insertOne({_id: 1})", "String(db.c.findOne())"], "[object Object]"),
 ];
 
 #[test]

@@ -16,8 +16,10 @@
 //! index at all; see `planner`), and why `_id` uniqueness is binary.
 //!
 //! ICU4X cannot set `backwards` (French secondary ordering) through its API, only take it from
-//! the locale (`fr_CA`), so a `backwards` that differs from the locale's is refused
-//! (NotImplemented) rather than ignored. ICU4X always normalises (NFD), which is what
+//! the locale's data. ICU's `fr_CA` tailoring is `[backwards 2]` over the root order and `fr`
+//! has no tailoring of its own, so `fr` with `backwards: true` collates with `fr_CA`'s data and
+//! `fr_CA` with `backwards: false` with `fr`'s (the spec keeps the locale as given); any other
+//! `backwards` that differs from the locale's is refused (NotImplemented) rather than ignored. ICU4X always normalises (NFD), which is what
 //! `normalization: true` asks for; with `normalization: false` MongoDB's answers differ only on
 //! text that is not in FCD form.
 
@@ -118,7 +120,7 @@ impl Collation {
         }
         parsed.check_combinations(spec)?;
         let collator = build_collator(&parsed)?;
-        let implied_backwards = parsed.locale == "fr_CA";
+        let implied_backwards = data_locale(&parsed) == "fr_CA";
         if parsed.backwards.is_some_and(|b| b != implied_backwards) {
             return Err(Error::new(
                 ErrorCode::NotImplemented,
@@ -183,6 +185,16 @@ impl Collation {
     }
 }
 
+/// The locale whose collation data serves `spec`: its own, except that French's secondary
+/// direction picks between `fr` (root order) and `fr_CA` (root order, secondary backwards).
+fn data_locale(spec: &CollationSpec) -> &str {
+    match (spec.locale.as_str(), spec.backwards) {
+        ("fr", Some(true)) => "fr_CA",
+        ("fr_CA", Some(false)) => "fr",
+        (locale, _) => locale,
+    }
+}
+
 fn build_collator(spec: &CollationSpec) -> Result<IcuCollation> {
     let (prefs, options) = icu_inputs(spec);
     #[cfg(not(target_arch = "wasm32"))]
@@ -195,7 +207,7 @@ fn build_collator(spec: &CollationSpec) -> Result<IcuCollation> {
 
 /// ICU4X's preferences and options for a MongoDB collation spec.
 fn icu_inputs(spec: &CollationSpec) -> (CollatorPreferences, CollatorOptions) {
-    let locale = locales::icu_locale(&spec.locale);
+    let locale = locales::icu_locale(data_locale(spec));
     let mut prefs: CollatorPreferences = (&locale).into();
     if let Some(case_first) = spec.case_first {
         prefs.case_first = Some(match case_first {
@@ -255,7 +267,7 @@ fn build_split(
     prefs: CollatorPreferences,
     options: CollatorOptions,
 ) -> Result<IcuCollation> {
-    let provider = data::SplitProvider::new(&spec.locale);
+    let provider = data::SplitProvider::new(data_locale(spec));
     IcuCollator::try_new_unstable(&provider, prefs, options)
         .map(|c| IcuCollation::Loaded(Box::new(c)))
         .map_err(|e| match provider.failure.into_inner() {

@@ -60,6 +60,38 @@ fn locale_errors_are_mongodbs() {
 }
 
 #[test]
+fn french_backwards_follows_the_spec_not_the_locale() {
+    // The classic French example: accents compared from the end of the word when backwards.
+    let words = ["cote", "côte", "coté", "côté"];
+    let sorted = |spec: bson::Document| {
+        let c = collation(spec);
+        let mut w = words.to_vec();
+        w.sort_by(|a, b| c.compare(a, b));
+        w
+    };
+    let forward = ["cote", "coté", "côte", "côté"];
+    assert_eq!(sorted(doc! {"locale": "fr"}), forward);
+    assert_eq!(sorted(doc! {"locale": "fr", "backwards": true}), words);
+    assert_eq!(sorted(doc! {"locale": "fr_CA"}), words);
+    assert_eq!(
+        sorted(doc! {"locale": "fr_CA", "backwards": false}),
+        forward
+    );
+    let c = collation(doc! {"locale": "fr", "backwards": true});
+    assert_eq!(c.compare("côte", "coté"), Ordering::Less);
+    // The spec keeps the locale as given.
+    assert_eq!(c.to_document().get_str("locale").unwrap(), "fr");
+    assert!(c.to_document().get_bool("backwards").unwrap());
+    // Other locales cannot change the direction.
+    let err = Collation::parse(
+        &Bson::Document(doc! {"locale": "de", "backwards": true}),
+        "c",
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), 238);
+}
+
+#[test]
 fn the_resolved_spec_lists_every_option() {
     let c = collation(doc! {"locale": "fr_CA", "strength": 2});
     assert_eq!(
@@ -188,6 +220,8 @@ fn shipped_tailoring_files_are_current() {
     // is a metadata flag) have none.
     assert!(wanted.contains_key("zh.postcard") && wanted.contains_key("sv.postcard"));
     assert!(!wanted.contains_key("en.postcard") && !wanted.contains_key("fr_CA.postcard"));
+    // `fr` has no tailoring either, so `fr` with `backwards` is `fr_CA`'s order.
+    assert!(!wanted.contains_key("fr.postcard"));
 }
 
 /// Reads the tailoring files from memory, noting which were asked for.

@@ -137,6 +137,12 @@
   define(g, 'jsTestLog', jsTestLog);
   define(g, 'jsTestOptions', jsTestOptions);
   define(g, 'jsTest', { name: jsTestName, log: jsTestLog, options: jsTestOptions });
+  // The legacy shell's type tests (mongo/shell/utils.js isString/isNumber/isObject: typeof) and
+  // servers_misc.js's `testingReplication` (false: the shell runs against one server).
+  define(g, 'isString', function (x) { return typeof x === 'string'; });
+  define(g, 'isNumber', function (x) { return typeof x === 'number'; });
+  define(g, 'isObject', function (x) { return typeof x === 'object'; });
+  define(g, 'testingReplication', false);
 
   // ---- Random (the session's seeded generator) ------------------------------------------------
   var Random = {

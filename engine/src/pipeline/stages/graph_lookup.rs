@@ -20,9 +20,9 @@ use crate::matcher::Filter;
 use crate::path::{FieldPath, LeafArrays};
 use crate::pipeline::{ParseContext, RunContext, Stage};
 use crate::query::FindSpec;
-use crate::value::OrderedValue;
 use crate::value::bson_size::{document_size, value_size};
 use crate::value::display::type_name;
+use crate::value::{OrderedValue, SimpleOrderedValue};
 
 #[derive(Debug)]
 pub struct GraphLookup {
@@ -243,7 +243,10 @@ impl GraphLookup {
         let ns = Namespace::new(cx.db, self.from.clone());
         let coll = cx.catalog.collection(&ns);
         let mut visited: BTreeMap<u64, (Document, i64)> = BTreeMap::new();
-        let mut seen_ids: std::collections::BTreeSet<OrderedValue> = Default::default();
+        // Visited documents are told apart by `_id` under the simple order, whatever the
+        // collation (MongoDB's `_visited` is `ValueComparator::kInstance`'s map, where the frontier
+        // uses the aggregation's comparator): `_id`s "foo" and "FOO" are two documents.
+        let mut seen_ids: std::collections::BTreeSet<SimpleOrderedValue> = Default::default();
         let mut frontier: Vec<Bson> = match self.start_with.evaluate_in(doc, cx.eval)? {
             Some(Bson::Array(items)) => items,
             Some(v) => vec![v],
@@ -292,7 +295,7 @@ impl GraphLookup {
                 let Some(found_doc) = found_doc else {
                     continue;
                 };
-                let id = OrderedValue(found_doc.get("_id").cloned().unwrap_or(Bson::Null));
+                let id = SimpleOrderedValue(found_doc.get("_id").cloned().unwrap_or(Bson::Null));
                 if !seen_ids.insert(id) {
                     continue;
                 }
@@ -476,5 +479,27 @@ mod tests {
         spec.remove("from");
         spec.remove("as");
         assert_eq!(run(&mut e, spec).get_i32("code").unwrap(), 9);
+    }
+
+    #[test]
+    fn ids_that_differ_only_by_case_are_two_documents_under_a_collation() {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "people", "documents": [
+                {"_id": 1, "name": "erica", "friends": ["jeremy"]},
+                {"_id": "foo", "name": "jeremy"},
+                {"_id": "FOO", "name": "JEREMY"},
+            ]},
+        );
+        let stage = doc! {"from": "people", "startWith": "$friends", "connectFromField": "friends",
+        "connectToField": "name", "as": "net"};
+        let reply = e.run_command(
+            "t",
+            &doc! {"aggregate": "people",
+            "pipeline": [{"$match": {"_id": 1}}, {"$graphLookup": stage}], "cursor": {},
+            "collation": {"locale": "en_US", "strength": 2}},
+        );
+        assert_eq!(reached(&reply).len(), 2);
     }
 }

@@ -29,6 +29,7 @@ mod set_window_fields;
 pub(crate) mod skip;
 pub(crate) mod sort;
 mod sort_by_count;
+mod split_pipeline;
 mod union_with;
 mod unset;
 mod unwind;
@@ -73,6 +74,7 @@ pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$fill", fill::parse),
     ("$densify", densify::parse),
     ("$_internalInhibitOptimization", inhibit_optimization::parse),
+    ("$_internalSplitPipeline", split_pipeline::parse),
     ("$out", out::parse),
     ("$merge", merge::parse),
     ("$redact", redact::parse),
