@@ -285,4 +285,9 @@ impl Filter {
     pub fn has_where(&self) -> bool {
         self.root.has_where()
     }
+
+    /// Whether the filter has a near query (`$near`, `$nearSphere`, `$geoNear`) anywhere.
+    pub fn has_near(&self) -> bool {
+        !self.root.near_queries().is_empty()
+    }
 }
