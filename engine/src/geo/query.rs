@@ -114,8 +114,10 @@ impl GeoPred {
         } else {
             GeoQuery::Within(match shape.as_str() {
                 "$box" => {
-                    let Bson::Array(c) = arg else {
-                        return Err(bad("$box must be an array of two points"));
+                    let c: Vec<Bson> = match arg {
+                        Bson::Array(c) => c.clone(),
+                        Bson::Document(d) => d.values().cloned().collect(),
+                        _ => return Err(bad("$box must be an array of two points")),
                     };
                     if c.len() != 2 {
                         return Err(bad("$box must be an array of two points"));
@@ -133,8 +135,10 @@ impl GeoPred {
                     )
                 }
                 "$polygon" => {
-                    let Bson::Array(c) = arg else {
-                        return Err(bad("$polygon must be an array of points"));
+                    let c: Vec<Bson> = match arg {
+                        Bson::Array(c) => c.clone(),
+                        Bson::Document(d) => d.values().cloned().collect(),
+                        _ => return Err(bad("$polygon must be an array of points")),
                     };
                     if c.len() < 3 {
                         return Err(bad("Polygon must have at least 3 points"));
@@ -149,8 +153,10 @@ impl GeoPred {
                     )
                 }
                 "$center" | "$centerSphere" => {
-                    let Bson::Array(c) = arg else {
-                        return Err(bad(format!("{shape} must be an array [center, radius]")));
+                    let c: Vec<Bson> = match arg {
+                        Bson::Array(c) => c.clone(),
+                        Bson::Document(d) => d.values().cloned().collect(),
+                        _ => return Err(bad(format!("{shape} must be an array [center, radius]"))),
                     };
                     let center = pair(c.first().unwrap_or(&Bson::Null), shape)?;
                     let r = radius(c.get(1), shape)?;
@@ -203,7 +209,26 @@ impl GeoPred {
             return Err(bad("$maxDistance needs $near"));
         };
         let mut q = match operand {
+            // A GeoJSON point given without `$geometry`.
+            Bson::Document(d) if d.contains_key("type") => {
+                let Geometry::Point(point) = geometry(operand)? else {
+                    return Err(bad("$near requires a point, given a non-point geometry"));
+                };
+                NearQuery {
+                    point,
+                    geojson: true,
+                    spherical: true,
+                    max: None,
+                    min: None,
+                }
+            }
             Bson::Document(d) if d.contains_key("$geometry") => {
+                if let Some(extra) = ops.keys().find(|k| k.ends_with("Distance")) {
+                    return Err(bad(format!(
+                        "geo near accepts just one argument when querying for a GeoJSON point. Extra field found: {extra}: {}",
+                        display(ops.get(extra).unwrap_or(&Bson::Null))
+                    )));
+                }
                 let point = match geometry(d.get("$geometry").unwrap_or(&Bson::Null))? {
                     Geometry::Point(p) => p,
                     _ => return Err(bad("$near requires a point, given a non-point geometry")),
@@ -232,6 +257,18 @@ impl GeoPred {
                 min: None,
             },
         };
+        if q.spherical && !q.geojson && super::check_lng_lat(q.point.x, q.point.y).is_err() {
+            return Err(crate::error::Error::location(
+                17444,
+                "Legacy point is out of bounds for spherical query",
+            ));
+        }
+        // The legacy form's third number is the maximum distance (`[x, y, max]`).
+        if let Bson::Array(items) = operand
+            && let Some(third) = items.get(2)
+        {
+            max = Some(distance_bound(third, "$maxDistance")?);
+        }
         q.max = max;
         q.min = min;
         Ok(GeoPred {
@@ -302,9 +339,7 @@ impl GeoQuery {
                 Region::Polygon(ring) => {
                     as_point(s).is_some_and(|p| math::in_polygon_planar(p, ring))
                 }
-                Region::Center(c, r) => {
-                    as_point(s).is_some_and(|p| math::planar_distance(*c, p) <= *r)
-                }
+                Region::Center(c, r) => as_point(s).is_some_and(|p| within_circle(*c, p, *r)),
                 Region::CenterSphere(c, r) => {
                     let pts = s.geometry.points();
                     !pts.is_empty() && pts.iter().all(|p| math::sphere_distance(*c, *p) <= *r)
@@ -319,6 +354,13 @@ impl GeoQuery {
             GeoQuery::Near(n) => n.distance_to(s).is_some_and(|d| n.in_range(d)),
         })
     }
+}
+
+/// A planar circle, with MongoDB's allowance for rounding (geoshapes.cpp `distanceWithin`:
+/// a point on the circle's axis whose offset rounds just past the radius is inside).
+fn within_circle(c: Pt, p: Pt, r: f64) -> bool {
+    let d = math::planar_distance(c, p);
+    d <= r || d - r <= 1e-12 * r.abs().max(1.0)
 }
 
 /// Legacy pairs are on the sphere only within longitude/latitude bounds.

@@ -91,3 +91,37 @@ fn query_operators() {
         .distance(&bson!({"type": "Point", "coordinates": [0, 0.01]}));
     assert!((d.unwrap().0 - 1113.2).abs() < 1.0);
 }
+
+#[test]
+fn near_forms_and_refusals() {
+    let bare = GeoPred::parse_near(&doc! {"$nearSphere": {"type": "Point", "coordinates": [1, 2]}});
+    assert!(bare.unwrap().near().unwrap().geojson);
+    let third = GeoPred::parse_near(&doc! {"$near": [0, 0, 3]}).unwrap();
+    assert_eq!(third.near().unwrap().max, Some(3.0));
+    assert!(GeoPred::parse_near(&doc! {"$near": [0, 0, -1]}).is_err());
+    let oob = GeoPred::parse_near(&doc! {"$nearSphere": [179, -91]}).unwrap_err();
+    assert_eq!(oob.code.code(), 17444);
+    let extra = GeoPred::parse_near(&doc! {
+        "$near": {"$geometry": {"type": "Point", "coordinates": [0, 0]}},
+        "$minDistance": 0.1
+    })
+    .unwrap_err();
+    assert!(
+        extra
+            .message
+            .starts_with("geo near accepts just one argument")
+    );
+    let circle = GeoPred::parse_region("$within", &bson!({"$center": [[5, 52], 0.0001]})).unwrap();
+    assert!(
+        circle
+            .query
+            .matches(&bson!({"x": 5, "y": 52.0001}))
+            .unwrap()
+    );
+    assert!(
+        !circle
+            .query
+            .matches(&bson!({"x": 5.0001, "y": 52.0001}))
+            .unwrap()
+    );
+}

@@ -1,6 +1,6 @@
 //! Keys of `2d` and `2dsphere` indexes. A document's geo field is checked as MongoDB 8.0
 //! checks it before indexing: a `2d` field must hold legacy pairs within the index's `min`/`max`
-//! (codes 13026, 13027, 13067, 13068); a `2dsphere` field must hold valid GeoJSON or legacy
+//! (codes 13026, 16433, 13067, 13068); a `2dsphere` field must hold valid GeoJSON or legacy
 //! pairs in longitude/latitude range (code 16755, "Can't extract geo keys"). A `2d` index leaves
 //! out documents without the field; a `2dsphere` index (version 2 and 3) leaves out documents
 //! without any of its geo fields.
@@ -60,8 +60,9 @@ impl Flat {
     /// The geohash of a point (`bits` bits per coordinate, interleaved x then y).
     fn hash(&self, p: Pt) -> i64 {
         let scale = (1u64 << self.bits) as f64 / (self.max - self.min);
-        let x = ((p.x - self.min) * scale) as u64;
-        let y = ((p.y - self.min) * scale) as u64;
+        let top = (1u64 << self.bits) - 1;
+        let x = (((p.x - self.min) * scale) as u64).min(top);
+        let y = (((p.y - self.min) * scale) as u64).min(top);
         let mut h = 0u64;
         for i in (0..self.bits).rev() {
             h = (h << 2) | (((x >> i) & 1) << 1) | ((y >> i) & 1);
@@ -86,6 +87,9 @@ pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
         let v = crate::path::lookup(doc, &part.path);
         match part.kind {
             KeyKind::Geo2d => match v {
+                // An empty array or document holds no location: not indexed, not refused.
+                Some(Bson::Array(a)) if a.is_empty() => return Ok(None),
+                Some(Bson::Document(d)) if d.is_empty() => return Ok(None),
                 Some(v @ (Bson::Array(_) | Bson::Document(_))) => {
                     key.push(Bson::Int64(flat_key(&Flat::of(&spec.document)?, v, doc)?));
                 }
@@ -96,6 +100,7 @@ pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
                 match v {
                     None | Some(Bson::Null | Bson::Undefined) => key.push(Bson::Null),
                     Some(Bson::Array(a)) if a.is_empty() => key.push(Bson::Null),
+                    Some(Bson::Document(d)) if d.is_empty() => key.push(Bson::Null),
                     Some(v) => {
                         sphere_found += 1;
                         key.push(Bson::Int64(sphere_key(v, doc)?));
@@ -156,12 +161,12 @@ fn flat_point(flat: &Flat, v: &Bson, doc: &Document) -> Result<Pt> {
         return Err(not_a_pair(doc));
     };
     for c in [x, y] {
-        // NaN is in no interval.
-        if !(c >= flat.min && c < flat.max) {
+        // GeoHashConverter::hash (16433): the bounds are inclusive; NaN is in no interval.
+        if !(c >= flat.min && c <= flat.max) {
             return Err(Error::location(
-                13027,
+                16433,
                 format!(
-                    "point not in interval of [ {}, {} ) :: caused by :: {}",
+                    "point not in interval of [ {}, {} ] :: caused by :: {}",
                     flat.min,
                     flat.max,
                     key_value(v)
@@ -253,11 +258,13 @@ mod tests {
                 .is_some()
         );
         let e = doc_keys(&s, &doc! {"loc": [200, 2]}).unwrap_err();
-        assert_eq!(e.code.code(), 13027);
+        assert_eq!(e.code.code(), 16433);
         assert!(
             e.message
-                .starts_with("point not in interval of [ -180, 180 )")
+                .starts_with("point not in interval of [ -180, 180 ]")
         );
+        assert!(doc_keys(&s, &doc! {"loc": [180, -180]}).unwrap().is_some());
+        assert!(doc_keys(&s, &doc! {"loc": []}).unwrap().is_none());
         assert_eq!(
             doc_keys(&s, &doc! {"loc": [1]}).unwrap_err().code.code(),
             13068
@@ -274,7 +281,7 @@ mod tests {
                 .unwrap_err()
                 .code
                 .code(),
-            13027
+            16433
         );
     }
 

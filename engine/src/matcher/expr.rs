@@ -129,6 +129,8 @@ impl Expr {
                     pred: ValuePred::Geo(g),
                 } if g.near().is_some() => out.push((path, g, top)),
                 Expr::And(c) => c.iter().for_each(|c| walk(c, top, out)),
+                // A one-clause `$or` is its clause (the optimizer unwraps it).
+                Expr::Or(c) if c.len() == 1 => walk(&c[0], top, out),
                 Expr::Or(c) | Expr::Nor(c) => c.iter().for_each(|c| walk(c, false, out)),
                 Expr::Not(inner) => walk(inner, false, out),
                 _ => {}
