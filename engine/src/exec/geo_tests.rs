@@ -96,6 +96,14 @@ fn near_orders_by_distance_and_needs_an_index() {
         doc! {"aggregate": "c", "pipeline": pipeline, "cursor": {}},
     );
     assert_eq!(code, 2);
+    let graph = doc! {"$graphLookup": {"from": "c", "startWith": 0, "connectFromField": "a",
+    "connectToField": "b", "as": "o",
+    "restrictSearchWithMatch": {"$and": [{"loc": {"$near": [0, 0]}}]}}};
+    let (code, msg) = error(
+        &mut e,
+        doc! {"aggregate": "c", "pipeline": [graph], "cursor": {}},
+    );
+    assert_eq!(code, 2, "{msg}");
 }
 
 #[test]
