@@ -231,13 +231,59 @@ fn polygon(coords: &[Bson], budget: &mut usize) -> Result<Vec<Vec<Pt>>, Invalid>
     if coords.is_empty() {
         return Err("Polygon has no loops.".into());
     }
-    let rings: Vec<Vec<Pt>> = arrays(coords)?
+    let mut rings: Vec<Vec<Pt>> = arrays(coords)?
         .map(|r| positions(r, budget))
         .collect::<Result<_, _>>()?;
-    for ring in &rings {
+    for ring in &mut rings {
+        // Repeated consecutive points are one vertex (MongoDB's GeoParser erases them).
+        ring.dedup();
         check_ring(ring)?;
     }
+    if let Some((outer, holes)) = rings.split_first() {
+        check_holes(outer, holes)?;
+    }
     Ok(rings)
+}
+
+/// Holes lie inside the outer ring and apart from it and from each other: no shared vertex, no
+/// crossing edge (checked up to [`MAX_CROSSING_CHECK`] vertices a pair), no vertex outside.
+fn check_holes(outer: &[Pt], holes: &[Vec<Pt>]) -> Result<(), Invalid> {
+    let not_hole = || {
+        "Secondary loops not contained by first exterior loop - secondary loops must be holes"
+            .to_string()
+    };
+    let edges = |r: &[Pt]| -> Vec<(Pt, Pt)> { r.windows(2).map(|w| (w[0], w[1])).collect() };
+    let small = |a: &[Pt], b: &[Pt]| a.len() <= MAX_CROSSING_CHECK && b.len() <= MAX_CROSSING_CHECK;
+    let crossing = |a: &[Pt], b: &[Pt]| {
+        small(a, b)
+            && edges(a).iter().any(|(p, q)| {
+                edges(b)
+                    .iter()
+                    .any(|(r, t)| math::arcs_cross(*p, *q, *r, *t))
+            })
+    };
+    for (i, hole) in holes.iter().enumerate() {
+        if hole.iter().any(|p| outer.contains(p))
+            || hole.iter().any(|p| !math::in_ring_sphere(*p, outer))
+            || crossing(hole, outer)
+        {
+            return Err(not_hole());
+        }
+        for (j, other) in holes.iter().enumerate().skip(i + 1) {
+            if hole.iter().any(|p| other.contains(p))
+                || hole.iter().any(|p| math::in_ring_sphere(*p, other))
+                || other.iter().any(|p| math::in_ring_sphere(*p, hole))
+                || crossing(hole, other)
+            {
+                return Err(format!(
+                    "Polygon is not valid: loops {} and {} overlap",
+                    i + 1,
+                    j + 1
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A ring as the 2dsphere index accepts it: closed, four vertices or more, no vertex twice, no

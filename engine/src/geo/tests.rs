@@ -125,3 +125,21 @@ fn near_forms_and_refusals() {
             .unwrap()
     );
 }
+
+#[test]
+fn rings_and_holes() {
+    let repeated = bson!({"type": "Polygon", "coordinates": [[[0, 0], [0, 0], [0, 1], [1, 1], [1, 0], [0, 0]]]});
+    assert!(
+        shape(repeated).unwrap().is_some(),
+        "consecutive repeats are one vertex"
+    );
+    let outer = bson!([[0, 0], [0, 3], [3, 3], [3, 0], [0, 0]]);
+    let hole = bson!([[1, 1], [1, 2], [2, 2], [2, 1], [1, 1]]);
+    let ok = bson!({"type": "Polygon", "coordinates": [outer.clone(), hole]});
+    assert!(shape(ok).unwrap().is_some());
+    let same = bson!({"type": "Polygon", "coordinates": [outer.clone(), outer.clone()]});
+    assert!(shape(same).is_err());
+    let out = bson!([[2, 2], [2, 4], [4, 4], [4, 2], [2, 2]]);
+    let protruding = bson!({"type": "Polygon", "coordinates": [outer, out]});
+    assert!(shape(protruding).unwrap_err().contains("must be holes"));
+}
