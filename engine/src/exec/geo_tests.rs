@@ -170,3 +170,14 @@ fn index_specs() {
     );
     assert_eq!(r.get_i32("code").ok(), Some(13028));
 }
+
+#[test]
+fn geo_near_reads_let_constants() {
+    let mut e = grid(Some("2d"));
+    let stage = doc! {"$geoNear": {"near": "$$p", "distanceField": "d", "maxDistance": "$$m"}};
+    let r = run(
+        &mut e,
+        doc! {"aggregate": "c", "pipeline": [stage], "cursor": {}, "let": {"p": [0, 0], "m": 1}},
+    );
+    assert_eq!(ids(&r), vec![0, 1, 10]);
+}

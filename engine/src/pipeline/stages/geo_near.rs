@@ -66,6 +66,22 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
         parsed_query: Filter::parse(&Document::new())?,
     };
     for (k, v) in spec {
+        // `near`, `minDistance` and `maxDistance` may name the command's `let` constants
+        // (`"$$point"`): MongoDB 8.0 requires them constant, so they are resolved here.
+        let resolved;
+        let v = match (k.as_str(), v) {
+            ("near" | "minDistance" | "maxDistance", Bson::String(s)) if s.starts_with("$$") => {
+                let e = crate::expression::Expression::parse_in(v, cx.scope)?;
+                resolved = match e.as_constant() {
+                    Some(c) => c.clone(),
+                    None => e.evaluate(&Document::new())?.ok_or_else(|| {
+                        Error::location(5860401, format!("$geoNear '{k}' must be a constant"))
+                    })?,
+                };
+                &resolved
+            }
+            _ => v,
+        };
         match k.as_str() {
             "near" => stage.near = v.clone(),
             "spherical" => stage.spherical = crate::expression::truthy(&Some(v.clone())),
