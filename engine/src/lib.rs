@@ -24,6 +24,7 @@ pub mod exec;
 pub mod explain;
 pub mod expression;
 pub mod fold;
+pub mod geo;
 #[cfg(target_arch = "wasm32")]
 pub mod grow_in_steps;
 pub mod index;

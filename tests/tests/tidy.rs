@@ -194,6 +194,10 @@ const FILTER_PARSE_ALLOWED: &[(&str, &str)] = &[
         "restrictSearchWithMatch; the $in filter built per depth",
     ),
     (
+        "engine/src/pipeline/stages/geo_near.rs",
+        "$geoNear's query, and its near clause built per run",
+    ),
+    (
         "engine/src/update/positional.rs",
         "arrayFilters, parsed once per command",
     ),

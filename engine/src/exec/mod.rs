@@ -16,6 +16,7 @@ pub mod distinct_scan;
 pub mod eof;
 pub mod express;
 pub mod fetch;
+pub mod geo_near;
 pub mod idhack;
 pub mod index_scan;
 pub mod limit;
@@ -280,6 +281,12 @@ pub fn build<'a>(sol: &Solution, cx: ExecContext<'a>) -> Result<Box<dyn Stage + 
         Solution::Skip { n, child } => Box::new(skip::Skip::new(*n, build(child, cx)?)),
         Solution::Limit { n, child } => Box::new(limit::Limit::new(*n, build(child, cx)?)),
         Solution::Text(plan) => text::build(plan, coll, cx)?,
+        Solution::GeoNear(plan) => Box::new(geo_near::GeoNear::new(
+            coll,
+            planned_index(coll, &plan.index_name)?,
+            (**plan).clone(),
+            cx.match_ctx,
+        )),
         Solution::Projection {
             kind,
             transform_by,
@@ -689,6 +696,7 @@ fn collect_index_names<'a>(plan: &'a Solution, names: &mut Vec<&'a str>) {
             Some(p.index_name.as_str())
         }
         Solution::Text(t) => Some(t.index_name.as_str()),
+        Solution::GeoNear(g) => Some(g.index_name.as_str()),
         Solution::IdHack { .. } => Some(crate::index::ID_INDEX_NAME),
         _ => None,
     };
@@ -834,6 +842,8 @@ mod or_tests;
 #[cfg(test)]
 mod count_tests;
 
+#[cfg(test)]
+mod geo_tests;
 #[cfg(test)]
 mod text_tests;
 

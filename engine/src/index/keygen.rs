@@ -55,6 +55,9 @@ pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
             wildcard_multikey,
         }));
     }
+    if super::geo_keys::is_geo(spec) {
+        return super::geo_keys::doc_keys(spec, doc);
+    }
     if let Some(keys) = single_top_level_key(spec, doc) {
         return Ok(keys);
     }

@@ -8,6 +8,7 @@
 
 pub mod btree_key_generator;
 pub mod encode;
+pub mod geo_keys;
 pub mod keygen;
 pub mod spec;
 pub mod text;

@@ -24,6 +24,10 @@ pub enum KeyKind {
     Hashed,
     /// The `_fts` part of a text index: the term.
     Text,
+    /// A `2d` part: legacy coordinate pairs on a plane (see [`super::geo_keys`]).
+    Geo2d,
+    /// A `2dsphere` part: GeoJSON and legacy pairs on the sphere.
+    Geo2dSphere,
 }
 
 /// One field of a key pattern.
@@ -118,6 +122,13 @@ const KNOWN_OPTIONS: &[&str] = &[
     "language_override",
     "textIndexVersion",
     "wildcardProjection",
+    "2dsphereIndexVersion",
+    "bits",
+    "min",
+    "max",
+    "bucketSize",
+    "coarsestIndexedLevel",
+    "finestIndexedLevel",
 ];
 
 /// Options only text indexes take.
@@ -350,6 +361,27 @@ impl IndexSpec {
         };
         let version = index_version(spec)?;
         let mut document = doc! {"v": version, "key": key.clone(), "name": name.clone()};
+        if parts.iter().any(|p| p.kind == KeyKind::Geo2dSphere) {
+            // MongoDB 8.0 builds version 3 unless asked for 1 or 2 (S2AccessMethod).
+            let v = spec
+                .get("2dsphereIndexVersion")
+                .map(crate::value::as_i64_signed);
+            if v.is_some_and(|v| !(1..=3).contains(&v)) {
+                return Err(Error::new(
+                    ErrorCode::CannotCreateIndex,
+                    format!(
+                        "unsupported geo index version {{ 2dsphereIndexVersion : {} }}, only support versions: [1,2,3]",
+                        v.unwrap_or(0)
+                    ),
+                ));
+            }
+            if v.is_none() {
+                document.insert("2dsphereIndexVersion", 3);
+            }
+        }
+        if parts.iter().any(|p| p.kind == KeyKind::Geo2d) {
+            super::geo_keys::Flat::of(spec)?;
+        }
         for (k, v) in spec {
             match k.as_str() {
                 "key" | "name" | "v" | "ns" | "background" | "dropDups" => {}
@@ -525,7 +557,16 @@ fn parse_key_pattern(key: &Document) -> Result<Vec<KeyPart>> {
             }
             Bson::String(s) if s == "hashed" => KeyKind::Hashed,
             Bson::String(s) if s == "text" && field == "_fts" => KeyKind::Text,
-            Bson::String(s) if ["text", "2d", "2dsphere", "geoHaystack"].contains(&s.as_str()) => {
+            Bson::String(s) if s == "2d" => KeyKind::Geo2d,
+            Bson::String(s) if s == "2dsphere" => KeyKind::Geo2dSphere,
+            // MongoDB 5.0 removed geoHaystack indexes (index_key_validate.cpp).
+            Bson::String(s) if s == "geoHaystack" => {
+                return Err(Error::new(
+                    ErrorCode::CannotCreateIndex,
+                    "GeoHaystack indexes cannot be created in version 4.9 and above",
+                ));
+            }
+            Bson::String(s) if s == "text" => {
                 return Err(Error::new(
                     ErrorCode::NotImplemented,
                     format!("'{s}' indexes are not supported by Sprout yet"),
@@ -575,12 +616,40 @@ fn parse_key_pattern(key: &Document) -> Result<Vec<KeyPart>> {
             kind,
         });
     }
+    check_plugins(&parts)?;
     // MongoDB's `Ordering::make` (src/mongo/bson/ordering.h) holds one direction bit per field
     // in 32 bits: `uassert(13103, "too many compound keys", n < kMaxCompoundIndexKeys)`.
     if parts.len() > MAX_COMPOUND_INDEX_KEYS {
         return Err(Error::location(13103, "too many compound keys"));
     }
     Ok(parts)
+}
+
+/// One index plugin per index (IndexNames::findPluginName refuses two kinds), a `2d` field
+/// only first and only once (MongoDB's `TwoDAccessMethod` reads the first field as the geo one).
+fn check_plugins(parts: &[KeyPart]) -> Result<()> {
+    let mut kinds: Vec<KeyKind> = parts
+        .iter()
+        .map(|p| p.kind)
+        .filter(|k| !matches!(k, KeyKind::Ascending | KeyKind::Descending))
+        .collect();
+    kinds.dedup();
+    if kinds.len() > 1 {
+        return Err(Error::new(
+            ErrorCode::CannotCreateIndex,
+            "Can't use more than one index plugin for a single index.",
+        ));
+    }
+    let flat: Vec<usize> = (0..parts.len())
+        .filter(|i| parts[*i].kind == KeyKind::Geo2d)
+        .collect();
+    if flat.len() > 1 {
+        return Err(Error::location(16800, "can't have 2 geo fields"));
+    }
+    if flat.first().is_some_and(|i| *i != 0) {
+        return Err(Error::location(16801, "2d has to be first in index"));
+    }
+    Ok(())
 }
 
 /// Most fields in one index key pattern (MongoDB's `kMaxCompoundIndexKeys`).

@@ -47,6 +47,23 @@ pub fn eval(
             Ok(true)
         }
         Expr::Not(inner) => Ok(!eval(inner, doc, ctx, &mut None)?),
+        Expr::Path {
+            path,
+            pred: ValuePred::Geo(geo),
+        } => {
+            // Geometry tests can fail (geometries too large to compare): the error is the
+            // query's, not a non-match.
+            let mut out = Ok(false);
+            let _ = for_each_item(doc, path, LeafArrays::NoExpand, &mut |item| {
+                match item.value.map(|v| geo.query.matches(v)) {
+                    Some(Ok(true)) => out = Ok(true),
+                    Some(Err(e)) => out = Err(e),
+                    _ => return ControlFlow::Continue(()),
+                }
+                ControlFlow::Break(())
+            });
+            out
+        }
         Expr::Path { path, pred } => {
             let leaf = if pred.reads_whole_arrays() {
                 LeafArrays::NoExpand
@@ -118,6 +135,7 @@ impl ValuePred {
             }
             ValuePred::Not(inner) => !inner.iter().all(|p| p.matches(Some(v))),
             ValuePred::All(inner) => inner.iter().all(|p| p.matches(Some(v))),
+            ValuePred::Geo(g) => g.query.matches(v).unwrap_or(false),
         }
     }
 

@@ -58,6 +58,9 @@ pub enum ValuePred {
     Not(Vec<ValuePred>),
     /// Several predicates on one value (`{$gt: 1, $lt: 5}` under `$not`).
     All(Vec<ValuePred>),
+    /// `$geoWithin`, `$geoIntersects`, `$near`… (see [`crate::geo::query`]): the value at the
+    /// path is read whole (a legacy pair is an array).
+    Geo(Box<crate::geo::query::GeoPred>),
 }
 
 /// `$eq $lt $lte $gt $gte`.
@@ -93,7 +96,10 @@ impl ValuePred {
     pub fn reads_whole_arrays(&self) -> bool {
         matches!(
             self,
-            ValuePred::Size(_) | ValuePred::ElemMatchObject(_) | ValuePred::ElemMatchValue(_)
+            ValuePred::Size(_)
+                | ValuePred::ElemMatchObject(_)
+                | ValuePred::ElemMatchValue(_)
+                | ValuePred::Geo(_)
         )
     }
 }
@@ -107,6 +113,32 @@ impl Expr {
             Expr::Not(e) => e.text_query(),
             _ => None,
         }
+    }
+
+    /// The near queries (`$near`, `$nearSphere`, `$geoNear`) of the tree, with their paths and
+    /// whether each sits at the top level (the root, or under top-level `$and`s only).
+    pub fn near_queries(&self) -> Vec<(&FieldPath, &crate::geo::query::GeoPred, bool)> {
+        fn walk<'e>(
+            e: &'e Expr,
+            top: bool,
+            out: &mut Vec<(&'e FieldPath, &'e crate::geo::query::GeoPred, bool)>,
+        ) {
+            match e {
+                Expr::Path {
+                    path,
+                    pred: ValuePred::Geo(g),
+                } if g.near().is_some() => out.push((path, g, top)),
+                Expr::And(c) => c.iter().for_each(|c| walk(c, top, out)),
+                // A one-clause `$or` is its clause (the optimizer unwraps it).
+                Expr::Or(c) if c.len() == 1 => walk(&c[0], top, out),
+                Expr::Or(c) | Expr::Nor(c) => c.iter().for_each(|c| walk(c, false, out)),
+                Expr::Not(inner) => walk(inner, false, out),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, true, &mut out);
+        out
     }
 
     /// Whether the tree holds a `$where` node.

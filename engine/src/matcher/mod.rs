@@ -85,6 +85,21 @@ pub fn ban_features(query: &Document, expr: bool) -> crate::error::Result<()> {
                     }
                 }
             }
+            // Near queries are a special feature too (MatchExpressionParser's kGeoNear).
+            (_, bson::Bson::Document(ops))
+                if ops
+                    .keys()
+                    .any(|k| matches!(k.as_str(), "$near" | "$nearSphere" | "$geoNear")) =>
+            {
+                return Err(crate::error::Error::bad_value(
+                    "$geoNear, $near, and $nearSphere are not allowed in this context",
+                ));
+            }
+            (_, bson::Bson::Document(ops)) => {
+                if let Some(bson::Bson::Document(inner)) = ops.get("$elemMatch") {
+                    ban_features(inner, expr)?;
+                }
+            }
             _ => {}
         }
     }
@@ -284,5 +299,10 @@ impl Filter {
     /// Whether the filter uses `$where` (and so needs a [`WhereEvaluator`]).
     pub fn has_where(&self) -> bool {
         self.root.has_where()
+    }
+
+    /// Whether the filter has a near query (`$near`, `$nearSphere`, `$geoNear`) anywhere.
+    pub fn has_near(&self) -> bool {
+        !self.root.near_queries().is_empty()
     }
 }

@@ -6,6 +6,7 @@ use super::bits::{BitOp, BitTest};
 use super::expr::{CmpOp, Expr, InList, TextQuery, ValuePred};
 use crate::error::{Error, ErrorCode, Result};
 use crate::expression::Scope;
+use crate::geo::query::GeoPred;
 use crate::path::FieldPath;
 use crate::value::compare_values;
 use crate::value::display::key_value;
@@ -369,10 +370,18 @@ fn parse_operators(path: &str, ops: &Document) -> Result<Vec<ValuePred>> {
                 preds.push(ValuePred::Bits(BitTest::parse(bit_op, op, path, operand)?));
             }
             "$where" => return Err(Error::bad_value("$where cannot be applied to a field")),
-            "$near" | "$nearSphere" | "$geoNear" | "$geoWithin" | "$geoIntersects" | "$within" => {
-                return Err(Error::bad_value(format!(
-                    "{op} is not supported: Sprout has no geospatial queries"
-                )));
+            "$near" | "$nearSphere" | "$geoNear" | "$maxDistance" | "$minDistance" => {
+                if !preds
+                    .iter()
+                    .any(|p| matches!(p, ValuePred::Geo(g) if g.near().is_some()))
+                {
+                    preds.push(ValuePred::Geo(Box::new(GeoPred::parse_near(ops)?)));
+                }
+            }
+            "$geoWithin" | "$within" | "$geoIntersects" => {
+                preds.push(ValuePred::Geo(Box::new(GeoPred::parse_region(
+                    op, operand,
+                )?)));
             }
             other => return Err(Error::bad_value(format!("unknown operator: {other}"))),
         }

@@ -87,6 +87,7 @@ fn pred_doc(pred: &ValuePred) -> Document {
             }
             doc! {"$not": d}
         }
+        ValuePred::Geo(g) => g.doc.clone(),
         ValuePred::All(inner) => {
             let items: Vec<Bson> = inner.iter().map(|p| Bson::Document(pred_doc(p))).collect();
             doc! {"$and": items}

@@ -21,6 +21,7 @@
 pub mod bounds;
 pub mod count;
 pub mod explode;
+pub mod geo;
 pub mod min_max;
 pub mod or;
 pub mod plan_cache;
@@ -93,6 +94,8 @@ pub enum Solution {
     DistinctScan(IxScanPlan),
     /// A `$text` search through the text index (see [`text`]).
     Text(Box<text::TextPlan>),
+    /// A near search through a geo index, nearest first (see [`geo`]).
+    GeoNear(Box<geo::GeoNearPlan>),
 }
 
 /// Which projection stage applies the projection.
@@ -187,6 +190,9 @@ pub fn plan_find(coll: Option<&Collection>, q: &CanonicalQuery<'_>) -> Result<Ve
     if q.spec.filter.text_query().is_some() {
         return Ok(vec![finish(q, text::plan_text(coll, q)?, false)?]);
     }
+    if let Some(near) = geo::plan_near(coll, q)? {
+        return Ok(vec![finish(q, near, false)?]);
+    }
     let Some(coll) = coll else {
         return Ok(vec![Solution::Eof]);
     };
@@ -229,6 +235,10 @@ pub fn plan_find(coll: Option<&Collection>, q: &CanonicalQuery<'_>) -> Result<Ve
                 _ => {}
             }
             let forced = hinted.is_some();
+            if geo::is_geo(index) {
+                out.extend(geo::within_solution(index, parts, q, forced)?);
+                continue;
+            }
             if index.spec.wildcard.is_some() {
                 let found = wildcard::solutions(index, parts, q)?;
                 if forced && found.is_empty() {
@@ -404,7 +414,11 @@ fn index_access_as(
     q: &CanonicalQuery<'_>,
     hinted: bool,
 ) -> Result<Option<IndexAccess>> {
-    if index.spec.parts.is_empty() || index.spec.wildcard.is_some() || !collation_allows(index) {
+    if index.spec.parts.is_empty()
+        || index.spec.wildcard.is_some()
+        || geo::is_geo(index)
+        || !collation_allows(index)
+    {
         return Ok(None);
     }
     // Partial indexes serve only queries whose filter implies the partial filter.

@@ -285,6 +285,8 @@ fn stage_of(s: &Solution) -> &'static str {
         Solution::CountScan(_) => "COUNT_SCAN",
         Solution::DistinctScan(_) => "DISTINCT_SCAN",
         Solution::Text(_) => "TEXT",
+        Solution::GeoNear(g) if g.sphere => "GEO_NEAR_2DSPHERE",
+        Solution::GeoNear(_) => "GEO_NEAR_2D",
     }
 }
 

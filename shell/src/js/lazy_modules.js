@@ -51,8 +51,8 @@
     'hostInfo', 'serverBuildInfo', 'getProfilingLevel', 'killOp', 'fsyncLock', 'fsyncUnlock'], true);
   methods('legacy_helpers', C, ['mapReduce'], true);
   globals('test_helpers', ['ErrorCodes', 'ErrorCodeStrings', 'jsTestName', 'jsTestLog', 'jsTestOptions',
-    'jsTest', 'Random', 'DBCommandCursor', 'bsonWoCompare', 'bsonBinaryEqual', '_isWindows', 'isString',
-    'isNumber', 'isObject', 'testingReplication']);
+    'jsTest', 'Random', 'Geo', 'DBCommandCursor', 'bsonWoCompare', 'bsonBinaryEqual', '_isWindows',
+    'isString', 'isNumber', 'isObject', 'testingReplication']);
   methods('test_helpers', g.assert, ['commandWorked', 'commandWorkedIgnoringWriteErrors', 'commandFailed',
     'commandFailedWithCode', 'commandWorkedOrFailedWithCode', 'writeOK', 'writeError', 'writeErrorWithCode',
     'throwsWithCode', 'close', 'between', 'betweenIn', 'betweenEx', 'hasFields', 'sameMembers', 'setEq',

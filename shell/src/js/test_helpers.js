@@ -161,6 +161,27 @@
   };
   define(g, 'Random', Random);
 
+  // ---- Geo (the legacy shell's distance helpers: plane distance, great-circle radians) ---------
+  function geoPair(p) {
+    if (Array.isArray(p)) return [Number(p[0]), Number(p[1])];
+    var k = Object.keys(p);
+    return [Number(p[k[0]]), Number(p[k[1]])];
+  }
+  define(g, 'Geo', {
+    distance: function (a, b) {
+      var p = geoPair(a), q = geoPair(b);
+      return Math.sqrt(Math.pow(p[0] - q[0], 2) + Math.pow(p[1] - q[1], 2));
+    },
+    // Haversine on (lng, lat) degrees, in radians.
+    sphereDistance: function (a, b) {
+      var p = geoPair(a), q = geoPair(b), r = Math.PI / 180;
+      var dlat = (q[1] - p[1]) * r, dlng = (q[0] - p[0]) * r;
+      var h = Math.pow(Math.sin(dlat / 2), 2) +
+        Math.cos(p[1] * r) * Math.cos(q[1] * r) * Math.pow(Math.sin(dlng / 2), 2);
+      return 2 * Math.asin(Math.min(1, Math.sqrt(h)));
+    },
+  });
+
   // ---- Array, Object, Number helpers ----------------------------------------------------------
   var ARRAY_GENERICS = g.__sproutApi.arrayGenerics;
   define(Array, 'contains', function (arr, obj) {

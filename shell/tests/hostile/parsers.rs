@@ -83,9 +83,8 @@ fn filters() -> Vec<Row> {
         (
             "near-without-index",
             "{a: {$near: [0, 0]}}",
-            // Sprout has no geospatial queries and says so (MongoDB: "unable to find index
-            // for $geoNear query").
-            "(?i)\\$near|geo",
+            // MongoDB 8.0: NoQueryExecutionPlans, "unable to find index for $geoNear query".
+            "unable to find index for \\$geoNear query",
         ),
         (
             "text-without-index",
@@ -124,6 +123,26 @@ fn filters() -> Vec<Row> {
             "unknown operator",
         ),
         ("geoWithin-bad", "{a: {$geoWithin: 1}}", "(?i)geo|within"),
+        (
+            "geo-nan-center",
+            "{a: {$geoWithin: {$center: [[NaN, 0], 1]}}}",
+            "point must be a pair of numbers",
+        ),
+        (
+            "geo-huge-polygon",
+            "{a: {$geoWithin: {$polygon: Array.from({length: 200000}, (_, i) => [i, i % 7])}}}",
+            "too many points",
+        ),
+        (
+            "geo-nested-collection",
+            "{a: {$geoIntersects: {$geometry: {type: 'GeometryCollection', geometries: [{type: 'GeometryCollection', geometries: []}]}}}}",
+            "cannot be nested",
+        ),
+        (
+            "geo-huge-geojson",
+            "{a: {$geoIntersects: {$geometry: {type: 'MultiPoint', coordinates: Array.from({length: 100001}, () => [0, 0])}}}}",
+            "more than 100000 vertices",
+        ),
         (
             "options-without-regex",
             "{b: {$options: 'i'}}",

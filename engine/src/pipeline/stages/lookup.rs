@@ -308,10 +308,16 @@ impl Lookup {
             if pipeline.starts_with_source() {
                 matched = Vec::new();
             }
+            // A sub-pipeline that reads the collection itself (`$geoNear`) reads `from`.
+            let collection = match &self.from {
+                Some(from) if pipeline.starts_with_source() => Some(from.as_str()),
+                _ => cx.collection,
+            };
             let sub_cx = RunContext {
                 joined_limit: Some(JoinedLimit {
                     from: self.foreign_name(),
                 }),
+                collection,
                 ..*cx
             };
             matched = pipeline.run(matched, &sub_cx)?;

@@ -28,6 +28,12 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
             "$where is not allowed inside of a $match aggregation expression",
         ));
     }
+    // MatchExpressionParser without AllowedFeatures::kGeoNear (document_source_match.cpp).
+    if stage.filter.has_near() {
+        return Err(Error::bad_value(
+            "$geoNear, $near, and $nearSphere are not allowed in this context",
+        ));
+    }
     Ok(Box::new(stage))
 }
 

@@ -9,6 +9,7 @@ mod densify;
 mod documents;
 mod facet;
 mod fill;
+mod geo_near;
 mod granularity;
 mod graph_lookup;
 mod group;
@@ -51,6 +52,7 @@ pub use out::OutSpec;
 pub const REGISTRY: &[(&str, ParseStage)] = &[
     ("$documents", documents::parse),
     ("$match", match_stage::parse),
+    ("$geoNear", geo_near::parse),
     ("$project", project::parse),
     ("$addFields", add_fields::parse_add_fields),
     ("$set", add_fields::parse_set),

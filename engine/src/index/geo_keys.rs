@@ -1,0 +1,312 @@
+//! Keys of `2d` and `2dsphere` indexes. A document's geo field is checked as MongoDB 8.0
+//! checks it before indexing: a `2d` field must hold legacy pairs within the index's `min`/`max`
+//! (codes 13026, 16433, 13067, 13068); a `2dsphere` field must hold valid GeoJSON or legacy
+//! pairs in longitude/latitude range (code 16755, "Can't extract geo keys"). A `2d` index leaves
+//! out documents without the field; a `2dsphere` index (version 2 and 3) leaves out documents
+//! without any of its geo fields.
+//!
+//! The key of a geo part is one cell number (a geohash of the first location for `2d`, a
+//! half-degree grid cell for `2dsphere`), one key per document: Sprout's geo plans scan the whole
+//! index and test geometries on the documents (see `crate::geo`), so keys only say which
+//! documents are indexed; MongoDB's S2 cell coverings are not reproduced.
+
+use std::collections::BTreeSet;
+
+use bson::{Bson, Document};
+
+use super::keygen::DocKeys;
+use super::spec::{IndexSpec, KeyKind};
+use crate::error::{Error, Result};
+use crate::geo::{Geometry, Pt, read_shape};
+use crate::value::display::key_value;
+
+/// A `2d` index's coordinate range and geohash precision (`min`, `max`, `bits`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Flat {
+    pub min: f64,
+    pub max: f64,
+    pub bits: u32,
+}
+
+impl Flat {
+    /// The options of a `2d` index spec document, checked as MongoDB checks them.
+    pub fn of(spec: &Document) -> Result<Flat> {
+        let num = |k: &str, default: f64| -> Result<f64> {
+            match spec.get(k) {
+                None => Ok(default),
+                Some(v) => crate::value::as_f64(v)
+                    .filter(|d| d.is_finite())
+                    .ok_or_else(|| Error::bad_value(format!("{k} must be a number"))),
+            }
+        };
+        let (min, max) = (num("min", -180.0)?, num("max", 180.0)?);
+        let bits = num("bits", 26.0)?;
+        if !(1.0..=32.0).contains(&bits) {
+            return Err(Error::location(
+                13028,
+                "bits in geo index must be between 1 and 32",
+            ));
+        }
+        if max <= min {
+            return Err(Error::location(13067, "need a max value greater than min"));
+        }
+        Ok(Flat {
+            min,
+            max,
+            bits: bits as u32,
+        })
+    }
+
+    /// The geohash of a point (`bits` bits per coordinate, interleaved x then y).
+    fn hash(&self, p: Pt) -> i64 {
+        let scale = (1u64 << self.bits) as f64 / (self.max - self.min);
+        let top = (1u64 << self.bits) - 1;
+        let x = (((p.x - self.min) * scale) as u64).min(top);
+        let y = (((p.y - self.min) * scale) as u64).min(top);
+        let mut h = 0u64;
+        for i in (0..self.bits).rev() {
+            h = (h << 2) | (((x >> i) & 1) << 1) | ((y >> i) & 1);
+        }
+        h as i64
+    }
+}
+
+/// Whether a spec has a geo key part.
+pub fn is_geo(spec: &IndexSpec) -> bool {
+    spec.parts
+        .iter()
+        .any(|p| matches!(p.kind, KeyKind::Geo2d | KeyKind::Geo2dSphere))
+}
+
+/// The keys a document gives a geo index (`None`: the document is not indexed).
+pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
+    let mut key = Vec::with_capacity(spec.parts.len());
+    let mut sphere_fields = 0;
+    let mut sphere_found = 0;
+    for part in &spec.parts {
+        let v = crate::path::lookup(doc, &part.path);
+        match part.kind {
+            KeyKind::Geo2d => match v {
+                // An empty array or document holds no location: not indexed, not refused.
+                Some(Bson::Array(a)) if a.is_empty() => return Ok(None),
+                Some(Bson::Document(d)) if d.is_empty() => return Ok(None),
+                Some(v @ (Bson::Array(_) | Bson::Document(_))) => {
+                    key.push(Bson::Int64(flat_key(&Flat::of(&spec.document)?, v, doc)?));
+                }
+                _ => return Ok(None),
+            },
+            KeyKind::Geo2dSphere => {
+                sphere_fields += 1;
+                match v {
+                    None | Some(Bson::Null | Bson::Undefined) => key.push(Bson::Null),
+                    Some(Bson::Array(a)) if a.is_empty() => key.push(Bson::Null),
+                    Some(Bson::Document(d)) if d.is_empty() => key.push(Bson::Null),
+                    Some(v) => {
+                        sphere_found += 1;
+                        key.push(Bson::Int64(sphere_key(v, doc)?));
+                    }
+                }
+            }
+            _ => key.push(v.cloned().unwrap_or(Bson::Null)),
+        }
+    }
+    if sphere_fields > 0 && sphere_found == 0 {
+        return Ok(None);
+    }
+    Ok(Some(DocKeys {
+        keys: vec![key],
+        multikey_paths: vec![BTreeSet::new(); spec.parts.len()],
+        wildcard_multikey: BTreeSet::new(),
+    }))
+}
+
+/// A `2d` field: one pair, or an array (or document) of pairs (a multi-location document).
+fn flat_key(flat: &Flat, v: &Bson, doc: &Document) -> Result<i64> {
+    let items: Vec<&Bson> = match v {
+        Bson::Array(a) => a.iter().collect(),
+        Bson::Document(d) => d.values().collect(),
+        _ => Vec::new(),
+    };
+    let single = items
+        .first()
+        .is_some_and(|f| crate::value::as_f64(f).is_some());
+    let locations: Vec<&Bson> = if single || items.is_empty() {
+        vec![v]
+    } else {
+        items
+    };
+    let mut first = None;
+    for loc in locations {
+        let p = flat_point(flat, loc, doc)?;
+        first.get_or_insert(flat.hash(p));
+    }
+    Ok(first.unwrap_or(0))
+}
+
+fn flat_point(flat: &Flat, v: &Bson, doc: &Document) -> Result<Pt> {
+    let items: Vec<&Bson> = match v {
+        Bson::Array(a) => a.iter().collect(),
+        Bson::Document(d) => d.values().collect(),
+        _ => return Err(not_a_pair(doc)),
+    };
+    match items.len() {
+        0 => return Err(Error::location(13067, "geo field is empty")),
+        1 => return Err(Error::location(13068, "geo field only has 1 element")),
+        _ => {}
+    }
+    let (Some(x), Some(y)) = (
+        crate::value::as_f64(items[0]),
+        crate::value::as_f64(items[1]),
+    ) else {
+        return Err(not_a_pair(doc));
+    };
+    for c in [x, y] {
+        // GeoHashConverter::hash (16433): the bounds are inclusive; NaN is in no interval.
+        if !(c >= flat.min && c <= flat.max) {
+            return Err(Error::location(
+                16433,
+                format!(
+                    "point not in interval of [ {}, {} ] :: caused by :: {}",
+                    flat.min,
+                    flat.max,
+                    key_value(v)
+                ),
+            ));
+        }
+    }
+    Ok(Pt { x, y })
+}
+
+fn not_a_pair(doc: &Document) -> Error {
+    Error::location(
+        13026,
+        format!(
+            "geo values must be 'legacy coordinate pairs' for 2d indexes: {}",
+            key_value(&Bson::Document(doc.clone()))
+        ),
+    )
+}
+
+/// MongoDB's error for a document whose geometry a 2dsphere index cannot read.
+fn cannot_extract(doc: &Document, why: &str) -> Error {
+    Error::location(
+        16755,
+        format!(
+            "Can't extract geo keys: {}  {why}",
+            key_value(&Bson::Document(doc.clone()))
+        ),
+    )
+}
+
+/// A `2dsphere` field: GeoJSON, a legacy pair, or an array of them.
+fn sphere_key(v: &Bson, doc: &Document) -> Result<i64> {
+    let one = |v: &Bson| -> Result<Pt> {
+        match read_shape(v) {
+            Ok(Some(s)) => {
+                if s.legacy
+                    && let Geometry::Point(p) = s.geometry
+                {
+                    crate::geo::check_lng_lat(p.x, p.y).map_err(|e| cannot_extract(doc, &e))?;
+                }
+                s.geometry
+                    .points()
+                    .first()
+                    .copied()
+                    .ok_or_else(|| cannot_extract(doc, "empty geometry"))
+            }
+            Ok(None) => Err(cannot_extract(
+                doc,
+                "Point must be an array or object, instead got type",
+            )),
+            Err(e) => Err(cannot_extract(doc, &e)),
+        }
+    };
+    let first = match (read_shape(v), v) {
+        (Ok(None), Bson::Array(items)) => {
+            let mut first = None;
+            for item in items {
+                let p = one(item)?;
+                first.get_or_insert(p);
+            }
+            first
+        }
+        _ => Some(one(v)?),
+    };
+    let p = first.unwrap_or(Pt { x: 0.0, y: 0.0 });
+    let (row, col) = (((p.y + 90.0) * 2.0) as i64, ((p.x + 180.0) * 2.0) as i64);
+    Ok(row * 721 + col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::doc;
+
+    fn spec(key: Document) -> IndexSpec {
+        IndexSpec::parse(&doc! {"key": key, "name": "g"}).unwrap()
+    }
+
+    #[test]
+    fn flat_keys_and_errors() {
+        let s = spec(doc! {"loc": "2d"});
+        assert!(doc_keys(&s, &doc! {"a": 1}).unwrap().is_none());
+        assert!(doc_keys(&s, &doc! {"loc": 5}).unwrap().is_none());
+        assert!(doc_keys(&s, &doc! {"loc": [1, 2]}).unwrap().is_some());
+        assert!(
+            doc_keys(&s, &doc! {"loc": [[1, 2], [3, 4]]})
+                .unwrap()
+                .is_some()
+        );
+        let e = doc_keys(&s, &doc! {"loc": [200, 2]}).unwrap_err();
+        assert_eq!(e.code.code(), 16433);
+        assert!(
+            e.message
+                .starts_with("point not in interval of [ -180, 180 ]")
+        );
+        assert!(doc_keys(&s, &doc! {"loc": [180, -180]}).unwrap().is_some());
+        assert!(doc_keys(&s, &doc! {"loc": []}).unwrap().is_none());
+        assert_eq!(
+            doc_keys(&s, &doc! {"loc": [1]}).unwrap_err().code.code(),
+            13068
+        );
+        assert_eq!(
+            doc_keys(&s, &doc! {"loc": ["a", 1]})
+                .unwrap_err()
+                .code
+                .code(),
+            13026
+        );
+        assert_eq!(
+            doc_keys(&s, &doc! {"loc": [f64::NAN, 1]})
+                .unwrap_err()
+                .code
+                .code(),
+            16433
+        );
+    }
+
+    #[test]
+    fn sphere_keys_and_errors() {
+        let s = spec(doc! {"loc": "2dsphere", "b": 1});
+        assert!(
+            doc_keys(&s, &doc! {"b": 1}).unwrap().is_none(),
+            "sparse by nature"
+        );
+        assert!(doc_keys(&s, &doc! {"loc": [1, 2]}).unwrap().is_some());
+        let poly = doc! {"loc": {"type": "Polygon", "coordinates": [[[0, 0], [0, 1], [1, 1], [0, 1], [0, 0]]]}};
+        let e = doc_keys(&s, &poly).unwrap_err();
+        assert_eq!(e.code.code(), 16755);
+        assert!(e.message.starts_with("Can't extract geo keys: { loc: "));
+        assert_eq!(
+            doc_keys(&s, &doc! {"loc": [200, 2]})
+                .unwrap_err()
+                .code
+                .code(),
+            16755
+        );
+        assert_eq!(
+            doc_keys(&s, &doc! {"loc": "x"}).unwrap_err().code.code(),
+            16755
+        );
+    }
+}
