@@ -62,6 +62,22 @@ const others = [
   { _id: 28, deep: { a: [1, { ref: new BSON.ObjectId('0123456789abcdef01234567') }] } },
   { _id: 29, dbref: { $ref: 'c', $id: 1 } },
 ];
+// Documents of one shape in a row (the decoder then makes them from one object literal), names
+// that need escaping in a literal, `__proto__` in a repeated shape, a shape that loses or gains
+// a field, documents wider than the decoder's 32 name slots, and same-shape documents in arrays.
+const wide = (id, n) => Object.fromEntries([['_id', id], ...Array.from({ length: n }, (_, k) => ['f' + k, k])]);
+const shapes = [
+  ...[1, 2, 3, 4].map((i) => ({ _id: i, 'q"uote': i, 'back\\slash': 'b', '\u2028': 3, 'é': 4, 10: 'int', '': 0 })),
+  ...[5, 6, 7].map((i) => ({ _id: i, ['__proto__']: { x: i }, b: 1 })),
+  ...[8, 9, 10].map((i) => ({ _id: i, a: 1, b: 2 })),
+  ...[11, 12, 13, 14].map((i) => ({ _id: i, a: 1 })),
+  { _id: 15, a: 1, b: 2 },
+  ...[16, 17, 18].map((i) => wide(i, 40)),
+  ...[19, 20, 21].map((i) => wide(i, 4)),
+  ...[22, 23].map((i) => wide(i, 31)),
+  ...[24, 25, 26].map((i) => ({ _id: i, items: [{ a: 1, b: 2 }, { a: 3, b: { c: [{ d: 1 }, { d: 2 }, { d: 3 }] } }, { a: 5, b: 6 }, { a: 1 }, {}] })),
+];
+bytesReply({ insert: 'shapes', documents: shapes });
 bytesReply({ insert: 'plain', documents: plain });
 bytesReply({ insert: 'others', documents: others });
 
@@ -81,6 +97,12 @@ const check = (command) => {
 };
 check({ find: 'plain', filter: {}, batchSize: 1e9 });
 for (const p of plain) check({ find: 'plain', filter: { _id: p._id } });
+for (let r = 0; r < 3; r++) {
+  const got = check({ find: 'shapes', filter: {}, batchSize: 1e9 }).cursor.firstBatch;
+  assert.notEqual(got[0], got[1], 'every document its own object');
+  check({ find: 'shapes', filter: { _id: { $gte: 16 } }, batchSize: 1e9 });
+  check({ find: 'shapes', filter: {}, sort: { _id: -1 }, batchSize: 1e9 });
+}
 assert.equal(fallbacks, 0, 'plain documents come out as objects');
 for (const o of others) {
   const before = fallbacks;
