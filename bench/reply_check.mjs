@@ -4,11 +4,14 @@
 // BSON bytes (not an object) whenever a reply holds a type the binding's decoder leaves to
 // js-bson (ObjectId, Long beyond 2^53, Decimal128, Binary, Timestamp, regex, MinKey, MaxKey,
 // code; ObjectId unless the bson package's types were handed over with `useBsonTypes`) or a
-// `$`-prefixed field name.
+// `$`-prefixed field name. And, for builds that take the command object, that the binding
+// encodes it into the bytes js-bson's `serialize` makes of it.
 //
 // Run: `node bench/reply_check.mjs <sprout_node.js>` (e.g. target/bench-node/sprout_node.js).
 import { createRequire } from 'node:module';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 const require = createRequire(import.meta.url);
 const BSON = require('bson');
 const { NodeEngine, useBsonTypes } = require(process.argv[2]);
@@ -132,3 +135,51 @@ const before = fallbacks;
 check({ find: 'oids', filter: {}, batchSize: 1e9 });
 assert.equal(fallbacks, before + 1, 'useBsonTypes(null): ObjectIds come back as bytes again');
 console.log(`runCommandObject: ${objects} replies as objects, ${fallbacks} as bytes, all as js-bson decodes them`);
+
+// Builds whose `runCommandObject` takes the command object: the binding's encoder (`encodeCommand`
+// in its `reply.js`) writes exactly js-bson's `serialize` bytes, or hands the command to it.
+const glue = require.resolve(resolve(process.argv[2]));
+if (require(glue).takesCommandObjects?.()) {
+  const snippets = join(dirname(glue), 'snippets');
+  const { encodeCommand } = require(join(snippets, readdirSync(snippets)[0], 'src', 'reply.js'));
+  const serialize = (c) => Buffer.from(BSON.BSON.serialize(c));
+  const sameBytes = (c, label) => {
+    const want = serialize(c);
+    const got = Buffer.from(encodeCommand(c));
+    assert.ok(want.equals(got), `${label}: ${want.toString('hex').slice(0, 200)} vs ${got.toString('hex').slice(0, 200)}`);
+  };
+  useBsonTypes(BSON.BSON);
+  const commands = [
+    { find: 'products', filter: { sku: 'sku0000077' }, batchSize: 1e9 },
+    { a: 0, b: -0, c: 2147483647, d: 2147483648, e: -2147483648, f: -2147483649, g: 1.5, h: NaN, i: Infinity, j: -Infinity, k: 2 ** 53, l: 2 ** 53 + 2, m: -(2 ** 53) },
+    { s: '', t: 'é€😀', u: '\ud800', v: 'a\u0000b', w: 'x'.repeat(70000), y: 'abc\udc00def' },
+    { t: true, f: false, n: null, u: undefined, arr: [1, undefined, null, 'x', [[]], {}], holes: [, 1, , 2] }, // eslint-disable-line no-sparse-arrays
+    { d: new Date(0), d2: new Date(-1), d3: new Date(8.64e15), d4: new Date(-8.64e15), d5: new Date(Date.UTC(2020, 1, 29, 1, 2, 3, 4)) },
+    { 2: 'a', 1: 'b', z: 1, '': 2, 'é': 3, '\ud83d': 4, ['__proto__']: { x: 1 } },
+    Object.assign(Object.create(null), { a: 1, b: Object.assign(Object.create(null), { c: 2 }) }),
+    { deep: JSON.parse('['.repeat(120) + ']'.repeat(120)) },
+    // Values the encoder leaves to js-bson (and the results of toBSON, DBRef-like objects).
+    { o: new BSON.ObjectId('0123456789abcdef01234567'), l: BSON.Long.fromNumber(5), dec: BSON.Decimal128.fromString('1.5') },
+    { m: new Map([['a', 1]]), r: /x/g, b: new Uint8Array([1, 2]), big: 5n, inv: new Date(NaN) },
+    { f: () => 1, sym: Symbol('x'), after: 1 },
+    { tb: { toBSON() { return { replaced: 1 }; } }, bt: { _bsontype: undefined, a: 1 } },
+    { arrTb: Object.assign([1, 2], { toBSON: () => ['x'] }) },
+    { insert: 'c', documents: Array.from({ length: 1000 }, (_, i) => ({ _id: i, sku: 'sku' + String(i).padStart(7, '0'), price: i / 100, category: 'games', stock: i % 500, ts: new Date(i * 1000) })) },
+    { big: 'y'.repeat(200000), nested: { more: 'z'.repeat(300000) } },
+  ];
+  commands.forEach((c, i) => sameBytes(c, `command ${i}`));
+  // Errors are js-bson's: a key with a NUL, a cycle.
+  assert.throws(() => encodeCommand({ 'a\u0000': 1 }), /null bytes/);
+  const cycle = { a: 1 };
+  cycle.self = cycle;
+  assert.throws(() => encodeCommand(cycle), /circular/i);
+  // Bytes are the command's bytes; an object through the engine answers as its bytes do.
+  const bytes = BSON.BSON.serialize({ ping: 1 });
+  assert.equal(encodeCommand(bytes), bytes);
+  same(e.runCommandObject('t', { find: 'plain', filter: {}, batchSize: 1e9 }), bytesReply({ find: 'plain', filter: {}, batchSize: 1e9 }), 'object command');
+  // Without the bson package the encoder refuses what it does not know, never guesses.
+  useBsonTypes(null);
+  sameBytes(commands[4], 'dates without the bson package');
+  assert.throws(() => encodeCommand({ o: new BSON.ObjectId() }), TypeError);
+  console.log(`runCommandObject: ${commands.length} command objects encoded as js-bson serialises them`);
+}

@@ -73,9 +73,10 @@ function cachedText(u8, a, b, slot) {
   const n = b - a;
   const s = valStr[slot];
   if (s !== undefined && s.length === n) {
-    let i = 0;
-    while (i < n && s.charCodeAt(i) === u8[a + i]) i++;
-    if (i === n) return s;
+    // From the end: values that differ (a SKU, a name with a number) mostly differ there.
+    let i = n - 1;
+    while (i >= 0 && s.charCodeAt(i) === u8[a + i]) i--;
+    if (i < 0) return s;
   }
   const t = text(u8, a, b);
   if (n <= 16) {
@@ -273,6 +274,7 @@ function documentAt(u8, dv, at, limit, isArray, depth, direct) {
 
 module.exports.setBsonTypes = function (types) {
   ObjectIdType = types && typeof types.ObjectId === 'function' ? types.ObjectId : null;
+  serialize = types && typeof types.serialize === 'function' ? types.serialize : null;
 };
 
 module.exports.decodeReply = function (bytes) {
@@ -283,4 +285,171 @@ module.exports.decodeReply = function (bytes) {
     if (!(e instanceof Unsupported) && !(e instanceof RangeError) && !(e instanceof TypeError)) throw e;
     return new Uint8Array(bytes);
   }
+};
+
+// ---- The command's BSON bytes (`runCommandObject` given an object) -----------------------------
+// The bytes the `bson` package's `serialize` (6.x, default options: a field that is undefined
+// left out, an undefined array element as null, functions left out, keys not checked) makes of a command, written here when every value is one this
+// encoder knows: plain objects (`Object.prototype` or no prototype, no `toBSON`, no
+// `_bsontype`), arrays, strings, numbers (an integer in the 32-bit range, not -0, as an int32,
+// any other as a double, as js-bson chooses), booleans, null, undefined and valid Dates. Anything
+// else (ObjectId, Long, Binary, a Map, a RegExp, a bigint, a function, a key with a NUL, a cycle,
+// more than 16 MiB) is left to the caller's BSON library handed over with `useBsonTypes`
+// (its `serialize`), so the bytes are js-bson's either way. A `Uint8Array` is taken as the
+// command's bytes.
+
+const utf8Out = new TextEncoder();
+let out = new Uint8Array(1 << 16);
+let outView = new DataView(out.buffer);
+let serialize = null;
+const MAX_COMMAND = 16 << 20;
+const MAX_DEPTH = 100;
+
+class NotEncoded extends Error {}
+
+function room(at, n) {
+  if (at + n <= out.length) return;
+  if (at + n > MAX_COMMAND + 64) throw new NotEncoded();
+  let size = out.length * 2;
+  while (size < at + n) size *= 2;
+  const bigger = new Uint8Array(size);
+  bigger.set(out);
+  out = bigger;
+  outView = new DataView(out.buffer);
+}
+
+// A string's UTF-8 bytes at `at` (lone surrogates as U+FFFD, as js-bson's encoder writes them),
+// plus a NUL when `cstring`; returns the next position.
+function writeText(s, at, cstring) {
+  const n = s.length;
+  room(at, n * 3 + 1);
+  let i = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) break;
+    if (c === 0 && cstring) throw new NotEncoded();
+    out[at + i] = c;
+  }
+  at += i;
+  if (i < n) {
+    const rest = i === 0 ? s : s.slice(i);
+    if (cstring && rest.includes('\0')) throw new NotEncoded();
+    at += utf8Out.encodeInto(rest, out.subarray(at)).written;
+  }
+  if (cstring) out[at++] = 0;
+  return at;
+}
+
+function plain(v) {
+  const proto = Object.getPrototypeOf(v);
+  return (proto === Object.prototype || proto === null) && v._bsontype == null && typeof v.toBSON !== 'function';
+}
+
+// One element (type, name, value) at `at`; returns the next position.
+function writeElement(key, v, at, depth) {
+  room(at, 1);
+  const typeAt = at;
+  at = writeText(key, at + 1, true);
+  room(at, 9);
+  switch (typeof v) {
+    case 'string': {
+      out[typeAt] = 0x02;
+      const end = writeText(v, at + 4, false);
+      room(end, 1);
+      out[end] = 0;
+      outView.setInt32(at, end + 1 - at - 4, true);
+      return end + 1;
+    }
+    case 'number':
+      if (Number.isSafeInteger(v) && v <= 0x7fffffff && v >= -0x80000000 && !Object.is(v, -0)) {
+        out[typeAt] = 0x10;
+        outView.setInt32(at, v, true);
+        return at + 4;
+      }
+      out[typeAt] = 0x01;
+      outView.setFloat64(at, v, true);
+      return at + 8;
+    case 'boolean':
+      out[typeAt] = 0x08;
+      out[at] = v ? 1 : 0;
+      return at + 1;
+    case 'undefined':
+      out[typeAt] = 0x0a;
+      return at;
+    case 'object': {
+      if (v === null) {
+        out[typeAt] = 0x0a;
+        return at;
+      }
+      if (Array.isArray(v)) {
+        if (Object.getPrototypeOf(v) !== Array.prototype || v._bsontype != null || typeof v.toBSON === 'function') {
+          throw new NotEncoded();
+        }
+        out[typeAt] = 0x04;
+        return writeDocument(v, at, depth + 1, true);
+      }
+      if (v instanceof Date) {
+        const ms = v.getTime();
+        if (Object.getPrototypeOf(v) !== Date.prototype || typeof v.toBSON === 'function' || ms !== ms) {
+          throw new NotEncoded();
+        }
+        out[typeAt] = 0x09;
+        const high = Math.floor(ms / 4294967296);
+        outView.setUint32(at, ms - high * 4294967296, true);
+        outView.setInt32(at + 4, high, true);
+        return at + 8;
+      }
+      if (!plain(v)) throw new NotEncoded();
+      out[typeAt] = 0x03;
+      return writeDocument(v, at, depth + 1, false);
+    }
+    default:
+      throw new NotEncoded();
+  }
+}
+
+function writeDocument(obj, at, depth, isArray) {
+  if (depth > MAX_DEPTH) throw new NotEncoded();
+  const start = at;
+  at += 4;
+  if (isArray) {
+    for (let i = 0; i < obj.length; i++) at = writeElement(`${i}`, obj[i], at, depth);
+  } else {
+    const keys = Object.keys(obj);
+    for (let i = 0; i < keys.length; i++) {
+      const v = obj[keys[i]];
+      // js-bson's default leaves a field that is undefined out (in an array it is a null).
+      if (v !== undefined) at = writeElement(keys[i], v, at, depth);
+    }
+  }
+  room(at, 1);
+  out[at++] = 0;
+  outView.setInt32(start, at - start, true);
+  return at;
+}
+
+// No `toBSON` on the prototypes of the primitives (js-bson would call it for every value).
+function primitivesPlain() {
+  return String.prototype.toBSON === undefined && Number.prototype.toBSON === undefined &&
+    Boolean.prototype.toBSON === undefined && Object.prototype.toBSON === undefined;
+}
+
+module.exports.encodeCommand = function (command) {
+  if (command instanceof Uint8Array) return command;
+  try {
+    if (command === null || typeof command !== 'object' || Array.isArray(command) || !plain(command) ||
+      !primitivesPlain()) {
+      throw new NotEncoded();
+    }
+    const end = writeDocument(command, 0, 0, false);
+    if (end > MAX_COMMAND) throw new NotEncoded();
+    return out.subarray(0, end);
+  } catch (e) {
+    if (!(e instanceof NotEncoded)) throw e;
+  }
+  if (serialize === null) {
+    throw new TypeError('runCommandObject: the command holds a value this binding does not encode; ' +
+      'pass its BSON bytes, or hand over the bson package with useBsonTypes(BSON)');
+  }
+  return serialize(command);
 };
