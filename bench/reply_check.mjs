@@ -10,7 +10,7 @@
 // Run: `node bench/reply_check.mjs <sprout_node.js>` (e.g. target/bench-node/sprout_node.js).
 import { createRequire } from 'node:module';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 const require = createRequire(import.meta.url);
 const BSON = require('bson');
@@ -140,8 +140,10 @@ console.log(`runCommandObject: ${objects} replies as objects, ${fallbacks} as by
 // in its `reply.js`) writes exactly js-bson's `serialize` bytes, or hands the command to it.
 const glue = require.resolve(resolve(process.argv[2]));
 if (require(glue).takesCommandObjects?.()) {
-  const snippets = join(dirname(glue), 'snippets');
-  const { encodeCommand } = require(join(snippets, readdirSync(snippets)[0], 'src', 'reply.js'));
+  // The glue's own `reply.js` (an out-dir used before may hold other snippet folders).
+  const snippet = readFileSync(glue, 'utf8').match(/\.\/snippets\/[^`'"]+\/src\/reply\.js/);
+  assert.ok(snippet, 'the glue requires src/reply.js');
+  const { encodeCommand } = require(join(dirname(glue), snippet[0]));
   const serialize = (c) => Buffer.from(BSON.BSON.serialize(c));
   const sameBytes = (c, label) => {
     const want = serialize(c);
