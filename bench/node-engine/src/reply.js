@@ -79,12 +79,9 @@ function cachedText(u8, a, b, slot) {
     if (i < 0) return s;
   }
   const t = text(u8, a, b);
-  if (n <= 16) {
-    let i = 0;
-    while (i < n && t.charCodeAt(i) < 0x80) i++;
-    // Only ASCII: its codes are its UTF-8 bytes, so equal codes mean equal, valid bytes.
-    valStr[slot] = i === n ? t : undefined;
-  }
+  // Only ASCII (UTF-8 text has as many UTF-16 units as bytes only when it is ASCII): its codes
+  // are its UTF-8 bytes, so equal codes mean equal, valid bytes.
+  if (n <= 16) valStr[slot] = t.length === n ? t : undefined;
   return t;
 }
 
