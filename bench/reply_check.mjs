@@ -70,7 +70,7 @@ const others = [
 // a field, documents wider than the decoder's 32 name slots, and same-shape documents in arrays.
 const wide = (id, n) => Object.fromEntries([['_id', id], ...Array.from({ length: n }, (_, k) => ['f' + k, k])]);
 const shapes = [
-  ...[1, 2, 3, 4].map((i) => ({ _id: i, 'q"uote': i, 'back\\slash': 'b', '\u2028': 3, 'é': 4, 10: 'int', '': 0 })),
+  ...[1, 2, 3, 4].map((i) => ({ _id: i, 'q"uote': i, 'back\\slash': 'b', '\u2028': 3, 'é': 4, 10: 'int', '': 0, v: i % 2 ? 'é' : 'e', w: i % 2 ? 'ab' : 'é' })),
   ...[5, 6, 7].map((i) => ({ _id: i, ['__proto__']: { x: i }, b: 1 })),
   ...[8, 9, 10].map((i) => ({ _id: i, a: 1, b: 2 })),
   ...[11, 12, 13, 14].map((i) => ({ _id: i, a: 1 })),
