@@ -293,7 +293,8 @@ module.exports.decodeReply = function (bytes) {
 // else (ObjectId, Long, Binary, a Map, a RegExp, a bigint, a function, a key with a NUL, a cycle,
 // more than 16 MiB) is left to the caller's BSON library handed over with `useBsonTypes`
 // (its `serialize`), so the bytes are js-bson's either way. A `Uint8Array` is taken as the
-// command's bytes.
+// command's bytes. The bytes are written into one buffer, reused by every call (the binding
+// copies them into the wasm memory at once) and kept at the size of the largest command.
 
 const utf8Out = new TextEncoder();
 let out = new Uint8Array(1 << 16);
