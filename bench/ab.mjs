@@ -13,10 +13,13 @@ import { resolve } from 'node:path';
 const require = createRequire(import.meta.url);
 const { BSON } = require('bson');
 // Paths relative to the working directory (require alone would take `target/...` for a package).
+// `SPROUT_AB_BYTES=1`: every build is handed the command's BSON bytes (js-bson's `serialize`),
+// to measure changes behind the boundary alone.
+const bytesOnly = process.env.SPROUT_AB_BYTES === '1';
 const mods = [process.argv[2], process.argv[3]].map((p) => {
   const m = require(resolve(p));
   m.useBsonTypes?.(BSON); // where a build has it, as a user of the binding would
-  return m.NodeEngine;
+  return { M: m.NodeEngine, objects: !bytesOnly && m.takesCommandObjects?.() === true };
 });
 const rounds = +(process.argv[4] || 7);
 function lcg(seed) { let s = BigInt(seed); return (n) => { s = (s * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn; return Number((s >> 33n) % BigInt(n)); }; }
@@ -26,12 +29,14 @@ for (let i = 0; i < 20000; i++) docs.push({ _id: i, sku: 'sku' + String(i).padSt
 const eb = lcg(11); const ev = [];
 const start = Date.UTC(2015, 0, 1); const paths = ['/', '/cart', '/search', '/product', '/checkout'];
 for (let i = 0; i < 100000; i++) ev.push({ _id: i, ts: new Date(start + eb(31 * 86400) * 1000), bytes: eb(5000), path: paths[eb(5)] });
-const engines = mods.map((M) => {
+const engines = mods.map(({ M, objects }) => {
   const e = new M();
   // As a user of the binding calls it: `runCommandObject` (the reply as an object, or its BSON
-  // bytes when the binding's decoder does not know a value's type) where the build has it,
-  // else `runCommandBson`.
-  const run = typeof e.runCommandObject === 'function'
+  // bytes when the binding's decoder does not know a value's type) where the build has it, with
+  // the command object where the build takes it, else its bytes; else `runCommandBson`.
+  const run = objects
+    ? (c) => { const r = e.runCommandObject('bench', c); return r instanceof Uint8Array ? BSON.deserialize(r) : r; }
+    : typeof e.runCommandObject === 'function'
     ? (c) => { const r = e.runCommandObject('bench', BSON.serialize(c)); return r instanceof Uint8Array ? BSON.deserialize(r) : r; }
     : (c) => BSON.deserialize(e.runCommandBson('bench', BSON.serialize(c)));
   const cmd = (c) => { const r = run(c); if (r.ok !== 1) throw new Error(JSON.stringify(r)); return r; };

@@ -2,12 +2,15 @@
 // generated data: first every library must return the same answer to each query, then each
 // workload is timed and the ratios to Sprout are printed (above 1: Sprout is faster).
 //
-// Sprout is called as a JavaScript user of the binding would: commands serialised to BSON with
-// the `bson` package, `runCommandObject`, which returns the reply as the object js-bson's
-// `deserialize` would make of its bytes (decoded by the binding's own decoder when it knows
-// every value's type) or else its BSON bytes, which are then deserialised. An earlier build without
-// `runCommandObject` is called through `runCommandBson` (the reply's bytes deserialised), one
-// without that through its Extended JSON text method.
+// Sprout is called as a JavaScript user of the binding would: `runCommandObject` with the
+// command object (which the binding encodes as the `bson` package's `serialize` would, or hands
+// to that `serialize` when it holds a value the binding's encoder does not know), which returns
+// the reply as the object js-bson's `deserialize` would make of its bytes (decoded by the
+// binding's own decoder when it knows every value's type) or else its BSON bytes, which are then
+// deserialised. An earlier build whose `runCommandObject` takes only bytes is given the command
+// serialised with the `bson` package; one without `runCommandObject` is called through
+// `runCommandBson` (the reply's bytes deserialised), one without that through its Extended JSON
+// text method.
 //
 // Run: `cargo xtask bench-node` (builds the wasm module, installs the npm packages, runs this).
 // Direct: `node bench/compare.mjs <path to sprout_node.js> [<path to an earlier sprout_node.js>]`:
@@ -32,6 +35,11 @@ if (!glue) {
 const { NodeEngine } = require(glue);
 const beforeGlue = process.argv[3];
 const BeforeEngine = beforeGlue ? require(beforeGlue).NodeEngine : null;
+// Builds whose `runCommandObject` takes the command object itself (and encodes it as js-bson's
+// `serialize` would); earlier ones are handed its BSON bytes.
+const takesObjects = new Set(
+  [glue, beforeGlue].filter((g) => g && require(g).takesCommandObjects?.()).map((g) => require(g).NodeEngine),
+);
 // As a user of the binding would: its reply decoder gets the bson package's ObjectId class
 // (`useBsonTypes`, where a build has it; the generated data here has none).
 for (const g of [glue, beforeGlue].filter(Boolean)) require(g).useBsonTypes?.(BSON);
@@ -84,11 +92,12 @@ class Sprout {
     this.e = new Engine();
     this.bson = typeof this.e.runCommandBson === 'function';
     this.object = typeof this.e.runCommandObject === 'function';
+    this.commandObjects = takesObjects.has(Engine);
   }
   cmd(command) {
     let reply;
     if (this.object) {
-      reply = this.e.runCommandObject('bench', BSON.serialize(command));
+      reply = this.e.runCommandObject('bench', this.commandObjects ? command : BSON.serialize(command));
       if (reply instanceof Uint8Array) reply = BSON.deserialize(reply);
     } else {
       reply = this.bson

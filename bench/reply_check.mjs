@@ -4,11 +4,14 @@
 // BSON bytes (not an object) whenever a reply holds a type the binding's decoder leaves to
 // js-bson (ObjectId, Long beyond 2^53, Decimal128, Binary, Timestamp, regex, MinKey, MaxKey,
 // code; ObjectId unless the bson package's types were handed over with `useBsonTypes`) or a
-// `$`-prefixed field name.
+// `$`-prefixed field name. And, for builds that take the command object, that the binding
+// encodes it into the bytes js-bson's `serialize` makes of it.
 //
 // Run: `node bench/reply_check.mjs <sprout_node.js>` (e.g. target/bench-node/sprout_node.js).
 import { createRequire } from 'node:module';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 const require = createRequire(import.meta.url);
 const BSON = require('bson');
 const { NodeEngine, useBsonTypes } = require(process.argv[2]);
@@ -62,6 +65,22 @@ const others = [
   { _id: 28, deep: { a: [1, { ref: new BSON.ObjectId('0123456789abcdef01234567') }] } },
   { _id: 29, dbref: { $ref: 'c', $id: 1 } },
 ];
+// Documents of one shape in a row (the decoder then makes them from one object literal), names
+// that need escaping in a literal, `__proto__` in a repeated shape, a shape that loses or gains
+// a field, documents wider than the decoder's 32 name slots, and same-shape documents in arrays.
+const wide = (id, n) => Object.fromEntries([['_id', id], ...Array.from({ length: n }, (_, k) => ['f' + k, k])]);
+const shapes = [
+  ...[1, 2, 3, 4].map((i) => ({ _id: i, 'q"uote': i, 'back\\slash': 'b', '\u2028': 3, 'é': 4, 10: 'int', '': 0, v: i % 2 ? 'é' : 'e', w: i % 2 ? 'ab' : 'é' })),
+  ...[5, 6, 7].map((i) => ({ _id: i, ['__proto__']: { x: i }, b: 1 })),
+  ...[8, 9, 10].map((i) => ({ _id: i, a: 1, b: 2 })),
+  ...[11, 12, 13, 14].map((i) => ({ _id: i, a: 1 })),
+  { _id: 15, a: 1, b: 2 },
+  ...[16, 17, 18].map((i) => wide(i, 40)),
+  ...[19, 20, 21].map((i) => wide(i, 4)),
+  ...[22, 23].map((i) => wide(i, 31)),
+  ...[24, 25, 26].map((i) => ({ _id: i, items: [{ a: 1, b: 2 }, { a: 3, b: { c: [{ d: 1 }, { d: 2 }, { d: 3 }] } }, { a: 5, b: 6 }, { a: 1 }, {}] })),
+];
+bytesReply({ insert: 'shapes', documents: shapes });
 bytesReply({ insert: 'plain', documents: plain });
 bytesReply({ insert: 'others', documents: others });
 
@@ -81,6 +100,12 @@ const check = (command) => {
 };
 check({ find: 'plain', filter: {}, batchSize: 1e9 });
 for (const p of plain) check({ find: 'plain', filter: { _id: p._id } });
+for (let r = 0; r < 3; r++) {
+  const got = check({ find: 'shapes', filter: {}, batchSize: 1e9 }).cursor.firstBatch;
+  assert.notEqual(got[0], got[1], 'every document its own object');
+  check({ find: 'shapes', filter: { _id: { $gte: 16 } }, batchSize: 1e9 });
+  check({ find: 'shapes', filter: {}, sort: { _id: -1 }, batchSize: 1e9 });
+}
 assert.equal(fallbacks, 0, 'plain documents come out as objects');
 for (const o of others) {
   const before = fallbacks;
@@ -110,3 +135,53 @@ const before = fallbacks;
 check({ find: 'oids', filter: {}, batchSize: 1e9 });
 assert.equal(fallbacks, before + 1, 'useBsonTypes(null): ObjectIds come back as bytes again');
 console.log(`runCommandObject: ${objects} replies as objects, ${fallbacks} as bytes, all as js-bson decodes them`);
+
+// Builds whose `runCommandObject` takes the command object: the binding's encoder (`encodeCommand`
+// in its `reply.js`) writes exactly js-bson's `serialize` bytes, or hands the command to it.
+const glue = require.resolve(resolve(process.argv[2]));
+if (require(glue).takesCommandObjects?.()) {
+  // The glue's own `reply.js` (an out-dir used before may hold other snippet folders).
+  const snippet = readFileSync(glue, 'utf8').match(/\.\/snippets\/[^`'"]+\/src\/reply\.js/);
+  assert.ok(snippet, 'the glue requires src/reply.js');
+  const { encodeCommand } = require(join(dirname(glue), snippet[0]));
+  const serialize = (c) => Buffer.from(BSON.BSON.serialize(c));
+  const sameBytes = (c, label) => {
+    const want = serialize(c);
+    const got = Buffer.from(encodeCommand(c));
+    assert.ok(want.equals(got), `${label}: ${want.toString('hex').slice(0, 200)} vs ${got.toString('hex').slice(0, 200)}`);
+  };
+  useBsonTypes(BSON.BSON);
+  const commands = [
+    { find: 'products', filter: { sku: 'sku0000077' }, batchSize: 1e9 },
+    { a: 0, b: -0, c: 2147483647, d: 2147483648, e: -2147483648, f: -2147483649, g: 1.5, h: NaN, i: Infinity, j: -Infinity, k: 2 ** 53, l: 2 ** 53 + 2, m: -(2 ** 53) },
+    { s: '', t: 'é€😀', u: '\ud800', v: 'a\u0000b', w: 'x'.repeat(70000), y: 'abc\udc00def' },
+    { t: true, f: false, n: null, u: undefined, arr: [1, undefined, null, 'x', [[]], {}], holes: [, 1, , 2] }, // eslint-disable-line no-sparse-arrays
+    { d: new Date(0), d2: new Date(-1), d3: new Date(8.64e15), d4: new Date(-8.64e15), d5: new Date(Date.UTC(2020, 1, 29, 1, 2, 3, 4)) },
+    { 2: 'a', 1: 'b', z: 1, '': 2, 'é': 3, '\ud83d': 4, ['__proto__']: { x: 1 } },
+    Object.assign(Object.create(null), { a: 1, b: Object.assign(Object.create(null), { c: 2 }) }),
+    { deep: JSON.parse('['.repeat(120) + ']'.repeat(120)) },
+    // Values the encoder leaves to js-bson (and the results of toBSON, DBRef-like objects).
+    { o: new BSON.ObjectId('0123456789abcdef01234567'), l: BSON.Long.fromNumber(5), dec: BSON.Decimal128.fromString('1.5') },
+    { m: new Map([['a', 1]]), r: /x/g, b: new Uint8Array([1, 2]), big: 5n, inv: new Date(NaN) },
+    { f: () => 1, sym: Symbol('x'), after: 1 },
+    { tb: { toBSON() { return { replaced: 1 }; } }, bt: { _bsontype: undefined, a: 1 } },
+    { arrTb: Object.assign([1, 2], { toBSON: () => ['x'] }) },
+    { insert: 'c', documents: Array.from({ length: 1000 }, (_, i) => ({ _id: i, sku: 'sku' + String(i).padStart(7, '0'), price: i / 100, category: 'games', stock: i % 500, ts: new Date(i * 1000) })) },
+    { big: 'y'.repeat(200000), nested: { more: 'z'.repeat(300000) } },
+  ];
+  commands.forEach((c, i) => sameBytes(c, `command ${i}`));
+  // Errors are js-bson's: a key with a NUL, a cycle.
+  assert.throws(() => encodeCommand({ 'a\u0000': 1 }), /null bytes/);
+  const cycle = { a: 1 };
+  cycle.self = cycle;
+  assert.throws(() => encodeCommand(cycle), /circular/i);
+  // Bytes are the command's bytes; an object through the engine answers as its bytes do.
+  const bytes = BSON.BSON.serialize({ ping: 1 });
+  assert.equal(encodeCommand(bytes), bytes);
+  same(e.runCommandObject('t', { find: 'plain', filter: {}, batchSize: 1e9 }), bytesReply({ find: 'plain', filter: {}, batchSize: 1e9 }), 'object command');
+  // Without the bson package the encoder refuses what it does not know, never guesses.
+  useBsonTypes(null);
+  sameBytes(commands[4], 'dates without the bson package');
+  assert.throws(() => encodeCommand({ o: new BSON.ObjectId() }), TypeError);
+  console.log(`runCommandObject: ${commands.length} command objects encoded as js-bson serialises them`);
+}

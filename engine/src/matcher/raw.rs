@@ -137,19 +137,41 @@ fn matches_element(pred: &ValuePred, tag: u8, value: &[u8]) -> Option<bool> {
                 }
                 crate::value::string_order::compare_in_force(s, rhs)
             };
-            return Some(match op {
-                CmpOp::Eq => ord.is_eq(),
-                CmpOp::Lt => ord.is_lt(),
-                CmpOp::Lte => ord.is_le(),
-                CmpOp::Gt => ord.is_gt(),
-                CmpOp::Gte => ord.is_ge(),
-            });
+            return Some(holds(*op, ord));
         }
         let s = std::str::from_utf8(bytes).ok()?;
         return Some(pred.matches(Some(&Bson::String(s.to_string()))));
     }
+    // A 32- or 64-bit integer against an integer (a scan's `{stock: {$gt: 250}}`): same
+    // canonical type (numbers), no NaN, so `eval::compare` orders them by value, which for
+    // two integers widened to i64 is exact; no `Bson` is made and no type ranks are read.
+    if let (0x10 | 0x12, ValuePred::Cmp(op, rhs @ (Bson::Int32(_) | Bson::Int64(_)))) = (tag, pred)
+    {
+        let x = if tag == 0x10 {
+            i64::from(read_i32(value)?)
+        } else {
+            i64::from_le_bytes(value.get(..8)?.try_into().ok()?)
+        };
+        let y = match rhs {
+            Bson::Int32(y) => i64::from(*y),
+            Bson::Int64(y) => *y,
+            _ => return None,
+        };
+        return Some(holds(*op, x.cmp(&y)));
+    }
     let v = scalar(tag, value)?;
     Some(pred.matches(Some(&v)))
+}
+
+/// Whether `op` holds for two values in the order `ord`.
+fn holds(op: CmpOp, ord: std::cmp::Ordering) -> bool {
+    match op {
+        CmpOp::Eq => ord.is_eq(),
+        CmpOp::Lt => ord.is_lt(),
+        CmpOp::Lte => ord.is_le(),
+        CmpOp::Gt => ord.is_gt(),
+        CmpOp::Gte => ord.is_ge(),
+    }
 }
 
 /// The value of an element of a type that holds nothing on the heap (others: `None`).
@@ -262,6 +284,10 @@ mod tests {
             "d": bson::DateTime::from_millis(77), "min": Bson::MinKey, "max": Bson::MaxKey,
             "dec": bson::Decimal128::from_bytes([1; 16]), "o": ObjectId::from_bytes([3; 12]),
             "u": Bson::Undefined, "a": -2},
+            doc! {"_id": 8, "a": Bson::Int64(-1), "big": Bson::Int64(i64::MAX)},
+            doc! {"_id": 9, "a": i32::MIN, "big": Bson::Int64(i64::MIN)},
+            doc! {"_id": 10, "a": 5, "big": i32::MAX, "s": "games"},
+            doc! {"_id": 11, "a": 4.9, "big": f64::INFINITY},
             doc! {},
         ]
     }
@@ -295,6 +321,13 @@ mod tests {
             doc! {"u": {"$type": "undefined"}},
             doc! {"a2": f64::NAN},
             doc! {"a": {"$mod": [2, 1]}},
+            doc! {"a": {"$gte": Bson::Int64(5)}},
+            doc! {"a": {"$lt": Bson::Int64(-1)}},
+            doc! {"a": {"$lte": -2}},
+            doc! {"a": {"$eq": Bson::Int64(5)}},
+            doc! {"big": {"$gt": i32::MAX}},
+            doc! {"big": {"$lt": Bson::Int64(i64::MAX)}},
+            doc! {"big": {"$gte": Bson::Int64(i64::MIN)}},
             doc! {"s": {"$regex": "^gam"}},
             doc! {"$and": [{"a": 5}, {"$alwaysFalse": 1}]},
         ];

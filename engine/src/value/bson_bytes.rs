@@ -23,6 +23,9 @@ pub fn decode_document(bytes: &[u8]) -> Result<Document, Error> {
         }
         None => return Err(Error::bad_value("invalid BSON: fewer than 4 bytes")),
     }
+    if let Some(doc) = common_document(bytes) {
+        return Ok(doc);
+    }
     // Parsed where it lies: `Document::from_reader` would first copy the bytes into a buffer of
     // its own (a copy per stored document when a database loads).
     bson::RawDocument::from_bytes(bytes)
@@ -45,6 +48,99 @@ fn document_of(raw: &bson::RawDocument) -> bson::error::Result<Document> {
         out.insert(name.as_str(), value_of(value)?);
     }
     Ok(out)
+}
+
+/// A document (or array: its names are read and not kept) made only of the common types
+/// (double, string, document, array, boolean, null, int32, int64, datetime, ObjectId) read
+/// straight from its bytes, without the bson crate's raw iterator (decoding a command was 16% of
+/// a point lookup through the Node binding, most of it that iterator and its conversions,
+/// `docs/performance.md`, session 16). `None` for any other type and for anything the crate
+/// would reject or that does not lie exactly within the document: the caller then decodes
+/// through the crate, which gives its values and its errors. So whatever this returns is what
+/// the crate's conversion gives (the test below checks it on every single-byte corruption).
+fn common_document(bytes: &[u8]) -> Option<Document> {
+    let mut out = Document::new();
+    common_elements(bytes, |name, value| {
+        out.insert(name, value);
+    })?;
+    Some(out)
+}
+
+fn common_array(bytes: &[u8]) -> Option<Vec<Bson>> {
+    let mut out = Vec::new();
+    common_elements(bytes, |_, value| out.push(value))?;
+    Some(out)
+}
+
+/// Each element of the document `bytes` (exactly one document: its stated length is the
+/// slice's), in order, when every one is of a common type and well formed.
+fn common_elements(bytes: &[u8], mut each: impl FnMut(&str, Bson)) -> Option<()> {
+    let len = usize::try_from(read_i32_at(bytes, 0)?).ok()?;
+    if len < 5 || len != bytes.len() || bytes[len - 1] != 0 {
+        return None;
+    }
+    // The elements lie before the document's final NUL.
+    let body = &bytes[..len - 1];
+    let mut at = 4;
+    while at < body.len() {
+        let tag = body[at];
+        at += 1;
+        let name_len = body.get(at..)?.iter().position(|&b| b == 0)?;
+        let name = std::str::from_utf8(&body[at..at + name_len]).ok()?;
+        at += name_len + 1;
+        let v = body.get(at..)?;
+        let (value, used) = match tag {
+            0x01 => (
+                Bson::Double(f64::from_le_bytes(v.get(..8)?.try_into().ok()?)),
+                8,
+            ),
+            0x02 => {
+                let n = usize::try_from(read_i32_at(v, 0)?).ok()?;
+                if n < 1 || *v.get(3 + n)? != 0 {
+                    return None;
+                }
+                let s = std::str::from_utf8(&v[4..3 + n]).ok()?;
+                (Bson::String(s.to_owned()), 4 + n)
+            }
+            0x03 | 0x04 => {
+                let n = usize::try_from(read_i32_at(v, 0)?).ok()?;
+                let inner = v.get(..n)?;
+                let value = if tag == 0x03 {
+                    Bson::Document(common_document(inner)?)
+                } else {
+                    Bson::Array(common_array(inner)?)
+                };
+                (value, n)
+            }
+            0x07 => {
+                let id: [u8; 12] = v.get(..12)?.try_into().ok()?;
+                (Bson::ObjectId(bson::oid::ObjectId::from_bytes(id)), 12)
+            }
+            0x08 => match v.first()? {
+                0 => (Bson::Boolean(false), 1),
+                1 => (Bson::Boolean(true), 1),
+                _ => return None,
+            },
+            0x09 => {
+                let ms = i64::from_le_bytes(v.get(..8)?.try_into().ok()?);
+                (Bson::DateTime(bson::DateTime::from_millis(ms)), 8)
+            }
+            0x0A => (Bson::Null, 0),
+            0x10 => (Bson::Int32(read_i32_at(v, 0)?), 4),
+            0x12 => (
+                Bson::Int64(i64::from_le_bytes(v.get(..8)?.try_into().ok()?)),
+                8,
+            ),
+            _ => return None,
+        };
+        each(name, value);
+        at += used;
+    }
+    (at == body.len()).then_some(())
+}
+
+fn read_i32_at(bytes: &[u8], at: usize) -> Option<i32> {
+    Some(i32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
 }
 
 fn value_of(value: bson::RawBsonRef<'_>) -> bson::error::Result<Bson> {
@@ -298,6 +394,34 @@ mod tests {
             decode_document(&repeated).unwrap(),
             bson::doc! {"a": 3, "b": {"c": 2}}
         );
+        // Only the common types (decoded without the crate's iterator), and every single-byte
+        // corruption of them too, below.
+        let common = bson::doc! {
+            "_id": bson::oid::ObjectId::from_bytes([7; 12]), "s": "text é", "e": "",
+            "d": -0.0, "nan": f64::NAN, "i": i32::MIN, "l": i64::MAX, "t": true, "f": false,
+            "n": null, "date": bson::DateTime::from_millis(-12),
+            "sub": {"a": [1, {"b": "c"}, [2, 3], []], "e": {}}, "a": ["x", 2.5, null],
+        };
+        let common_bytes = common.to_vec().unwrap();
+        same_outcome(&common_bytes);
+        // Debug text: NaN equals itself there.
+        assert_eq!(
+            format!("{:?}", common_document(&common_bytes)),
+            format!("{:?}", Some(common.clone()))
+        );
+        assert_eq!(
+            common_document(&repeated),
+            Some(bson::doc! {"a": 3, "b": {"c": 2}})
+        );
+        // Not a common type anywhere (here nested): left to the crate.
+        assert_eq!(common_document(&bytes), None);
+        for at in 4..common_bytes.len() {
+            for new in [0u8, 1, 0x02, 0x03, 0x04, 0x05, 0x7f, 0x80, 0xff] {
+                let mut bad = common_bytes.clone();
+                bad[at] = new;
+                same_outcome(&bad);
+            }
+        }
         // Every single-byte corruption (the length checks above aside).
         for at in 4..bytes.len() {
             for new in [0u8, 1, 0x02, 0x03, 0x04, 0x7f, 0x80, 0xff] {
