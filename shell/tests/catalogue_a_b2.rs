@@ -163,7 +163,7 @@ pub fn book_a_queries_updates_and_where() {
         ("A-C3", "db.authors.findOne({\"name\" : authorName}).bio".into(), "Writes about MongoDB".into()),
         ("A-C4", "field(db.posts.find({\"threadId\" : id}).sort({\"date\" : 1}).limit(20), 'title')".into(), thread_t1),
         ("A-C5", "field(db.posts.find({\"threadId\" : id, \"date\" : {\"$gt\" : latestDateSeen}}).sort(\n{\"date\" : 1}).limit(20), 'title')".into(), posts(&[23, 25])),
-        ("A-C6", "db.posts.createIndex({threadId : 1, date : 1})".into(), "threadId_1_date_1".into()),
+        ("A-C6", "db.posts.createIndex({threadId : 1, date : 1}).numIndexesAfter".into(), "2".into()),
         ("A-C6", "plan(db.posts.find({\"threadId\" : id, \"date\" : {\"$gt\" : latestDateSeen}}).sort(\n{\"date\" : 1}).limit(20))".into(), "LIMIT > FETCH > IXSCAN threadId_1_date_1".into()),
     ];
     common::assert_rows(&mut sh, &rows);

@@ -303,8 +303,9 @@ pub fn drop_indexes(engine: &mut Engine, db: &str, command: &Document) -> Result
                 [one] if one.spec.is_id() => return Err(cannot_drop_id()),
                 [one] => names.push(one.name().to_string()),
                 many => {
+                    // MongoDB's drop_indexes.cpp: AmbiguousIndexKeyPattern (181).
                     return Err(Error::new(
-                        ErrorCode::Location(6),
+                        ErrorCode::AmbiguousIndexKeyPattern,
                         format!(
                             "{} indexes found for key: {}, identify by name instead. Conflicting indexes: {}",
                             many.len(),
@@ -449,6 +450,25 @@ mod tests {
             "{r}"
         );
         assert_eq!(list(&mut e).len(), 1);
+    }
+
+    /// A key pattern that names two indexes (different collations) is refused with
+    /// AmbiguousIndexKeyPattern (181), as MongoDB's drop_indexes.cpp does; it answered code 6.
+    #[test]
+    fn ambiguous_key_pattern_drop_is_181() {
+        let mut e = Engine::new();
+        let r = run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [
+                {"key": {"a": 1}, "name": "foo", "collation": {"locale": "en_US"}},
+                {"key": {"a": 1}, "name": "bar", "collation": {"locale": "en_US", "strength": 1}},
+            ]},
+        );
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        let r = run(&mut e, doc! {"dropIndexes": "c", "index": {"a": 1}});
+        assert_eq!(r.get_i32("code").unwrap(), 181, "{r}");
+        assert_eq!(r.get_str("codeName").unwrap(), "AmbiguousIndexKeyPattern");
+        assert_eq!(list(&mut e).len(), 3);
     }
 
     /// The 65th index is refused with CannotCreateIndex, and none of its command is built.

@@ -38,9 +38,9 @@
     return spec;
   }
   // mongosh answers with the index names and throws a failure; the legacy shell answers with the
-  // createIndexes reply, failed or not. Its createIndex answers with the index's name, as the
-  // books print it, and with the failed reply when the command fails (so jstests'
-  // assert.commandFailed(coll.createIndex(…)) sees it).
+  // createIndexes reply, failed or not, from createIndex too (mongo/shell/collection.js:
+  // createIndex returns createIndexes' result), as book B prints it (B8-C17:
+  // { createdCollectionAutomatically, numIndexesBefore, numIndexesAfter, ok }).
   C.createIndexes = function (keyPatterns, options) {
     var specs = (keyPatterns || []).map(function (k) { return indexSpec(k, options); });
     var reply = api.helperCommand(this._db._name, { createIndexes: this._name, indexes: specs });
@@ -49,8 +49,7 @@
   };
   C.createIndex = function (keys, options) {
     var r = this.createIndexes([keys], options);
-    if (!api.isLegacy()) return r[0];
-    return r.ok ? indexSpec(keys, options).name : r;
+    return api.isLegacy() ? r : r[0];
   };
   // The legacy shell's ensureIndex answers with the command's reply, as the books print it.
   C.ensureIndex = function (keys, options) {
