@@ -41,6 +41,7 @@ use bson::{Bson, Document};
 use crate::catalog::Collection;
 use crate::error::{Error, ErrorCode, Result};
 use crate::matcher::MatchContext;
+use crate::path::insert_dotted;
 use crate::planner::{CanonicalQuery, Solution, plan_find};
 
 /// A document (or index key) moving between stages.
@@ -111,23 +112,6 @@ impl Member {
             insert_dotted(&mut out, k, v.clone());
         }
         out
-    }
-}
-
-/// Sets `a.b` as `{a: {b: ...}}` (a document rebuilt from index keys).
-fn insert_dotted(doc: &mut Document, dotted: &str, v: Bson) {
-    match dotted.split_once('.') {
-        None => {
-            doc.insert(dotted, v);
-        }
-        Some((head, rest)) => {
-            if !matches!(doc.get(head), Some(Bson::Document(_))) {
-                doc.insert(head, Document::new());
-            }
-            if let Some(Bson::Document(inner)) = doc.get_mut(head) {
-                insert_dotted(inner, rest, v);
-            }
-        }
     }
 }
 

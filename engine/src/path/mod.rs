@@ -126,6 +126,24 @@ pub fn array_index(part: &str) -> Option<usize> {
     part.parse().ok()
 }
 
+/// Sets `a.b` as `{a: {b: ...}}`, replacing a non-document on the way (a document rebuilt
+/// from index keys; `$geoNear`'s `distanceField` and `includeLocs`).
+pub fn insert_dotted(doc: &mut Document, dotted: &str, v: Bson) {
+    match dotted.split_once('.') {
+        None => {
+            doc.insert(dotted, v);
+        }
+        Some((head, rest)) => {
+            if !matches!(doc.get(head), Some(Bson::Document(_))) {
+                doc.insert(head, Document::new());
+            }
+            if let Some(Bson::Document(inner)) = doc.get_mut(head) {
+                insert_dotted(inner, rest, v);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

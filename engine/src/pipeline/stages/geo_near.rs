@@ -13,6 +13,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::geo::query::{GeoPred, NearQuery};
 use crate::index::KeyKind;
 use crate::matcher::Filter;
+use crate::path::insert_dotted;
 use crate::pipeline::{ParseContext, RunContext, Stage};
 
 #[derive(Debug)]
@@ -274,13 +275,13 @@ impl Stage for GeoNear {
             }
             let Some((d, loc)) = best else { continue };
             let mut doc = stored.clone();
-            set_dotted(
+            insert_dotted(
                 &mut doc,
                 &self.distance_field,
                 Bson::Double(d * self.multiplier),
             );
             if let Some(field) = &self.include_locs {
-                set_dotted(&mut doc, field, loc);
+                insert_dotted(&mut doc, field, loc);
             }
             out.push(doc);
         }
@@ -293,22 +294,5 @@ impl Stage for GeoNear {
             spec.insert("query", self.query.clone());
         }
         doc! {"$geoNear": spec}
-    }
-}
-
-/// Sets `a.b` as `{a: {b: …}}`, replacing a non-document on the way.
-fn set_dotted(doc: &mut Document, dotted: &str, v: Bson) {
-    match dotted.split_once('.') {
-        None => {
-            doc.insert(dotted, v);
-        }
-        Some((head, rest)) => {
-            if !matches!(doc.get(head), Some(Bson::Document(_))) {
-                doc.insert(head, Document::new());
-            }
-            if let Some(Bson::Document(inner)) = doc.get_mut(head) {
-                set_dotted(inner, rest, v);
-            }
-        }
     }
 }
