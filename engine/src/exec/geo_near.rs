@@ -48,6 +48,9 @@ impl<'a> GeoNear<'a> {
     }
 
     fn search(&mut self) -> Result<Vec<(f64, u64)>> {
+        if !self.plan.sphere {
+            check_in_range(&self.index.spec.document, self.plan.near.point)?;
+        }
         let mut seen = BTreeSet::new();
         let mut found = Vec::new();
         for ((_, rid), _) in self.index.range(Bound::Unbounded, Bound::Unbounded) {
@@ -71,6 +74,29 @@ impl<'a> GeoNear<'a> {
         found.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
         Ok(found)
     }
+}
+
+/// A `2d` near search starts from the query point's cell, so a point outside the index's
+/// `[min, max]` is refused as MongoDB's GeoHashConverter::hash(x, y) refuses it (16433,
+/// geo/hash.cpp; jstests/core/geo_borders.js).
+fn check_in_range(spec: &Document, p: crate::geo::Pt) -> Result<()> {
+    let flat = crate::index::geo_keys::Flat::of(spec)?;
+    let inside = |c: f64| c >= flat.min && c <= flat.max;
+    if inside(p.x) && inside(p.y) {
+        return Ok(());
+    }
+    Err(crate::error::Error::location(
+        16433,
+        format!(
+            "point not in interval of [ {}, {} ] :: caused by :: {}",
+            flat.min,
+            flat.max,
+            crate::value::display::key_value(&bson::Bson::Array(vec![
+                bson::Bson::Double(p.x),
+                bson::Bson::Double(p.y)
+            ]))
+        ),
+    ))
 }
 
 /// The distance of a document's nearest location on the plan's path.

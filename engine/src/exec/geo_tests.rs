@@ -169,6 +169,17 @@ fn index_specs() {
         &doc! {"createIndexes": "i", "indexes": [{"key": {"p": "2d"}, "name": "p", "bits": 40}]},
     );
     assert_eq!(r.get_i32("code").ok(), Some(13028));
+    let (code, msg) = error(
+        &mut e,
+        doc! {"createIndexes": "i", "indexes": [{"key": {"p": "geoHaystack", "q": 1}, "name": "h", "bucketSize": 1}]},
+    );
+    assert_eq!(
+        (code, msg.as_str()),
+        (
+            67,
+            "GeoHaystack indexes cannot be created in version 5.0 and above"
+        )
+    );
 }
 
 #[test]
@@ -180,4 +191,43 @@ fn geo_near_reads_let_constants() {
         doc! {"aggregate": "c", "pipeline": [stage], "cursor": {}, "let": {"p": [0, 0], "m": 1}},
     );
     assert_eq!(ids(&r), vec![0, 1, 10]);
+}
+
+#[test]
+fn near_point_outside_a_2d_index_range_is_refused() {
+    // jstests/core/geo_borders.js: a $geoNear from a point beyond the index's max is 16433
+    // (GeoHashConverter::hash(x, y), geo/hash.cpp); on the border it is answered.
+    let mut e = Engine::new();
+    run(
+        &mut e,
+        doc! {"insert": "b", "documents": [{"_id": 1, "loc": [1, 1]}, {"_id": 2, "loc": [-1, 0]}]},
+    );
+    run(
+        &mut e,
+        doc! {"createIndexes": "b", "indexes": [{"key": {"loc": "2d"}, "name": "g", "min": -1, "max": 1}]},
+    );
+    let near = |p: Bson| {
+        doc! {"aggregate": "b", "cursor": {}, "pipeline": [{"$geoNear": {"near": p, "distanceField": "d"}}]}
+    };
+    let (code, msg) = error(&mut e, near(bson::bson!([1.0001, 1])));
+    assert_eq!(code, 16433, "{msg}");
+    assert!(
+        msg.contains("point not in interval of [ -1, 1 ] :: caused by :: [ 1.0001, 1.0 ]"),
+        "{msg}"
+    );
+    let r = run(&mut e, near(bson::bson!([1, 1])));
+    assert_eq!(ids(&r), vec![1, 2]);
+    // Inserting a point outside the range names the document (13027).
+    let r = run(
+        &mut e,
+        doc! {"insert": "b", "documents": [{"_id": 3, "loc": [2, 0]}]},
+    );
+    let err = r.get_array("writeErrors").unwrap()[0]
+        .as_document()
+        .unwrap();
+    assert_eq!(err.get_i32("code").ok(), Some(13027));
+    assert_eq!(
+        err.get_str("errmsg").ok(),
+        Some("point not in interval of [ -1, 1 ] :: caused by :: { _id: 3, loc: [ 2, 0 ] }")
+    );
 }

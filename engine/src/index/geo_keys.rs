@@ -1,6 +1,6 @@
 //! Keys of `2d` and `2dsphere` indexes. A document's geo field is checked as MongoDB 8.0
 //! checks it before indexing: a `2d` field must hold legacy pairs within the index's `min`/`max`
-//! (codes 13026, 16433, 13067, 13068); a `2dsphere` field must hold valid GeoJSON or legacy
+//! (codes 13026, 13027, 13067, 13068, 16804); a `2dsphere` field must hold valid GeoJSON or legacy
 //! pairs in longitude/latitude range (code 16755, "Can't extract geo keys"). A `2d` index leaves
 //! out documents without the field; a `2dsphere` index (version 2 and 3) leaves out documents
 //! without any of its geo fields.
@@ -121,6 +121,9 @@ pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
 }
 
 /// A `2d` field: one pair, or an array (or document) of pairs (a multi-location document).
+/// MongoDB's get2DKeys (expression_keys_private.cpp) tells the two apart by whether the first
+/// element is a number; in a list of locations every element must be an array or a document
+/// (16804) and an empty one is skipped.
 fn flat_key(flat: &Flat, v: &Bson, doc: &Document) -> Result<i64> {
     let items: Vec<&Bson> = match v {
         Bson::Array(a) => a.iter().collect(),
@@ -130,19 +133,31 @@ fn flat_key(flat: &Flat, v: &Bson, doc: &Document) -> Result<i64> {
     let single = items
         .first()
         .is_some_and(|f| crate::value::as_f64(f).is_some());
-    let locations: Vec<&Bson> = if single || items.is_empty() {
-        vec![v]
-    } else {
-        items
-    };
+    if single || items.is_empty() {
+        return Ok(flat.hash(flat_point(flat, v, doc)?));
+    }
     let mut first = None;
-    for loc in locations {
-        let p = flat_point(flat, loc, doc)?;
-        first.get_or_insert(flat.hash(p));
+    for loc in items {
+        match loc {
+            Bson::Array(a) if a.is_empty() => continue,
+            Bson::Document(d) if d.is_empty() => continue,
+            Bson::Array(_) | Bson::Document(_) => {
+                let p = flat_point(flat, loc, doc)?;
+                first.get_or_insert(flat.hash(p));
+            }
+            _ => {
+                return Err(Error::location(
+                    16804,
+                    "location object expected, location array not in correct format",
+                ));
+            }
+        }
     }
     Ok(first.unwrap_or(0))
 }
 
+/// One location checked as MongoDB's GeoHashConverter::hash(locObj, &doc) checks it when
+/// indexing (geo/hash.cpp): each failure names the whole document after " :: caused by :: ".
 fn flat_point(flat: &Flat, v: &Bson, doc: &Document) -> Result<Pt> {
     let items: Vec<&Bson> = match v {
         Bson::Array(a) => a.iter().collect(),
@@ -150,8 +165,8 @@ fn flat_point(flat: &Flat, v: &Bson, doc: &Document) -> Result<Pt> {
         _ => return Err(not_a_pair(doc)),
     };
     match items.len() {
-        0 => return Err(Error::location(13067, "geo field is empty")),
-        1 => return Err(Error::location(13068, "geo field only has 1 element")),
+        0 => return Err(caused_by_doc(13067, "geo field is empty", doc)),
+        1 => return Err(caused_by_doc(13068, "geo field only has 1 element", doc)),
         _ => {}
     }
     let (Some(x), Some(y)) = (
@@ -160,30 +175,30 @@ fn flat_point(flat: &Flat, v: &Bson, doc: &Document) -> Result<Pt> {
     ) else {
         return Err(not_a_pair(doc));
     };
-    for c in [x, y] {
-        // GeoHashConverter::hash (16433): the bounds are inclusive; NaN is in no interval.
-        if !(c >= flat.min && c <= flat.max) {
-            return Err(Error::location(
-                16433,
-                format!(
-                    "point not in interval of [ {}, {} ] :: caused by :: {}",
-                    flat.min,
-                    flat.max,
-                    key_value(v)
-                ),
-            ));
-        }
+    // 13027 (16433 is the same check on a query's point, GeoHashConverter::hash(x, y)): the
+    // bounds are inclusive; NaN is in no interval.
+    if !(x >= flat.min && x <= flat.max && y >= flat.min && y <= flat.max) {
+        let what = format!("point not in interval of [ {}, {} ]", flat.min, flat.max);
+        return Err(caused_by_doc(13027, &what, doc));
     }
     Ok(Pt { x, y })
 }
 
-fn not_a_pair(doc: &Document) -> Error {
+fn caused_by_doc(code: i32, what: &str, doc: &Document) -> Error {
     Error::location(
-        13026,
+        code,
         format!(
-            "geo values must be 'legacy coordinate pairs' for 2d indexes: {}",
+            "{what} :: caused by :: {}",
             key_value(&Bson::Document(doc.clone()))
         ),
+    )
+}
+
+fn not_a_pair(doc: &Document) -> Error {
+    caused_by_doc(
+        13026,
+        "geo values must be 'legacy coordinate pairs' for 2d indexes",
+        doc,
     )
 }
 
@@ -257,32 +272,30 @@ mod tests {
                 .unwrap()
                 .is_some()
         );
-        let e = doc_keys(&s, &doc! {"loc": [200, 2]}).unwrap_err();
-        assert_eq!(e.code.code(), 16433);
-        assert!(
-            e.message
-                .starts_with("point not in interval of [ -180, 180 ]")
+        // MongoDB's geo/hash.cpp: GeoHashConverter::hash(locObj, &doc) names the document.
+        let e = doc_keys(&s, &doc! {"_id": 1, "loc": [200, 2]}).unwrap_err();
+        assert_eq!(e.code.code(), 13027);
+        assert_eq!(
+            e.message,
+            "point not in interval of [ -180, 180 ] :: caused by :: { _id: 1, loc: [ 200, 2 ] }"
         );
         assert!(doc_keys(&s, &doc! {"loc": [180, -180]}).unwrap().is_some());
         assert!(doc_keys(&s, &doc! {"loc": []}).unwrap().is_none());
+        let e = doc_keys(&s, &doc! {"loc": [1]}).unwrap_err();
+        assert_eq!(e.code.code(), 13068);
         assert_eq!(
-            doc_keys(&s, &doc! {"loc": [1]}).unwrap_err().code.code(),
-            13068
+            e.message,
+            "geo field only has 1 element :: caused by :: { loc: [ 1 ] }"
         );
-        assert_eq!(
-            doc_keys(&s, &doc! {"loc": ["a", 1]})
-                .unwrap_err()
-                .code
-                .code(),
-            13026
-        );
-        assert_eq!(
-            doc_keys(&s, &doc! {"loc": [f64::NAN, 1]})
-                .unwrap_err()
-                .code
-                .code(),
-            16433
-        );
+        // A first element that is not a number makes a list of locations, whose elements must
+        // be arrays or documents (get2DKeys, 16804); an empty one is skipped.
+        let code = |d: Document| doc_keys(&s, &d).unwrap_err().code.code();
+        assert_eq!(code(doc! {"loc": ["a", 1]}), 16804);
+        assert_eq!(code(doc! {"loc": [[1, 2], 5]}), 16804);
+        assert_eq!(code(doc! {"loc": [[1, "a"]]}), 13026);
+        assert_eq!(code(doc! {"loc": [[1]]}), 13068);
+        assert!(doc_keys(&s, &doc! {"loc": [[], [1, 2]]}).unwrap().is_some());
+        assert_eq!(code(doc! {"loc": [f64::NAN, 1]}), 13027);
     }
 
     #[test]

@@ -559,11 +559,12 @@ fn parse_key_pattern(key: &Document) -> Result<Vec<KeyPart>> {
             Bson::String(s) if s == "text" && field == "_fts" => KeyKind::Text,
             Bson::String(s) if s == "2d" => KeyKind::Geo2d,
             Bson::String(s) if s == "2dsphere" => KeyKind::Geo2dSphere,
-            // MongoDB 5.0 removed geoHaystack indexes (index_key_validate.cpp).
+            // MongoDB 5.0 removed geoHaystack indexes (index_key_validate.cpp, validateKeyPattern:
+            // CannotCreateIndex "GeoHaystack indexes cannot be created in version 5.0 and above").
             Bson::String(s) if s == "geoHaystack" => {
                 return Err(Error::new(
                     ErrorCode::CannotCreateIndex,
-                    "GeoHaystack indexes cannot be created in version 4.9 and above",
+                    "GeoHaystack indexes cannot be created in version 5.0 and above",
                 ));
             }
             Bson::String(s) if s == "text" => {
