@@ -87,6 +87,16 @@ pub fn compose(
     branches: Vec<BranchPlan>,
     fetch_filter: Option<super::predicates::Residual>,
 ) -> Result<Solution> {
+    let (access, sorted) = union(q, branches, fetch_filter);
+    finish_with(q, access, sorted, false)
+}
+
+/// [`compose`]'s access path alone, and whether it returns the find's sort order.
+pub fn union(
+    q: &CanonicalQuery<'_>,
+    branches: Vec<BranchPlan>,
+    fetch_filter: Option<super::predicates::Residual>,
+) -> (Solution, bool) {
     let sorted = q.spec.sort.is_some() && branches.iter().all(|b| b.sort_dir.is_some());
     let all_fetched = branches
         .iter()
@@ -108,7 +118,7 @@ pub fn compose(
             child: Box::new(union),
         }
     };
-    finish_with(q, access, sorted, false)
+    (access, sorted)
 }
 
 /// The indexed-OR candidate for a filter with a `$or` beside other conjuncts.

@@ -2,8 +2,9 @@
 //! 27 without one); equality predicates on the index's prefix fields choose the index prefix;
 //! the other predicates stay as a filter; the `$search` string is parsed with the index's
 //! default language unless `$language` names another. `$text` must appear once, at the top
-//! level (under `$and` is fine): not under `$nor`, and under `$or` only when every other branch
-//! is indexed, which Sprout does not plan (MongoDB's error is returned).
+//! level (under `$and` is fine) or in one branch of a top-level `$or` whose other branches can
+//! each use an index (MongoDB's indexed OR: FETCH over OR over the text plan and the branches'
+//! index scans; "TEXT under OR" error otherwise); never under `$nor`.
 
 use bson::{Bson, Document};
 
@@ -61,9 +62,7 @@ pub fn plan_text(coll: Option<&Collection>, q: &CanonicalQuery<'_>) -> Result<So
         .iter()
         .position(|c| c.path.is_none() && c.doc.contains_key("$text"))
     else {
-        return Err(Error::bad_value(
-            "Failed to produce a solution for TEXT under OR - other non-TEXT clauses under OR have to be indexed as well.",
-        ));
+        return plan_text_under_or(coll, q, parts);
     };
     let Some(text_query) = filter.text_query() else {
         return Err(text_index_required());
@@ -115,6 +114,72 @@ pub fn plan_text(coll: Option<&Collection>, q: &CanonicalQuery<'_>) -> Result<So
         wants_score,
         filter: residual,
     })))
+}
+
+fn text_under_or_unindexed() -> Error {
+    Error::bad_value(
+        "Failed to produce a solution for TEXT under OR - other non-TEXT clauses under OR have to be indexed as well.",
+    )
+}
+
+/// `$text` in one branch of a top-level `$or`: MongoDB plans it as an indexed OR (the
+/// subplanner's per-branch planning, QueryPlannerAccess::buildIndexedOr), so every other branch
+/// must use an index. The text branch is planned as a text query of its own (its prefix
+/// equalities and filter with it), each other branch on its first usable index; the union is
+/// fetched, with the `$or`'s sibling conjuncts as the FETCH filter (they hold no `$text`).
+fn plan_text_under_or(
+    coll: &Collection,
+    q: &CanonicalQuery<'_>,
+    parts: &[Conjunct],
+) -> Result<Solution> {
+    let Some((at, branches)) = parts.iter().enumerate().find_map(|(i, c)| {
+        crate::query::canonical::or_branches(c)
+            .filter(|b| b.iter().any(|f| f.text_query().is_some()))
+            .map(|b| (i, b))
+    }) else {
+        return Err(text_under_or_unindexed());
+    };
+    let mut chosen = Vec::with_capacity(branches.len());
+    for branch in &branches {
+        if branch.text_query().is_some() {
+            // The branch's own text plan keeps the find's sort and projection, so that it
+            // keeps scores when they are asked for.
+            let spec = crate::query::FindSpec {
+                sort: q.spec.sort.clone(),
+                projection: q.spec.projection.clone(),
+                ..crate::query::FindSpec::of_filter(branch.clone())
+            };
+            let branch_query = CanonicalQuery::new(&spec);
+            if branch_query
+                .conjuncts()
+                .iter()
+                .all(|c| !c.doc.contains_key("$text"))
+            {
+                // `$text` deeper still (an `$or` in the branch): not planned by MongoDB either.
+                return Err(text_under_or_unindexed());
+            }
+            chosen.push(super::or::BranchPlan {
+                solution: plan_text(Some(coll), &branch_query)?,
+                sort_dir: None,
+            });
+            continue;
+        }
+        match super::or::branch_candidates(coll, branch, q)? {
+            Some(mut plans) => chosen.push(plans.remove(0)),
+            None => return Err(text_under_or_unindexed()),
+        }
+    }
+    let rest: Vec<&Conjunct> = parts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != at)
+        .map(|(_, c)| c)
+        .collect();
+    let fetch_filter = as_document(&rest).map(|doc| Residual {
+        filter: Filter::all_of(rest.iter().map(|c| &c.clause)),
+        doc,
+    });
+    Ok(super::or::union(q, chosen, fetch_filter).0)
 }
 
 fn is_operator_document(v: &Bson) -> bool {
