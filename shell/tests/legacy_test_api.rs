@@ -100,6 +100,9 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["[Array.sort([3, 1, 2]), Array.map([1, 2], function (x) { return x * 2; }), Array.join([1, 2], '-')]"], "[ [ 1, 2, 3 ], [ 2, 4 ], \"1-2\" ]"),
     (L, &["try { MinKey().__proto__.singleton = 1000; MinKey(); 'no' } catch (e) { e.message }"], "MinKey singleton not of type MinKey"),
     (L, &["tojson(NumberDecimal(1.9))"], "NumberDecimal(\"1.90000000000000\")"),
+    // ---- the legacy NumberInt: toNumber, and a string naming the constructor (numberint.js) ----------
+    (L, &["var n = NumberInt(4); [n.toNumber(), n + 4, n.toString(), NumberLong(NumberInt(7)).toNumber()].join()"], "4,8,NumberInt(4),7"),
+    (M, &["var n = NumberInt(4); [n.toNumber(), n.toString()].join()"], "4,4"),
     // ---- the legacy shell sends every number as a double; NumberInt stays an int ----------------------
     (L, &["db.c.insert({a: 1, b: NumberInt(1)})", "var d = db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}, b: {$type: '$b'}}}]).toArray()[0]; [d.a, d.b]"], "[ \"double\", \"int\" ]"),
     (M, &["db.c.insertOne({a: 1})", "db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}}}]).toArray()[0].a"], "int"),

@@ -51,7 +51,7 @@
       return BigInt(Math.trunc(v)).toString();
     }
     if (typeof v === 'string' && /^[+-]?\d+$/.test(v.trim())) return v.trim().replace(/^\+/, '');
-    if (v && v._bsontype) return String(v);
+    if (v && v._bsontype) return String(v._bsontype === 'Int32' ? v.valueOf() : v);
     throw new TypeError('Invalid ' + what + ' value: ' + v);
   }
   var Long = makeType('Long', function (v) { hidden(this, '_v', native.checkInt64(integerText(v, 'Long'))); }, {
@@ -77,7 +77,10 @@
     if (isNaN(n)) n = 0;
     hidden(this, '_v', n | 0);
   }, {
-    toString: function () { return String(this._v); },
+    // The legacy shell's NumberInt shows its constructor (jstests/core/numberint.js); mongosh's
+    // Int32 the number.
+    toString: function () { return native.getStyle() === 'legacy' ? 'NumberInt(' + this._v + ')' : String(this._v); },
+    toNumber: function () { return this._v; },
     valueOf: function () { return this._v; },
     toJSON: function () { return this._v; },
   });
