@@ -52,11 +52,22 @@ pub fn equality_record_ids(
     filter: &Document,
     limit: Option<usize>,
 ) -> Option<Vec<u64>> {
-    if filter.len() != 1 || !crate::collation::active_is_simple() {
+    if filter.len() != 1 {
         return None;
     }
     let (path, value) = filter.iter().next()?;
-    if path.starts_with('$') || !plain_scalar(value) {
+    point_record_ids(coll, path, value, limit)
+}
+
+/// [`equality_record_ids`] of the filter `{path: value}` (a find read from its command's bytes
+/// has no filter document).
+pub fn point_record_ids(
+    coll: &Collection,
+    path: &str,
+    value: &Bson,
+    limit: Option<usize>,
+) -> Option<Vec<u64>> {
+    if !crate::collation::active_is_simple() || path.starts_with('$') || !plain_scalar(value) {
         return None;
     }
     let limit = limit.unwrap_or(usize::MAX);
