@@ -6,7 +6,7 @@
 //! or without a limit when the index is unique and single-field), bypass query planning and
 //! execution. Sprout takes it when its planner would have produced exactly one candidate, an
 //! IDHACK or an IXSCAN over exact point bounds under a FETCH without a filter, so the results
-//! and their order are that plan's: the index's entries for the value, in record-id order.
+//! and their order are that plan's: the index's entries for the value, in record-id order (`Index::point_ids`).
 //! `explain` does not come here (it plans as before), nor does anything with a sort, a
 //! projection, a skip, a hint, `min`/`max`, `let`, `returnKey` or `showRecordId` (the caller
 //! checks those).
@@ -18,8 +18,6 @@
 //! (no wildcard index, no other index leading with it) and that index is a single-field
 //! ascending or descending one, not partial, without a collation of its own, and not multikey
 //! (a document is then found under one key at most, and its key is the field's value).
-
-use std::ops::Bound;
 
 use bson::{Bson, Document};
 
@@ -110,14 +108,7 @@ pub fn point_record_ids(
     if part.kind == KeyKind::Descending {
         encode::invert(&mut key);
     }
-    let low = (key, 0);
-    let mut out = Vec::new();
-    for ((k, rid), _) in index.range(Bound::Included(&low), Bound::Unbounded) {
-        if *k != low.0 || out.len() >= limit {
-            break;
-        }
-        out.push(*rid);
-    }
+    let out = index.point_ids(&key, limit);
     index.usage.record();
     Some(out)
 }
