@@ -105,8 +105,7 @@ pub(crate) fn express_reply(
     bytes: bool,
 ) -> Reply {
     if bytes
-        && let Some(reply) =
-            stored_records_reply(engine, ns.clone(), record_ids, batch_size, single_batch)
+        && let Some(reply) = stored_records_reply(engine, &ns, record_ids, batch_size, single_batch)
     {
         return Reply::Bytes(reply);
     }
