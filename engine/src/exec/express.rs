@@ -103,7 +103,8 @@ pub fn point_record_ids(
     {
         return None;
     }
-    let mut key = Vec::new();
+    // Room for the key's type, a string's bytes and their end without growing.
+    let mut key = Vec::with_capacity(16 + value.as_str().map_or(0, str::len));
     encode::encode_value(value, &mut key);
     if part.kind == KeyKind::Descending {
         encode::invert(&mut key);

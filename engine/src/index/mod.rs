@@ -56,7 +56,7 @@ pub struct Index {
 #[derive(Debug, Default)]
 struct PointTable {
     lookups: AtomicU64,
-    table: OnceLock<HashMap<Box<[u8]>, RecordIds>>,
+    table: OnceLock<HashMap<PointKey, RecordIds>>,
 }
 
 /// Point lookups an index serves by descent before its table is built, per entry.
@@ -72,12 +72,63 @@ impl Clone for PointTable {
 }
 
 /// Adds an entry to a point table.
-fn add_point(table: &mut HashMap<Box<[u8]>, RecordIds>, key: &[u8], record_id: u64) {
+fn add_point(table: &mut HashMap<PointKey, RecordIds>, key: &[u8], record_id: u64) {
     match table.get_mut(key) {
         Some(ids) => ids.add(record_id),
         None => {
-            table.insert(key.into(), RecordIds::One(record_id));
+            table.insert(PointKey::new(key), RecordIds::One(record_id));
         }
+    }
+}
+
+/// A point table's key: an encoded index key, kept inside the table's slot when it is short
+/// (most keys are), so that a probe compares it there instead of reaching another allocation
+/// (that comparison was 4% of a point lookup, session 17). Hashes and compares as its bytes.
+#[derive(Debug, Clone)]
+enum PointKey {
+    Inline(u8, [u8; POINT_KEY_INLINE]),
+    Heap(Box<[u8]>),
+}
+
+const POINT_KEY_INLINE: usize = 22;
+
+impl PointKey {
+    fn new(key: &[u8]) -> PointKey {
+        let mut inline = [0; POINT_KEY_INLINE];
+        match inline.get_mut(..key.len()) {
+            Some(at) => {
+                at.copy_from_slice(key);
+                PointKey::Inline(key.len() as u8, inline)
+            }
+            None => PointKey::Heap(key.into()),
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            PointKey::Inline(len, bytes) => &bytes[..usize::from(*len)],
+            PointKey::Heap(bytes) => bytes,
+        }
+    }
+}
+
+impl PartialEq for PointKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes() == other.bytes()
+    }
+}
+
+impl Eq for PointKey {}
+
+impl std::hash::Hash for PointKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.bytes().hash(state);
+    }
+}
+
+impl std::borrow::Borrow<[u8]> for PointKey {
+    fn borrow(&self) -> &[u8] {
+        self.bytes()
     }
 }
 
@@ -518,6 +569,17 @@ mod tests {
             ix.insert_all("db.c", [(200, &more)]).unwrap();
             assert!(ix.points.table.get().is_none());
             check(&ix);
+            // Keys longer than a slot holds.
+            let long = "a key longer than the twenty-two bytes kept in a slot";
+            for rid in [301, 300] {
+                let k = ix.keys_for(&doc! {"a": long}).unwrap().unwrap();
+                ix.insert(&k, rid);
+            }
+            for _ in 0..3 {
+                let k = encoded(&ix, Bson::String(long.into()));
+                assert_eq!(ix.point_ids(&k, usize::MAX), vec![300, 301]);
+            }
+            assert!(ix.points.table.get().is_some());
         }
     }
 
