@@ -78,7 +78,7 @@ pub(super) fn stored_records_reply(
     batch_size: Option<usize>,
     single_batch: bool,
 ) -> Option<Vec<u8>> {
-    let coll = engine.catalog().collection(&ns)?;
+    let coll = engine.catalog().collection(ns)?;
     let mut found = Vec::with_capacity(record_ids.len());
     for rid in record_ids {
         match coll.bytes(*rid) {
