@@ -14,8 +14,14 @@ const require = createRequire(import.meta.url);
 const { BSON } = require('bson');
 // Paths relative to the working directory (require alone would take `target/...` for a package).
 // `SPROUT_AB_BYTES=1`: every build is handed the command's BSON bytes (js-bson's `serialize`),
-// to measure changes behind the boundary alone.
+// to measure changes behind the boundary alone. `SPROUT_AB_CPU=1`: each round is timed in the
+// process's CPU time (`process.cpuUsage`) instead of wall time, so that the time the process
+// waits for a core on a shared machine is left out (session 17).
 const bytesOnly = process.env.SPROUT_AB_BYTES === '1';
+const cpuTime = process.env.SPROUT_AB_CPU === '1';
+const clock = cpuTime
+  ? () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; }
+  : () => performance.now();
 const mods = [process.argv[2], process.argv[3]].map((p) => {
   const m = require(resolve(p));
   m.useBsonTypes?.(BSON); // where a build has it, as a user of the binding would
@@ -67,7 +73,7 @@ for (const name of only) {
   if (same[0] !== same[1]) throw new Error(name + ': answers differ');
   const ratios = []; const ta = []; const tb = [];
   for (let r = 0; r < rounds; r++) {
-    const t = engines.map((cmd) => { const t0 = performance.now(); for (let i = 0; i < reps; i++) f(cmd, i); return (performance.now() - t0) / reps; });
+    const t = engines.map((cmd) => { const t0 = clock(); for (let i = 0; i < reps; i++) f(cmd, i); return (clock() - t0) / reps; });
     ta.push(t[0]); tb.push(t[1]); ratios.push(t[0] / t[1]);
   }
   const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

@@ -179,6 +179,13 @@ if (require(glue).takesCommandObjects?.()) {
   const bytes = BSON.BSON.serialize({ ping: 1 });
   assert.equal(encodeCommand(bytes), bytes);
   same(e.runCommandObject('t', { find: 'plain', filter: {}, batchSize: 1e9 }), bytesReply({ find: 'plain', filter: {}, batchSize: 1e9 }), 'object command');
+  // Commands longer than the room the binding keeps for them (4 KiB), then short ones again, as
+  // objects and as bytes, each answered as its bytes are.
+  for (const n of [5000, 70000, 10, 300000, 3]) {
+    const c = { insert: 'long', documents: [{ _id: n, s: 'q'.repeat(n) }] };
+    same(e.runCommandObject('t', c), { n: 1, ok: 1 }, `insert of ${n} bytes`);
+    same(e.runCommandObject('t', BSON.BSON.serialize({ find: 'long', filter: { _id: n } })).cursor.firstBatch, [{ _id: n, s: 'q'.repeat(n) }], `find of ${n} bytes`);
+  }
   // Without the bson package the encoder refuses what it does not know, never guesses.
   useBsonTypes(null);
   sameBytes(commands[4], 'dates without the bson package');

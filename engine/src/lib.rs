@@ -295,10 +295,30 @@ impl Engine {
     /// (`value::bson_bytes::encodes_to`), instead of being encoded again for the change batch
     /// and the collection's stored bytes. An error when the bytes are not one BSON document.
     pub fn run_command_encoded(&mut self, db: &str, bytes: &[u8]) -> Result<commands::Reply> {
+        if let Some(reply) = self.point_find_encoded(db, bytes) {
+            return Ok(reply);
+        }
         let command = value::bson_bytes::decode_document(bytes)?;
         Ok(self.run_owned(db, command, || {
             value::bson_bytes::array_documents(bytes, "documents")
         }))
+    }
+
+    /// A point find answered from its command's bytes (`commands::find_bytes`), with what
+    /// [`Engine::run_parts`] does around a find: the TTL monitor's pass when one is due first,
+    /// the `$indexStats` clocks after. (A find without `lsid` touches no session, changes
+    /// nothing a capped collection would evict, and leaves `bypassDocumentValidation` unset.)
+    /// `None` (nothing done but a due TTL pass) when the general path must run it, and always
+    /// while a command observer is installed (it is shown the command as a document).
+    fn point_find_encoded(&mut self, db: &str, bytes: &[u8]) -> Option<commands::Reply> {
+        if self.observer.is_some() {
+            return None;
+        }
+        let find = commands::find_bytes::PointFind::parse(bytes)?;
+        self.run_due_ttl_pass();
+        let reply = commands::find_bytes::point_find_reply(self, db, find)?;
+        self.catalog.stamp_index_usage(self.clock.now_millis());
+        Some(reply)
     }
 
     /// `run_command_owned`, where `encoded` gives the bytes each of an insert's documents

@@ -39,7 +39,14 @@ pub fn validate_db_name(db: &str) -> Result<()> {
             format!("db name is too long: '{db}'"),
         ));
     }
-    if let Some(c) = db.chars().find(|c| "/\\. \"$*<>:|?\0".contains(*c)) {
+    // The forbidden characters are ASCII, which no other character's UTF-8 bytes contain, so
+    // the bytes are searched (the characters one by one were 1.5% of a point lookup).
+    if let Some(&c) = db
+        .as_bytes()
+        .iter()
+        .find(|b| b"/\\. \"$*<>:|?\0".contains(b))
+    {
+        let c = char::from(c);
         return Err(Error::new(
             ErrorCode::InvalidNamespace,
             format!("Invalid database name: '{db}', contains '{c}'"),

@@ -33,36 +33,20 @@ pub fn find_reply(
         && let Some(record_ids) = crate::exec::express::equality_record_ids(
             coll,
             filter,
-            request.limit.filter(|l| *l > 0).map(|l| l as usize),
+            request
+                .limit
+                .filter(|l| *l > 0)
+                .map(|l| usize::try_from(l).unwrap_or(usize::MAX)),
         )
     {
-        // With `bytes`, the reply is written from the stored bytes: no document is copied,
-        // encoded or freed.
-        if bytes
-            && let Some(reply) = stored_records_reply(
-                engine,
-                ns.clone(),
-                &record_ids,
-                request.batch_size,
-                request.single_batch,
-            )
-        {
-            return Ok(Reply::Bytes(reply));
-        }
-        let docs = match engine.catalog().collection(&ns) {
-            Some(coll) => record_ids
-                .iter()
-                .filter_map(|rid| coll.get(*rid).cloned())
-                .collect(),
-            None => Vec::new(),
-        };
-        return Ok(Reply::Document(first_batch_reply(
+        return Ok(express_reply(
             engine,
             ns,
-            docs,
+            &record_ids,
             request.batch_size,
             request.single_batch,
-        )));
+            bytes,
+        ));
     }
     let spec = request.spec(&engine.eval_context())?;
     if tailable {
@@ -109,6 +93,38 @@ pub fn find_reply(
         request.single_batch,
     )))
 }
+/// The reply of a find the express path answered with `record_ids`: with `bytes`, written from
+/// the documents' stored bytes (no document is copied, encoded or freed), else (or when a
+/// document's bytes are not kept) from copies of the documents.
+pub(crate) fn express_reply(
+    engine: &mut Engine,
+    ns: Namespace,
+    record_ids: &[u64],
+    batch_size: Option<usize>,
+    single_batch: bool,
+    bytes: bool,
+) -> Reply {
+    if bytes
+        && let Some(reply) = stored_records_reply(engine, &ns, record_ids, batch_size, single_batch)
+    {
+        return Reply::Bytes(reply);
+    }
+    let docs = match engine.catalog().collection(&ns) {
+        Some(coll) => record_ids
+            .iter()
+            .filter_map(|rid| coll.get(*rid).cloned())
+            .collect(),
+        None => Vec::new(),
+    };
+    Reply::Document(first_batch_reply(
+        engine,
+        ns,
+        docs,
+        batch_size,
+        single_batch,
+    ))
+}
+
 /// MongoDB 8.0's query_request_helper.cpp (validateFindCommandRequest): a tailable cursor
 /// reads in natural order and stays open, so no other sort and no single batch.
 fn check_tailable(request: &FindRequest<'_>) -> Result<()> {

@@ -63,7 +63,7 @@ pub(super) fn stored_scan_reply(
     } else {
         engine.cursors_mut().open(ns.clone(), rest)
     };
-    Ok(Some(reply.finish(id, &ns.to_string())))
+    Ok(Some(reply.finish(id, &ns)))
 }
 
 /// The reply of a find answered by the express path (`exec::express::equality_record_ids`:
@@ -73,12 +73,12 @@ pub(super) fn stored_scan_reply(
 /// (the caller copies the documents as before).
 pub(super) fn stored_records_reply(
     engine: &mut Engine,
-    ns: Namespace,
+    ns: &Namespace,
     record_ids: &[u64],
     batch_size: Option<usize>,
     single_batch: bool,
 ) -> Option<Vec<u8>> {
-    let coll = engine.catalog().collection(&ns)?;
+    let coll = engine.catalog().collection(ns)?;
     let mut found = Vec::with_capacity(record_ids.len());
     for rid in record_ids {
         match coll.bytes(*rid) {
@@ -99,7 +99,7 @@ pub(super) fn stored_records_reply(
     } else {
         engine.cursors_mut().open(ns.clone(), rest)
     };
-    Some(reply.finish(id, &ns.to_string()))
+    Some(reply.finish(id, ns))
 }
 
 /// The first batch of `found` (at most `max_count` documents within [`MAX_BATCH_BYTES`], at
@@ -176,7 +176,9 @@ impl CursorReplyWriter {
         self.count += 1;
     }
 
-    fn finish(mut self, id: i64, ns: &str) -> Vec<u8> {
+    /// Closes the batch and writes the cursor's `id` and `ns` (`db.coll`, written from its
+    /// parts: formatting it was 3% of a point lookup) and `ok`.
+    fn finish(mut self, id: i64, ns: &Namespace) -> Vec<u8> {
         self.out.push(0);
         self.patch_len(self.array_at);
         self.out.push(0x12);
@@ -184,9 +186,12 @@ impl CursorReplyWriter {
         self.out.extend_from_slice(&id.to_le_bytes());
         self.out.push(0x02);
         self.out.extend_from_slice(b"ns\0");
+        let len = ns.db.len() + 1 + ns.coll.len();
         self.out
-            .extend_from_slice(&((ns.len() + 1) as i32).to_le_bytes());
-        self.out.extend_from_slice(ns.as_bytes());
+            .extend_from_slice(&((len + 1) as i32).to_le_bytes());
+        self.out.extend_from_slice(ns.db.as_bytes());
+        self.out.push(b'.');
+        self.out.extend_from_slice(ns.coll.as_bytes());
         self.out.push(0);
         self.out.push(0);
         self.patch_len(self.cursor_at);

@@ -14,6 +14,7 @@ mod explain;
 mod explain_write;
 pub(crate) mod find;
 mod find_and_modify;
+pub(crate) mod find_bytes;
 mod find_stored_reply;
 pub(crate) mod hello;
 mod indexes;

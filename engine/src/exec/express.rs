@@ -6,7 +6,7 @@
 //! or without a limit when the index is unique and single-field), bypass query planning and
 //! execution. Sprout takes it when its planner would have produced exactly one candidate, an
 //! IDHACK or an IXSCAN over exact point bounds under a FETCH without a filter, so the results
-//! and their order are that plan's: the index's entries for the value, in record-id order.
+//! and their order are that plan's: the index's entries for the value, in record-id order (`Index::point_ids`).
 //! `explain` does not come here (it plans as before), nor does anything with a sort, a
 //! projection, a skip, a hint, `min`/`max`, `let`, `returnKey` or `showRecordId` (the caller
 //! checks those).
@@ -18,8 +18,6 @@
 //! (no wildcard index, no other index leading with it) and that index is a single-field
 //! ascending or descending one, not partial, without a collation of its own, and not multikey
 //! (a document is then found under one key at most, and its key is the field's value).
-
-use std::ops::Bound;
 
 use bson::{Bson, Document};
 
@@ -52,11 +50,22 @@ pub fn equality_record_ids(
     filter: &Document,
     limit: Option<usize>,
 ) -> Option<Vec<u64>> {
-    if filter.len() != 1 || !crate::collation::active_is_simple() {
+    if filter.len() != 1 {
         return None;
     }
     let (path, value) = filter.iter().next()?;
-    if path.starts_with('$') || !plain_scalar(value) {
+    point_record_ids(coll, path, value, limit)
+}
+
+/// [`equality_record_ids`] of the filter `{path: value}` (a find read from its command's bytes
+/// has no filter document).
+pub fn point_record_ids(
+    coll: &Collection,
+    path: &str,
+    value: &Bson,
+    limit: Option<usize>,
+) -> Option<Vec<u64>> {
+    if !crate::collation::active_is_simple() || path.starts_with('$') || !plain_scalar(value) {
         return None;
     }
     let limit = limit.unwrap_or(usize::MAX);
@@ -94,19 +103,13 @@ pub fn equality_record_ids(
     {
         return None;
     }
-    let mut key = Vec::new();
+    // Room for the key's type, a string's bytes and their end without growing.
+    let mut key = Vec::with_capacity(16 + value.as_str().map_or(0, str::len));
     encode::encode_value(value, &mut key);
     if part.kind == KeyKind::Descending {
         encode::invert(&mut key);
     }
-    let low = (key, 0);
-    let mut out = Vec::new();
-    for ((k, rid), _) in index.range(Bound::Included(&low), Bound::Unbounded) {
-        if *k != low.0 || out.len() >= limit {
-            break;
-        }
-        out.push(*rid);
-    }
+    let out = index.point_ids(&key, limit);
     index.usage.record();
     Some(out)
 }

@@ -16,8 +16,10 @@ mod ttl_option;
 pub mod usage;
 pub mod wildcard;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Bound;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use bson::{Bson, Document};
 
@@ -41,6 +43,139 @@ pub struct Index {
     wildcard_multikey: BTreeSet<String>,
     /// What `$indexStats` reports as `accesses`.
     pub usage: usage::IndexUsage,
+    /// The entries by key, for point lookups ([`Index::point_ids`]).
+    points: PointTable,
+}
+
+/// An index's entries grouped by encoded key in a hash table, for the express path's point
+/// lookups: one hash probe instead of a B-tree descent (whose key comparisons, each a `memcmp`
+/// reaching a separately allocated key, were a quarter of a point lookup through the Node
+/// binding: `docs/performance.md`, session 17). Built once the index has served enough point
+/// lookups to pay for it (one per 32 entries), then kept up to date by every insert and
+/// removal; a bulk insert drops it (it is built again on use).
+#[derive(Debug, Default)]
+struct PointTable {
+    lookups: AtomicU64,
+    table: OnceLock<HashMap<PointKey, RecordIds>>,
+}
+
+/// Point lookups an index serves by descent before its table is built, per entry.
+const POINT_TABLE_AFTER: u64 = 32;
+
+impl Clone for PointTable {
+    fn clone(&self) -> Self {
+        PointTable {
+            lookups: AtomicU64::new(self.lookups.load(Ordering::Relaxed)),
+            table: self.table.clone(),
+        }
+    }
+}
+
+/// Adds an entry to a point table.
+fn add_point(table: &mut HashMap<PointKey, RecordIds>, key: &[u8], record_id: u64) {
+    match table.get_mut(key) {
+        Some(ids) => ids.add(record_id),
+        None => {
+            table.insert(PointKey::new(key), RecordIds::One(record_id));
+        }
+    }
+}
+
+/// A point table's key: an encoded index key, kept inside the table's slot when it is short
+/// (most keys are), so that a probe compares it there instead of reaching another allocation
+/// (that comparison was 4% of a point lookup, session 17). Hashes and compares as its bytes.
+#[derive(Debug, Clone)]
+enum PointKey {
+    Inline(u8, [u8; POINT_KEY_INLINE]),
+    Heap(Box<[u8]>),
+}
+
+const POINT_KEY_INLINE: usize = 22;
+
+impl PointKey {
+    fn new(key: &[u8]) -> PointKey {
+        let mut inline = [0; POINT_KEY_INLINE];
+        match inline.get_mut(..key.len()) {
+            Some(at) => {
+                at.copy_from_slice(key);
+                PointKey::Inline(key.len() as u8, inline)
+            }
+            None => PointKey::Heap(key.into()),
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            PointKey::Inline(len, bytes) => &bytes[..usize::from(*len)],
+            PointKey::Heap(bytes) => bytes,
+        }
+    }
+}
+
+impl PartialEq for PointKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes() == other.bytes()
+    }
+}
+
+impl Eq for PointKey {}
+
+impl std::hash::Hash for PointKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.bytes().hash(state);
+    }
+}
+
+impl std::borrow::Borrow<[u8]> for PointKey {
+    fn borrow(&self) -> &[u8] {
+        self.bytes()
+    }
+}
+
+/// One key's record ids, ascending (most keys of most indexes have one).
+#[derive(Debug, Clone)]
+enum RecordIds {
+    One(u64),
+    Many(Vec<u64>),
+}
+
+impl RecordIds {
+    fn as_slice(&self) -> &[u64] {
+        match self {
+            RecordIds::One(id) => std::slice::from_ref(id),
+            RecordIds::Many(ids) => ids,
+        }
+    }
+
+    fn add(&mut self, record_id: u64) {
+        let ids = match self {
+            RecordIds::One(id) if *id == record_id => return,
+            RecordIds::One(id) => {
+                *self = RecordIds::Many(vec![*id]);
+                let RecordIds::Many(ids) = self else {
+                    unreachable!()
+                };
+                ids
+            }
+            RecordIds::Many(ids) => ids,
+        };
+        if let Err(at) = ids.binary_search(&record_id) {
+            ids.insert(at, record_id);
+        }
+    }
+
+    /// Removes `record_id`; whether none are left.
+    fn remove(&mut self, record_id: u64) -> bool {
+        match self {
+            RecordIds::One(id) => *id == record_id,
+            RecordIds::Many(ids) => {
+                if let Ok(at) = ids.binary_search(&record_id) {
+                    ids.remove(at);
+                }
+                ids.is_empty()
+            }
+        }
+    }
 }
 
 impl Index {
@@ -52,6 +187,7 @@ impl Index {
             multikey_paths: vec![BTreeSet::new(); n],
             wildcard_multikey: BTreeSet::new(),
             usage: usage::IndexUsage::new(),
+            points: PointTable::default(),
         }
     }
 
@@ -170,8 +306,11 @@ impl Index {
             mine.extend(theirs.iter().copied());
         }
         for key in &keys.keys {
-            self.entries
-                .insert((self.encode_key(key), record_id), key.clone());
+            let bytes = self.encode_key(key);
+            if let Some(table) = self.points.table.get_mut() {
+                add_point(table, &bytes, record_id);
+            }
+            self.entries.insert((bytes, record_id), key.clone());
         }
     }
 
@@ -225,6 +364,7 @@ impl Index {
         }
         self.multikey_paths = multikey_paths;
         self.wildcard_multikey = wildcard_multikey;
+        self.points = PointTable::default();
         if self.entries.is_empty() {
             // From sorted input the standard map builds its tree in one pass.
             self.entries = entries.into_iter().collect();
@@ -237,8 +377,53 @@ impl Index {
     /// Removes a document's keys.
     pub fn remove(&mut self, keys: &DocKeys, record_id: u64) {
         for key in &keys.keys {
-            self.entries.remove(&(self.encode_key(key), record_id));
+            let entry = (self.encode_key(key), record_id);
+            if self.entries.remove(&entry).is_some()
+                && let Some(table) = self.points.table.get_mut()
+                && table
+                    .get_mut(entry.0.as_slice())
+                    .is_some_and(|ids| ids.remove(record_id))
+            {
+                table.remove(entry.0.as_slice());
+            }
         }
+    }
+
+    /// The record ids of the entries whose encoded key is `key`, ascending, at most `limit`:
+    /// what a range over that one key returns, from the [`PointTable`] once built.
+    pub fn point_ids(&self, key: &[u8], limit: usize) -> Vec<u64> {
+        let table = match self.points.table.get() {
+            Some(table) => table,
+            None => {
+                let served = self.points.lookups.fetch_add(1, Ordering::Relaxed) + 1;
+                if served.saturating_mul(POINT_TABLE_AFTER) < self.entries.len() as u64 {
+                    return self.point_ids_by_descent(key, limit);
+                }
+                self.points.table.get_or_init(|| {
+                    let mut table = HashMap::with_capacity(self.entries.len());
+                    for (key, record_id) in self.entries.keys() {
+                        add_point(&mut table, key, *record_id);
+                    }
+                    table
+                })
+            }
+        };
+        table
+            .get(key)
+            .map(|ids| ids.as_slice().iter().take(limit).copied().collect())
+            .unwrap_or_default()
+    }
+
+    fn point_ids_by_descent(&self, key: &[u8], limit: usize) -> Vec<u64> {
+        let low = (key.to_vec(), 0);
+        let mut out = Vec::new();
+        for ((k, rid), _) in self.range(Bound::Included(&low), Bound::Unbounded) {
+            if *k != low.0 || out.len() >= limit {
+                break;
+            }
+            out.push(*rid);
+        }
+        out
     }
 
     /// Entries whose encoded key lies between the bounds, in key order (or reversed).
@@ -319,6 +504,83 @@ mod tests {
         ix.check_unique("db.c", &k, 1).unwrap();
         ix.remove(&k, 1);
         assert!(ix.is_empty());
+    }
+
+    #[test]
+    fn point_ids_are_the_range_over_the_key_before_and_after_the_table() {
+        for key in [doc! {"a": 1}, doc! {"a": -1}] {
+            let spec = IndexSpec::parse(&doc! {"key": key, "name": "a"}).unwrap();
+            let mut ix = Index::new(spec);
+            let values = [Bson::Int32(1), Bson::Double(1.0), Bson::String("1".into())];
+            let docs: Vec<Document> = (0..40).map(|i| doc! {"a": values[i % 3].clone()}).collect();
+            let loaded = docs.iter().enumerate().map(|(rid, d)| (rid as u64 * 2, d));
+            ix.insert_all("db.c", loaded).unwrap();
+            let encoded = |ix: &Index, v: Bson| ix.encode_key(&[v]);
+            let by_range = |ix: &Index, v: Bson, limit: usize| {
+                let k = encoded(ix, v);
+                ix.point_ids_by_descent(&k, limit)
+            };
+            let check = |ix: &Index| {
+                for v in [Bson::Int64(1), Bson::String("1".into()), Bson::Int32(7)] {
+                    for limit in [0, 1, 5, usize::MAX] {
+                        let k = encoded(ix, v.clone());
+                        assert_eq!(ix.point_ids(&k, limit), by_range(ix, v.clone(), limit));
+                    }
+                }
+            };
+            // 40 entries: the table is built on the second lookup (2 * 32 >= 40).
+            assert!(ix.points.table.get().is_none());
+            check(&ix);
+            assert!(ix.points.table.get().is_some());
+            assert_eq!(
+                ix.point_ids(&encoded(&ix, Bson::Int32(1)), 3),
+                vec![0, 2, 6]
+            );
+            // Kept up to date: new records (also between and before the others), removals of
+            // one id, of every id of a key, and of an entry that is not there.
+            for (rid, v) in [(7, 1), (100, 1), (1, 9)] {
+                let k = ix.keys_for(&doc! {"a": v}).unwrap().unwrap();
+                ix.insert(&k, rid);
+            }
+            let one = ix.keys_for(&doc! {"a": 1}).unwrap().unwrap();
+            ix.remove(&one, 6);
+            ix.remove(&one, 5);
+            let nine = ix.keys_for(&doc! {"a": 9}).unwrap().unwrap();
+            ix.remove(&nine, 1);
+            assert!(
+                ix.points
+                    .table
+                    .get()
+                    .unwrap()
+                    .get(encoded(&ix, Bson::Int32(9)).as_slice())
+                    .is_none()
+            );
+            check(&ix);
+            assert_eq!(
+                ix.point_ids(&encoded(&ix, Bson::Int32(1)), 3),
+                vec![0, 2, 7]
+            );
+            // A clone has its own table; a bulk insert drops it.
+            let mut copy = ix.clone();
+            copy.remove(&one, 0);
+            assert_eq!(ix.point_ids(&encoded(&ix, Bson::Int32(1)), 1), vec![0]);
+            assert_eq!(copy.point_ids(&encoded(&copy, Bson::Int32(1)), 1), vec![2]);
+            let more = doc! {"a": 1};
+            ix.insert_all("db.c", [(200, &more)]).unwrap();
+            assert!(ix.points.table.get().is_none());
+            check(&ix);
+            // Keys longer than a slot holds.
+            let long = "a key longer than the twenty-two bytes kept in a slot";
+            for rid in [301, 300] {
+                let k = ix.keys_for(&doc! {"a": long}).unwrap().unwrap();
+                ix.insert(&k, rid);
+            }
+            for _ in 0..3 {
+                let k = encoded(&ix, Bson::String(long.into()));
+                assert_eq!(ix.point_ids(&k, usize::MAX), vec![300, 301]);
+            }
+            assert!(ix.points.table.get().is_some());
+        }
     }
 
     #[test]

@@ -58,7 +58,9 @@ impl<'c> FindRequest<'c> {
             let_vars: document_option(command, "find", "let")?,
             min: bound("min")?,
             max: bound("max")?,
-            batch_size: count_option(command, "find", "batchSize")?.map(|b| b as usize),
+            // (On wasm32 a count beyond `usize` is as good as unbounded, not cut to its low bits.)
+            batch_size: count_option(command, "find", "batchSize")?
+                .map(|b| usize::try_from(b).unwrap_or(usize::MAX)),
             single_batch: bool_option(command, "singleBatch", false)? || negative_limit,
             allow_disk_use: bool_option(command, "allowDiskUse", true)?,
             show_record_id: bool_option(command, "showRecordId", false)?,
