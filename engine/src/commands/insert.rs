@@ -49,7 +49,11 @@ pub fn insert_owned(
     command: &Document,
     given: super::GivenDocuments<'_>,
 ) -> Result<Document> {
-    let super::GivenDocuments { documents, encoded } = given;
+    let super::GivenDocuments {
+        documents,
+        encoded,
+        exact,
+    } = given;
     let ns = target_namespace(db, command)?;
     check_batch_size(documents.len())?;
     let ordered = bool_option(command, "ordered", true)?;
@@ -59,7 +63,13 @@ pub fn insert_owned(
         let Bson::Document(d) = d else {
             return Err(not_a_document(i, &d));
         };
-        prepared.push((prepare_owned(engine, d), encoded.get(i).copied()));
+        // Kept as it arrived (`prepare_owned` changes a document only to put `_id` first).
+        let kept = d.iter().next().is_some_and(|(k, _)| k == "_id");
+        let arrived = encoded.get(i).map(|&bytes| Arrived {
+            bytes,
+            exact: exact && kept,
+        });
+        prepared.push((prepare_owned(engine, d), arrived));
     }
     store(engine, ns, ordered, prepared)
 }
@@ -84,6 +94,13 @@ fn not_a_document(i: usize, d: &Bson) -> Error {
     ))
 }
 
+/// The bytes a document arrived as, and whether they are known to be its encoding.
+#[derive(Clone, Copy)]
+struct Arrived<'b> {
+    bytes: &'b [u8],
+    exact: bool,
+}
+
 /// Stores the prepared documents (or reports why each could not be), in order; an ordered
 /// insert stops at its first error. Beside each document, the bytes it arrived as, if known:
 /// kept when they are exactly its encoding (it may have been changed since: `_id` moved
@@ -92,7 +109,7 @@ fn store(
     engine: &mut Engine,
     ns: crate::catalog::Namespace,
     ordered: bool,
-    prepared: Vec<(Result<Document>, Option<&[u8]>)>,
+    prepared: Vec<(Result<Document>, Option<Arrived<'_>>)>,
 ) -> Result<Document> {
     // MongoDB creates the collection when it first has a document to store: a batch whose
     // documents all fail before storage (a bad `_id`, over 16 MiB), or whose first one does
@@ -138,8 +155,10 @@ fn store(
             if let Some(v) = &validation {
                 v.check_insert(&doc)?;
             }
-            let bytes = match arrived.filter(|b| crate::value::bson_bytes::encodes_to(&doc, b)) {
-                Some(b) => b.to_vec(),
+            let bytes = match arrived
+                .filter(|a| a.exact || crate::value::bson_bytes::encodes_to(&doc, a.bytes))
+            {
+                Some(a) => a.bytes.to_vec(),
                 None => doc.to_vec().map_err(|e| Error::bad_value(e.to_string()))?,
             };
             let record_id = coll.insert_encoded(&ns_text, doc, &bytes)?;
