@@ -165,7 +165,7 @@ fn encode_integer(i: i64, out: &mut Vec<u8>) {
         return;
     }
     let mut e: i32 = 0;
-    while c % 10 == 0 {
+    while c.is_multiple_of(10) {
         c /= 10;
         e += 1;
     }
