@@ -3,8 +3,9 @@
 // ratios A/B is printed (above 1: B is faster). On a loaded machine the rounds share the load,
 // which `compare.mjs` (one library after the other) cannot promise. The workloads are the
 // harness's point lookup, range + sort + limit, compound scan, unindexed count, the count through
-// the price index, the unindexed top-1,000 sort, the two `$group`s and the insert of 20k
-// products; both builds must return the same batch (or reply).
+// the price index, the unindexed top-1,000 sort, the two `$group`s, the insert of 20k
+// products and the `$lookup` of 10k orders to 1k customers; both builds must return the same
+// batch (or reply).
 //
 // Run: `node bench/ab.mjs <A sprout_node.js> <B sprout_node.js> [rounds] [workload,…]`
 // (e.g. A = a copy of an earlier `target/bench-node/`, B = `target/bench-node/`).
@@ -35,6 +36,10 @@ for (let i = 0; i < 20000; i++) docs.push({ _id: i, sku: 'sku' + String(i).padSt
 const eb = lcg(11); const ev = [];
 const start = Date.UTC(2015, 0, 1); const paths = ['/', '/cart', '/search', '/product', '/checkout'];
 for (let i = 0; i < 100000; i++) ev.push({ _id: i, ts: new Date(start + eb(31 * 86400) * 1000), bytes: eb(5000), path: paths[eb(5)] });
+// `compare.mjs`'s customers and orders.
+const cb = lcg(13); const customers = []; const orders = [];
+for (let i = 0; i < 1000; i++) customers.push({ _id: i, name: 'customer ' + i });
+for (let i = 0; i < 10000; i++) orders.push({ _id: i, cust: cb(1050), total: cb(1000) });
 const engines = mods.map(({ M, objects }) => {
   const e = new M();
   // As a user of the binding calls it: `runCommandObject` (the reply as an object, or its BSON
@@ -48,6 +53,8 @@ const engines = mods.map(({ M, objects }) => {
   const cmd = (c) => { const r = run(c); if (r.ok !== 1) throw new Error(JSON.stringify(r)); return r; };
   for (let i = 0; i < docs.length; i += 1000) cmd({ insert: 'products', documents: docs.slice(i, i + 1000) });
   for (let i = 0; i < ev.length; i += 1000) cmd({ insert: 'events', documents: ev.slice(i, i + 1000) });
+  for (let i = 0; i < customers.length; i += 1000) cmd({ insert: 'customers', documents: customers.slice(i, i + 1000) });
+  for (let i = 0; i < orders.length; i += 1000) cmd({ insert: 'orders', documents: orders.slice(i, i + 1000) });
   cmd({ createIndexes: 'products', indexes: [{ key: { sku: 1 }, name: 'sku_1' }, { key: { price: 1 }, name: 'price_1' }] });
   return cmd;
 });
@@ -64,6 +71,8 @@ const work = {
   group: [1, (cmd) => cmd({ aggregate: 'events', pipeline: [{ $group: { _id: { $dayOfMonth: '$ts' }, bytes: { $sum: '$bytes' }, hits: { $sum: 1 } } }, { $sort: { _id: 1 } }], cursor: { batchSize: 1e9 } })],
   // 20k products in batches of 1,000 into an empty collection, dropped after each round.
   insert: [1, (cmd) => { for (let i = 0; i < docs.length; i += 1000) cmd({ insert: 'fresh', documents: docs.slice(i, i + 1000) }); return cmd({ drop: 'fresh' }); }],
+  // `compare.mjs`'s `$lookup` of 10k orders to 1k customers on `_id`.
+  join: [1, (cmd) => cmd({ aggregate: 'orders', pipeline: [{ $lookup: { from: 'customers', localField: 'cust', foreignField: '_id', as: 'c' } }, { $project: { _id: 1, name: { $first: '$c.name' } } }], cursor: { batchSize: 1e9 } })],
   match_group: [1, (cmd) => cmd({ aggregate: 'events', pipeline: [{ $match: { path: { $ne: '/' }, bytes: { $gte: 1000 } } }, { $group: { _id: '$path', bytes: { $sum: '$bytes' }, hits: { $sum: 1 } } }, { $sort: { bytes: -1 } }], cursor: { batchSize: 1e9 } })],
 };
 const only = process.argv[5] ? process.argv[5].split(',') : Object.keys(work);

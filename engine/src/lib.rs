@@ -286,20 +286,22 @@ impl Engine {
     /// them. With a command observer installed (it is shown the whole command) this is
     /// `run_command`.
     pub fn run_command_owned(&mut self, db: &str, command: Document) -> commands::Reply {
-        self.run_owned(db, command, Vec::new)
+        self.run_owned(db, command, false, Vec::new)
     }
 
     /// [`Engine::run_command_owned`] of the command's BSON bytes (the Node.js binding's
     /// `runCommandBson`): besides storing an insert's documents themselves, each document
     /// keeps the bytes it arrived as when they are exactly its encoding
-    /// (`value::bson_bytes::encodes_to`), instead of being encoded again for the change batch
-    /// and the collection's stored bytes. An error when the bytes are not one BSON document.
+    /// (`value::bson_bytes::encodes_to`, or known from decoding them:
+    /// `value::bson_bytes::decode_document_exact`), instead of being encoded again for the
+    /// change batch and the collection's stored bytes. An error when the bytes are not one BSON
+    /// document.
     pub fn run_command_encoded(&mut self, db: &str, bytes: &[u8]) -> Result<commands::Reply> {
         if let Some(reply) = self.point_find_encoded(db, bytes) {
             return Ok(reply);
         }
-        let command = value::bson_bytes::decode_document(bytes)?;
-        Ok(self.run_owned(db, command, || {
+        let (command, exact) = value::bson_bytes::decode_document_exact(bytes)?;
+        Ok(self.run_owned(db, command, exact, || {
             value::bson_bytes::array_documents(bytes, "documents")
         }))
     }
@@ -322,11 +324,13 @@ impl Engine {
     }
 
     /// `run_command_owned`, where `encoded` gives the bytes each of an insert's documents
-    /// arrived as, in order (fewer, or none: those are encoded).
+    /// arrived as, in order (fewer, or none: those are encoded), and `exact` says the command
+    /// was decoded from bytes that are exactly its encoding (so each document's are its own).
     fn run_owned<'b>(
         &mut self,
         db: &str,
         mut command: Document,
+        exact: bool,
         encoded: impl FnOnce() -> Vec<&'b [u8]>,
     ) -> commands::Reply {
         let is_insert = command.keys().next().is_some_and(|k| k == "insert");
@@ -342,6 +346,7 @@ impl Engine {
             Some(Bson::Array(items)) => Some(commands::GivenDocuments {
                 documents: std::mem::take(items),
                 encoded,
+                exact,
             }),
             _ => None,
         };

@@ -49,7 +49,11 @@ pub fn insert_owned(
     command: &Document,
     given: super::GivenDocuments<'_>,
 ) -> Result<Document> {
-    let super::GivenDocuments { documents, encoded } = given;
+    let super::GivenDocuments {
+        documents,
+        encoded,
+        exact,
+    } = given;
     let ns = target_namespace(db, command)?;
     check_batch_size(documents.len())?;
     let ordered = bool_option(command, "ordered", true)?;
@@ -59,7 +63,19 @@ pub fn insert_owned(
         let Bson::Document(d) = d else {
             return Err(not_a_document(i, &d));
         };
-        prepared.push((prepare_owned(engine, d), encoded.get(i).copied()));
+        // Kept as it arrived (`prepare_owned` changes a document only to put `_id` first).
+        let kept = d.iter().next().is_some_and(|(k, _)| k == "_id");
+        let arrived = encoded.get(i).map(|&bytes| Arrived {
+            bytes,
+            exact: exact && kept,
+        });
+        // From an exact command, the document is the one its bytes hold: its names hold no NUL
+        // (a name ends at one) and it nests no deeper than its bytes allow (each level takes at
+        // least 7 bytes around an empty document's 5), so short ones pass `check_storable`
+        // without the walk; kept as it arrived, its size is its bytes'.
+        let storable = exact && encoded.get(i).is_some_and(|b| b.len() <= SHALLOW_BYTES);
+        let size = arrived.filter(|a| a.exact).map(|a| a.bytes.len());
+        prepared.push((prepare_owned(engine, d, storable, size), arrived));
     }
     store(engine, ns, ordered, prepared)
 }
@@ -84,6 +100,13 @@ fn not_a_document(i: usize, d: &Bson) -> Error {
     ))
 }
 
+/// The bytes a document arrived as, and whether they are known to be its encoding.
+#[derive(Clone, Copy)]
+struct Arrived<'b> {
+    bytes: &'b [u8],
+    exact: bool,
+}
+
 /// Stores the prepared documents (or reports why each could not be), in order; an ordered
 /// insert stops at its first error. Beside each document, the bytes it arrived as, if known:
 /// kept when they are exactly its encoding (it may have been changed since: `_id` moved
@@ -92,7 +115,7 @@ fn store(
     engine: &mut Engine,
     ns: crate::catalog::Namespace,
     ordered: bool,
-    prepared: Vec<(Result<Document>, Option<&[u8]>)>,
+    prepared: Vec<(Result<Document>, Option<Arrived<'_>>)>,
 ) -> Result<Document> {
     // MongoDB creates the collection when it first has a document to store: a batch whose
     // documents all fail before storage (a bad `_id`, over 16 MiB), or whose first one does
@@ -138,8 +161,10 @@ fn store(
             if let Some(v) = &validation {
                 v.check_insert(&doc)?;
             }
-            let bytes = match arrived.filter(|b| crate::value::bson_bytes::encodes_to(&doc, b)) {
-                Some(b) => b.to_vec(),
+            let bytes = match arrived
+                .filter(|a| a.exact || crate::value::bson_bytes::encodes_to(&doc, a.bytes))
+            {
+                Some(a) => a.bytes.to_vec(),
                 None => doc.to_vec().map_err(|e| Error::bad_value(e.to_string()))?,
             };
             let record_id = coll.insert_encoded(&ns_text, doc, &bytes)?;
@@ -192,8 +217,17 @@ pub fn prepare_for_insert(engine: &mut Engine, d: &Document) -> Result<Document>
 
 /// [`prepare_for_insert`] of a document given away: one whose `_id` is first is kept as it
 /// is, without a copy.
-pub fn prepare_owned(engine: &mut Engine, d: Document) -> Result<Document> {
-    crate::value::nesting::check_storable(&d, crate::value::nesting::Write::Insert)?;
+/// `storable`: known to pass `check_storable`; `size`: its BSON size, when known and it has
+/// `_id` first (so it is stored as it is).
+pub fn prepare_owned(
+    engine: &mut Engine,
+    d: Document,
+    storable: bool,
+    size: Option<usize>,
+) -> Result<Document> {
+    if !storable {
+        crate::value::nesting::check_storable(&d, crate::value::nesting::Write::Insert)?;
+    }
     let out = match d.iter().next() {
         Some((k, id)) if k == "_id" => {
             check_id(id)?;
@@ -201,9 +235,20 @@ pub fn prepare_owned(engine: &mut Engine, d: Document) -> Result<Document> {
         }
         _ => with_id_first(engine, d.get("_id"), d.iter())?,
     };
-    check_size(&out)?;
+    match size {
+        Some(size) => {
+            debug_assert_eq!(size, crate::value::bson_size::document_size(&out));
+            check_size_of(size)?
+        }
+        None => check_size(&out)?,
+    }
     Ok(out)
 }
+
+/// The largest document (in bytes) that cannot nest deeper than `check_storable` allows: `k`
+/// levels take at least `5 + 7 * (k - 1)` bytes (an empty document, and per level around it a
+/// length, a type, an empty name's NUL and a final NUL).
+const SHALLOW_BYTES: usize = 5 + 7 * (crate::value::nesting::MAX_STORAGE_DEPTH - 1);
 
 /// A copy of a document's `fields` with `_id` first: `id`, or a new ObjectId when missing.
 fn with_id_first<'d>(
@@ -286,7 +331,10 @@ fn check_size(d: &Document) -> Result<()> {
     // Computed from the document (encoding it could fail, and an error here once showed up as
     // a size of usize::MAX). MongoDB's `fixDocumentForInsert` (src/mongo/db/ops/insert.cpp)
     // answers BadValue with this text for a document over BSONObjMaxUserSize.
-    let size = crate::value::bson_size::document_size(d);
+    check_size_of(crate::value::bson_size::document_size(d))
+}
+
+fn check_size_of(size: usize) -> Result<()> {
     if size > MAX_DOCUMENT_BYTES {
         return Err(Error::new(
             ErrorCode::BadValue,
@@ -370,6 +418,35 @@ mod tests {
     /// records changes as the document path does: the bytes a document arrived as are kept
     /// only when they are its encoding (not when `_id` is moved first or added, a name
     /// repeats, array keys are out of order, or a type is one `encodes_to` does not check).
+    /// The smallest document nesting one level more than storage allows is over
+    /// `SHALLOW_BYTES`, and one at the limit is within it; from bytes, both answer as the
+    /// document path does.
+    #[test]
+    fn short_documents_cannot_nest_too_deep() {
+        let nested = |levels: usize| {
+            let mut d = bson::Document::new();
+            for _ in 1..levels {
+                d = doc! {"": d};
+            }
+            d
+        };
+        let limit = crate::value::nesting::MAX_STORAGE_DEPTH;
+        let at_limit = nested(limit);
+        assert_eq!(at_limit.to_vec().unwrap().len(), super::SHALLOW_BYTES);
+        assert!(nested(limit + 1).to_vec().unwrap().len() > super::SHALLOW_BYTES);
+        for (levels, id) in [(limit - 1, 1), (limit, 2), (limit + 1, 3)] {
+            // Under `documents` and `_id`, the empty-named chain starts one level down.
+            let command = doc! {"insert": "c", "documents": [{"_id": id, "a": nested(levels - 1)}]};
+            let a = Engine::new().run_command("t", &command);
+            let b = Engine::new()
+                .run_command_encoded("t", &command.to_vec().unwrap())
+                .unwrap()
+                .into_document()
+                .unwrap();
+            assert_eq!(a, b, "{levels}");
+        }
+    }
+
     #[test]
     fn an_insert_from_bytes_stores_and_records_the_encoding() {
         let commands = [

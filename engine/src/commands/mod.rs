@@ -83,6 +83,11 @@ pub fn dispatch(
 pub struct GivenDocuments<'b> {
     pub documents: Vec<Bson>,
     pub encoded: Vec<&'b [u8]>,
+    /// Whether each of `encoded` is known to be exactly its document's encoding (the command
+    /// was decoded from bytes that are its exact encoding,
+    /// `value::bson_bytes::decode_document_exact`), so a document kept as it arrived needs no
+    /// check (`encodes_to`).
+    pub exact: bool,
 }
 
 /// [`dispatch`], with `documents`: an `insert`'s documents the caller took out of `command` and

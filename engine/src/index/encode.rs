@@ -112,8 +112,8 @@ const POS_INF: u8 = 6;
 
 fn encode_number(v: &Bson, out: &mut Vec<u8>) {
     let d = match v {
-        Bson::Int32(i) => Decimal::from_i64(i64::from(*i)),
-        Bson::Int64(i) => Decimal::from_i64(*i),
+        Bson::Int32(i) => return encode_integer(i64::from(*i), out),
+        Bson::Int64(i) => return encode_integer(*i, out),
         Bson::Double(f) => Decimal::from_f64(*f),
         Bson::Decimal128(d) => Decimal::from_bson(d),
         _ => Decimal::NaN,
@@ -154,6 +154,41 @@ fn encode_number(v: &Bson, out: &mut Vec<u8>) {
     }
 }
 
+/// An integer as [`encode_number`] encodes its decimal (`Decimal::from_i64`: the magnitude as
+/// coefficient, exponent 0), with 64-bit arithmetic: the decimal's 128-bit divisions and
+/// `to_string` are library calls in wasm (most of encoding an integer `_id` for the `_id_`
+/// index on every insert, `docs/performance.md`, session 17). The same bytes (unit test).
+fn encode_integer(i: i64, out: &mut Vec<u8>) {
+    let mut c = i.unsigned_abs();
+    if c == 0 {
+        out.push(ZERO);
+        return;
+    }
+    let mut e: i32 = 0;
+    while c.is_multiple_of(10) {
+        c /= 10;
+        e += 1;
+    }
+    // The digits, last first, each plus one (as the decimal's are written).
+    let mut digits = [0u8; 20];
+    let mut n = 0;
+    while c > 0 {
+        digits[n] = (c % 10) as u8 + 1;
+        c /= 10;
+        n += 1;
+    }
+    let adjusted = e + n as i32;
+    let negative = i < 0;
+    out.push(if negative { NEGATIVE } else { POSITIVE });
+    let body = out.len();
+    out.extend_from_slice(&((adjusted as u32) ^ (1 << 31)).to_be_bytes());
+    out.extend(digits[..n].iter().rev());
+    out.push(0);
+    if negative {
+        invert(&mut out[body..]);
+    }
+}
+
 /// The smallest byte string above every string that starts with `prefix`.
 pub fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
     let mut out = prefix.to_vec();
@@ -173,6 +208,48 @@ mod tests {
     use bson::{Binary, Decimal128, Timestamp, doc, oid::ObjectId, spec::BinarySubtype};
     use std::cmp::Ordering;
     use std::str::FromStr;
+
+    /// Integers encode as their decimal does (the path `encode_integer` replaces).
+    #[test]
+    fn integers_encode_as_their_decimal() {
+        let decimal = |i: i64| {
+            let mut out = Vec::new();
+            encode_number(
+                &Bson::Decimal128(Decimal128::from_str(&i.to_string()).unwrap()),
+                &mut out,
+            );
+            out
+        };
+        let mut samples = vec![
+            0, 1, -1, 9, 10, -10, 11, 100, 101, 1000, -1000, 120, 7_000_000,
+        ];
+        samples.extend([
+            i64::MIN,
+            i64::MAX,
+            i64::MIN + 1,
+            i64::from(i32::MIN),
+            i64::from(i32::MAX),
+        ]);
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for shift in 0..64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            samples.push((x >> shift) as i64);
+            samples.push(-((x >> (shift + 1).min(63)) as i64));
+            samples.push(10_i64.saturating_pow(shift as u32 % 19) * 3);
+        }
+        for i in samples {
+            let mut long = Vec::new();
+            encode_number(&Bson::Int64(i), &mut long);
+            assert_eq!(long, decimal(i), "{i}");
+            if let Ok(small) = i32::try_from(i) {
+                let mut int = Vec::new();
+                encode_number(&Bson::Int32(small), &mut int);
+                assert_eq!(int, long, "{i}");
+            }
+        }
+    }
 
     /// A deterministic generator (xorshift) so the property test is reproducible.
     struct Rng(u64);

@@ -87,7 +87,7 @@ fn single_top_level_key(spec: &IndexSpec, doc: &Document) -> Option<Option<DocKe
     let [name] = part.path.parts() else {
         return None;
     };
-    let value = match doc.get(name) {
+    let value = match crate::path::field(doc, name) {
         Some(Bson::Array(_)) => return None,
         Some(v) => v.clone(),
         None if spec.sparse => return Some(None),

@@ -376,7 +376,7 @@ fn find_field<'n>(node: &'n Node, key: &str) -> Option<&'n Field> {
 
 /// Inclusion: the included fields, in the input document's order.
 fn include(node: &Node, src: &Document) -> Document {
-    let mut out = Document::new();
+    let mut out = crate::value::empty_document();
     for (k, v) in src {
         match find_field(node, k) {
             Some(Field::Include) => {
@@ -417,7 +417,7 @@ fn include_value(node: &Node, v: &Bson) -> Option<Bson> {
 
 /// Exclusion: everything but the excluded fields.
 fn exclude(node: &Node, src: &Document) -> Document {
-    let mut out = Document::new();
+    let mut out = crate::value::empty_document();
     for (k, v) in src {
         match find_field(node, k) {
             Some(Field::Exclude) => {}

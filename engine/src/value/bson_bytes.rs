@@ -4,12 +4,24 @@
 //! follows; a document whose bytes run past its stated length is corrupt (BSON corpus:
 //! "Stated length less than byte count"), so this checks the length against the slice first.
 
+use std::cell::Cell;
+
 use bson::{Bson, Document};
 
 use crate::error::Error;
 
 /// Decodes exactly one BSON document that fills `bytes`.
 pub fn decode_document(bytes: &[u8]) -> Result<Document, Error> {
+    decode_document_exact(bytes).map(|(doc, _)| doc)
+}
+
+/// [`decode_document`], and whether the bytes are known to be exactly the document's encoding
+/// (`Document::to_vec`): true when every value was of a common type (below), no document
+/// repeats a name and every array's names are its positions in order (`"0"`, `"1"`, …); the
+/// encoder writes each of these values back as the bytes it was read from. `false` says
+/// nothing: [`encodes_to`] can still find them equal. An insert keeps its documents' bytes on
+/// this word instead of walking each document again (`docs/performance.md`, session 17).
+pub fn decode_document_exact(bytes: &[u8]) -> Result<(Document, bool), Error> {
     let stated = bytes
         .get(..4)
         .map(|head| i32::from_le_bytes([head[0], head[1], head[2], head[3]]));
@@ -23,13 +35,15 @@ pub fn decode_document(bytes: &[u8]) -> Result<Document, Error> {
         }
         None => return Err(Error::bad_value("invalid BSON: fewer than 4 bytes")),
     }
-    if let Some(doc) = common_document(bytes) {
-        return Ok(doc);
+    let exact = Cell::new(true);
+    if let Some(doc) = common_document(bytes, &exact) {
+        return Ok((doc, exact.get()));
     }
     // Parsed where it lies: `Document::from_reader` would first copy the bytes into a buffer of
     // its own (a copy per stored document when a database loads).
     bson::RawDocument::from_bytes(bytes)
         .and_then(document_of)
+        .map(|doc| (doc, false))
         .map_err(|e| Error::bad_value(format!("invalid BSON: {e}")))
 }
 
@@ -58,23 +72,110 @@ fn document_of(raw: &bson::RawDocument) -> bson::error::Result<Document> {
 /// would reject or that does not lie exactly within the document: the caller then decodes
 /// through the crate, which gives its values and its errors. So whatever this returns is what
 /// the crate's conversion gives (the test below checks it on every single-byte corruption).
-fn common_document(bytes: &[u8]) -> Option<Document> {
-    let mut out = Document::new();
-    common_elements(bytes, |name, value| {
-        out.insert(name, value);
+/// `exact` turns false when a name repeats or an array's names are not its positions.
+fn common_document(bytes: &[u8], exact: &Cell<bool>) -> Option<Document> {
+    let mut out = crate::value::empty_document();
+    common_elements(bytes, None, exact, |name, value| {
+        if out.insert(name, value).is_some() {
+            exact.set(false);
+        }
     })?;
     Some(out)
 }
 
-fn common_array(bytes: &[u8]) -> Option<Vec<Bson>> {
+fn common_array(bytes: &[u8], exact: &Cell<bool>) -> Option<Vec<Bson>> {
     let mut out = Vec::new();
-    common_elements(bytes, |_, value| out.push(value))?;
+    let mut shape = Shape::default();
+    common_elements(bytes, Some(&mut shape), exact, |name, value| {
+        if exact.get() && !is_position(name, out.len()) {
+            exact.set(false);
+        }
+        out.push(value);
+    })?;
     Some(out)
+}
+
+/// Whether `name` is `i` written in decimal, as the encoder names an array's elements.
+fn is_position(name: &str, i: usize) -> bool {
+    let b = name.as_bytes();
+    match b {
+        [b'0'] => i == 0,
+        [b'1'..=b'9', ..] if b.len() <= 10 && b.iter().all(u8::is_ascii_digit) => {
+            name.parse::<usize>() == Ok(i)
+        }
+        _ => false,
+    }
+}
+
+/// The documents of one array as they are decoded: the names the last one had and, once two
+/// in a row had the same names (each once), an empty copy of such a document (those names,
+/// null values). A document with those names again is that copy cloned, its values put in
+/// place in order: the map is made at its final size with its names already hashed, where
+/// inserting field by field hashes every name and grows the map twice for five fields (an
+/// insert command's documents, mostly of one shape: `Document::insert` was 19% of inserting
+/// 20k documents through the Node binding, `docs/performance.md`, session 17). The document is
+/// the one insertion gives: the same names in the same order, the same values.
+#[derive(Default)]
+struct Shape<'a> {
+    names: Vec<&'a str>,
+    read: Vec<&'a str>,
+    values: Vec<Bson>,
+    template: Option<Document>,
+}
+
+impl<'a> Shape<'a> {
+    fn document(&mut self, bytes: &'a [u8], exact: &Cell<bool>) -> Option<Document> {
+        let mut read = std::mem::take(&mut self.read);
+        let mut values = std::mem::take(&mut self.values);
+        read.clear();
+        values.clear();
+        common_elements(bytes, None, exact, |name, value| {
+            read.push(name);
+            values.push(value);
+        })?;
+        let same = read == self.names;
+        let doc = match &self.template {
+            Some(template) if same => {
+                let mut doc = template.clone();
+                for ((_, slot), value) in doc.iter_mut().zip(values.drain(..)) {
+                    *slot = value;
+                }
+                doc
+            }
+            _ => {
+                let mut doc = crate::value::empty_document();
+                for (name, value) in read.iter().zip(values.drain(..)) {
+                    doc.insert(*name, value);
+                }
+                if doc.len() != read.len() {
+                    exact.set(false);
+                }
+                // Only names read once each: a repeated name is one field of the document.
+                self.template = (same && doc.len() == read.len()).then(|| {
+                    let mut template = crate::value::empty_document();
+                    for name in &read {
+                        template.insert(*name, Bson::Null);
+                    }
+                    template
+                });
+                doc
+            }
+        };
+        std::mem::swap(&mut self.names, &mut read);
+        self.read = read;
+        self.values = values;
+        Some(doc)
+    }
 }
 
 /// Each element of the document `bytes` (exactly one document: its stated length is the
 /// slice's), in order, when every one is of a common type and well formed.
-fn common_elements(bytes: &[u8], mut each: impl FnMut(&str, Bson)) -> Option<()> {
+fn common_elements<'a>(
+    bytes: &'a [u8],
+    mut shape: Option<&mut Shape<'a>>,
+    exact: &Cell<bool>,
+    mut each: impl FnMut(&'a str, Bson),
+) -> Option<()> {
     let len = usize::try_from(read_i32_at(bytes, 0)?).ok()?;
     if len < 5 || len != bytes.len() || bytes[len - 1] != 0 {
         return None;
@@ -106,9 +207,12 @@ fn common_elements(bytes: &[u8], mut each: impl FnMut(&str, Bson)) -> Option<()>
                 let n = usize::try_from(read_i32_at(v, 0)?).ok()?;
                 let inner = v.get(..n)?;
                 let value = if tag == 0x03 {
-                    Bson::Document(common_document(inner)?)
+                    Bson::Document(match shape.as_deref_mut() {
+                        Some(shape) => shape.document(inner, exact)?,
+                        None => common_document(inner, exact)?,
+                    })
                 } else {
-                    Bson::Array(common_array(inner)?)
+                    Bson::Array(common_array(inner, exact)?)
                 };
                 (value, n)
             }
@@ -354,7 +458,24 @@ mod tests {
             })
     }
 
+    fn common_of(bytes: &[u8]) -> Option<Document> {
+        common_document(bytes, &Cell::new(true))
+    }
+
+    /// Whether `decode_document_exact` calls the bytes exact; and when it does, they are the
+    /// document's encoding.
+    fn exact(bytes: &[u8]) -> bool {
+        match decode_document_exact(bytes) {
+            Ok((doc, true)) => {
+                assert_eq!(doc.to_vec().unwrap(), bytes, "{bytes:?}");
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn same_outcome(bytes: &[u8]) {
+        exact(bytes);
         // Debug text: NaN equals itself there, and the errors' messages are compared.
         let ours = decode_document(bytes).map_err(|e| e.message);
         let theirs = crate_decode(bytes).map_err(|e| e.message);
@@ -406,15 +527,15 @@ mod tests {
         same_outcome(&common_bytes);
         // Debug text: NaN equals itself there.
         assert_eq!(
-            format!("{:?}", common_document(&common_bytes)),
+            format!("{:?}", common_of(&common_bytes)),
             format!("{:?}", Some(common.clone()))
         );
         assert_eq!(
-            common_document(&repeated),
+            common_of(&repeated),
             Some(bson::doc! {"a": 3, "b": {"c": 2}})
         );
         // Not a common type anywhere (here nested): left to the crate.
-        assert_eq!(common_document(&bytes), None);
+        assert_eq!(common_of(&bytes), None);
         for at in 4..common_bytes.len() {
             for new in [0u8, 1, 0x02, 0x03, 0x04, 0x05, 0x7f, 0x80, 0xff] {
                 let mut bad = common_bytes.clone();
@@ -425,6 +546,111 @@ mod tests {
         // Every single-byte corruption (the length checks above aside).
         for at in 4..bytes.len() {
             for new in [0u8, 1, 0x02, 0x03, 0x04, 0x7f, 0x80, 0xff] {
+                let mut bad = bytes.clone();
+                bad[at] = new;
+                same_outcome(&bad);
+            }
+        }
+    }
+
+    /// Arrays of documents, decoded through the shape of the ones before (`Shape`): the same
+    /// documents as the crate's conversion, whatever the order of shapes, a repeated name, an
+    /// empty document, nested arrays of documents; and every single-byte corruption of them.
+    #[test]
+    fn arrays_of_documents_decode_as_the_bson_crate_does() {
+        let docs = bson::doc! {
+            "documents": [
+                {"_id": 1, "sku": "a", "p": 1.5}, {"_id": 2, "sku": "b", "p": 2.5},
+                {"_id": 3, "sku": "c", "p": 3.5}, {"_id": 4, "p": 4.5, "sku": "d"},
+                {"_id": 5, "p": 5.5, "sku": "e"}, {"_id": 6, "p": 6.5}, {}, {},
+                {"_id": 7, "p": 6.5}, {"_id": 8, "p": {"x": [{"y": 1}, {"y": 2}, {"z": 3}]}},
+                {"_id": 9, "p": {"x": [{"y": 1}, {"y": 2}, {"y": 3}]}}, 10, {"_id": 11, "p": 1},
+            ],
+            "ordered": true,
+        };
+        let bytes = docs.to_vec().unwrap();
+        same_outcome(&bytes);
+        assert!(exact(&bytes));
+        assert_eq!(decode_document(&bytes).unwrap(), docs);
+        assert_eq!(common_of(&bytes), Some(docs.clone()));
+        // A repeated name in documents of one shape (by the names read): {a: 1, a: 2} three
+        // times, then {a: 3}: one field each, the later value.
+        let twice = |v: u8| {
+            vec![
+                19,
+                0,
+                0,
+                0,
+                0x10,
+                b'a',
+                0,
+                v,
+                0,
+                0,
+                0,
+                0x10,
+                b'a',
+                0,
+                v + 1,
+                0,
+                0,
+                0,
+                0,
+            ]
+        };
+        let mut array = vec![0x04, b'x', 0];
+        let mut items = Vec::new();
+        for (i, item) in [
+            twice(1),
+            twice(3),
+            twice(5),
+            bson::doc! {"a": 7}.to_vec().unwrap(),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            items.extend([0x03, b'0' + i as u8, 0]);
+            items.extend(item);
+        }
+        let len = (items.len() + 5) as i32;
+        array.extend(len.to_le_bytes());
+        array.extend(items);
+        array.push(0);
+        let mut repeated = ((array.len() + 5) as i32).to_le_bytes().to_vec();
+        repeated.extend(array);
+        repeated.push(0);
+        same_outcome(&repeated);
+        assert_eq!(
+            common_of(&repeated),
+            Some(bson::doc! {"x": [{"a": 2}, {"a": 4}, {"a": 6}, {"a": 7}]})
+        );
+        assert!(!exact(&repeated));
+        // An array whose names are not its positions: decoded, not exact.
+        let mut renamed = bson::doc! {"a": [1, 2]}.to_vec().unwrap();
+        let at = renamed.iter().rposition(|&b| b == b'1').unwrap();
+        renamed[at] = b'7';
+        assert_eq!(decode_document(&renamed).unwrap(), bson::doc! {"a": [1, 2]});
+        assert!(!exact(&renamed));
+        assert!(exact(
+            &bson::doc! {"a": (0..12).collect::<Vec<i32>>()}
+                .to_vec()
+                .unwrap()
+        ));
+        for (name, i) in [("0", 0), ("10", 10), ("7", 7)] {
+            assert!(is_position(name, i));
+        }
+        for (name, i) in [
+            ("00", 0),
+            ("01", 1),
+            ("", 0),
+            ("1", 0),
+            ("+1", 1),
+            ("1a", 1),
+        ] {
+            assert!(!is_position(name, i));
+        }
+        for at in 4..bytes.len() {
+            for new in [0u8, 1, 0x02, 0x03, 0x04, 0x10, 0x7f, 0xff] {
                 let mut bad = bytes.clone();
                 bad[at] = new;
                 same_outcome(&bad);

@@ -12,6 +12,7 @@
 //! variables' values as constants: the values differ per document, and parsing is cheap next to
 //! running the pipeline.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use bson::{Bson, Document};
@@ -31,6 +32,8 @@ pub struct Lookup {
     from: Option<String>,
     as_path: Vec<String>,
     equality: Option<(String, String)>,
+    /// `localField` and `foreignField` parsed once.
+    equality_paths: Option<(FieldPath, FieldPath)>,
     let_vars: Vec<(String, Expression)>,
     /// The pipeline as written, parsed per document when it uses `let` variables.
     pipeline_spec: Option<Vec<Bson>>,
@@ -213,6 +216,9 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
     Ok(Box::new(Lookup {
         from,
         as_path: as_field.split('.').map(str::to_string).collect(),
+        equality_paths: equality
+            .as_ref()
+            .map(|(l, f)| (FieldPath::parse(l), FieldPath::parse(f))),
         equality,
         pipeline: if let_vars.is_empty() { pipeline } else { None },
         let_vars,
@@ -246,13 +252,16 @@ impl Lookup {
 
     /// The values the equality form looks for: every value at `localField` (array elements
     /// one by one), or null when there is none.
-    fn local_values(doc: &Document, local: &str) -> Vec<Bson> {
-        let path = FieldPath::parse(local);
-        let mut values: Vec<Bson> = crate::path::items(doc, &path, LeafArrays::Expand)
-            .into_iter()
-            .filter_map(|item| item.value.cloned())
-            .filter(|v| !matches!(v, Bson::Array(a) if !a.is_empty()))
-            .collect();
+    fn local_values(doc: &Document, local: &FieldPath) -> Vec<Bson> {
+        let mut values: Vec<Bson> = Vec::new();
+        let _ = crate::path::for_each_item(doc, local, LeafArrays::Expand, &mut |item| {
+            match item.value {
+                Some(Bson::Array(a)) if !a.is_empty() => {}
+                Some(v) => values.push(v.clone()),
+                None => {}
+            }
+            std::ops::ControlFlow::Continue(())
+        });
         if values.is_empty() {
             values.push(Bson::Null);
         }
@@ -266,11 +275,11 @@ impl Lookup {
         table: Option<&ForeignTable>,
         cx: &RunContext<'_>,
     ) -> Result<Vec<Document>> {
-        let mut matched: Vec<Document> = match &self.equality {
-            Some((local, foreign_field)) => {
+        let mut matched: Vec<Document> = match (&self.equality, &self.equality_paths) {
+            (Some((_, foreign_field)), Some((local, _))) => {
                 let values = Lookup::local_values(doc, local);
                 match table.and_then(|t| t.matches(&values)) {
-                    Some(positions) => positions.into_iter().map(|i| foreign[i].clone()).collect(),
+                    Some(positions) => positions.iter().map(|&i| foreign[i].clone()).collect(),
                     None => {
                         let mut filter = Document::new();
                         filter.insert(foreign_field.clone(), bson::doc! {"$in": values});
@@ -283,7 +292,7 @@ impl Lookup {
                     }
                 }
             }
-            None => foreign.to_vec(),
+            _ => foreign.to_vec(),
         };
         if let Some(items) = &self.pipeline_spec {
             let per_doc;
@@ -341,11 +350,10 @@ struct ForeignTable {
 }
 
 impl ForeignTable {
-    fn build(foreign: &[Document], foreign_field: &str) -> ForeignTable {
-        let path = FieldPath::parse(foreign_field);
+    fn build(foreign: &[Document], path: &FieldPath) -> ForeignTable {
         let mut by_value: BTreeMap<OrderedValue, Vec<usize>> = BTreeMap::new();
         for (i, d) in foreign.iter().enumerate() {
-            for item in crate::path::items(d, &path, LeafArrays::Expand) {
+            for item in crate::path::items(d, path, LeafArrays::Expand) {
                 if let Some(v) = item.value {
                     let positions = by_value.entry(OrderedValue(v.clone())).or_default();
                     if positions.last() != Some(&i) {
@@ -360,7 +368,17 @@ impl ForeignTable {
     /// The positions (in natural order) of the foreign documents equal at `foreignField` to
     /// one of `values` (what `{foreignField: {$in: values}}` matches), or `None` when a value
     /// needs the full scan (null also matches a missing field, a regex matches by pattern).
-    fn matches(&self, values: &[Bson]) -> Option<Vec<usize>> {
+    fn matches(&self, values: &[Bson]) -> Option<Cow<'_, [usize]>> {
+        if let [v] = values {
+            // One value (a scalar local field): its positions, in natural order already.
+            if matches!(v, Bson::Null | Bson::Undefined | Bson::RegularExpression(_)) {
+                return None;
+            }
+            return Some(match self.by_value.get(&OrderedValue(v.clone())) {
+                Some(found) => Cow::Borrowed(found.as_slice()),
+                None => Cow::Borrowed(&[]),
+            });
+        }
         let mut positions = Vec::new();
         for v in values {
             if matches!(v, Bson::Null | Bson::Undefined | Bson::RegularExpression(_)) {
@@ -372,7 +390,7 @@ impl ForeignTable {
         }
         crate::sort_slice::sort(&mut positions);
         positions.dedup();
-        Some(positions)
+        Some(Cow::Owned(positions))
     }
 }
 
@@ -394,7 +412,7 @@ impl Stage for Lookup {
             None => Vec::new(),
         };
         let table = self
-            .equality
+            .equality_paths
             .as_ref()
             .map(|(_, foreign_field)| ForeignTable::build(&foreign, foreign_field));
         let mut out = Vec::with_capacity(input.len());
