@@ -74,8 +74,12 @@ impl QueryRegex {
             }
         }
         let (source, icase) = translate(pattern, flags).map_err(invalid)?;
-        let compiled = regress::Regex::with_flags(
-            &source,
+        // The pattern's code points as a `Vec<u32>` iterator, the type Boa's parser and RegExp
+        // hand regress too: its parser is generic over the iterator, and one type is one copy of
+        // it in the shipped wasm (issue #22; `with_flags` would compile a fourth).
+        let code_points: Vec<u32> = source.chars().map(u32::from).collect();
+        let compiled = regress::Regex::from_unicode(
+            code_points.into_iter(),
             regress::Flags {
                 icase,
                 unicode: true,
