@@ -74,12 +74,12 @@ impl QueryRegex {
             }
         }
         let (source, icase) = translate(pattern, flags).map_err(invalid)?;
-        // The pattern's code points as a `Vec<u32>` iterator, the type Boa's parser and RegExp
-        // hand regress too: its parser is generic over the iterator, and one type is one copy of
-        // it in the shipped wasm (issue #22; `with_flags` would compile a fourth).
+        // The pattern's code points through `from_code_points` (vendor/regress), whose copy of
+        // regress's parser (generic over the pattern's iterator) Boa's lexer and RegExp share:
+        // `with_flags` compiled one more in the shipped wasm (issue #22).
         let code_points: Vec<u32> = source.chars().map(u32::from).collect();
-        let compiled = regress::Regex::from_unicode(
-            code_points.into_iter(),
+        let compiled = regress::Regex::from_code_points(
+            code_points,
             regress::Flags {
                 icase,
                 unicode: true,

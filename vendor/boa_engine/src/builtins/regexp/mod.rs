@@ -355,9 +355,9 @@ impl RegExp {
         let full_unicode =
             flags.contains(RegExpFlags::UNICODE) || flags.contains(RegExpFlags::UNICODE_SETS);
 
-        // Sprout patch: the pattern goes to regress as a `Vec<u32>` iterator in both modes, the type
-        // Boa's lexer validates regular-expression literals with: regress's parser is generic
-        // over the iterator, and one type is one copy of it in the shipped wasm (issue #22).
+        // Sprout patch: the pattern goes to regress as a `Vec<u32>` in both modes, through
+        // `from_code_points` (vendor/regress), whose copy of regress's parser (generic over the
+        // pattern's iterator) Boa's lexer and the engine's `$regex` share (issue #22).
         let units: Vec<u32> = if full_unicode {
             // Unicode mode (u/v flag): compile as full Unicode codepoints.
             p.code_points().map(CodePoint::as_u32).collect()
@@ -376,7 +376,7 @@ impl RegExp {
             }
             units
         };
-        let matcher = Regex::from_unicode(units.into_iter(), Flags::from(flags)).map_err(|error| {
+        let matcher = Regex::from_code_points(units, Flags::from(flags)).map_err(|error| {
             JsNativeError::syntax().with_message(format!("failed to create matcher: {}", error.text))
         })?;
 
