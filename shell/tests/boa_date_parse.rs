@@ -93,9 +93,13 @@ fn to_string_formats_parse_as_the_time_crate_did() {
     ];
     for (i, month) in months.iter().enumerate() {
         for day in [0, 1, 15, 28, 29, 30, 31, 32] {
-            for year in ["1600", "1700", "1969", "1970", "2023", "2024", "-0400", "+002024"] {
+            for year in [
+                "1600", "1700", "1969", "1970", "2023", "2024", "-0400", "+002024",
+            ] {
                 let weekday = weekdays[(i + day) % 7];
-                cases.push(format!("{weekday} {month} {day:02} {year} 13:14:15 GMT+0545"));
+                cases.push(format!(
+                    "{weekday} {month} {day:02} {year} 13:14:15 GMT+0545"
+                ));
                 cases.push(format!("{weekday}, {day:02} {month} {year} 01:02:03 GMT"));
             }
         }
@@ -120,5 +124,8 @@ fn a_date_reads_back_its_own_strings() {
               if (Date.parse(d.toString()) !== t) bad.push(d.toString()); \
               if (Date.parse(d.toUTCString()) !== t) bad.push(d.toUTCString()); } bad.join(' | ')";
     let value = context.eval(Source::from_bytes(js)).unwrap();
-    assert_eq!(value.as_string().map(|s| s.to_std_string_escaped()), Some(String::new()));
+    assert_eq!(
+        value.as_string().map(|s| s.to_std_string_escaped()),
+        Some(String::new())
+    );
 }
