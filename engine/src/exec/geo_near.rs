@@ -71,7 +71,7 @@ impl<'a> GeoNear<'a> {
                 found.push((d, *rid));
             }
         }
-        found.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
+        crate::sort_slice::sort_by(&mut found, |a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
         Ok(found)
     }
 }

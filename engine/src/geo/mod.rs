@@ -301,7 +301,9 @@ pub fn check_ring(ring: &[Pt]) -> Result<(), Invalid> {
         .enumerate()
         .map(|(i, p)| (p.x, p.y, i))
         .collect();
-    sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    crate::sort_slice::sort_by(&mut sorted, |a, b| {
+        a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))
+    });
     if let Some(w) = sorted
         .windows(2)
         .find(|w| w[0].0 == w[1].0 && w[0].1 == w[1].1)

@@ -62,7 +62,11 @@ use crate::expression::{EvalContext, Scope};
 use crate::matcher::MatchContext;
 
 /// One parsed pipeline stage.
-pub trait Stage: std::fmt::Debug {
+///
+/// Not `Debug` as a supertrait: every stage's vtable would then hold its derived `Debug`, which
+/// kept them and what they reach in the shipped wasm though nothing prints a stage (issue #22).
+/// `dyn Stage` prints as its name.
+pub trait Stage {
     /// The stage's name with its `$` (`"$match"`).
     fn name(&self) -> &'static str;
 
@@ -177,9 +181,15 @@ fn path_prefix(prefix: &str, path: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('.'))
 }
 
+impl std::fmt::Debug for dyn Stage + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A stage that writes the pipeline's results to a collection (`$out`, `$merge`). The
 /// aggregate command executes it through the engine's write path (`commands/aggregate_write.rs`).
-pub trait WriteStage: std::fmt::Debug {
+pub trait WriteStage {
     /// Which write this is, with its parsed options.
     fn target(&self) -> WriteTarget<'_>;
 

@@ -279,12 +279,7 @@ impl ReplSetConfig {
         }
         for (mode, counts) in &self.last_error_modes {
             for (tag, n) in counts {
-                let values: std::collections::BTreeSet<&String> = self
-                    .members
-                    .iter()
-                    .filter_map(|m| m.tags.get(tag))
-                    .collect();
-                if values.is_empty() {
+                if !self.members.iter().any(|m| m.tags.contains_key(tag)) {
                     return bad(format!(
                         "Mode {mode} requires {n} matching tags of type {tag}, but no members have that tag"
                     ));

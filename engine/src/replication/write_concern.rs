@@ -4,7 +4,7 @@
 //! reply carries MongoDB's `writeConcernError` (code 64, "waiting for replication timed out",
 //! `errInfo.wtimeout: true`; codeName WriteConcernTimeout since the rename of DRIVERS-3007).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use bson::{Bson, Document, doc};
 
@@ -94,10 +94,17 @@ impl ReplicaSet {
                 voting >= self.config().write_majority()
             }
             WriteTarget::Tags(_, counts) => counts.iter().all(|(tag, n)| {
-                let values: BTreeSet<&String> = acked
+                // The distinct values, in a list (at most 50 members): a set would compile
+                // its own B-tree for `&String` (issue #22).
+                let mut values: Vec<&String> = Vec::new();
+                for value in acked
                     .iter()
                     .filter_map(|&i| self.config().members[i].tags.get(tag))
-                    .collect();
+                {
+                    if !values.contains(&value) {
+                        values.push(value);
+                    }
+                }
                 values.len() as i64 >= *n
             }),
         }

@@ -433,6 +433,15 @@ impl Regex {
         Ok(Regex { cr })
     }
 
+    /// Sprout patch: `from_unicode` over a `Vec<u32>`'s iterator, compiled here. The parser is
+    /// generic over the pattern's iterator; with generics shared between crates (the release
+    /// profile's `opt-level = "z"`), the crates that depend on this one (Boa's lexer, Boa's
+    /// `RegExp`, the engine's `$regex`) reuse this one copy instead of each compiling their own
+    /// (issue #22).
+    pub fn from_code_points(pattern: Vec<u32>, flags: Flags) -> Result<Regex, Error> {
+        Self::from_unicode(pattern.into_iter(), flags)
+    }
+
     /// Searches `text` to find the first match.
     pub fn find(&self, text: &str) -> Option<Match> {
         self.find_iter(text).next()

@@ -28,18 +28,24 @@ fn score_string(
     weight: f64,
     scores: &mut BTreeMap<String, f64>,
 ) {
-    // Per term: (count, frequency, current exponent).
-    let mut terms: BTreeMap<String, (f64, f64, f64)> = BTreeMap::new();
-    let mut num_tokens = 0u32;
-    for term in tokens(raw, language, TokenOptions::INDEX) {
-        let data = terms.entry(term).or_insert((0.0, 0.0, 0.0));
-        data.2 = if data.2 == 0.0 { 1.0 } else { data.2 * 2.0 };
-        data.0 += 1.0;
-        data.1 += 1.0 / data.2;
-        num_tokens += 1;
-    }
-    for (term, (count, freq, _)) in terms {
-        let coeff = (0.5 * count / f64::from(num_tokens)) + 0.5;
+    // The tokens sorted, so each term's occurrences are one run (a sorted list, not a map per
+    // term: that compiled its own B-tree, issue #22). Per term: count, frequency and the
+    // current exponent, summed in the order a map's entry would have.
+    let mut all: Vec<String> = tokens(raw, language, TokenOptions::INDEX);
+    let num_tokens = all.len() as f64;
+    crate::sort_slice::sort(&mut all);
+    let mut at = 0;
+    while at < all.len() {
+        let start = at;
+        let (mut count, mut freq, mut exp) = (0.0, 0.0, 0.0);
+        while at < all.len() && all[at] == all[start] {
+            exp = if exp == 0.0 { 1.0 } else { exp * 2.0 };
+            count += 1.0;
+            freq += 1.0 / exp;
+            at += 1;
+        }
+        let term = std::mem::take(&mut all[start]);
+        let coeff = (0.5 * count / num_tokens) + 0.5;
         let adjustment = if raw.len() == term.len() && raw.eq_ignore_ascii_case(&term) {
             1.1
         } else {

@@ -74,8 +74,12 @@ impl QueryRegex {
             }
         }
         let (source, icase) = translate(pattern, flags).map_err(invalid)?;
-        let compiled = regress::Regex::with_flags(
-            &source,
+        // The pattern's code points through `from_code_points` (vendor/regress), whose copy of
+        // regress's parser (generic over the pattern's iterator) Boa's lexer and RegExp share:
+        // `with_flags` compiled one more in the shipped wasm (issue #22).
+        let code_points: Vec<u32> = source.chars().map(u32::from).collect();
+        let compiled = regress::Regex::from_code_points(
+            code_points,
             regress::Flags {
                 icase,
                 unicode: true,

@@ -4,7 +4,6 @@ use boa_string::JsStrVariant;
 use std::slice::Iter;
 use std::str;
 use std::{borrow::Cow, iter::Peekable};
-use time::{OffsetDateTime, PrimitiveDateTime, macros::format_description};
 
 // Time-related Constants
 //
@@ -776,28 +775,122 @@ pub(super) fn parse_date(date: &JsString, hooks: &dyn HostHooks) -> Option<i64> 
         return Some(dt);
     }
 
-    // `toString` format: `Thu Jan 01 1970 00:00:00 GMT+0000`
-    if let Ok(t) = OffsetDateTime::parse(
-        &date,
-        &format_description!(
-            "[weekday repr:short] [month repr:short] [day] [year] [hour]:[minute]:[second] GMT[offset_hour sign:mandatory][offset_minute][end]"
-        ),
-    ) {
-        return Some(t.unix_timestamp() * 1000 + i64::from(t.millisecond()));
+    // `toString` format: `Thu Jan 01 1970 00:00:00 GMT+0000`, and
+    // `toUTCString` format: `Thu, 01 Jan 1970 00:00:00 GMT`.
+    parse_to_string_format(date.as_bytes())
+}
+
+/// Sprout patch: the `toString` (`Thu Jan 01 1970 00:00:00 GMT+0000`) and `toUTCString`
+/// (`Thu, 01 Jan 1970 00:00:00 GMT`) formats, read by hand. Upstream parsed them with the `time`
+/// crate's format descriptions (`[weekday repr:short] [month repr:short] [day] [year]
+/// [hour]:[minute]:[second] GMT[offset_hour sign:mandatory][offset_minute][end]` and
+/// `[weekday repr:short], [day] [month repr:short] [year] [hour]:[minute]:[second] GMT[end]`),
+/// whose general parser was about 10 KB gzip of the shipped wasm (issue #22). The grammar is
+/// theirs: names case-sensitive, two-digit fields, a four-digit year or a signed one of four to
+/// six digits, the weekday not checked against the date, the day checked against the month, an
+/// offset of at most 25:59.
+fn parse_to_string_format(s: &[u8]) -> Option<i64> {
+    const WEEKDAYS: [&[u8]; 7] = [b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
+    const MONTHS: [&[u8]; 12] = [
+        b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Oct", b"Nov",
+        b"Dec",
+    ];
+    fn digits(s: &mut &[u8], n: usize) -> Option<i64> {
+        let head = s.get(..n)?;
+        let mut value = 0;
+        for &b in head {
+            if !b.is_ascii_digit() {
+                return None;
+            }
+            value = value * 10 + i64::from(b - b'0');
+        }
+        *s = &s[n..];
+        Some(value)
+    }
+    fn literal(s: &mut &[u8], text: &[u8]) -> Option<()> {
+        *s = s.strip_prefix(text)?;
+        Some(())
+    }
+    fn name(s: &mut &[u8], names: &[&[u8]]) -> Option<i64> {
+        let i = names.iter().position(|n| s.starts_with(n))?;
+        *s = &s[3..];
+        Some(i as i64)
     }
 
-    // `toUTCString` format: `Thu, 01 Jan 1970 00:00:00 GMT`
-    if let Ok(t) = PrimitiveDateTime::parse(
-        &date,
-        &format_description!(
-            "[weekday repr:short], [day] [month repr:short] [year] [hour]:[minute]:[second] GMT[end]"
-        ),
-    ) {
-        let t = t.assume_utc();
-        return Some(t.unix_timestamp() * 1000 + i64::from(t.millisecond()));
+    let mut s = s;
+    name(&mut s, &WEEKDAYS)?;
+    let utc = s.first() == Some(&b',');
+    let (month, day) = if utc {
+        literal(&mut s, b", ")?;
+        let day = digits(&mut s, 2)?;
+        literal(&mut s, b" ")?;
+        (name(&mut s, &MONTHS)?, day)
+    } else {
+        literal(&mut s, b" ")?;
+        let month = name(&mut s, &MONTHS)?;
+        literal(&mut s, b" ")?;
+        (month, digits(&mut s, 2)?)
+    };
+    literal(&mut s, b" ")?;
+    let year = match s.first() {
+        Some(&sign @ (b'+' | b'-')) => {
+            s = &s[1..];
+            let n = s.iter().take(6).take_while(|b| b.is_ascii_digit()).count();
+            if n < 4 {
+                return None;
+            }
+            let year = digits(&mut s, n)?;
+            if sign == b'-' { -year } else { year }
+        }
+        _ => digits(&mut s, 4)?,
+    };
+    literal(&mut s, b" ")?;
+    let hour = digits(&mut s, 2)?;
+    literal(&mut s, b":")?;
+    let minute = digits(&mut s, 2)?;
+    literal(&mut s, b":")?;
+    let second = digits(&mut s, 2)?;
+    literal(&mut s, b" GMT")?;
+    let offset_minutes = if utc {
+        0
+    } else {
+        let negative = match s.first()? {
+            b'+' => false,
+            b'-' => true,
+            _ => return None,
+        };
+        s = &s[1..];
+        let (h, m) = (digits(&mut s, 2)?, digits(&mut s, 2)?);
+        if h > 25 || m > 59 {
+            return None;
+        }
+        if negative { -(h * 60 + m) } else { h * 60 + m }
+    };
+    if !s.is_empty() || hour > 23 || minute > 59 || second > 59 {
+        return None;
     }
-
-    None
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days_in_month = match month {
+        1 if leap => 29,
+        1 => 28,
+        3 | 5 | 8 | 10 => 30,
+        _ => 31,
+    };
+    if day == 0 || day > days_in_month {
+        return None;
+    }
+    // Days from 1970-01-01 to the date (the proleptic Gregorian calendar's civil-day count).
+    let (y, m) = if month < 2 {
+        (year - 1, month + 13)
+    } else {
+        (year, month + 1)
+    };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m - 3) + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some((((days * 24 + hour) * 60 + minute - offset_minutes) * 60 + second) * 1000)
 }
 
 /// Parses a date string according to the [`Date Time String Format`][spec].
@@ -1068,3 +1161,4 @@ impl<'a> DateParser<'a> {
         Some(())
     }
 }
+

@@ -355,34 +355,30 @@ impl RegExp {
         let full_unicode =
             flags.contains(RegExpFlags::UNICODE) || flags.contains(RegExpFlags::UNICODE_SETS);
 
-        let matcher = if full_unicode {
-            // Unicode mode (u/v flag) OR pattern has named groups:
-            // compile as full Unicode codepoints.
-            Regex::from_unicode(p.code_points().map(CodePoint::as_u32), Flags::from(flags))
-                .map_err(|error| {
-                    JsNativeError::syntax()
-                        .with_message(format!("failed to create matcher: {}", error.text))
-                })?
+        // Sprout patch: the pattern goes to regress as a `Vec<u32>` in both modes, through
+        // `from_code_points` (vendor/regress), whose copy of regress's parser (generic over the
+        // pattern's iterator) Boa's lexer and the engine's `$regex` share (issue #22).
+        let units: Vec<u32> = if full_unicode {
+            // Unicode mode (u/v flag): compile as full Unicode codepoints.
+            p.code_points().map(CodePoint::as_u32).collect()
         } else {
-            // Non-Unicode mode with no named groups:
-            // compile as raw UTF-16 code units so that surrogate pairs
+            // Non-Unicode mode: compile as raw UTF-16 code units so that surrogate pairs
             // (e.g. 𠮷 = [0xD842, 0xDFB7]) are matched correctly by find_from_ucs2.
-            let utf16_units = p.code_points().flat_map(|cp| {
-                let mut buf = [0u16; 2];
+            let mut units = Vec::new();
+            for cp in p.code_points() {
                 match cp {
-                    CodePoint::Unicode(c) => c
-                        .encode_utf16(&mut buf)
-                        .iter()
-                        .map(|&u| u32::from(u))
-                        .collect::<Vec<_>>(),
-                    CodePoint::UnpairedSurrogate(s) => vec![u32::from(s)],
+                    CodePoint::Unicode(c) => {
+                        let mut buf = [0u16; 2];
+                        units.extend(c.encode_utf16(&mut buf).iter().map(|&u| u32::from(u)));
+                    }
+                    CodePoint::UnpairedSurrogate(s) => units.push(u32::from(s)),
                 }
-            });
-            Regex::from_unicode(utf16_units, Flags::from(flags)).map_err(|error| {
-                JsNativeError::syntax()
-                    .with_message(format!("failed to create matcher: {}", error.text))
-            })?
+            }
+            units
         };
+        let matcher = Regex::from_code_points(units, Flags::from(flags)).map_err(|error| {
+            JsNativeError::syntax().with_message(format!("failed to create matcher: {}", error.text))
+        })?;
 
         // 15. Assert: parseResult is a Pattern Parse Node.
         // 16. Set obj.[[OriginalSource]] to P.
