@@ -86,7 +86,10 @@ fn spidermonkey_frames(text: &str) -> Vec<String> {
 fn compile(code: &str, ctx: &mut Context) -> Result<JsObject, String> {
     let trimmed = code.trim();
     let attempts: Vec<String> = if trimmed.starts_with("function") {
-        vec![format!("({trimmed})")]
+        // A function's text may end with semicolons and spaces (drivers without a function
+        // type send strings; jstests/core/function_string_representations.js).
+        let function = trimmed.trim_end_matches(|c: char| c == ';' || c.is_whitespace());
+        vec![format!("({function})")]
     } else {
         // A lone expression may end with `;` ("this.a == 5;"): MongoDB answers its value, as the
         // completion value of the code (jstests/core/where3.js).

@@ -121,4 +121,13 @@ fn failures_are_errors_and_hostile_functions_end() {
     );
     assert!(out.contains("JSInterpreterFailure"), "{out}");
     assert_eq!(text(&mut s, "db.c.countDocuments()"), "3");
+    // print and printjson inside them write to the server's log: nothing in the shell.
+    assert_eq!(
+        text(
+            &mut s,
+            "db.c.mapReduce(function() { print('x'); emit(1, tojson({a: 1})); }, \
+             function(k, vs) { printjson(vs); return vs[0]; }, {out: {inline: 1}}).results"
+        ),
+        "[ { _id: 1, value: '{ \"a\" : 1 }' } ]"
+    );
 }
