@@ -416,33 +416,50 @@ fn map_and_reduce(
     for (OrderedValue(key), values) in groups {
         // MongoDB 4.4+ calls reduce even for a key with one value (SERVER-68766 made the old
         // single-value shortcut an option, off by default).
-        let args = [key.clone(), Bson::Array(values)];
-        check_arguments_size(&args)?;
-        let value = js.call(&p.reduce, &args)?;
+        let value = reduce(js, &p.reduce, &key, values)?;
         let value = finalize(js, p, &key, value)?;
         results.push(doc! {"_id": key, "value": value});
     }
     Ok(results)
 }
 
-/// BSON's largest internal document (16 MiB + 16 KiB): the reduce function's arguments are one
-/// BSON array in MongoDB (AccumulatorInternalJsReduce::getValue), so more fails as it does.
-const MAX_ARGUMENTS_BYTES: usize = 16 * 1024 * 1024 + 16 * 1024;
+/// BSON's largest user document (`BSONObjMaxUserSize`), the most one reduce call is given.
+const MAX_REDUCE_BYTES: usize = 16 * 1024 * 1024;
 
-fn check_arguments_size(args: &[Bson]) -> Result<()> {
-    let size: usize = 5 + args
-        .iter()
-        .map(|a| 3 + crate::value::bson_size::value_size(a))
-        .sum::<usize>();
-    if size > MAX_ARGUMENTS_BYTES {
-        return Err(Error::location(
-            10334,
-            format!(
-                "BSONObj size: {size} (0x{size:X}) is invalid. Size must be between 0 and {MAX_ARGUMENTS_BYTES}(16MB)"
-            ),
-        ));
+/// MongoDB's `AccumulatorInternalJsReduce::getValue`: the values, last first, go to reduce in
+/// batches whose key and values fit in 16 MiB; a batch's result joins the values left, until
+/// one call took them all. A value that cannot join another within the limit fails (31392).
+fn reduce(
+    js: &dyn MapReduceEvaluator,
+    code: &str,
+    key: &Bson,
+    mut values: Vec<Bson>,
+) -> Result<Bson> {
+    let key_bytes = crate::value::bson_size::value_size(key);
+    loop {
+        let mut batch = Vec::new();
+        let mut batch_bytes = 5;
+        let mut left = values.len();
+        while left > 0 {
+            let value = &values[left - 1];
+            let bytes = crate::value::bson_size::value_size(value) + 8;
+            if batch_bytes + key_bytes + bytes > MAX_REDUCE_BYTES {
+                if batch.len() <= 1 {
+                    return Err(Error::location(31392, "Value too large to reduce"));
+                }
+                break;
+            }
+            batch.push(value.clone());
+            batch_bytes += bytes;
+            left -= 1;
+        }
+        let result = js.call(code, &[key.clone(), Bson::Array(batch)])?;
+        if left == 0 {
+            return Ok(result);
+        }
+        values.truncate(left);
+        values.push(result);
     }
-    Ok(())
 }
 
 fn finalize(js: &dyn MapReduceEvaluator, p: &Parsed, key: &Bson, value: Bson) -> Result<Bson> {
