@@ -83,6 +83,9 @@ pub enum ErrorCode {
     ShardNotFound,
     NamespaceNotSharded,
     OperationFailed,
+    /// A command option the server does not support (mapReduce's output to an internal
+    /// database).
+    CommandNotSupported,
     Location(i32),
 }
 
@@ -153,6 +156,7 @@ impl ErrorCode {
         ErrorCode::ShardNotFound,
         ErrorCode::NamespaceNotSharded,
         ErrorCode::OperationFailed,
+        ErrorCode::CommandNotSupported,
     ];
 
     /// The code with this number: a named one where MongoDB names it, else `Location(n)`.
@@ -230,6 +234,7 @@ impl ErrorCode {
             ErrorCode::ShardNotFound => 70,
             ErrorCode::NamespaceNotSharded => 118,
             ErrorCode::OperationFailed => 96,
+            ErrorCode::CommandNotSupported => 115,
             ErrorCode::Location(n) => n,
         }
     }
@@ -305,6 +310,7 @@ impl ErrorCode {
             ErrorCode::ShardNotFound => "ShardNotFound",
             ErrorCode::NamespaceNotSharded => "NamespaceNotSharded",
             ErrorCode::OperationFailed => "OperationFailed",
+            ErrorCode::CommandNotSupported => "CommandNotSupported",
             ErrorCode::Location(n) => return format!("Location{n}"),
         };
         s.to_string()

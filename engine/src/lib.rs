@@ -28,6 +28,7 @@ pub mod geo;
 #[cfg(target_arch = "wasm32")]
 pub mod grow_in_steps;
 pub mod index;
+pub mod javascript;
 pub mod matcher;
 pub mod path;
 pub mod pipeline;
@@ -55,6 +56,7 @@ use cursor::CursorTable;
 pub use error::{Error, ErrorCode, Result};
 /// The time-zone database the wasm build reads when a named zone is first used.
 pub use expression::date::tzdata;
+pub use javascript::{EmitBudget, MapReduceEvaluator};
 pub use replication::{MemberState, ReplicaSet};
 pub use sharding::Router;
 // What the page needs beyond commands: the stage-by-stage preview of a pipeline, and telling a

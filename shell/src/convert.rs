@@ -190,6 +190,13 @@ pub fn to_legacy_document(v: &JsValue, ctx: &mut Context) -> JsResult<Document> 
     document_of(convert(v, ctx, false, false, true, true)?)
 }
 
+/// A value as the server's JavaScript engine stores it: every number a double (`NumberInt`
+/// and `NumberLong` stay themselves), `undefined` BSON undefined (mapReduce's emitted keys and
+/// values, reduce and finalize results).
+pub fn to_bson_as_server(v: &JsValue, ctx: &mut Context) -> JsResult<Bson> {
+    convert(v, ctx, false, false, true, true)
+}
+
 fn document_of(value: Bson) -> JsResult<Document> {
     match value {
         Bson::Document(d) => Ok(d),

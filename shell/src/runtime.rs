@@ -292,19 +292,21 @@ fn parse_loose_date(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResul
 
 fn print(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let text = arg_string(args, 0, ctx)?;
-    session(ctx)?
-        .try_borrow_mut()
-        .map_err(|_| busy(NOT_IN_WHERE))?
-        .print(text);
+    // Busy: the call comes from JavaScript the server runs (`$where`, mapReduce's functions),
+    // whose `print` writes to the server's log, not to the learner's shell.
+    if let Ok(mut s) = session(ctx)?.try_borrow_mut() {
+        s.print(text);
+    }
     Ok(JsValue::undefined())
 }
 
 fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let how = arg_string(args, 1, ctx)?;
+    // Busy: JavaScript the server runs (`$where`, mapReduce's functions), whose `tojson` and
+    // `printjson` are the legacy shell's.
     let style = session(ctx)?
         .try_borrow()
-        .map_err(|_| busy(NOT_IN_WHERE))?
-        .style;
+        .map_or(Style::Legacy, |s| s.style);
     // mongosh shows JavaScript `undefined` as `undefined` (print, printjson, nested fields).
     // The legacy forms (tojson, the legacy style) keep converting it to null: the 3.x shell
     // sends `undefined` to the server as BSON undefined and compares what comes back through

@@ -1,5 +1,8 @@
-//! `$where` in the shell: the engine calls back into Boa to run the learner's predicate with
-//! `this` (and `obj`) bound to each document, as the server's JavaScript engine does.
+//! `$where` and mapReduce in the shell: the engine calls back into Boa to run the learner's
+//! predicate with `this` (and `obj`) bound to each document, and mapReduce's map (with `this`
+//! bound to each document and a global `emit`), reduce and finalize functions, as the server's
+//! JavaScript engine does. Boa's loop and recursion limits bound each call, so a function
+//! that never ends fails instead of hanging the page.
 //!
 //! The predicate may be a function (`function() { return this.a > 1 }`, or a function value
 //! converted to BSON code) or an expression string (`"this.a > 1"`). Each distinct source is
@@ -12,7 +15,7 @@ use std::collections::HashMap;
 use boa_engine::{Context, JsObject, js_string};
 use bson::{Bson, Document};
 use engine::matcher::WhereEvaluator;
-use engine::{Error, ErrorCode};
+use engine::{EmitBudget, Error, ErrorCode, MapReduceEvaluator};
 
 use crate::convert;
 
@@ -83,7 +86,10 @@ fn spidermonkey_frames(text: &str) -> Vec<String> {
 fn compile(code: &str, ctx: &mut Context) -> Result<JsObject, String> {
     let trimmed = code.trim();
     let attempts: Vec<String> = if trimmed.starts_with("function") {
-        vec![format!("({trimmed})")]
+        // A function's text may end with semicolons and spaces (drivers without a function
+        // type send strings; jstests/core/function_string_representations.js).
+        let function = trimmed.trim_end_matches(|c: char| c == ';' || c.is_whitespace());
+        vec![format!("({function})")]
     } else {
         // A lone expression may end with `;` ("this.a == 5;"): MongoDB answers its value, as the
         // completion value of the code (jstests/core/where3.js).
@@ -118,17 +124,7 @@ impl WhereEvaluator for BoaWhere<'_> {
             return Err(failure("$where cannot run inside another $where".into()));
         };
         let ctx: &mut Context = &mut ctx;
-        let cached = self.compiled.borrow().get(code).cloned();
-        let function = match cached {
-            Some(f) => f,
-            None => {
-                let f = compile(code, ctx).map_err(failure)?;
-                self.compiled
-                    .borrow_mut()
-                    .insert(code.to_string(), f.clone());
-                f
-            }
-        };
+        let function = self.function(code, ctx)?;
         let this = convert::to_js(&Bson::Document(doc.clone()), ctx)
             .map_err(|e| failure(describe(e, ctx)))?;
         let global = ctx.global_object();
@@ -143,6 +139,148 @@ impl WhereEvaluator for BoaWhere<'_> {
     }
 }
 
+impl BoaWhere<'_> {
+    fn function(&self, code: &str, ctx: &mut Context) -> engine::Result<JsObject> {
+        let cached = self.compiled.borrow().get(code).cloned();
+        match cached {
+            Some(f) => Ok(f),
+            None => {
+                let f = compile(code, ctx).map_err(failure)?;
+                self.compiled
+                    .borrow_mut()
+                    .insert(code.to_string(), f.clone());
+                Ok(f)
+            }
+        }
+    }
+}
+
+/// What the map function has emitted for the document it runs on.
+#[derive(Default)]
+struct Emitted {
+    pairs: Vec<(Bson, Bson)>,
+    budget: EmitBudget,
+    /// The engine error `emit` threw (wrong arguments, too much emitted), reported as itself
+    /// rather than as the JavaScript exception it became.
+    error: Option<Error>,
+}
+
+thread_local! {
+    /// The map call running on this thread (the engine runs one at a time).
+    static EMITTED: RefCell<Option<Emitted>> = const { RefCell::new(None) };
+}
+
+/// The map function's `emit(key, value)` (expression_js_emit.cpp `emitFromJS`).
+fn emit(
+    _: &boa_engine::JsValue,
+    args: &[boa_engine::JsValue],
+    ctx: &mut Context,
+) -> boa_engine::JsResult<boa_engine::JsValue> {
+    let fail = |error: Error| {
+        let message = error.message.clone();
+        EMITTED.with(|e| {
+            if let Some(state) = e.borrow_mut().as_mut() {
+                state.error = Some(error);
+            }
+        });
+        Err(boa_engine::JsNativeError::error()
+            .with_message(message)
+            .into())
+    };
+    if args.len() != 2 {
+        return fail(EmitBudget::arguments_error());
+    }
+    let key = if args[0].is_undefined() {
+        Bson::Null
+    } else {
+        convert::to_bson_as_server(&args[0], ctx)?
+    };
+    let value = convert::to_bson_as_server(&args[1], ctx)?;
+    let counted = EMITTED.with(|e| match e.borrow_mut().as_mut() {
+        Some(state) => {
+            let counted = state.budget.add(&key, &value);
+            if counted.is_ok() {
+                state.pairs.push((key, value));
+            }
+            counted
+        }
+        None => Ok(()),
+    });
+    if let Err(error) = counted {
+        return fail(error);
+    }
+    Ok(boa_engine::JsValue::undefined())
+}
+
+impl MapReduceEvaluator for BoaWhere<'_> {
+    fn map(&self, code: &str, doc: &Document) -> engine::Result<Vec<(Bson, Bson)>> {
+        let Ok(mut ctx) = self.ctx.try_borrow_mut() else {
+            return Err(failure(
+                "mapReduce cannot run inside another function".into(),
+            ));
+        };
+        let ctx: &mut Context = &mut ctx;
+        let function = self.function(code, ctx)?;
+        let this = convert::to_js(&Bson::Document(doc.clone()), ctx)
+            .map_err(|e| failure(describe(e, ctx)))?;
+        let global = ctx.global_object();
+        let key = js_string!("emit");
+        let before = if global.has_own_property(key.clone(), ctx).unwrap_or(false) {
+            global.get(key.clone(), ctx).ok()
+        } else {
+            None
+        };
+        let native = boa_engine::object::FunctionObjectBuilder::new(
+            ctx.realm(),
+            boa_engine::NativeFunction::from_fn_ptr(emit),
+        )
+        .name(js_string!("emit"))
+        .length(2)
+        .build();
+        let _ = global.set(key.clone(), native, false, ctx);
+        EMITTED.with(|e| *e.borrow_mut() = Some(Emitted::default()));
+        let outer_frames = ctx.stack_trace().count();
+        let result = function.call(&this, &[], ctx);
+        let emitted = EMITTED.with(|e| e.borrow_mut().take()).unwrap_or_default();
+        match before {
+            Some(v) => {
+                let _ = global.set(key, v, false, ctx);
+            }
+            None => {
+                let _ = global.delete_property_or_throw(key, ctx);
+            }
+        }
+        match (result, emitted.error) {
+            (_, Some(error)) => Err(error),
+            (Ok(_), None) => Ok(emitted.pairs),
+            (Err(e), None) => Err(failure(describe_thrown(e, outer_frames, ctx))),
+        }
+    }
+
+    fn call(&self, code: &str, args: &[Bson]) -> engine::Result<Bson> {
+        let Ok(mut ctx) = self.ctx.try_borrow_mut() else {
+            return Err(failure(
+                "mapReduce cannot run inside another function".into(),
+            ));
+        };
+        let ctx: &mut Context = &mut ctx;
+        let function = self.function(code, ctx)?;
+        let mut values = Vec::with_capacity(args.len());
+        for arg in args {
+            values.push(convert::to_js(arg, ctx).map_err(|e| failure(describe(e, ctx)))?);
+        }
+        // The server calls reduce and finalize with an empty object as `this`.
+        let this = boa_engine::JsValue::from(boa_engine::object::JsObject::with_object_proto(
+            ctx.intrinsics(),
+        ));
+        let outer_frames = ctx.stack_trace().count();
+        match function.call(&this, &values, ctx) {
+            Ok(v) => convert::to_bson_as_server(&v, ctx).map_err(|e| failure(describe(e, ctx))),
+            Err(e) => Err(failure(describe_thrown(e, outer_frames, ctx))),
+        }
+    }
+}
+
 /// Runs a command with this context's `$where` evaluator. The database's stored functions
 /// (`system.js`: `{_id: name, value: code}`) are globals while it runs, as the server's scope
 /// loads them before a `$where` (mongo's `Scope::loadStored`; jstests/core/where4.js).
@@ -152,7 +290,8 @@ pub(crate) fn run_with_where(
     cmd: &Document,
     ctx: &mut Context,
 ) -> Document {
-    let stored = stored_functions(engine, db);
+    let mut stored = stored_functions(engine, db);
+    stored.extend(map_reduce_scope(cmd));
     let saved = match install_globals(&stored, ctx) {
         Ok(saved) => saved,
         Err(message) => {
@@ -163,11 +302,27 @@ pub(crate) fn run_with_where(
         let evaluator = BoaWhere::new(ctx);
         let match_ctx = engine::matcher::MatchContext {
             where_evaluator: Some(&evaluator),
+            map_reduce: Some(&evaluator),
         };
         engine.run_command_with(db, cmd, &match_ctx)
     };
     restore_globals(saved, ctx);
     reply
+}
+
+/// A mapReduce command's `scope`: its variables are globals while the command runs, after the
+/// stored functions (map_reduce_agg.cpp sets the scope as the JavaScript scope's globals).
+fn map_reduce_scope(cmd: &Document) -> Vec<(String, Bson)> {
+    let is_map_reduce = cmd
+        .keys()
+        .next()
+        .is_some_and(|k| k == "mapReduce" || k == "mapreduce");
+    match cmd.get("scope") {
+        Some(Bson::Document(scope)) if is_map_reduce => {
+            scope.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// The `(name, value)` pairs of `db.system.js` whose `_id` is a string.

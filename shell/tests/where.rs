@@ -38,6 +38,14 @@ fn string_and_function_predicates_see_this_and_obj() {
         text(&mut s, "db.c.countDocuments({$where: 'this.a >= 3'})"),
         "2"
     );
+    // A function's text may end with semicolons and spaces (a driver's string).
+    assert_eq!(
+        text(
+            &mut s,
+            "db.c.countDocuments({$where: 'function() { return this.a >= 3 } ; '})"
+        ),
+        "2"
+    );
     // An expression statement ending with `;` answers its value; a body needs its `return`.
     assert_eq!(
         text(&mut s, "db.c.countDocuments({$where: 'this.a >= 3;'})"),

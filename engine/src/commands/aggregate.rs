@@ -146,6 +146,61 @@ pub fn aggregate(
     ))
 }
 
+/// All the documents an aggregate command produces, without a cursor (mapReduce's input: its
+/// `query`, `sort` and `limit` are the leading stages of MongoDB's translated pipeline, and run
+/// as a find through the planner here too).
+pub(super) fn run_all(
+    engine: &mut Engine,
+    db: &str,
+    command: &Document,
+    ctx: &MatchContext<'_>,
+) -> Result<Vec<Document>> {
+    let parsed = parse(engine, db, command, false)?;
+    Ok(execute(engine, db, &parsed, ctx, Run::Results)?.docs)
+}
+
+/// Parses a lone writing stage (`$out` or `$merge`) and checks its target as an aggregate
+/// ending with it would (mapReduce's output is such a stage in MongoDB's translation).
+pub(super) fn check_writer(engine: &mut Engine, db: &str, stage: &Document) -> Result<Pipeline> {
+    let scope = Scope::default();
+    let pipeline = Pipeline::parse(
+        &Bson::Array(vec![Bson::Document(stage.clone())]),
+        &scope,
+        false,
+    )?;
+    match pipeline.writer() {
+        Some(writer) => aggregate_write::check_target(engine, db, writer.target())?,
+        None => {
+            return Err(Error::new(
+                ErrorCode::InternalError,
+                "expected a writing stage",
+            ));
+        }
+    }
+    Ok(pipeline)
+}
+
+/// Writes `docs` through the writing stage of a pipeline [`check_writer`] accepted.
+pub(super) fn write_through(
+    engine: &mut Engine,
+    db: &str,
+    pipeline: &Pipeline,
+    docs: Vec<Document>,
+    ctx: &MatchContext<'_>,
+) -> Result<()> {
+    let Some(writer) = pipeline.writer() else {
+        return Ok(());
+    };
+    let eval = engine.eval_context();
+    let scope = Scope::default();
+    let run = WriteRun {
+        scope: &scope,
+        eval: &eval,
+        match_ctx: ctx,
+    };
+    aggregate_write::write(engine, db, writer.target(), docs, &run)
+}
+
 /// `cursor: {batchSize: 0}`: MongoDB 8.0 returns the cursor before it runs anything
 /// (`run_aggregate.cpp` fills no first batch, and a cursor that has not run is not at its end),
 /// so the reply always has a cursor id, even for no results, and an error that depends on the

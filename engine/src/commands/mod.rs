@@ -19,6 +19,7 @@ mod find_stored_reply;
 pub(crate) mod hello;
 mod indexes;
 mod insert;
+pub mod map_reduce;
 mod plan_cache;
 pub(crate) mod read_concern;
 mod reindex;
@@ -108,20 +109,22 @@ pub fn dispatch_reply(
     validate_db_name(db)?;
     // Read commands compare strings under their collation from the start (see
     // `write::collation::enter_command_collation`); update and delete enter one per statement.
-    let _collation = match name.as_str() {
-        "find" | "aggregate" | "count" | "distinct" | "findAndModify" | "findandmodify" => Some(
-            crate::write::collation::enter_command_collation(engine.catalog(), db, command)?,
-        ),
-        "explain" => {
-            match command.get("explain") {
+    let _collation =
+        match name.as_str() {
+            "find" | "aggregate" | "count" | "distinct" | "findAndModify" | "findandmodify"
+            | "mapReduce" | "mapreduce" => Some(crate::write::collation::enter_command_collation(
+                engine.catalog(),
+                db,
+                command,
+            )?),
+            "explain" => match command.get("explain") {
                 Some(Bson::Document(inner)) => Some(
                     crate::write::collation::enter_command_collation(engine.catalog(), db, inner)?,
                 ),
                 _ => None,
-            }
-        }
-        _ => None,
-    };
+            },
+            _ => None,
+        };
     // (`aggregate` checks after its writing stages' own read concern rule.)
     if matches!(name.as_str(), "find" | "count" | "distinct") {
         read_concern::check_standalone(command)?;
@@ -152,6 +155,7 @@ pub fn dispatch_reply(
         }
         "count" => count::count(engine, db, command, ctx),
         "distinct" => distinct::distinct(engine, db, command, ctx),
+        "mapReduce" | "mapreduce" => map_reduce::map_reduce(engine, db, command, ctx),
         "explain" => explain::explain(engine, db, command, ctx),
         "createIndexes" => indexes::create_indexes(engine, db, command),
         "dropIndexes" | "deleteIndexes" => indexes::drop_indexes(engine, db, command),

@@ -43,16 +43,19 @@ pub trait WhereEvaluator {
     fn evaluate(&self, code: &str, doc: &Document) -> Result<bool>;
 }
 
-/// What a match may need besides the document: the `$where` evaluator, when there is one.
+/// What a command may need besides its documents: the JavaScript evaluators, when there are
+/// some (`$where`'s, and mapReduce's map, reduce and finalize functions).
 #[derive(Default, Clone, Copy)]
 pub struct MatchContext<'a> {
     pub where_evaluator: Option<&'a dyn WhereEvaluator>,
+    pub map_reduce: Option<&'a dyn crate::javascript::MapReduceEvaluator>,
 }
 
 impl std::fmt::Debug for MatchContext<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MatchContext")
             .field("where_evaluator", &self.where_evaluator.is_some())
+            .field("map_reduce", &self.map_reduce.is_some())
             .finish()
     }
 }

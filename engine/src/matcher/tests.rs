@@ -382,6 +382,7 @@ fn where_needs_an_evaluator() {
     assert_eq!(e.code(), 2);
     let ctx = super::MatchContext {
         where_evaluator: Some(&Always),
+        map_reduce: None,
     };
     assert!(f.matches_with(&d, &ctx).unwrap());
     assert_eq!(

@@ -49,7 +49,7 @@
   methods('sharding', Object.getPrototypeOf(g.db), ['printShardingStatus']);
   methods('legacy_helpers', Object.getPrototypeOf(g.db), ['_adminCommand', 'createView', 'serverStatus',
     'hostInfo', 'serverBuildInfo', 'getProfilingLevel', 'killOp', 'fsyncLock', 'fsyncUnlock'], true);
-  methods('legacy_helpers', C, ['mapReduce'], true);
+  methods('legacy_helpers', C, ['mapReduce', 'convertToSingleObject'], true);
   globals('test_helpers', ['ErrorCodes', 'ErrorCodeStrings', 'jsTestName', 'jsTestLog', 'jsTestOptions',
     'jsTest', 'Random', 'Geo', 'DBCommandCursor', 'bsonWoCompare', 'bsonBinaryEqual', '_isWindows',
     'isString', 'isNumber', 'isObject', 'testingReplication']);

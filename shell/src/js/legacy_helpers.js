@@ -1,10 +1,10 @@
 // The legacy mongo shell's database and collection helpers that MongoDB's own jstests call and
-// that neither the books nor mongosh need: db.createView, db._adminCommand, db.serverStatus,
-// db.hostInfo, db.serverBuildInfo, db.getProfilingLevel, db.killOp, db.fsyncLock / fsyncUnlock
-// and coll.mapReduce. Each sends the command the legacy shell's helper sends
-// (mongo/shell/db.js, collection.js), so a command Sprout's server lacks fails with its name
-// ("no such command: 'mapReduce'") rather than with Boa's nameless "not a callable function".
-// Evaluated on first use (js/lazy_modules.js).
+// that the books do not need: db.createView, db._adminCommand, db.serverStatus, db.hostInfo,
+// db.serverBuildInfo, db.getProfilingLevel, db.killOp, db.fsyncLock / fsyncUnlock,
+// coll.convertToSingleObject and coll.mapReduce (in both styles: mongosh's answers the reply).
+// Each sends the command the legacy shell's helper sends (mongo/shell/db.js, collection.js), so
+// a command Sprout's server lacks fails with its name ("no such command: …") rather than with
+// Boa's nameless "not a callable function". Evaluated on first use (js/lazy_modules.js).
 (function (g) {
   'use strict';
   var D = Object.getPrototypeOf(g.db);
@@ -41,12 +41,69 @@
   define(D, 'fsyncLock', function () { return this.adminCommand({ fsync: 1, lock: true }); });
   define(D, 'fsyncUnlock', function () { return this.adminCommand({ fsyncUnlock: 1 }); });
 
+  // collection.js convertToSingleObject: {<_id>: <valueField>} of every document.
+  define(C, 'convertToSingleObject', function (valueField) {
+    var z = {};
+    this.find().forEach(function (a) { z[a._id] = a[valueField]; });
+    return z;
+  });
+
+  // collection.js MapReduceResult: the reply's fields, with find/drop/convertToSingleObject over
+  // the output collection (or the inline results).
+  function MapReduceResult(db, reply) {
+    var self = this;
+    Object.keys(reply).forEach(function (k) { self[k] = reply[k]; });
+    define(this, '_o', reply);
+    define(this, '_db', db);
+    if (reply.result !== undefined && reply.result !== null) {
+      var r = reply.result;
+      define(this, '_coll', typeof r === 'string' ? db.getCollection(r)
+        : db.getSiblingDB(r.db).getCollection(r.collection));
+    }
+  }
+  define(MapReduceResult.prototype, 'find', function () {
+    if (this.results) throw new Error("compact results can't be used with find()");
+    return this._coll.find.apply(this._coll, arguments);
+  });
+  define(MapReduceResult.prototype, 'drop', function () {
+    if (this._coll) return this._coll.drop();
+  });
+  define(MapReduceResult.prototype, 'convertToSingleObject', function () {
+    var z = {};
+    var it = this.results ? this.results : this._coll.find();
+    it.forEach(function (a) { z[a._id] = a.value; });
+    return z;
+  });
+  define(g, 'MapReduceResult', MapReduceResult);
+
   // collection.js mapReduce: the options object (or the output collection's name) joins the
-  // command; a failure throws "map reduce failed:" with the reply.
+  // command; a failure throws "map reduce failed:" with the reply; the answer is a
+  // MapReduceResult. mongosh's (collection.ts) warns that it is deprecated, needs `out`, throws
+  // a failure as a server error and answers the reply itself.
   define(C, 'mapReduce', function (map, reduce, optionsOrOutString) {
-    var cmd = { mapreduce: this._name, map: map, reduce: reduce };
+    var legacy = g.__sproutApi.isLegacy();
+    var cmd = { mapReduce: this._name, map: map, reduce: reduce };
+    if (legacy) cmd = { mapreduce: this._name, map: map, reduce: reduce };
     if (typeof optionsOrOutString === 'string') cmd.out = optionsOrOutString;
     else Object.keys(optionsOrOutString || {}).forEach(function (k) { cmd[k] = optionsOrOutString[k]; });
+    if (!legacy) {
+      g.__sproutApi.deprecationWarning('Collection.mapReduce() is deprecated. Use an aggregation instead.\n' +
+        'See https://mongodb.com/docs/manual/core/map-reduce for details.');
+      if (cmd.out === undefined) throw new g.__sproutApi.MongoshInvalidInputError('Missing required option: out');
+      // The driver sends functions as their source (mongosh's serializeFunctions).
+      ['map', 'reduce', 'finalize'].forEach(function (k) {
+        if (typeof cmd[k] === 'function') cmd[k] = cmd[k].toString();
+      });
+      if (cmd.scope && typeof cmd.scope === 'object') {
+        var scope = {};
+        Object.keys(cmd.scope).forEach(function (k) {
+          var v = cmd.scope[k];
+          scope[k] = typeof v === 'function' ? v.toString() : v;
+        });
+        cmd.scope = scope;
+      }
+      return this._db.runCommand(cmd);
+    }
     var reply = this._db.runCommand(cmd);
     if (!reply.ok) {
       var e = new Error('map reduce failed:' + g.tojson(reply));
@@ -54,6 +111,6 @@
       e.codeName = reply.codeName;
       throw e;
     }
-    return reply;
+    return new MapReduceResult(this._db, reply);
   });
 })(globalThis);

@@ -830,6 +830,7 @@
       MongoshInvalidInputError: MongoshInvalidInputError, Named: Named, Cursor: Cursor,
       WriteResult: WriteResult, BulkWriteResult: BulkWriteResult, requireOperators: requireOperators,
       dbProxy: dbProxy, helperCommand: helperCommand, isLegacy: isLegacy, DBPrototype: D,
+      deprecationWarning: deprecationWarning,
       // SpiderMonkey's Array generics (`Array.sort(arr)`), defined by test_helpers.js.
       arrayGenerics: Object.freeze(['concat', 'every', 'filter', 'forEach', 'indexOf', 'join', 'lastIndexOf',
         'map', 'pop', 'push', 'reverse', 'shift', 'slice', 'some', 'sort', 'splice', 'unshift']),
