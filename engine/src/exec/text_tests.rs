@@ -406,3 +406,48 @@ fn text_under_or_with_indexed_branches() {
     let f = doc! {"$or": [{"$text": {"$search": "dave"}}, {"other": "bar"}]};
     assert_eq!(error(&mut e, doc! {"find": "t", "filter": f}).0, 2);
 }
+
+/// A `$lookup` whose sub-pipeline starts with a `$text` search reads `from` through its text
+/// index (jstests/aggregation/sources/match/text_search_requires_index.js): without one it is
+/// MongoDB's IndexNotFound (27), with one each outer document gets the matches.
+#[test]
+fn lookup_sub_pipeline_starting_with_text() {
+    let mut e = Engine::new();
+    run(
+        &mut e,
+        doc! {"insert": "outer", "documents": [{"_id": 1}, {"_id": 2}]},
+    );
+    run(
+        &mut e,
+        doc! {"insert": "notes", "documents": [
+            {"_id": 10, "a": "coffee beans"}, {"_id": 11, "a": "green tea"}, {"_id": 12, "a": "coffee cups"},
+        ]},
+    );
+    let pipeline = vec![bson::bson!({"$lookup": {
+        "from": "notes",
+        "as": "hits",
+        "pipeline": [{"$match": {"$text": {"$search": "coffee"}}}, {"$sort": {"_id": 1}}, {"$project": {"_id": 1}}],
+    }})];
+    let cmd = doc! {"aggregate": "outer", "pipeline": pipeline, "cursor": {}};
+    assert_eq!(error(&mut e, cmd.clone()).0, 27);
+    run(
+        &mut e,
+        doc! {"createIndexes": "notes", "indexes": [{"key": {"a": "text"}, "name": "a_text"}]},
+    );
+    let r = run(&mut e, cmd);
+    let batch = r
+        .get_document("cursor")
+        .and_then(|c| c.get_array("firstBatch"))
+        .unwrap();
+    assert_eq!(batch.len(), 2);
+    for d in batch {
+        let hits = d.as_document().unwrap().get_array("hits").unwrap();
+        assert_eq!(
+            hits,
+            &vec![
+                Bson::Document(doc! {"_id": 10}),
+                Bson::Document(doc! {"_id": 12})
+            ]
+        );
+    }
+}

@@ -268,6 +268,48 @@ impl Lookup {
         values
     }
 
+    /// The documents of `from` that a sub-pipeline's leading `$match` with `$text` selects,
+    /// found through the planner (the text index); `None` when the sub-pipeline does not start
+    /// so, or `from` is a view (whose documents the pipeline reads as they come).
+    fn leading_text_search(
+        &self,
+        pipeline: &Pipeline,
+        cx: &RunContext<'_>,
+    ) -> Result<Option<Vec<Document>>> {
+        let (Some(from), Some(first)) = (&self.from, pipeline.stages().first()) else {
+            return Ok(None);
+        };
+        let Some(crate::pipeline::QueryPart::Filter(spec)) = first.query_part() else {
+            return Ok(None);
+        };
+        // Looked for in the spec first: a filter that reads `let` variables parses only in
+        // the sub-pipeline's scope (and one with `$text` and such variables keeps the old path).
+        if !mentions_text(spec) {
+            return Ok(None);
+        }
+        let Ok(filter) = Filter::parse(spec) else {
+            return Ok(None);
+        };
+        if filter.text_query().is_none() {
+            return Ok(None);
+        }
+        let ns = crate::catalog::Namespace::new(cx.db, from);
+        if crate::catalog::view::resolve_in(cx.catalog, &ns)?.is_some() {
+            return Ok(None);
+        }
+        let Some(find_records) = cx.find_records else {
+            return Ok(None);
+        };
+        let coll = cx.catalog.collection(&ns);
+        let spec = crate::query::FindSpec::of_filter(filter);
+        let ids = find_records(coll, &spec, cx.match_ctx)?;
+        Ok(Some(
+            ids.into_iter()
+                .filter_map(|rid| coll.and_then(|c| c.get(rid)).cloned())
+                .collect(),
+        ))
+    }
+
     fn joined(
         &self,
         doc: &Document,
@@ -317,6 +359,17 @@ impl Lookup {
             if pipeline.starts_with_source() {
                 matched = Vec::new();
             }
+            // A sub-pipeline that starts with a `$text` search reads `from` through its text
+            // index (as MongoDB runs the sub-pipeline against the foreign collection, whose
+            // first `$match` the query layer answers): the documents' matching alone cannot
+            // answer `$text` (jstests/aggregation/sources/match/text_search_requires_index.js).
+            let mut first = 0;
+            if self.equality.is_none()
+                && let Some(found) = self.leading_text_search(pipeline, cx)?
+            {
+                matched = found;
+                first = 1;
+            }
             // A sub-pipeline that reads the collection itself (`$geoNear`) reads `from`.
             let collection = match &self.from {
                 Some(from) if pipeline.starts_with_source() => Some(from.as_str()),
@@ -329,7 +382,7 @@ impl Lookup {
                 collection,
                 ..*cx
             };
-            matched = pipeline.run(matched, &sub_cx)?;
+            matched = pipeline.run_from(first, matched, &sub_cx)?;
         }
         add_joined(
             &mut 0,
@@ -340,6 +393,17 @@ impl Lookup {
         )?;
         Ok(matched)
     }
+}
+
+/// Whether a filter document has `$text` at its top level or under `$and`/`$or`/`$nor`.
+fn mentions_text(spec: &Document) -> bool {
+    spec.iter().any(|(k, v)| match (k.as_str(), v) {
+        ("$text", _) => true,
+        ("$and" | "$or" | "$nor", Bson::Array(items)) => items
+            .iter()
+            .any(|i| i.as_document().is_some_and(mentions_text)),
+        _ => false,
+    })
 }
 
 /// The foreign documents' positions by each value at `foreignField` (array elements and the
