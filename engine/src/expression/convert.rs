@@ -624,12 +624,13 @@ fn parse_date(s: &str) -> Option<i64> {
     }
     i += 1;
     let (hh, mm) = (num(i, 2)?, num(i + 3, 2)?);
-    if b.get(i + 2) != Some(&b':') || hh > 23 || mm > 59 {
+    // timelib's `hour24 [:.] minute [:.] second`, as `$dateFromString` reads it.
+    if !matches!(b.get(i + 2), Some(b':' | b'.')) || hh > 23 || mm > 59 {
         return None;
     }
     ms += hh * 3_600_000 + mm * 60_000;
     i += 5;
-    if b.get(i) == Some(&b':') {
+    if matches!(b.get(i), Some(b':' | b'.')) && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
         let ss = num(i + 1, 2)?;
         if ss > 59 {
             return None;

@@ -433,13 +433,15 @@ fn parse_iso(s: &str) -> Result<Parsed> {
         p.hour = r
             .number(1, 2)
             .ok_or_else(|| bad("Unexpected data found."))?;
-        if !r.eat(':') {
+        // timelib's `hour24 [:.] minute [:.] second`: a dot may separate the clock's parts
+        // (`2017-07-04T11:56.02` is 11:56:02).
+        if !(r.eat(':') || r.eat('.')) {
             return Err(bad("Unexpected data found."));
         }
         p.minute = r
             .number(2, 2)
             .ok_or_else(|| bad("Unexpected data found."))?;
-        if r.eat(':') {
+        if r.eat(':') || r.eat('.') {
             p.second = r
                 .number(2, 2)
                 .ok_or_else(|| bad("Unexpected data found."))?;

@@ -819,6 +819,10 @@ fn free_form_dates_as_mongodb_reads_them() {
         ("2017-Jul-04 noon", "2017-07-04T12:00:00Z"),
         ("2017-07-04 12:48:07 GMT+0545", "2017-07-04T07:03:07Z"),
         ("2017-07-04 12:48:07 GMT-0200", "2017-07-04T14:48:07Z"),
+        // timelib's `hour24 [:.] minute [:.] second` (issue #19: this one was refused as
+        // naming an unknown time zone).
+        ("2017-07-04T11:56.02", "2017-07-04T11:56:02Z"),
+        ("2017-07-04T11.56.02.5Z", "2017-07-04T11:56:02.500Z"),
     ] {
         assert_eq!(
             eval(bson!({"$dateFromString": {"dateString": text}})),
