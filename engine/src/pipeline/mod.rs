@@ -142,6 +142,13 @@ pub trait Stage {
         ModifiedPaths::All
     }
 
+    /// The top-level fields the stage sets to an input field's value unchanged (`{z: "$a"}`),
+    /// as `(z, a)`: a `$match` on `z` after the stage is a `$match` on `a` before it
+    /// (MongoDB's `GetModPathsReturn::renames`).
+    fn renamed_paths(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
     /// The stage as a writer (`$out`, `$merge`): it must come last, and the aggregate command
     /// runs it with write access instead of calling [`Stage::apply`].
     fn as_writer(&self) -> Option<&dyn WriteStage> {

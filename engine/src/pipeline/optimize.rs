@@ -122,13 +122,22 @@ fn split_match(first: &dyn Stage, spec: &Document, scope: &Scope) -> Result<Opti
     if modified == ModifiedPaths::All {
         return Ok(None);
     }
+    let renames = first.renamed_paths();
     let (mut ahead, mut behind) = (Document::new(), Document::new());
     for (key, value) in spec {
         let condition = bson::doc! {key.clone(): value.clone()};
         let independent =
             read_paths(&condition).is_some_and(|paths| !paths.iter().any(|p| modified.touches(p)));
-        if independent {
+        // A key already ahead (a rename's target) stays behind: one document holds a key once.
+        if independent && !ahead.contains_key(key) {
             ahead.insert(key.clone(), value.clone());
+        } else if !independent
+            && let Some(renamed) = renamed_key(key, &renames)
+            && !ahead.contains_key(&renamed)
+        {
+            // `{$project: {z: "$a"}}, {$match: {z: …}}`: the condition reads `a` ahead of the
+            // stage (MongoDB's DocumentSourceMatch::splitMatchByModifiedFields with renames).
+            ahead.insert(renamed, value.clone());
         } else {
             behind.insert(key.clone(), value.clone());
         }
@@ -145,6 +154,24 @@ fn split_match(first: &dyn Stage, spec: &Document, scope: &Scope) -> Result<Opti
         ahead: Box::new(Match::new(&ahead, scope)?),
         behind,
     }))
+}
+
+/// A field condition's path read through a rename `(new, old)` of the stage before it: `z` or
+/// `z.x` after `{z: "$a"}` is `a` or `a.x` before it. `None` for an operator key or a path no
+/// rename gives.
+fn renamed_key(key: &str, renames: &[(String, String)]) -> Option<String> {
+    if key.starts_with('$') {
+        return None;
+    }
+    let (head, rest) = match key.split_once('.') {
+        Some((h, r)) => (h, Some(r)),
+        None => (key, None),
+    };
+    let (_, old) = renames.iter().find(|(new, _)| new == head)?;
+    Some(match rest {
+        Some(r) => format!("{old}.{r}"),
+        None => old.clone(),
+    })
 }
 
 /// The paths a filter reads, or `None` when it reads the whole document or cannot be

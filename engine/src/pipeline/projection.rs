@@ -119,6 +119,27 @@ impl AggProjection {
         }
     }
 
+    /// The top-level fields computed as one top-level input field's value (`{z: "$a"}`), as
+    /// `(z, a)` (MongoDB's projection `reportRenames`, for single-field paths).
+    pub fn renames(&self) -> Vec<(String, String)> {
+        if matches!(self.kind, Kind::Exclusion) {
+            return Vec::new();
+        }
+        self.root
+            .fields
+            .iter()
+            .filter_map(|(k, f)| match f {
+                Field::Computed(e) => match e.as_ref() {
+                    Expression::Path(p) if p.reads_document() && p.fields().len() == 1 => {
+                        Some((k.clone(), p.fields()[0].clone()))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The specification as explain shows it (`{_id: true, a: true, b: {$add: …}}`).
     pub fn serialize(&self) -> Document {
         serialize_node(&self.root)

@@ -641,6 +641,65 @@ fn optimizer_moves_and_splits_match_ahead_of_computed_fields() {
     assert_eq!(stages[2], doc! {"$match": {"b": {"$eq": null}}});
 }
 
+/// Issue #19 (engine difference 10): a `$match` after a stage that renames a field
+/// (`{z: "$a"}`) goes ahead of it reading the original field, so the index on `a` serves it
+/// (MongoDB's DocumentSourceMatch::splitMatchByModifiedFields with the projection's renames).
+#[test]
+fn optimizer_moves_match_ahead_of_a_rename() {
+    let docs: Vec<Document> = (0..6)
+        .map(|i| doc! {"_id": i, "a": i % 3, "s": {"t": i}})
+        .collect();
+    let mut e = engine_with(docs);
+    let r = e.run_command(
+        "t",
+        &doc! {"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}]},
+    );
+    assert!(crate::reply_ok(&r), "{r:?}");
+    let pipeline = vec![
+        doc! {"$project": {"z": "$a", "w": "$s"}},
+        doc! {"$match": {"z": 1, "w.t": {"$gt": 3}}},
+    ];
+    assert_eq!(
+        run(&mut e, pipeline.clone()),
+        vec![doc! {"_id": 4, "z": 1, "w": {"t": 4}}]
+    );
+    let stages = explained_stages(&mut e, pipeline);
+    assert_eq!(
+        stages[0],
+        doc! {"$cursor": {"$and": [{"a": {"$eq": 1}}, {"s.t": {"$gt": 3}}]}}
+    );
+    assert_eq!(stages.len(), 2, "{stages:?}");
+    let r = e.run_command(
+        "t",
+        &doc! {"explain": {"aggregate": "c", "pipeline": [
+            {"$addFields": {"z": "$a"}}, {"$match": {"z": 2}},
+        ], "cursor": {}}, "verbosity": "queryPlanner"},
+    );
+    let text = format!("{r:?}");
+    assert!(text.contains("IXSCAN"), "{text}");
+    // A computed field that is not a plain field path stays behind, and so does a rename
+    // whose target key is already ahead.
+    let stages = explained_stages(
+        &mut e,
+        vec![
+            doc! {"$project": {"z": {"$add": ["$a", 1]}, "a": 1}},
+            doc! {"$match": {"z": 2, "a": 1}},
+        ],
+    );
+    assert_eq!(stages[0], doc! {"$cursor": {"a": {"$eq": 1}}});
+    assert_eq!(stages[2], doc! {"$match": {"z": {"$eq": 2}}});
+    assert_eq!(
+        run(
+            &mut e,
+            vec![
+                doc! {"$project": {"z": "$a", "a": "$_id"}},
+                doc! {"$match": {"z": 1, "a": 4}},
+            ]
+        ),
+        vec![doc! {"_id": 4, "z": 1, "a": 4}]
+    );
+}
+
 #[test]
 fn optimizer_merges_matches_and_coalesces_sort_limit_skip() {
     let docs: Vec<Document> = (0..10).map(|i| doc! {"_id": i, "g": i % 5}).collect();

@@ -43,6 +43,10 @@ impl Stage for AddFields {
         self.projection.modified_paths()
     }
 
+    fn renamed_paths(&self) -> Vec<(String, String)> {
+        self.projection.renames()
+    }
+
     fn serialize(&self) -> Document {
         let mut d = Document::new();
         d.insert(self.name, self.projection.serialize());

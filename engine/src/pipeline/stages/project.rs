@@ -33,6 +33,10 @@ impl Stage for Project {
         self.projection.modified_paths()
     }
 
+    fn renamed_paths(&self) -> Vec<(String, String)> {
+        self.projection.renames()
+    }
+
     fn serialize(&self) -> Document {
         doc! {"$project": self.projection.serialize()}
     }
