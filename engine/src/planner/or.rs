@@ -121,6 +121,31 @@ pub fn union(
     (access, sorted)
 }
 
+/// A `$or` conjunct's branches and the conjuncts beside it.
+pub struct ContainedOr<'a> {
+    pub branches: Vec<Filter>,
+    pub rest: Vec<&'a Conjunct>,
+}
+
+/// The first `$or` among `parts` whose branches `wanted` accepts, split from the other
+/// conjuncts (which become the FETCH's filter over the union of the branches' plans).
+pub fn split_contained_or(
+    parts: &[Conjunct],
+    wanted: impl Fn(&[Filter]) -> bool,
+) -> Option<ContainedOr<'_>> {
+    let (at, branches) = parts
+        .iter()
+        .enumerate()
+        .find_map(|(i, c)| or_branches(c).filter(|b| wanted(b)).map(|b| (i, b)))?;
+    let rest = parts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != at)
+        .map(|(_, c)| c)
+        .collect();
+    Some(ContainedOr { branches, rest })
+}
+
 /// The indexed-OR candidate for a filter with a `$or` beside other conjuncts.
 pub fn contained_or_candidate(
     coll: &Collection,
@@ -130,11 +155,7 @@ pub fn contained_or_candidate(
     if parts.len() < 2 {
         return Ok(None);
     }
-    let Some((at, branches)) = parts
-        .iter()
-        .enumerate()
-        .find_map(|(i, c)| or_branches(c).map(|b| (i, b)))
-    else {
+    let Some(ContainedOr { branches, rest }) = split_contained_or(parts, |_| true) else {
         return Ok(None);
     };
     let mut chosen = Vec::with_capacity(branches.len());
@@ -144,12 +165,6 @@ pub fn contained_or_candidate(
             None => return Ok(None),
         }
     }
-    let rest: Vec<&Conjunct> = parts
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != at)
-        .map(|(_, c)| c)
-        .collect();
     let filter = residual(&rest, parts.len(), &q.spec.filter)?;
     Ok(Some(compose(q, chosen, filter)?))
 }

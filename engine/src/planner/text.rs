@@ -132,11 +132,9 @@ fn plan_text_under_or(
     q: &CanonicalQuery<'_>,
     parts: &[Conjunct],
 ) -> Result<Solution> {
-    let Some((at, branches)) = parts.iter().enumerate().find_map(|(i, c)| {
-        crate::query::canonical::or_branches(c)
-            .filter(|b| b.iter().any(|f| f.text_query().is_some()))
-            .map(|b| (i, b))
-    }) else {
+    let Some(super::or::ContainedOr { branches, rest }) =
+        super::or::split_contained_or(parts, |b| b.iter().any(|f| f.text_query().is_some()))
+    else {
         return Err(text_under_or_unindexed());
     };
     let mut chosen = Vec::with_capacity(branches.len());
@@ -169,12 +167,6 @@ fn plan_text_under_or(
             None => return Err(text_under_or_unindexed()),
         }
     }
-    let rest: Vec<&Conjunct> = parts
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != at)
-        .map(|(_, c)| c)
-        .collect();
     let fetch_filter = as_document(&rest).map(|doc| Residual {
         filter: Filter::all_of(rest.iter().map(|c| &c.clause)),
         doc,
