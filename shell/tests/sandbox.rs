@@ -181,6 +181,27 @@ const ATTEMPTS: &[(&str, &[&str], Expect)] = &[
         Error("RangeError: Invalid string length"),
     ),
     (
+        "huge string by doubling with +",
+        &["var s = 'x'; for (var i = 0; i < 40; i++) s = s + s; s.length"],
+        Error("RangeError: Invalid string length"),
+    ),
+    (
+        // Concatenations are ropes (vendor/boa_string/src/vtable/rope.rs): 500,000 steps and a
+        // chain as deep, read once and dropped without recursion.
+        "a string grown 500,000 times by +=",
+        &[
+            "var s = ''; for (var i = 0; i < 500000; i++) s += String.fromCharCode(97 + i % 26); [s.length, s.slice(0, 3), s.slice(-2), s.indexOf('zab'), s.charCodeAt(499999)].join(' ')",
+        ],
+        Shows("500000 abc st 25 116"),
+    ),
+    (
+        "a rope of ropes, read in parts and compared",
+        &[
+            "var a = 'a'.repeat(300), b = a + 'é' + a; var c = b + b; [c.length, c === b.concat(b), c.lastIndexOf('é'), ('' + c).substr(-302, 2), c.split('é').length].join(' ')",
+        ],
+        Shows("1202 true 901 aé 3"),
+    ),
+    (
         "huge array by fill",
         &["new Array(1e9).fill(0)"],
         Error("RangeError: Invalid array length"),

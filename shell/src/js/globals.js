@@ -8,6 +8,29 @@
     Object.defineProperty(g, name, { value: value, writable: true, configurable: true, enumerable: false });
   }
 
+  // ---- String.prototype.substr ---------------------------------------------------------------
+  // Annex B of ECMAScript (B.2.2.1), which every browser and Node.js have and old shell scripts
+  // use; Boa is built without its Annex B features.
+  if (typeof String.prototype.substr !== 'function') {
+    Object.defineProperty(String.prototype, 'substr', {
+      value: function substr(start, length) {
+        if (this === null || this === undefined) {
+          throw new TypeError('String.prototype.substr called on null or undefined');
+        }
+        var s = String(this);
+        var size = s.length;
+        var from = Math.trunc(Number(start)) || 0;
+        if (from === -Infinity) from = 0;
+        else if (from < 0) from = Math.max(size + from, 0);
+        else from = Math.min(from, size);
+        var count = length === undefined ? size : Math.trunc(Number(length)) || 0;
+        count = Math.min(Math.max(count, 0), size);
+        return s.substring(from, Math.min(from + count, size));
+      },
+      writable: true, configurable: true, enumerable: false,
+    });
+  }
+
   // ---- Date on the engine clock ------------------------------------------------------------
   // `new Date()` and `Date.now()` read the engine's clock, so a session on a simulated clock is
   // reproducible; every other form is the real Date. Dates keep the real prototype, so

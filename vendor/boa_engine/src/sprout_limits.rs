@@ -67,6 +67,17 @@ pub(crate) fn concat(parts: &[JsStr<'_>]) -> JsResult<JsString> {
     Ok(JsString::concat_array(parts))
 }
 
+/// `x` then `y` (a rope when long, `boa_string`'s `JsString::concat_strings`), or fails with
+/// V8's `RangeError` when the result would pass the cap.
+pub(crate) fn concat_strings(x: &JsString, y: &JsString) -> JsResult<JsString> {
+    if x.len().saturating_add(y.len()) > value_limits().max_string_length {
+        return Err(JsNativeError::range()
+            .with_message("Invalid string length")
+            .into());
+    }
+    Ok(JsString::concat_strings(x, y))
+}
+
 /// Fails when a BigInt result of about `bits` bits would pass the cap.
 pub(crate) fn check_bigint_bits(bits: f64) -> JsResult<()> {
     if bits > value_limits().max_bigint_bits as f64 {

@@ -5,7 +5,8 @@ use crate::{
         number::{f64_to_int32, f64_to_uint32},
     },
     error::JsNativeError,
-    // Sprout patch: `js_string!` concatenation replaced by `sprout_limits::concat`.
+    // Sprout patch: `js_string!` concatenation replaced by `sprout_limits::concat_strings`
+    // (the string cap; a rope when long).
     value::{JsSymbol, Numeric, PreferredType},
 };
 
@@ -26,7 +27,7 @@ impl JsValue {
             // String concat
             // Sprout patch: concatenation checks the string cap.
             (JsVariant::String(x), JsVariant::String(y)) => {
-                Self::from(crate::sprout_limits::concat(&[x.as_str(), y.as_str()])?)
+                Self::from(crate::sprout_limits::concat_strings(&x, &y)?)
             }
 
             // Slow path:
@@ -34,14 +35,12 @@ impl JsValue {
                 let x = self.to_primitive(context, PreferredType::Default)?;
                 let y = other.to_primitive(context, PreferredType::Default)?;
                 match (x.variant(), y.variant()) {
-                    (JsVariant::String(x), _) => Self::from(crate::sprout_limits::concat(&[
-                        x.as_str(),
-                        y.to_string(context)?.as_str(),
-                    ])?),
-                    (_, JsVariant::String(y)) => Self::from(crate::sprout_limits::concat(&[
-                        x.to_string(context)?.as_str(),
-                        y.as_str(),
-                    ])?),
+                    (JsVariant::String(x), _) => Self::from(
+                        crate::sprout_limits::concat_strings(&x, &y.to_string(context)?)?,
+                    ),
+                    (_, JsVariant::String(y)) => Self::from(
+                        crate::sprout_limits::concat_strings(&x.to_string(context)?, &y)?,
+                    ),
                     (_, _) => {
                         match (x.to_numeric(context)?, y.to_numeric(context)?) {
                             (Numeric::Number(x), Numeric::Number(y)) => Self::new(x + y),

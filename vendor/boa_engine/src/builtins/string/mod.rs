@@ -661,7 +661,7 @@ impl String {
             // a. Let nextString be ? ToString(next).
             // b. Set R to the string-concatenation of R and nextString.
             // Sprout patch: the string cap.
-            string = crate::sprout_limits::concat(&[string.as_str(), arg.to_string(context)?.as_str()])?;
+            string = crate::sprout_limits::concat_strings(&string, &arg.to_string(context)?)?;
         }
 
         // 5. Return R.
