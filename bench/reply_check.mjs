@@ -226,6 +226,26 @@ if (require(glue).takesCommandObjects?.()) {
     { big: 'y'.repeat(200000), nested: { more: 'z'.repeat(300000) } },
   ];
   commands.forEach((c, i) => sameBytes(c, `command ${i}`));
+  // Written straight into the wasm memory (`encodeCommandAt`): here into a memory of its own at
+  // two places and with two rooms (a command longer than its room is written by
+  // `takeCommandAt`), the bytes js-bson's; then an engine made again hands the decoder its memory.
+  const { encodeCommandAt, takeCommandAt, setMemory } = require(join(dirname(glue), snippet[0]));
+  const memory = new WebAssembly.Memory({ initial: 64 });
+  setMemory(memory);
+  for (const [ptr, room] of [[8, 4096], [1000, 100], [8, 4096]]) {
+    commands.forEach((c, i) => {
+      const want = serialize(c);
+      new Uint8Array(memory.buffer).fill(0xee, 0, 1 << 20);
+      const n = encodeCommandAt(c, ptr, room);
+      assert.equal(n, want.length, `command ${i} at ${ptr}: length`);
+      if (n > room) takeCommandAt(ptr);
+      const got = Buffer.from(memory.buffer, ptr, n);
+      assert.ok(want.equals(got), `command ${i} at ${ptr} with room ${room}: ${got.toString('hex').slice(0, 200)}`);
+      assert.equal(new Uint8Array(memory.buffer)[ptr - 1], 0xee, `command ${i}: nothing written before its place`);
+      if (n <= room) assert.equal(new Uint8Array(memory.buffer)[ptr + n], 0xee, `command ${i}: nothing after its bytes`);
+    });
+  }
+  new NodeEngine().free();
   // Errors are js-bson's: a key with a NUL, a cycle.
   assert.throws(() => encodeCommand({ 'a\u0000': 1 }), /null bytes/);
   const cycle = { a: 1 };

@@ -473,15 +473,27 @@ const MAX_DEPTH = 100;
 
 class NotEncoded extends Error {}
 
+// The buffer kept for commands: `out` is it, or while `encodeCommandAt` writes a command straight
+// into the wasm memory, the view of the room there.
+let heapOut = out;
+let heapOutView = outView;
+
 function room(at, n) {
   if (at + n <= out.length) return;
   if (at + n > MAX_COMMAND + 64) throw new NotEncoded();
-  let size = out.length * 2;
+  if (out !== heapOut && at + n <= heapOut.length) {
+    // No room left in the wasm memory: on in the buffer kept for commands.
+    heapOut.set(out);
+    out = heapOut;
+    outView = heapOutView;
+    return;
+  }
+  let size = Math.max(out.length, heapOut.length) * 2;
   while (size < at + n) size *= 2;
   const bigger = new Uint8Array(size);
   bigger.set(out);
-  out = bigger;
-  outView = new DataView(out.buffer);
+  out = heapOut = bigger;
+  outView = heapOutView = new DataView(out.buffer);
 }
 
 // A string's UTF-8 bytes at `at` (lone surrogates as U+FFFD, as js-bson's encoder writes them),
@@ -647,20 +659,44 @@ let pending = null;
 // `takeCommandAt`). Written straight into the memory: handing the bytes back for the glue to copy
 // cost a view, an allocation in the wasm memory and its free per command (3% of a point lookup,
 // session 17).
+// An object is encoded straight into the room at `ptr` (through views of it kept while the
+// binding keeps its buffer for commands there); a command longer than the room goes on in the
+// buffer kept for commands (`room`). Copying the encoded bytes into the memory was a loop per
+// command (session 18).
+let roomBuffer = null;
+let roomPtr = -1;
+let roomLen = -1;
+let roomU8 = null;
+let roomView = null;
+
 module.exports.encodeCommandAt = function (command, ptr, room) {
-  const encoded = encodeCommand(command);
+  memoryViews();
+  if (memBuffer !== roomBuffer || ptr !== roomPtr || room !== roomLen) {
+    roomBuffer = memBuffer;
+    roomPtr = ptr;
+    roomLen = room;
+    roomU8 = new Uint8Array(memBuffer, ptr, room);
+    roomView = new DataView(memBuffer, ptr, room);
+  }
+  let encoded;
+  let inPlace;
+  out = roomU8;
+  outView = roomView;
+  try {
+    encoded = encodeCommand(command);
+  } finally {
+    inPlace = out === roomU8;
+    out = heapOut;
+    outView = heapOutView;
+  }
+  if (typeof encoded === 'number' && inPlace) return encoded;
   const src = typeof encoded === 'number' ? out : encoded;
   const n = typeof encoded === 'number' ? encoded : encoded.length;
   if (n > room) {
     pending = src === out ? out.slice(0, n) : src;
     return n;
   }
-  memoryViews();
-  if (n <= 256) {
-    for (let i = 0; i < n; i++) memU8[ptr + i] = src[i];
-  } else {
-    memU8.set(n === src.length ? src : src.subarray(0, n), ptr);
-  }
+  memU8.set(n === src.length ? src : src.subarray(0, n), ptr);
   return n;
 };
 
