@@ -1,6 +1,8 @@
 // Sprout's engine (wasm, Node.js glue) beside mingo, LokiJS and NeDB in one process, on the same
 // generated data: first every library must return the same answer to each query, then each
-// workload is timed and the ratios to Sprout are printed (above 1: Sprout is faster).
+// workload is timed, every library alike (`measure`: warmed up, then rounds interleaving the
+// libraries, the median of the per-round means), and the ratios to Sprout are printed (above
+// 1: Sprout is faster).
 //
 // Sprout is called as a JavaScript user of the binding would: `runCommandObject` with the
 // command object (which the binding encodes as the `bson` package's `serialize` would, or hands
@@ -136,19 +138,82 @@ const asEjsonDates = (docs) => docs.map((d) => ({ ...d, ts: { $date: new Date(d.
 const asJsDates = (docs) => docs.map((d) => ({ ...d, ts: new Date(d.ts) }));
 
 // ---- timing ------------------------------------------------------------------------------------
-// `warm` calls first (at least one: also the answer that was checked), untimed.
-function time(fn, reps, warm = 1) {
-  for (let i = 0; i < warm; i++) fn(i);
-  const t0 = performance.now();
-  for (let i = 0; i < reps; i++) fn(i);
-  return (performance.now() - t0) / reps;
+// Every library of a row is timed the same way, interleaved (`measure`):
+// - warm-up, untimed: at least `warm` calls (the first was the answer checked) and at least
+//   `warmMs` of calls, but no more than `warmMaxMs` once one call is made, so that V8 has tiered
+//   every library's code up before it is timed (a row timed right after setup measured mostly
+//   that, session 15);
+// - the number of calls per round is then set so that a round of every library lasts about
+//   `roundMs` (at least one call; the clock is read per round, not per call), from the fastest
+//   of three batches of calls that last about a quarter of a round;
+// - `rounds` rounds, each timing every library in turn, the first library another one each
+//   round (a collector pause or a load change on the shared machine falls in one library's
+//   round, not on one library's whole figure);
+// - the figure is the median of a library's per-round means (`spread` on stderr: the lowest and
+//   highest per-round mean).
+// A function's `i` numbers its calls, so that a workload can vary its query (the point lookups).
+// An entry is a function, `{fn, async: true}` for a library that answers through a promise
+// (awaited per call), or null/undefined for a library that does not run the workload.
+async function measure(entries, { warm = 1, warmMs = 300, warmMaxMs = 1500, roundMs = 40, rounds = 11, maxReps = 1e6 } = {}) {
+  const libs = Object.entries(entries)
+    .filter(([, e]) => e != null)
+    .map(([name, e]) => ({ name, fn: e.fn ?? e, async: e.async === true, i: 0, reps: 1, means: [] }));
+  const run = async (lib, n) => {
+    const { fn } = lib;
+    let i = lib.i;
+    if (lib.async) for (let k = 0; k < n; k++) await fn(i++);
+    else for (let k = 0; k < n; k++) fn(i++);
+    lib.i = i;
+  };
+  for (const lib of libs) {
+    const t0 = performance.now();
+    let calls = 0;
+    for (;;) {
+      await run(lib, 1);
+      calls++;
+      const spent = performance.now() - t0;
+      if ((calls >= warm && spent >= warmMs) || spent >= warmMaxMs) break;
+    }
+    // Calls per round: from a batch of calls timed after the warm-up (doubled until it lasts a
+    // quarter of a round), not from the warm-up, whose first calls are the slow ones.
+    if (roundMs === 0) continue; // one call per round
+    const batch = async (n) => {
+      const t1 = performance.now();
+      await run(lib, n);
+      return performance.now() - t1;
+    };
+    let n = 1;
+    let spent = await batch(n);
+    while (spent < roundMs / 4 && n < maxReps) {
+      n *= 2;
+      spent = await batch(n);
+    }
+    // The fastest of three such batches: one that a pause or the load stretched would make the
+    // rounds too short.
+    spent = Math.min(spent, await batch(n), await batch(n));
+    lib.reps = Math.max(1, Math.min(maxReps, Math.round((n * roundMs) / Math.max(spent, 1e-3))));
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < libs.length; k++) {
+      const lib = libs[(r + k) % libs.length];
+      const t0 = performance.now();
+      await run(lib, lib.reps);
+      lib.means.push((performance.now() - t0) / lib.reps);
+    }
+  }
+  const out = {};
+  for (const name of Object.keys(entries)) out[name] = null;
+  for (const lib of libs) {
+    out[lib.name] = median(lib.means);
+    spreads[lib.name] = [Math.min(...lib.means), Math.max(...lib.means), lib.reps];
+  }
+  return out;
 }
-async function timeAsync(fn, reps, warm = 1) {
-  for (let i = 0; i < warm; i++) await fn(i);
-  const t0 = performance.now();
-  for (let i = 0; i < reps; i++) await fn(i);
-  return (performance.now() - t0) / reps;
-}
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+// Workloads of tens or hundreds of milliseconds a call: rounds of one or two calls, fewer rounds.
+const SLOW = { rounds: 5, roundMs: 100 };
+// Per library, the last `measure`'s lowest and highest per-round mean and calls per round.
+let spreads = {};
 
 const ids = (docs) => docs.map((d) => d._id);
 const sortedIds = (docs) => ids(docs).sort((a, b) => a - b);
@@ -162,55 +227,82 @@ function same(label, answers) {
   }
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-// Times `fill(fresh())` over several rounds, each into a fresh store that is freed afterwards
-// (the last is kept and returned): inserts measured warm, the median reported.
-async function timeInserts(fresh, fill, free, rounds = 5) {
-  const times = [];
-  let store;
-  for (let r = 0; r < rounds; r++) {
-    if (store) free(store);
-    store = fresh();
+// Times `fill(fresh())` for every library alike, as `measure` does: one untimed round each, then
+// `rounds` rounds, each filling a fresh store per library (the one before freed) with the
+// libraries interleaved and the first one rotated; the median per library, and its last store.
+// An entry is `{fresh, fill, free}`, or null for a library that does not run the workload.
+async function timeInserts(entries, rounds = 7) {
+  const libs = Object.entries(entries)
+    .filter(([, e]) => e != null)
+    .map(([name, e]) => ({ name, ...e, store: null, times: [] }));
+  const once = async (lib) => {
+    if (lib.store !== null) lib.free(lib.store);
+    lib.store = lib.fresh();
     const t0 = performance.now();
-    await fill(store);
-    times.push(performance.now() - t0);
+    await lib.fill(lib.store);
+    return performance.now() - t0;
+  };
+  for (const lib of libs) await once(lib);
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < libs.length; k++) {
+      const lib = libs[(r + k) % libs.length];
+      lib.times.push(await once(lib));
+    }
   }
-  return { store, ms: median(times) };
+  const out = {};
+  for (const name of Object.keys(entries)) out[name] = { store: null, ms: null };
+  for (const lib of libs) {
+    out[lib.name] = { store: lib.store, ms: median(lib.times) };
+    spreads[lib.name] = [Math.min(...lib.times), Math.max(...lib.times), 1];
+  }
+  return out;
 }
 
 const results = [];
 function report(workload, timings) {
   results.push({ workload, ...timings });
-  const ms = Object.entries(timings).map(([k, v]) => `${k} ${v == null ? '—' : v.toFixed(3)}`);
+  const ms = Object.entries(timings).map(([k, v]) => {
+    const sp = spreads[k];
+    const range = v == null || !sp ? '' : ` (rounds ${sp[0].toFixed(3)}–${sp[1].toFixed(3)}, ${sp[2]} calls each)`;
+    return `${k} ${v == null ? '—' : v.toFixed(3)}${range}`;
+  });
   console.error(`${workload}: ${ms.join(', ')} ms`);
+  spreads = {};
 }
 
 // ---- workloads ---------------------------------------------------------------------------------
 const N = 20000;
 const docs = products(N);
 
-// Insert 20k (no secondary indexes yet), warm: the median of five rounds, each into a fresh store.
-const ins = await timeInserts(() => new Sprout(), (s) => s.insert('products', docs), (s) => s.free());
-const sprout = ins.store;
-const insBefore = BeforeEngine &&
-  (await timeInserts(() => new Sprout(BeforeEngine), (s) => s.insert('products', docs), (s) => s.free()));
-const before = insBefore && insBefore.store;
-const insMingo = await timeInserts(() => [], (a) => { for (const d of docs) a.push({ ...d }); }, () => {});
-const mingoArray = insMingo.store;
-const insLoki = await timeInserts(
-  () => new Loki('bench.db').addCollection('products', { unique: ['sku'] }),
-  (c) => c.insert(docs.map((d) => ({ ...d }))),
-  () => {},
-);
-const lokiColl = insLoki.store;
-const insNedb = await timeInserts(
-  () => new Datastore({ inMemoryOnly: true }),
-  (db) => db.insertAsync(docs.map((d) => ({ ...d }))),
-  () => {},
-);
-const nedb = insNedb.store;
+// Insert 20k (no secondary indexes yet), warm: the median of seven interleaved rounds, each into a
+// fresh store.
+const sproutInsert = (Engine) => ({
+  fresh: () => new Sprout(Engine),
+  fill: (s) => s.insert('products', docs),
+  free: (s) => s.free(),
+});
+const ins = await timeInserts({
+  sprout: sproutInsert(NodeEngine),
+  sprout_before: BeforeEngine && sproutInsert(BeforeEngine),
+  mingo: { fresh: () => [], fill: (a) => { for (const d of docs) a.push({ ...d }); }, free: () => {} },
+  lokijs: {
+    fresh: () => new Loki('bench.db').addCollection('products', { unique: ['sku'] }),
+    fill: (c) => c.insert(docs.map((d) => ({ ...d }))),
+    free: () => {},
+  },
+  nedb: {
+    fresh: () => new Datastore({ inMemoryOnly: true }),
+    fill: (db) => db.insertAsync(docs.map((d) => ({ ...d }))),
+    free: () => {},
+  },
+});
+const sprout = ins.sprout.store;
+const before = ins.sprout_before.store;
+const mingoArray = ins.mingo.store;
+const lokiColl = ins.lokijs.store;
+const nedb = ins.nedb.store;
 report('insert 20k documents', {
-  sprout: ins.ms, sprout_before: insBefore && insBefore.ms, mingo: insMingo.ms, lokijs: insLoki.ms, nedb: insNedb.ms,
+  sprout: ins.sprout.ms, sprout_before: ins.sprout_before.ms, mingo: ins.mingo.ms, lokijs: ins.lokijs.ms, nedb: ins.nedb.ms,
 });
 
 // Indexes on sku and price where the library has indexes (mingo has none).
@@ -232,16 +324,16 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
     lokijs: ids(lokiColl.find(q(3))),
     nedb: ids(await nedb.findAsync(q(3))),
   });
-  // Each library warmed up by 3,000 lookups first (mingo, a thousand times slower, by 20): the
+  // Each library warmed up by at least 3,000 lookups (mingo, a thousand times slower, by 20): the
   // first few thousand calls run slower for Sprout and NeDB alike while V8 tiers their code up,
   // so 500 timed right after setup measured mostly that (docs/performance.md, session 15).
-  report('indexed equality (sku), per lookup', {
-    sprout: time((i = 1) => sprout.find('products', q(i)), 500, 3000),
-    sprout_before: before && time((i = 1) => before.find('products', q(i)), 500, 3000),
-    mingo: time((i = 1) => mingoFind(mingoArray, q(i)).all(), 50, 20),
-    lokijs: time((i = 1) => lokiColl.find(q(i)), 500, 3000),
-    nedb: await timeAsync((i = 1) => nedb.findAsync(q(i)), 500, 3000),
-  });
+  report('indexed equality (sku), per lookup', await measure({
+    sprout: (i) => sprout.find('products', q(i)),
+    sprout_before: before && ((i) => before.find('products', q(i))),
+    mingo: (i) => mingoFind(mingoArray, q(i)).all(),
+    lokijs: (i) => lokiColl.find(q(i)),
+    nedb: { fn: (i) => nedb.findAsync(q(i)), async: true },
+  }, { warm: 3000 }));
 }
 
 // Range + sort + limit: the ten dearest books between 100 and 200. LokiJS reads only the first
@@ -257,13 +349,13 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
     lokijs: ids(lokiColl.chain().find(lokiQ).simplesort('price', { desc: true }).limit(10).data()),
     nedb: ids(await nedb.findAsync(q).sort({ price: -1 }).limit(10)),
   });
-  report('range + sort + limit, per query', {
-    sprout: time(() => sprout.find('products', q, { sort: { price: -1 }, limit: 10 }), 200),
-    sprout_before: before && time(() => before.find('products', q, { sort: { price: -1 }, limit: 10 }), 200),
-    mingo: time(() => mingoFind(mingoArray, q).sort({ price: -1 }).limit(10).all(), 50),
-    lokijs: time(() => lokiColl.chain().find(lokiQ).simplesort('price', { desc: true }).limit(10).data(), 200),
-    nedb: await timeAsync(() => nedb.findAsync(q).sort({ price: -1 }).limit(10), 200),
-  });
+  report('range + sort + limit, per query', await measure({
+    sprout: () => sprout.find('products', q, { sort: { price: -1 }, limit: 10 }),
+    sprout_before: before && (() => before.find('products', q, { sort: { price: -1 }, limit: 10 })),
+    mingo: () => mingoFind(mingoArray, q).sort({ price: -1 }).limit(10).all(),
+    lokijs: () => lokiColl.chain().find(lokiQ).simplesort('price', { desc: true }).limit(10).data(),
+    nedb: { fn: () => nedb.findAsync(q).sort({ price: -1 }).limit(10), async: true },
+  }));
 }
 
 // Collection scan with a compound filter on unindexed fields.
@@ -276,13 +368,13 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
     lokijs: sortedIds(lokiColl.find(q)),
     nedb: sortedIds(await nedb.findAsync(q)),
   });
-  report('collection scan, compound filter, per query', {
-    sprout: time(() => sprout.find('products', q), 20),
-    sprout_before: before && time(() => before.find('products', q), 20),
-    mingo: time(() => mingoFind(mingoArray, q).all(), 20),
-    lokijs: time(() => lokiColl.find(q), 20),
-    nedb: await timeAsync(() => nedb.findAsync(q), 20),
-  });
+  report('collection scan, compound filter, per query', await measure({
+    sprout: () => sprout.find('products', q),
+    sprout_before: before && (() => before.find('products', q)),
+    mingo: () => mingoFind(mingoArray, q).all(),
+    lokijs: () => lokiColl.find(q),
+    nedb: { fn: () => nedb.findAsync(q), async: true },
+  }));
 }
 
 // Aggregation (Sprout and mingo; LokiJS and NeDB have no pipeline): $group by a date part.
@@ -302,11 +394,11 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
     ...(b && { sprout_before: b.aggregate('events', pipeline) }),
     mingo: new Aggregator(pipeline).run(mingoEvents),
   });
-  report('$group by $dayOfMonth + $sum, 100k events', {
-    sprout: time(() => s.aggregate('events', pipeline), 3),
-    sprout_before: b && time(() => b.aggregate('events', pipeline), 3),
-    mingo: time(() => new Aggregator(pipeline).run(mingoEvents), 3),
-  });
+  report('$group by $dayOfMonth + $sum, 100k events', await measure({
+    sprout: () => s.aggregate('events', pipeline),
+    sprout_before: b && (() => b.aggregate('events', pipeline)),
+    mingo: () => new Aggregator(pipeline).run(mingoEvents),
+  }, SLOW));
   // As in book B chapter 8: filter, group, order the groups.
   const report8 = [
     { $match: { path: { $ne: '/' }, bytes: { $gte: 1000 } } },
@@ -318,11 +410,11 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
     ...(b && { sprout_before: b.aggregate('events', report8) }),
     mingo: new Aggregator(report8).run(mingoEvents),
   });
-  report('$match + $group + $sort, 100k events', {
-    sprout: time(() => s.aggregate('events', report8), 3),
-    sprout_before: b && time(() => b.aggregate('events', report8), 3),
-    mingo: time(() => new Aggregator(report8).run(mingoEvents), 3),
-  });
+  report('$match + $group + $sort, 100k events', await measure({
+    sprout: () => s.aggregate('events', report8),
+    sprout_before: b && (() => b.aggregate('events', report8)),
+    mingo: () => new Aggregator(report8).run(mingoEvents),
+  }, SLOW));
   s.free();
   if (b) b.free();
 }
@@ -345,11 +437,11 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
     ...(b && { sprout_before: b.aggregate('orders', pipeline) }),
     mingo: new Aggregator(pipeline, options).run(orders),
   });
-  report('$lookup 10k orders x 1k customers', {
-    sprout: time(() => s.aggregate('orders', pipeline), 3),
-    sprout_before: b && time(() => b.aggregate('orders', pipeline), 3),
-    mingo: time(() => new Aggregator(pipeline, options).run(orders), 3),
-  });
+  report('$lookup 10k orders x 1k customers', await measure({
+    sprout: () => s.aggregate('orders', pipeline),
+    sprout_before: b && (() => b.aggregate('orders', pipeline)),
+    mingo: () => new Aggregator(pipeline, options).run(orders),
+  }, SLOW));
   s.free();
   if (b) b.free();
 }
@@ -380,13 +472,13 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
     lokijs: ids(lokiBig.chain().compoundsort([['stock', true], '_id']).limit(1000).data()),
     nedb: ids(await nedbBig.findAsync({}).sort(sortSpec).limit(1000)),
   });
-  report('sort without an index over 100k, first 1,000', {
-    sprout: time(() => s.find('big', {}, { sort: sortSpec, limit: 1000 }), 5),
-    sprout_before: b && time(() => b.find('big', {}, { sort: sortSpec, limit: 1000 }), 5),
-    mingo: time(() => mingoFind(mingoBig, {}).sort(sortSpec).limit(1000).all(), 5),
-    lokijs: time(() => lokiBig.chain().compoundsort([['stock', true], '_id']).limit(1000).data(), 5),
-    nedb: await timeAsync(() => nedbBig.findAsync({}).sort(sortSpec).limit(1000), 5),
-  });
+  report('sort without an index over 100k, first 1,000', await measure({
+    sprout: () => s.find('big', {}, { sort: sortSpec, limit: 1000 }),
+    sprout_before: b && (() => b.find('big', {}, { sort: sortSpec, limit: 1000 })),
+    mingo: () => mingoFind(mingoBig, {}).sort(sortSpec).limit(1000).all(),
+    lokijs: () => lokiBig.chain().compoundsort([['stock', true], '_id']).limit(1000).data(),
+    nedb: { fn: () => nedbBig.findAsync({}).sort(sortSpec).limit(1000), async: true },
+  }, SLOW));
 
   // countDocuments without an index (compound filter) and through the price index.
   const scanQ = { category: 'games', stock: { $gt: 250 } };
@@ -400,13 +492,13 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
       lokijs: lokiBig.count(lokiQ),
       nedb: await nedbBig.countAsync(q),
     });
-    report('countDocuments ' + label + ', 100k', {
-      sprout: time(() => s.countDocuments('big', q), 10),
-      sprout_before: b && time(() => b.countDocuments('big', q), 10),
-      mingo: time(() => mingoFind(mingoBig, q).all().length, 10),
-      lokijs: time(() => lokiBig.count(lokiQ), 10),
-      nedb: await timeAsync(() => nedbBig.countAsync(q), 10),
-    });
+    report('countDocuments ' + label + ', 100k', await measure({
+      sprout: () => s.countDocuments('big', q),
+      sprout_before: b && (() => b.countDocuments('big', q)),
+      mingo: () => mingoFind(mingoBig, q).all().length,
+      lokijs: () => lokiBig.count(lokiQ),
+      nedb: { fn: () => nedbBig.countAsync(q), async: true },
+    }));
   }
 
   // updateMany with $inc over all 100k (mingo has no storage to update: null).
@@ -418,13 +510,15 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
     lokijs: (lokiInc(), lokiBig.count(all)),
     nedb: (await nedbBig.updateAsync(all, { $inc: { stock: 1 } }, { multi: true })).numAffected,
   });
-  report('updateMany $inc over 100k', {
-    sprout: time(() => s.updateMany('big', all, { $inc: { stock: 1 } }), 3),
-    sprout_before: b && time(() => b.updateMany('big', all, { $inc: { stock: 1 } }), 3),
+  // Seconds per call for LokiJS: one warm-up call and three rounds of one call each (as before).
+  // `roundMs: 0`: one call per round, no calls to size the rounds.
+  report('updateMany $inc over 100k', await measure({
+    sprout: () => s.updateMany('big', all, { $inc: { stock: 1 } }),
+    sprout_before: b && (() => b.updateMany('big', all, { $inc: { stock: 1 } })),
     mingo: null,
-    lokijs: time(lokiInc, 3),
-    nedb: await timeAsync(() => nedbBig.updateAsync(all, { $inc: { stock: 1 } }, { multi: true }), 3),
-  });
+    lokijs: lokiInc,
+    nedb: { fn: () => nedbBig.updateAsync(all, { $inc: { stock: 1 } }, { multi: true }), async: true },
+  }, { warmMs: 0, roundMs: 0, rounds: 3 }));
   for (const x of sprouts) x.free();
 }
 
@@ -448,13 +542,13 @@ const skuOf = (i) => 'sku' + String((i * 37) % N).padStart(7, '0');
     sprout: s.find('notes', q).length,
     ...(b && { sprout_before: b.find('notes', q).length }),
   });
-  report('text search, 20k notes', {
-    sprout: time(() => s.find('notes', q), 5),
-    sprout_before: b && time(() => b.find('notes', q), 5),
+  report('text search, 20k notes', await measure({
+    sprout: () => s.find('notes', q),
+    sprout_before: b && (() => b.find('notes', q)),
     mingo: null,
     lokijs: null,
     nedb: null,
-  });
+  }, SLOW));
   s.free();
   if (b) b.free();
 }

@@ -80,6 +80,46 @@ const shapes = [
   ...[22, 23].map((i) => wide(i, 31)),
   ...[24, 25, 26].map((i) => ({ _id: i, items: [{ a: 1, b: 2 }, { a: 3, b: { c: [{ d: 1 }, { d: 2 }, { d: 3 }] } }, { a: 5, b: 6 }, { a: 1 }, {}] })),
 ];
+// Runs of documents of one layout (the same field types and names in order: the decoder then
+// compiles a decoder for that layout), with every type it reads, then documents that differ from
+// the run in one place: a type, a name of the same length, a name longer or shorter, a field
+// more or less, a value it does not read in place; runs of two layouts alternating.
+const run = (from, n, make) => Array.from({ length: n }, (_, k) => make(from + k, k));
+const layout = (i, k) => ({
+  _id: i, s: 'sku' + String(i).padStart(7, '0'), d: i / 7, c: ['books', 'games'][k % 2], n: k, t: k % 2 === 0,
+  z: null, u: undefined, dt: new Date(1e12 + i), l: BSON.Long.fromNumber(2 ** 40 + i), sub: { a: i, b: 'x' }, arr: [i, 'y'],
+  e: '', w: k % 3 ? 'é' : 'plain',
+});
+const layouts = [
+  ...run(100, 6, layout),
+  { ...layout(106, 0), n: 1.5 }, // a type changed
+  ...run(107, 3, layout),
+  { ...layout(110, 0), s: null },
+  { ...layout(111, 0), x: 1 }, // a field more
+  (({ t, ...rest }) => rest)(layout(112, 0)), // a field less
+  ...run(113, 2, layout),
+  Object.fromEntries(Object.entries(layout(115, 0)).map(([k, v]) => [k === 'c' ? 'C' : k, v])), // same length
+  Object.fromEntries(Object.entries(layout(116, 0)).map(([k, v]) => [k === 'c' ? 'cc' : k, v])), // longer
+  Object.fromEntries(Object.entries(layout(117, 0)).map(([k, v]) => [k === 'sub' ? 'su' : k, v])), // shorter
+  { ...layout(118, 0), sub: { a: 1.5, b: 'x' } }, // the embedded document's layout changed
+  { ...layout(119, 0), t: 5 },
+  ...run(120, 8, (i, k) => (k % 2 ? { _id: i, a: 'x', b: k } : { _id: i, b: 'y', a: k })),
+  ...run(130, 5, (i) => ({ _id: i, ['__proto__']: { x: i }, b: 1 })),
+  ...run(140, 5, (i) => ({ _id: i, a: i })),
+  ...run(150, 5, layout),
+];
+bytesReply({ insert: 'layouts', documents: layouts });
+// Runs of one layout, then one document the decoder leaves to js-bson (the reply as bytes).
+const afterRuns = [
+  { _id: 1, l: BSON.Long.fromString('9007199254740993') },
+  { _id: 2, l: BSON.Long.fromString('-9007199254740993') },
+  { _id: 3, o: new BSON.ObjectId('0123456789abcdef01234567') },
+  { _id: 4, t: new BSON.Timestamp({ t: 1, i: 2 }) },
+];
+afterRuns.forEach((bad, k) => {
+  const docs = [...run(1000 * (k + 1), 6, (i) => ({ _id: i, l: BSON.Long.fromNumber(i), o: 1, t: 2 })), { ...bad, _id: 1000 * (k + 1) + 6 }];
+  bytesReply({ insert: 'afterRun' + k, documents: docs });
+});
 bytesReply({ insert: 'shapes', documents: shapes });
 bytesReply({ insert: 'plain', documents: plain });
 bytesReply({ insert: 'others', documents: others });
@@ -106,7 +146,23 @@ for (let r = 0; r < 3; r++) {
   check({ find: 'shapes', filter: { _id: { $gte: 16 } }, batchSize: 1e9 });
   check({ find: 'shapes', filter: {}, sort: { _id: -1 }, batchSize: 1e9 });
 }
+for (let r = 0; r < 3; r++) {
+  check({ find: 'layouts', filter: {}, batchSize: 1e9 });
+  check({ find: 'layouts', filter: {}, sort: { _id: -1 }, batchSize: 1e9 });
+  for (const id of [100, 106, 110, 119, 150, 125]) check({ find: 'layouts', filter: { _id: id } });
+}
 assert.equal(fallbacks, 0, 'plain documents come out as objects');
+afterRuns.forEach((_, k) => {
+  for (const oids of [null, BSON]) {
+    useBsonTypes(oids);
+    const before = fallbacks;
+    check({ find: 'afterRun' + k, filter: {}, batchSize: 1e9 });
+    check({ find: 'afterRun' + k, filter: { _id: { $lt: 1000 * (k + 1) + 6 } }, batchSize: 1e9 });
+    const inPlace = k === 2 && oids !== null;
+    assert.equal(fallbacks, before + (inPlace ? 0 : 1), `afterRun${k}: after a run, the reply as bytes`);
+  }
+  useBsonTypes(null);
+});
 for (const o of others) {
   const before = fallbacks;
   check({ find: 'others', filter: { _id: o._id } });
@@ -170,6 +226,26 @@ if (require(glue).takesCommandObjects?.()) {
     { big: 'y'.repeat(200000), nested: { more: 'z'.repeat(300000) } },
   ];
   commands.forEach((c, i) => sameBytes(c, `command ${i}`));
+  // Written straight into the wasm memory (`encodeCommandAt`): here into a memory of its own at
+  // two places and with two rooms (a command longer than its room is written by
+  // `takeCommandAt`), the bytes js-bson's; then an engine made again hands the decoder its memory.
+  const { encodeCommandAt, takeCommandAt, setMemory } = require(join(dirname(glue), snippet[0]));
+  const memory = new WebAssembly.Memory({ initial: 64 });
+  setMemory(memory);
+  for (const [ptr, room] of [[8, 4096], [1000, 100], [8, 4096]]) {
+    commands.forEach((c, i) => {
+      const want = serialize(c);
+      new Uint8Array(memory.buffer).fill(0xee, 0, 1 << 20);
+      const n = encodeCommandAt(c, ptr, room);
+      assert.equal(n, want.length, `command ${i} at ${ptr}: length`);
+      if (n > room) takeCommandAt(ptr);
+      const got = Buffer.from(memory.buffer, ptr, n);
+      assert.ok(want.equals(got), `command ${i} at ${ptr} with room ${room}: ${got.toString('hex').slice(0, 200)}`);
+      assert.equal(new Uint8Array(memory.buffer)[ptr - 1], 0xee, `command ${i}: nothing written before its place`);
+      if (n <= room) assert.equal(new Uint8Array(memory.buffer)[ptr + n], 0xee, `command ${i}: nothing after its bytes`);
+    });
+  }
+  new NodeEngine().free();
   // Errors are js-bson's: a key with a NUL, a cycle.
   assert.throws(() => encodeCommand({ 'a\u0000': 1 }), /null bytes/);
   const cycle = { a: 1 };

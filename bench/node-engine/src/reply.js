@@ -21,6 +21,12 @@
 // transitions; short ASCII strings are made in one `String.fromCharCode` call, and a short
 // ASCII value equal to the one the document before had for the same field is reused: about
 // 1.4 times faster again on a find's batch of 1,690 five-field documents.
+// Session 18: once two documents in a row at one depth had the same layout (field types and
+// names in order) and their names had come before, that layout gets a decoder of its own
+// (`compileLayout`: straight code comparing each type byte and name with constants, reading
+// each value at once, making the object from one literal), tried first for every document at
+// that depth (and the one it replaced, for two layouts mixed), the general loop taking any
+// document it refuses; strings of 9-12 ASCII characters (SKUs) in one `fromCharCode` call.
 // The decoder is not reentrant (its per-depth scratch is module state); nothing it calls runs
 // the engine (the ObjectId class is the caller's BSON library's), and it holds the values of
 // the last document per depth until the next reply.
@@ -60,6 +66,12 @@ function text(u8, a, b) {
     case 6: return f(u8[a], u8[a + 1], u8[a + 2], u8[a + 3], u8[a + 4], u8[a + 5]);
     case 7: return f(u8[a], u8[a + 1], u8[a + 2], u8[a + 3], u8[a + 4], u8[a + 5], u8[a + 6]);
     case 8: return f(u8[a], u8[a + 1], u8[a + 2], u8[a + 3], u8[a + 4], u8[a + 5], u8[a + 6], u8[a + 7]);
+    case 9: return f(u8[a], u8[a + 1], u8[a + 2], u8[a + 3], u8[a + 4], u8[a + 5], u8[a + 6], u8[a + 7], u8[a + 8]);
+    case 10: return f(u8[a], u8[a + 1], u8[a + 2], u8[a + 3], u8[a + 4], u8[a + 5], u8[a + 6], u8[a + 7], u8[a + 8], u8[a + 9]);
+    case 11: return f(u8[a], u8[a + 1], u8[a + 2], u8[a + 3], u8[a + 4], u8[a + 5], u8[a + 6], u8[a + 7], u8[a + 8], u8[a + 9],
+      u8[a + 10]);
+    case 12: return f(u8[a], u8[a + 1], u8[a + 2], u8[a + 3], u8[a + 4], u8[a + 5], u8[a + 6], u8[a + 7], u8[a + 8], u8[a + 9],
+      u8[a + 10], u8[a + 11]);
     default: return text(u8, a, a + 8) + text(u8, a + 8, b);
   }
 }
@@ -94,6 +106,121 @@ const vals = [];
 const shapeMake = [];
 const shapeLen = [];
 const shapeSeen = [];
+// Per name slot: the BSON type the document before had there.
+const keyType = [];
+
+// Per nesting depth: a decoder compiled for one layout of a document (its fields' types and
+// names, in order; `compileLayout`), or null. It decodes a document of that layout in straight
+// code (each type byte and name compared with constants, each value read at once, the object
+// made from one literal) and returns null for any other document, which the general loop below
+// then decodes.
+const fast = [];
+// Per nesting depth: the decoder `fast` had before it was replaced, tried when it returns null
+// (documents of two layouts mixed, as a number field that is sometimes an integer and sometimes
+// a double, both decoded in straight code).
+const fastBefore = [];
+// Decoders compiled, by layout (types and names), so that a layout seen again (another reply's
+// documents, a depth that moved between layouts) is not compiled again; emptied when full.
+const compiled = new Map();
+const MAX_COMPILED = 256;
+
+// The types a compiled decoder reads (the others stay with the general loop) and the fixed
+// bytes of their values that must lie before the document's end.
+const FIXED = { 0x01: 8, 0x02: 4, 0x03: 4, 0x04: 4, 0x06: 0, 0x07: 12, 0x08: 1, 0x09: 8, 0x0a: 0, 0x10: 4, 0x12: 8 };
+
+// The decoder for the `n` fields in the slots from `first` on (names, bytes and types as the
+// document just decoded had them) at `depth`, compiled once per layout; null when a name is
+// `__proto__` (a literal would set the prototype) or a type is not one it reads.
+function compileLayout(n, first, depth) {
+  let key = depth + ':';
+  for (let k = 0; k < n; k++) {
+    const t = keyType[first + k];
+    if (FIXED[t] === undefined || keyStr[first + k] === '__proto__') return null;
+    key += t + ',' + keyStr[first + k].length + ',' + keyStr[first + k] + ';';
+  }
+  let f = compiled.get(key);
+  if (f !== undefined) return f;
+  const body = [
+    "'use strict';",
+    'const size = dv.getInt32(at, true);',
+    'if (size < 5 || size > limit - at) return null;',
+    'const e = at + size - 1;',
+    'if (u8[e] !== 0) return null;',
+    'let p = at + 4;',
+    'let q = 0;',
+  ];
+  const fields = [];
+  for (let k = 0; k < n; k++) {
+    const slot = first + k;
+    const t = keyType[slot];
+    const bytes = keyBytes[slot];
+    const len = bytes.length;
+    // The type, the name and its NUL, then the value's fixed bytes, before the end.
+    body.push(`if (p + ${len + 2 + FIXED[t]} > e || u8[p] !== ${t}) return null;`);
+    const name = [...bytes, 0];
+    const checks = [];
+    let j = 0;
+    for (; j + 4 <= name.length; j += 4) {
+      const word = (name[j] | (name[j + 1] << 8) | (name[j + 2] << 16) | (name[j + 3] << 24)) >>> 0;
+      checks.push(`dv.getUint32(p + ${1 + j}, true) !== ${word}`);
+    }
+    for (; j < name.length; j++) checks.push(`u8[p + ${1 + j}] !== ${name[j]}`);
+    body.push(`if (${checks.join(' || ')}) return null;`);
+    body.push(`q = p + ${len + 2};`);
+    const v = `v${k}`;
+    switch (t) {
+      case 0x01:
+        body.push(`const ${v} = dv.getFloat64(q, true); p = q + 8;`);
+        break;
+      case 0x02:
+        body.push(`const l${k} = dv.getInt32(q, true);`,
+          `if (l${k} < 1 || l${k} > e - q - 4 || u8[q + 3 + l${k}] !== 0) return null;`,
+          `const ${v} = cachedText(u8, q + 4, q + 3 + l${k}, ${slot}); p = q + 4 + l${k};`);
+        break;
+      case 0x03:
+      case 0x04:
+        body.push(`const ${v} = documentAt(u8, dv, q, e, ${t === 0x04}, ${depth + 1}, false);`,
+          `p = q + dv.getInt32(q, true);`);
+        break;
+      case 0x06:
+        body.push(`const ${v} = undefined; p = q;`);
+        break;
+      case 0x07:
+        body.push(`const ${v} = objectId(u8, q); p = q + 12;`);
+        break;
+      case 0x08:
+        body.push(`const b${k} = u8[q]; if (b${k} > 1) return null; const ${v} = b${k} === 1; p = q + 1;`);
+        break;
+      case 0x09:
+        body.push(`const ${v} = new Date(dv.getInt32(q + 4, true) * 4294967296 + dv.getUint32(q, true)); p = q + 8;`);
+        break;
+      case 0x0a:
+        body.push(`const ${v} = null; p = q;`);
+        break;
+      case 0x10:
+        body.push(`const ${v} = dv.getInt32(q, true); p = q + 4;`);
+        break;
+      case 0x12:
+        body.push(`const h${k} = dv.getInt32(q + 4, true), w${k} = dv.getUint32(q, true);`,
+          `if (!((h${k} >= -0x200000 && h${k} < 0x200000) || (h${k} === 0x200000 && w${k} === 0))) return null;`,
+          `const ${v} = h${k} * 4294967296 + w${k}; p = q + 8;`);
+        break;
+    }
+    fields.push(`${JSON.stringify(keyStr[slot])}: ${v}`);
+  }
+  body.push('if (p !== e) return null;', `return {${fields.join(', ')}};`);
+  f = new Function('cachedText', 'documentAt', 'objectId',
+    `return function decodeLayout(u8, dv, at, limit) {\n${body.join('\n')}\n};`)(cachedText, documentAt, objectId);
+  if (compiled.size >= MAX_COMPILED) compiled.clear();
+  compiled.set(key, f);
+  return f;
+}
+
+// An ObjectId at `at`, as js-bson makes it (the 12 bytes copied, `new ObjectId(bytes)`).
+function objectId(u8, at) {
+  if (ObjectIdType === null) throw new Unsupported();
+  return new ObjectIdType(u8.slice(at, at + 12));
+}
 
 // The object of a document whose `n` names are the slots' from `first` on and whose values are
 // `v`: from the literal when the same names came before, else one field at a time.
@@ -133,6 +260,18 @@ function makeObject(v, n, first, depth, allKnown) {
 // `direct`: a document's fields are set one at a time as they are read (arrays, and documents
 // with more fields than a depth has slots).
 function documentAt(u8, dv, at, limit, isArray, depth, direct) {
+  if (!direct && !isArray && depth < fast.length) {
+    const f = fast[depth];
+    if (f !== null) {
+      const o = f(u8, dv, at, limit);
+      if (o !== null) return o;
+      const g = fastBefore[depth];
+      if (g !== null) {
+        const o = g(u8, dv, at, limit);
+        if (o !== null) return o;
+      }
+    }
+  }
   const start = at;
   const size = dv.getInt32(at, true);
   if (size < 5 || size > limit - at) throw new Unsupported();
@@ -144,12 +283,13 @@ function documentAt(u8, dv, at, limit, isArray, depth, direct) {
   let vs = null;
   if (!direct) {
     if (depth >= vals.length) {
-      for (let d = vals.length; d <= depth; d++) { vals.push([]); shapeMake.push(null); shapeLen.push(-1); shapeSeen.push(0); }
+      for (let d = vals.length; d <= depth; d++) { vals.push([]); shapeMake.push(null); shapeLen.push(-1); shapeSeen.push(0); fast.push(null); fastBefore.push(null); }
     }
     vs = vals[depth];
   }
   let n = 0;
   let allKnown = true;
+  let sameTypes = true;
   const first = depth * SLOTS;
   let slot = first;
   for (;;) {
@@ -157,7 +297,17 @@ function documentAt(u8, dv, at, limit, isArray, depth, direct) {
     const t = u8[at++];
     if (t === 0) {
       if (at !== end + 1) throw new Unsupported();
-      return direct ? obj : makeObject(vs, n, first, depth, allKnown);
+      if (direct) return obj;
+      const o = makeObject(vs, n, first, depth, allKnown);
+      // Twice the same names and types in a row: this layout's decoder from now on.
+      if (allKnown && sameTypes && shapeMake[depth] !== null) {
+        const f = compileLayout(n, first, depth);
+        if (f !== fast[depth]) {
+          fastBefore[depth] = fast[depth];
+          fast[depth] = f;
+        }
+      }
+      return o;
     }
     let name = null;
     const here = slot;
@@ -194,6 +344,10 @@ function documentAt(u8, dv, at, limit, isArray, depth, direct) {
           shapeMake[depth] = null;
         }
         at = n + 1;
+      }
+      if (keyType[here] !== t) {
+        keyType[here] = t;
+        sameTypes = false;
       }
       if (slot < first + SLOTS - 1) slot++;
       else if (!direct) return documentAt(u8, dv, start, limit, false, depth, true);
@@ -319,15 +473,27 @@ const MAX_DEPTH = 100;
 
 class NotEncoded extends Error {}
 
+// The buffer kept for commands: `out` is it, or while `encodeCommandAt` writes a command straight
+// into the wasm memory, the view of the room there.
+let heapOut = out;
+let heapOutView = outView;
+
 function room(at, n) {
   if (at + n <= out.length) return;
   if (at + n > MAX_COMMAND + 64) throw new NotEncoded();
-  let size = out.length * 2;
+  if (out !== heapOut && at + n <= heapOut.length) {
+    // No room left in the wasm memory: on in the buffer kept for commands.
+    heapOut.set(out);
+    out = heapOut;
+    outView = heapOutView;
+    return;
+  }
+  let size = Math.max(out.length, heapOut.length) * 2;
   while (size < at + n) size *= 2;
   const bigger = new Uint8Array(size);
   bigger.set(out);
-  out = bigger;
-  outView = new DataView(out.buffer);
+  out = heapOut = bigger;
+  outView = heapOutView = new DataView(out.buffer);
 }
 
 // A string's UTF-8 bytes at `at` (lone surrogates as U+FFFD, as js-bson's encoder writes them),
@@ -493,20 +659,44 @@ let pending = null;
 // `takeCommandAt`). Written straight into the memory: handing the bytes back for the glue to copy
 // cost a view, an allocation in the wasm memory and its free per command (3% of a point lookup,
 // session 17).
+// An object is encoded straight into the room at `ptr` (through views of it kept while the
+// binding keeps its buffer for commands there); a command longer than the room goes on in the
+// buffer kept for commands (`room`). Copying the encoded bytes into the memory was a loop per
+// command (session 18).
+let roomBuffer = null;
+let roomPtr = -1;
+let roomLen = -1;
+let roomU8 = null;
+let roomView = null;
+
 module.exports.encodeCommandAt = function (command, ptr, room) {
-  const encoded = encodeCommand(command);
+  memoryViews();
+  if (memBuffer !== roomBuffer || ptr !== roomPtr || room !== roomLen) {
+    roomBuffer = memBuffer;
+    roomPtr = ptr;
+    roomLen = room;
+    roomU8 = new Uint8Array(memBuffer, ptr, room);
+    roomView = new DataView(memBuffer, ptr, room);
+  }
+  let encoded;
+  let inPlace;
+  out = roomU8;
+  outView = roomView;
+  try {
+    encoded = encodeCommand(command);
+  } finally {
+    inPlace = out === roomU8;
+    out = heapOut;
+    outView = heapOutView;
+  }
+  if (typeof encoded === 'number' && inPlace) return encoded;
   const src = typeof encoded === 'number' ? out : encoded;
   const n = typeof encoded === 'number' ? encoded : encoded.length;
   if (n > room) {
     pending = src === out ? out.slice(0, n) : src;
     return n;
   }
-  memoryViews();
-  if (n <= 256) {
-    for (let i = 0; i < n; i++) memU8[ptr + i] = src[i];
-  } else {
-    memU8.set(n === src.length ? src : src.subarray(0, n), ptr);
-  }
+  memU8.set(n === src.length ? src : src.subarray(0, n), ptr);
   return n;
 };
 

@@ -275,6 +275,12 @@ impl Collection {
         self.raw.iter()
     }
 
+    /// [`Self::iter_bytes`] as a loop calling `each` until it returns false (forwards or
+    /// backwards): what a collection scan runs (see `RawStore::for_each`).
+    pub fn for_each_bytes<'s>(&'s self, forward: bool, each: impl FnMut(u64, &'s [u8]) -> bool) {
+        self.raw.for_each(forward, each);
+    }
+
     /// A stored document's BSON bytes, when kept (the encoding of [`Self::get`]'s document).
     pub fn bytes(&self, record_id: u64) -> Option<&[u8]> {
         self.raw.get(record_id)

@@ -540,24 +540,24 @@ fn for_each_scanned<'a>(
         }
         return Ok(());
     }
-    let mut stored = coll.iter_bytes();
-    while let Some((rid, bytes)) = if forward {
-        stored.next()
-    } else {
-        stored.next_back()
-    } {
+    let mut result = Ok(());
+    coll.for_each_bytes(forward, |rid, bytes| {
         let (matched, doc) = match f.filter.matches_raw(bytes) {
             Some(m) => (m, None),
             None => match coll.get(rid) {
-                Some(d) => (f.filter.matches_with(d, ctx)?, Some(d)),
+                Some(d) => match f.filter.matches_with(d, ctx) {
+                    Ok(m) => (m, Some(d)),
+                    Err(e) => {
+                        result = Err(e);
+                        return false;
+                    }
+                },
                 None => (false, None),
             },
         };
-        if matched && !each(rid, bytes, doc) {
-            break;
-        }
-    }
-    Ok(())
+        !matched || each(rid, bytes, doc)
+    });
+    result
 }
 
 /// The stored documents a find returns, in order and borrowed, when its plan is a lone

@@ -3,7 +3,7 @@
 //! it (so `value` knows nothing of collations: the dependency runs from `collation` down).
 //! A scope restores the previous order when dropped, so nested scopes unwind correctly.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -14,6 +14,10 @@ pub trait StringOrder {
 
 thread_local! {
     static ACTIVE: RefCell<Option<Rc<dyn StringOrder>>> = const { RefCell::new(None) };
+    /// Whether `ACTIVE` is `None`, kept beside it: [`binary_in_force`] is asked per document
+    /// by a scan's raw matcher, and the `RefCell`'s borrow was a call each time in the
+    /// size-optimised wasm build (session 18).
+    static BINARY: Cell<bool> = const { Cell::new(true) };
 }
 
 /// Puts a string order in force until dropped. `None` is binary order.
@@ -24,6 +28,7 @@ pub struct StringOrderScope {
 
 impl StringOrderScope {
     pub fn enter(order: Option<Rc<dyn StringOrder>>) -> StringOrderScope {
+        BINARY.with(|b| b.set(order.is_none()));
         let previous = ACTIVE.with(|a| a.replace(order));
         StringOrderScope { previous }
     }
@@ -32,6 +37,7 @@ impl StringOrderScope {
 impl Drop for StringOrderScope {
     fn drop(&mut self) {
         let previous = self.previous.take();
+        BINARY.with(|b| b.set(previous.is_none()));
         ACTIVE.with(|a| *a.borrow_mut() = previous);
     }
 }
@@ -47,7 +53,7 @@ pub(crate) fn compare_in_force(a: &str, b: &str) -> Ordering {
 /// Whether strings compare byte for byte (no collation in force): then UTF-8 bytes compare as
 /// the strings do, with no need to check that they are UTF-8.
 pub(crate) fn binary_in_force() -> bool {
-    ACTIVE.with(|active| active.borrow().is_none())
+    BINARY.with(Cell::get)
 }
 
 /// Whether two strings are equal in the order in force (byte for byte when none is): what
