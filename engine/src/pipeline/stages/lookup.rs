@@ -258,6 +258,15 @@ impl Lookup {
     /// The values the equality form looks for: every value at `localField` (array elements
     /// one by one), or null when there is none.
     fn local_values(doc: &Document, local: &FieldPath) -> Vec<Bson> {
+        // A top-level field that holds no array (the usual `localField`) is its one value,
+        // without the path walker.
+        if let [name] = local.parts() {
+            match crate::path::field(doc, name) {
+                None => return vec![Bson::Null],
+                Some(Bson::Array(_)) => {}
+                Some(v) => return vec![v.clone()],
+            }
+        }
         let mut values: Vec<Bson> = Vec::new();
         let _ = crate::path::for_each_item(doc, local, LeafArrays::Expand, &mut |item| {
             match item.value {
@@ -496,11 +505,15 @@ impl Lookup {
             let joined = self.joined(&doc, &foreign, table.as_ref(), cx)?;
             let mut doc = match (doc, &self.keep) {
                 (Cow::Owned(doc), _) => doc,
-                (Cow::Borrowed(doc), Some(keep)) => doc
-                    .iter()
-                    .filter(|(k, _)| keep.iter().any(|f| f == *k))
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect(),
+                (Cow::Borrowed(doc), Some(keep)) => {
+                    // Made from the hasher state of an empty document made once (a new one
+                    // draws a new state).
+                    let mut out = crate::value::empty_document();
+                    for (k, v) in doc.iter().filter(|(k, _)| keep.iter().any(|f| f == *k)) {
+                        out.insert(k.clone(), v.clone());
+                    }
+                    out
+                }
                 (Cow::Borrowed(doc), None) => doc.clone(),
             };
             let array = Bson::Array(joined.into_iter().map(Bson::Document).collect());
