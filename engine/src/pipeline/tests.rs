@@ -381,14 +381,21 @@ fn lookup_equality_table_keeps_mongodb_equality_and_natural_order() {
 }
 
 /// A `$lookup` followed by an inclusion `$project` copies only the fields the projection reads
-/// when it reads the collection in place (`Stage::output_read_only`); the results are those of
-/// the same pipeline over whole documents (here after an exclusion `$project` of nothing, which
-/// hands the `$lookup` copies), for every lookup form and projections that read more or all.
+/// when it reads the collection in place (`Stage::output_read_only`); the results are those
+/// of the same pipeline unnarrowed (an exclusion `$project` of nothing before the `$lookup` hands it copies, and
+/// `$_internalInhibitOptimization` after it reads everything), for every lookup form and
+/// projections that read more or all.
 #[test]
 fn lookup_before_an_inclusion_project_keeps_what_the_projection_reads() {
     let mut docs = Vec::new();
     for i in 0..60 {
-        let mut d = doc! {"_id": i, "cust": i % 7, "total": i * 3};
+        let mut d = doc! {"_id": i, "total": i * 3};
+        match i % 9 {
+            0 => {}
+            1 => _ = d.insert("cust", vec![Bson::Int32(1), Bson::Int32(3)]),
+            2 => _ = d.insert("cust", Bson::Null),
+            _ => _ = d.insert("cust", Bson::Double(f64::from(i % 7))),
+        }
         if i % 4 == 0 {
             d.insert("x", doc! {"y": i, "c": "old"});
         }
@@ -399,7 +406,14 @@ fn lookup_before_an_inclusion_project_keeps_what_the_projection_reads() {
     }
     let mut e = engine_with(docs);
     let customers: Vec<Document> = (0..5)
-        .map(|i| doc! {"_id": i, "name": format!("n{i}"), "tier": i % 2})
+        .map(|i| {
+            let mut d = doc! {"_id": i, "name": format!("n{i}"), "tier": i % 2};
+            if i == 3 {
+                d.remove("name");
+                d.insert("tier", vec![0, 1]);
+            }
+            d
+        })
         .collect();
     let r = e.run_command("t", &doc! {"insert": "cu", "documents": customers});
     assert!(crate::reply_ok(&r));
@@ -416,6 +430,9 @@ fn lookup_before_an_inclusion_project_keeps_what_the_projection_reads() {
         doc! {"$project": {"x.c": 1, "cust": 1}},
         doc! {"$project": {"n": {"$size": "$c"}, "r": "$$ROOT.total"}},
         doc! {"$project": {"whole": "$$ROOT"}},
+        doc! {"$project": {"names": "$c.name", "t": {"$last": "$c.tier"}, "x.c.name": 1}},
+        doc! {"$project": {"c.name": 1, "c.tier": 1, "n": {"$size": {"$ifNull": ["$c", []]}}}},
+        doc! {"$project": {"x.y": 1, "k": "$x.c._id"}},
         doc! {"$project": {"total": 0}},
     ];
     for lookup in &lookups {
@@ -428,10 +445,12 @@ fn lookup_before_an_inclusion_project_keeps_what_the_projection_reads() {
                     copied.push(f.clone());
                 }
                 copied.push(doc! {"$project": {"zz": 0}});
-                for p in [&mut direct, &mut copied] {
-                    p.push(lookup.clone());
-                    p.push(project.clone());
-                }
+                direct.push(lookup.clone());
+                copied.push(lookup.clone());
+                // Reads everything: the `$lookup` before it is not narrowed.
+                copied.push(doc! {"$_internalInhibitOptimization": {}});
+                direct.push(project.clone());
+                copied.push(project.clone());
                 let mut reply = |pipeline: Vec<Document>| {
                     let r = e.run_command(
                         "t",
