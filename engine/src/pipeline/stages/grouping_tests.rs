@@ -767,6 +767,10 @@ fn fused_group_over_stored_bytes_answers_as_over_documents() {
         if i % 17 != 0 {
             d.insert("d", date);
         }
+        // More distinct strings than the key cache's short list, some equal under the
+        // collation below.
+        let s = format!("s{}", i % 23);
+        d.insert("s", if i % 3 == 0 { s.to_uppercase() } else { s });
         docs.push(d);
     }
     let mut e = engine_with(docs);
@@ -778,6 +782,7 @@ fn fused_group_over_stored_bytes_answers_as_over_documents() {
         doc! {"_id": "$k", "p": {"$push": "$n"}, "s": {"$addToSet": "$n"}, "sd": {"$stdDevPop": "$n"}, "ss": {"$stdDevSamp": "$n"}},
         doc! {"_id": "$k", "f": {"$firstN": {"input": "$n", "n": 2}}, "m": {"$maxN": {"input": "$n", "n": 2}}, "med": {"$median": {"input": "$n", "method": "approximate"}}},
         doc! {"_id": "$n", "c": {"$count": {}}},
+        doc! {"_id": "$s", "c": {"$count": {}}, "k": {"$addToSet": "$k"}},
         doc! {"_id": 7, "n": {"$sum": "$n"}},
         doc! {"_id": "$missing", "n": {"$sum": "$k"}},
         doc! {"_id": {"$dayOfMonth": "$d"}, "c": {"$sum": 1}},
