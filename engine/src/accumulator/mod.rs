@@ -278,15 +278,51 @@ impl Accumulator {
         !matches!(self.op, Op::TopBottom { .. }) && self.argument.top_level_fields(out)
     }
 
+    /// The expression each document is fed through (`$qty` of `{$sum: "$qty"}`).
+    pub fn argument(&self) -> &Expression {
+        &self.argument
+    }
+
+    /// Whether [`Accumulator::fold`] can feed a document: every accumulator but
+    /// `$top`/`$bottom`, whose `sortBy` reads the document itself.
+    pub fn folds_values(&self) -> bool {
+        !matches!(self.op, Op::TopBottom { .. })
+    }
+
+    /// Whether this is `$sum` (or `$count`), which ignores every value but numbers.
+    pub fn is_sum(&self) -> bool {
+        matches!(self.op, Op::Sum)
+    }
+
+    /// [`Accumulator::fold`] of a value that stays where it is: `$sum` adds it without a
+    /// copy (the fused `$group`'s constants, `{$sum: 1}`); the others take a copy.
+    pub fn fold_ref(&self, state: &mut State, value: Option<&Bson>) -> Result<()> {
+        if let (Op::Sum, StateKind::Simple(SimpleState::Sum(s))) = (&self.op, &mut state.0) {
+            if let Some(v) = value {
+                s.add(v);
+            }
+            return Ok(());
+        }
+        self.fold(state, value.cloned())
+    }
+
     /// Feeds one document (`vars.current`) to a state.
     pub fn accumulate(&self, state: &mut State, vars: &Vars<'_>) -> Result<()> {
         let value = self.argument.eval(vars)?;
+        if let (Op::TopBottom { sort, bottom, .. }, StateKind::N(s)) = (&self.op, &mut state.0) {
+            let key = sort.key_values(vars.current);
+            s.offer_sorted(sort, key, value.unwrap_or(Bson::Null), *bottom);
+            return Ok(());
+        }
+        self.fold(state, value)
+    }
+
+    /// Feeds a document's value of the argument (`None`: missing) to a state, as
+    /// [`Accumulator::accumulate`] does after evaluating it; not for `$top`/`$bottom`
+    /// ([`Accumulator::folds_values`]).
+    pub fn fold(&self, state: &mut State, value: Option<Bson>) -> Result<()> {
         match (&self.op, &mut state.0) {
-            (Op::TopBottom { sort, bottom, .. }, StateKind::N(s)) => {
-                let key = sort.key_values(vars.current);
-                s.offer_sorted(sort, key, value.unwrap_or(Bson::Null), *bottom);
-                Ok(())
-            }
+            (Op::TopBottom { .. }, StateKind::N(_)) => Ok(()),
             (_, StateKind::N(s)) => {
                 match self.op {
                     Op::FirstN => s.push_first(value.unwrap_or(Bson::Null)),

@@ -191,7 +191,7 @@ fn holds(op: CmpOp, ord: std::cmp::Ordering) -> bool {
 }
 
 /// The value of an element of a type that holds nothing on the heap (others: `None`).
-fn scalar(tag: u8, v: &[u8]) -> Option<Bson> {
+pub(crate) fn scalar(tag: u8, v: &[u8]) -> Option<Bson> {
     Some(match tag {
         0x01 => Bson::Double(f64::from_le_bytes(v.get(..8)?.try_into().ok()?)),
         0x06 => Bson::Undefined,
@@ -216,7 +216,7 @@ fn scalar(tag: u8, v: &[u8]) -> Option<Bson> {
 
 /// A BSON string's bytes without its length prefix and terminating NUL.
 #[inline(always)]
-fn string_bytes(v: &[u8]) -> Option<&[u8]> {
+pub(crate) fn string_bytes(v: &[u8]) -> Option<&[u8]> {
     let len = read_i32(v)? as usize;
     v.get(4..4 + len.checked_sub(1)?)
 }

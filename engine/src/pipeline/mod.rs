@@ -106,6 +106,17 @@ pub trait Stage {
         self.apply_in_place(&docs, cx)
     }
 
+    /// The top-level fields of its input documents this stage reads, when its output
+    /// depends on no other field of them (`None`: it may read or pass on whole documents):
+    /// what the stage before it has to keep (MongoDB's dependency analysis, `DepsTracker`).
+    fn input_fields_read(&self) -> Option<Vec<String>> {
+        None
+    }
+
+    /// Told (by [`Pipeline::optimize`]) that the stage after it reads only these top-level
+    /// fields of its output ([`Stage::input_fields_read`]), so it may leave the others out.
+    fn output_read_only(&mut self, _fields: Vec<String>) {}
+
     /// The stage as explain shows it (`{$match: {a: {$eq: 1}}}`).
     fn serialize(&self) -> Document;
 

@@ -10,6 +10,10 @@
 //!   keep the smaller, adjacent `$skip`s add up.
 //!
 //! `$_internalInhibitOptimization` takes part in no rule, so nothing moves across it.
+//!
+//! Then each stage is told which top-level fields of its output the next stage reads, when
+//! that one reads only some (`Stage::input_fields_read`: an inclusion `$project`), as
+//! MongoDB's dependency analysis narrows what earlier stages produce.
 
 use bson::{Bson, Document};
 
@@ -51,6 +55,13 @@ impl Pipeline {
             rewrites += 1;
             // A rewrite may enable one with the stage before.
             i = i.saturating_sub(1);
+        }
+        // Each stage learns which of its output's fields the next one reads (`$lookup`
+        // followed by an inclusion `$project` then copies only those of its input).
+        for i in 1..stages.len() {
+            if let Some(fields) = stages[i].input_fields_read() {
+                stages[i - 1].output_read_only(fields);
+            }
         }
         Ok(Pipeline { stages })
     }

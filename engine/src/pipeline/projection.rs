@@ -119,6 +119,29 @@ impl AggProjection {
         }
     }
 
+    /// The top-level fields of its input an inclusion projection reads (`_id`, the included
+    /// fields, the fields its expressions read); `None` for the other kinds (they keep what
+    /// they do not name) or when an expression may read the whole document (`$$ROOT`).
+    pub fn inclusion_reads(&self) -> Option<Vec<String>> {
+        if self.kind != Kind::Inclusion {
+            return None;
+        }
+        fn node<'e>(n: &'e Node, top: bool, out: &mut Vec<&'e str>) -> bool {
+            n.fields.iter().all(|(name, f)| {
+                if top && !out.contains(&name.as_str()) {
+                    out.push(name);
+                }
+                match f {
+                    Field::Include | Field::Exclude => true,
+                    Field::Computed(e) => e.top_level_fields(out),
+                    Field::Child(child) => node(child, false, out),
+                }
+            })
+        }
+        let mut out = vec!["_id"];
+        node(&self.root, true, &mut out).then(|| out.into_iter().map(str::to_owned).collect())
+    }
+
     /// The top-level fields computed as one top-level input field's value (`{z: "$a"}`), as
     /// `(z, a)` (MongoDB's projection `reportRenames`, for single-field paths).
     pub fn renames(&self) -> Vec<(String, String)> {

@@ -380,6 +380,94 @@ fn lookup_equality_table_keeps_mongodb_equality_and_natural_order() {
     );
 }
 
+/// A `$lookup` followed by an inclusion `$project` copies only the fields the projection reads
+/// when it reads the collection in place (`Stage::output_read_only`); the results are those
+/// of the same pipeline unnarrowed (an exclusion `$project` of nothing before the `$lookup` hands it copies, and
+/// `$_internalInhibitOptimization` after it reads everything), for every lookup form and
+/// projections that read more or all.
+#[test]
+fn lookup_before_an_inclusion_project_keeps_what_the_projection_reads() {
+    let mut docs = Vec::new();
+    for i in 0..60 {
+        let mut d = doc! {"_id": i, "total": i * 3};
+        match i % 9 {
+            0 => {}
+            1 => _ = d.insert("cust", vec![Bson::Int32(1), Bson::Int32(3)]),
+            2 => _ = d.insert("cust", Bson::Null),
+            _ => _ = d.insert("cust", Bson::Double(f64::from(i % 7))),
+        }
+        if i % 4 == 0 {
+            d.insert("x", doc! {"y": i, "c": "old"});
+        }
+        if i % 5 == 0 {
+            d.insert("c", "shadowed");
+        }
+        docs.push(d);
+    }
+    let mut e = engine_with(docs);
+    let customers: Vec<Document> = (0..5)
+        .map(|i| {
+            let mut d = doc! {"_id": i, "name": format!("n{i}"), "tier": i % 2};
+            if i == 3 {
+                d.remove("name");
+                d.insert("tier", vec![0, 1]);
+            }
+            d
+        })
+        .collect();
+    let r = e.run_command("t", &doc! {"insert": "cu", "documents": customers});
+    assert!(crate::reply_ok(&r));
+    let lookups = [
+        doc! {"$lookup": {"from": "cu", "localField": "cust", "foreignField": "_id", "as": "c"}},
+        doc! {"$lookup": {"from": "cu", "localField": "cust", "foreignField": "_id", "as": "x.c"}},
+        doc! {"$lookup": {"from": "cu", "let": {"k": "$cust"}, "pipeline": [{"$match": {"$expr": {"$eq": ["$_id", "$$k"]}}}], "as": "c"}},
+        doc! {"$lookup": {"from": "cu", "localField": "cust", "foreignField": "tier", "pipeline": [{"$project": {"name": 1}}], "as": "c"}},
+    ];
+    let projects = [
+        doc! {"$project": {"_id": 1, "name": {"$first": "$c.name"}}},
+        doc! {"$project": {"c": 1, "total": 1}},
+        doc! {"$project": {"_id": 0, "x": 1, "t": {"$add": ["$total", 1]}}},
+        doc! {"$project": {"x.c": 1, "cust": 1}},
+        doc! {"$project": {"n": {"$size": "$c"}, "r": "$$ROOT.total"}},
+        doc! {"$project": {"whole": "$$ROOT"}},
+        doc! {"$project": {"names": "$c.name", "t": {"$last": "$c.tier"}, "x.c.name": 1}},
+        doc! {"$project": {"c.name": 1, "c.tier": 1, "n": {"$size": {"$ifNull": ["$c", []]}}}},
+        doc! {"$project": {"x.y": 1, "k": "$x.c._id"}},
+        doc! {"$project": {"total": 0}},
+    ];
+    for lookup in &lookups {
+        for project in &projects {
+            for filter in [None, Some(doc! {"$match": {"total": {"$gt": 20}}})] {
+                let mut direct = Vec::new();
+                let mut copied = Vec::new();
+                if let Some(f) = &filter {
+                    direct.push(f.clone());
+                    copied.push(f.clone());
+                }
+                copied.push(doc! {"$project": {"zz": 0}});
+                direct.push(lookup.clone());
+                copied.push(lookup.clone());
+                // Reads everything: the `$lookup` before it is not narrowed.
+                copied.push(doc! {"$_internalInhibitOptimization": {}});
+                direct.push(project.clone());
+                copied.push(project.clone());
+                let mut reply = |pipeline: Vec<Document>| {
+                    let r = e.run_command(
+                        "t",
+                        &doc! {"aggregate": "c", "pipeline": pipeline, "cursor": {}},
+                    );
+                    match r.get_document("cursor") {
+                        Ok(c) => Bson::from(c.get_array("firstBatch").unwrap().clone()),
+                        Err(_) => Bson::from(r.get_i32("code").unwrap()),
+                    }
+                };
+                let (a, b) = (reply(direct), reply(copied));
+                assert_eq!(a, b, "{lookup} {project} {filter:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn lookup_let_and_pipeline() {
     let mut e = engine_with_orders();

@@ -19,6 +19,7 @@ pub mod tzdata;
 use bson::Bson;
 
 pub use from_string::free_form_millis;
+pub(crate) use parts::utc_component;
 
 use super::array::type_name_of;
 use super::operators::OperatorDef;

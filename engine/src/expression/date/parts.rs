@@ -140,6 +140,29 @@ pub fn iso_day_of_week(args: &[Expression], vars: &Vars<'_>) -> Result<Option<Bs
     with_local(args, vars, |c| int(c.iso_day_of_week()))
 }
 
+/// What the one-argument form of the component operator `name` (`$year`...`$isoDayOfWeek`)
+/// gives for a date in UTC (no `timezone`), from the date's wall clock: for a caller that
+/// reads the date's milliseconds itself (`$group` from the stored bytes); `None` for another
+/// name. The operators above compute the same (unit test).
+pub(crate) fn utc_component(name: &str) -> Option<fn(&Civil) -> Bson> {
+    Some(match name {
+        "$year" => |c| int(c.year),
+        "$month" => |c| int(c.month),
+        "$dayOfMonth" => |c| int(c.day),
+        "$hour" => |c| int(c.hour),
+        "$minute" => |c| int(c.minute),
+        "$second" => |c| int(c.second),
+        "$millisecond" => |c| int(c.millisecond),
+        "$dayOfWeek" => |c| int(c.day_of_week()),
+        "$dayOfYear" => |c| int(c.day_of_year()),
+        "$week" => |c| int(c.week()),
+        "$isoWeek" => |c| int(c.iso_week().1),
+        "$isoWeekYear" => |c| Bson::Int64(c.iso_week().0),
+        "$isoDayOfWeek" => |c| int(c.iso_day_of_week()),
+        _ => return None,
+    })
+}
+
 const TO_PARTS: NamedSpec = NamedSpec {
     fields: &["date", "timezone", "iso8601"],
     required: &[("date", 40522, "Missing 'date' parameter to $dateToParts")],

@@ -838,3 +838,55 @@ fn free_form_dates_as_mongodb_reads_them() {
         241
     );
 }
+
+/// `utc_component` (what `$group` over stored bytes computes a date's component with) gives
+/// what the operators give without a time zone, before 1970, around leap days and far out.
+#[test]
+fn utc_components_are_the_operators() {
+    let names = [
+        "$year",
+        "$month",
+        "$dayOfMonth",
+        "$hour",
+        "$minute",
+        "$second",
+        "$millisecond",
+        "$dayOfWeek",
+        "$dayOfYear",
+        "$week",
+        "$isoWeek",
+        "$isoWeekYear",
+        "$isoDayOfWeek",
+    ];
+    let mut millis = vec![
+        0,
+        -1,
+        1,
+        i64::MIN,
+        i64::MAX,
+        951_782_400_000,
+        -62_135_596_800_001,
+    ];
+    let mut x: i64 = 0x2545_F491_4F6C_DD1D;
+    for _ in 0..400 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        millis.push(x % 400_000_000_000_000);
+    }
+    for ms in millis {
+        let d = doc! {"d": DateTime::from_millis(ms)};
+        for name in names {
+            let mut e = Document::new();
+            e.insert(name, "$d");
+            let part = super::utc_component(name).unwrap();
+            let civil = super::civil::Civil::from_millis(ms);
+            assert_eq!(
+                eval_on(Bson::Document(e), &d),
+                Some(part(&civil)),
+                "{name} {ms}"
+            );
+        }
+    }
+    assert!(super::utc_component("$dateToParts").is_none());
+}

@@ -700,6 +700,145 @@ fn group_over_stored_bytes_answers_as_over_documents() {
     }
 }
 
+/// The fused stored-bytes path (`Grouper::add_fused`: the `_id` a field or a UTC date
+/// component of one, accumulators of fields and constants) answers as the same group over the
+/// documents: numbers of every type that are equal are one group shown as the first seen,
+/// missing and null are one group, undefined is its own, NaN and -0.0, strings under a
+/// collation, a date component of a value that is not a date (an error, or null), and every
+/// accumulator that takes a value.
+#[test]
+fn fused_group_over_stored_bytes_answers_as_over_documents() {
+    let dec_one = Bson::Decimal128(bson::Decimal128::from_bytes([
+        1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0x30,
+    ]));
+    let keys = [
+        Bson::Int32(1),
+        Bson::Double(1.0),
+        Bson::Int64(1),
+        dec_one,
+        Bson::Double(-0.0),
+        Bson::Int32(0),
+        Bson::Double(f64::NAN),
+        Bson::Double(2.5),
+        Bson::Int64(1 << 60),
+        Bson::Double(9.3e18),
+        Bson::Null,
+        Bson::Undefined,
+        Bson::String("a".into()),
+        Bson::String("A".into()),
+        Bson::String("b".into()),
+        Bson::Boolean(true),
+        Bson::DateTime(bson::DateTime::from_millis(5)),
+        Bson::Timestamp(bson::Timestamp {
+            time: 1,
+            increment: 2,
+        }),
+    ];
+    let mut docs = Vec::new();
+    for i in 0..400i64 {
+        let mut d = doc! {"_id": i};
+        // Every key type, in an order that changes which one of equal keys comes first.
+        let k = (i * 7 + i / 40) as usize % (keys.len() + 1);
+        if k < keys.len() {
+            d.insert("k", keys[k].clone());
+        }
+        match i % 11 {
+            0 => {}
+            1 => _ = d.insert("n", Bson::Null),
+            2 => _ = d.insert("n", "str"),
+            3 => _ = d.insert("n", 2.5),
+            4 => _ = d.insert("n", Bson::Int64(i64::MAX - 3)),
+            5 => _ = d.insert("n", i32::MAX),
+            _ => _ = d.insert("n", i as i32),
+        }
+        // Dates from before 1970 to after 9999, and a few values that are not dates.
+        let date = match i % 13 {
+            0 => Bson::Null,
+            1 => Bson::Int32(3),
+            2 => Bson::Timestamp(bson::Timestamp {
+                time: 86_400 * 40,
+                increment: 1,
+            }),
+            3 => Bson::Undefined,
+            _ => Bson::DateTime(bson::DateTime::from_millis(
+                (i - 200) * 86_400_000 * 97 + i * 3_600_007,
+            )),
+        };
+        if i % 17 != 0 {
+            d.insert("d", date);
+        }
+        // More distinct strings than the key cache's short list, some equal under the
+        // collation below.
+        let s = format!("s{}", i % 23);
+        d.insert("s", if i % 3 == 0 { s.to_uppercase() } else { s });
+        docs.push(d);
+    }
+    let mut e = engine_with(docs);
+    let dates_only = doc! {"$match": {"d": {"$type": "date"}}};
+    let keep_all = doc! {"$project": {"zz": 0}};
+    let mut groups = vec![
+        doc! {"_id": "$k", "n": {"$sum": "$n"}, "c": {"$sum": 1}, "avg": {"$avg": "$n"}},
+        doc! {"_id": "$$CURRENT.k", "min": {"$min": "$n"}, "max": {"$max": "$n"}, "first": {"$first": "$n"}, "last": {"$last": "$d"}},
+        doc! {"_id": "$k", "p": {"$push": "$n"}, "s": {"$addToSet": "$n"}, "sd": {"$stdDevPop": "$n"}, "ss": {"$stdDevSamp": "$n"}},
+        doc! {"_id": "$k", "f": {"$firstN": {"input": "$n", "n": 2}}, "m": {"$maxN": {"input": "$n", "n": 2}}, "med": {"$median": {"input": "$n", "method": "approximate"}}},
+        doc! {"_id": "$n", "c": {"$count": {}}},
+        doc! {"_id": "$s", "c": {"$count": {}}, "k": {"$addToSet": "$k"}},
+        doc! {"_id": 7, "n": {"$sum": "$n"}},
+        doc! {"_id": "$missing", "n": {"$sum": "$k"}},
+        doc! {"_id": {"$dayOfMonth": "$d"}, "c": {"$sum": 1}},
+        doc! {"_id": {"$dayOfMonth": {"date": "$d"}}, "c": {"$sum": 1}},
+        doc! {"_id": {"$dayOfMonth": {"date": "$d", "timezone": "+01:00"}}, "c": {"$sum": 1}},
+    ];
+    for part in [
+        "$year",
+        "$month",
+        "$hour",
+        "$minute",
+        "$second",
+        "$millisecond",
+        "$dayOfWeek",
+        "$dayOfYear",
+        "$week",
+        "$isoWeek",
+        "$isoWeekYear",
+        "$isoDayOfWeek",
+    ] {
+        groups.push(doc! {"_id": {part: "$d"}, "c": {"$sum": 1}, "n": {"$sum": "$n"}});
+    }
+    for g in groups {
+        for (filter, collation) in [
+            (None, None),
+            (Some(doc! {"n": {"$gt": 50}}), None),
+            (Some(dates_only.clone()), None),
+            (None, Some(doc! {"locale": "en", "strength": 2})),
+        ] {
+            let mut stored = Vec::new();
+            let mut copied = Vec::new();
+            if let Some(f) = &filter {
+                stored.push(f.clone());
+                copied.push(f.clone());
+            }
+            copied.push(keep_all.clone());
+            stored.push(doc! {"$group": g.clone()});
+            copied.push(doc! {"$group": g.clone()});
+            let run = |e: &mut Engine, pipeline: Vec<Document>| {
+                let mut cmd = doc! {"aggregate": "c", "pipeline": pipeline, "cursor": {}};
+                if let Some(c) = &collation {
+                    cmd.insert("collation", c.clone());
+                }
+                let r = e.run_command("t", &cmd);
+                // NaN is not equal to itself: compare the replies as printed.
+                match r.get_document("cursor") {
+                    Ok(c) => format!("{:?}", c.get_array("firstBatch")),
+                    Err(_) => format!("{:?} {:?}", r.get("code"), r.get("errmsg")),
+                }
+            };
+            let (a, b) = (run(&mut e, stored), run(&mut e, copied));
+            assert_eq!(a, b, "{g} {filter:?} {collation:?}");
+        }
+    }
+}
+
 #[test]
 fn a_one_field_id_object_groups_missing_as_null() {
     // SERVER-21992 (jstests/aggregation/bugs/groupMissing.js): MongoDB evaluates a one-field

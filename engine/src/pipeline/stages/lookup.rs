@@ -42,6 +42,10 @@ pub struct Lookup {
     outer_scope: Scope,
     /// The sub-pipeline depth of `pipeline` (checked against the limit when parsed).
     sub_depth: usize,
+    /// The top-level fields the next stage reads of this one's output, when it reads only
+    /// some ([`Stage::output_read_only`]): documents read in place are copied with only
+    /// those (and the `as` array).
+    keep: Option<Vec<String>>,
 }
 
 /// MongoDB's `internalLookupStageIntermediateDocumentMaxSizeBytes` default: the most bytes of
@@ -225,6 +229,7 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
         pipeline_spec,
         outer_scope: cx.scope.clone(),
         sub_depth,
+        keep: None,
     }))
 }
 
@@ -253,6 +258,15 @@ impl Lookup {
     /// The values the equality form looks for: every value at `localField` (array elements
     /// one by one), or null when there is none.
     fn local_values(doc: &Document, local: &FieldPath) -> Vec<Bson> {
+        // A top-level field that holds no array (the usual `localField`) is its one value,
+        // without the path walker.
+        if let [name] = local.parts() {
+            match crate::path::field(doc, name) {
+                None => return vec![Bson::Null],
+                Some(Bson::Array(_)) => {}
+                Some(v) => return vec![v.clone()],
+            }
+        }
         let mut values: Vec<Bson> = Vec::new();
         let _ = crate::path::for_each_item(doc, local, LeafArrays::Expand, &mut |item| {
             match item.value {
@@ -458,12 +472,15 @@ impl ForeignTable {
     }
 }
 
-impl Stage for Lookup {
-    fn name(&self) -> &'static str {
-        "$lookup"
-    }
-
-    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+impl Lookup {
+    /// Joins each input document (moved, or copied from where it is: then with only the
+    /// fields in [`Lookup::keep`] when the next stage reads only those) with its matches.
+    fn join<'d>(
+        &self,
+        input: impl Iterator<Item = Cow<'d, Document>>,
+        len: usize,
+        cx: &RunContext<'_>,
+    ) -> Result<Vec<Document>> {
         let foreign = match &self.from {
             Some(from) => {
                 cx.check_view_depth(
@@ -479,13 +496,26 @@ impl Stage for Lookup {
             .equality_paths
             .as_ref()
             .map(|(_, foreign_field)| ForeignTable::build(&foreign, foreign_field));
-        let mut out = Vec::with_capacity(input.len());
+        let mut out = Vec::with_capacity(len);
         // As the last stage of an outer `$lookup`'s sub-pipeline, the documents made here are
         // that `$lookup`'s array: its size limit is checked as they are made.
         let mut outer_total = 0;
         let mut budget = OutputBudget::new("$lookup");
-        for mut doc in input {
+        for doc in input {
             let joined = self.joined(&doc, &foreign, table.as_ref(), cx)?;
+            let mut doc = match (doc, &self.keep) {
+                (Cow::Owned(doc), _) => doc,
+                (Cow::Borrowed(doc), Some(keep)) => {
+                    // Made from the hasher state of an empty document made once (a new one
+                    // draws a new state).
+                    let mut out = crate::value::empty_document();
+                    for (k, v) in doc.iter().filter(|(k, _)| keep.iter().any(|f| f == *k)) {
+                        out.insert(k.clone(), v.clone());
+                    }
+                    out
+                }
+                (Cow::Borrowed(doc), None) => doc.clone(),
+            };
             let array = Bson::Array(joined.into_iter().map(Bson::Document).collect());
             set_nested(&mut doc, &self.as_path, array);
             // Counted in Sprout's memory, where small documents take ten times their BSON
@@ -498,6 +528,32 @@ impl Stage for Lookup {
             out.push(doc);
         }
         Ok(out)
+    }
+}
+
+impl Stage for Lookup {
+    fn name(&self) -> &'static str {
+        "$lookup"
+    }
+
+    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        let n = input.len();
+        self.join(input.into_iter().map(Cow::Owned), n, cx)
+    }
+
+    fn reads_in_place(&self) -> bool {
+        self.keep.is_some()
+    }
+
+    /// The collection's documents where they are: each output document is a copy of only
+    /// the fields the next stage reads ([`Lookup::keep`]), instead of the whole document
+    /// copied by the scan and then carried to the next stage.
+    fn apply_in_place(&self, input: &[&Document], cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        self.join(input.iter().map(|d| Cow::Borrowed(*d)), input.len(), cx)
+    }
+
+    fn output_read_only(&mut self, fields: Vec<String>) {
+        self.keep = Some(fields);
     }
 
     fn serialize(&self) -> Document {

@@ -37,6 +37,10 @@ impl Stage for Project {
         self.projection.renames()
     }
 
+    fn input_fields_read(&self) -> Option<Vec<String>> {
+        self.projection.inclusion_reads()
+    }
+
     fn serialize(&self) -> Document {
         doc! {"$project": self.projection.serialize()}
     }
