@@ -30,6 +30,8 @@ pub mod grow_in_steps;
 pub mod index;
 pub mod javascript;
 pub mod matcher;
+#[cfg(any(target_arch = "wasm32", test))]
+mod memcmp;
 pub mod path;
 pub mod pipeline;
 pub mod planner;
