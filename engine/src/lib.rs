@@ -30,6 +30,8 @@ pub mod grow_in_steps;
 pub mod index;
 pub mod javascript;
 pub mod matcher;
+#[cfg(any(target_arch = "wasm32", test))]
+mod memcmp;
 pub mod path;
 pub mod pipeline;
 pub mod planner;
@@ -302,6 +304,25 @@ impl Engine {
         if let Some(reply) = self.point_find_encoded(db, bytes) {
             return Ok(reply);
         }
+        // An insert whose documents can be stored as their bytes, without decoding them (a
+        // command observer is shown the documents, so not while one is installed).
+        if self.observer.is_none()
+            && let Some((command, documents)) = value::bson_bytes::insert_parts(bytes)
+        {
+            let given = commands::GivenDocuments {
+                documents: Vec::new(),
+                encoded: documents,
+                exact: true,
+                kept: true,
+            };
+            return Ok(self.run_parts(
+                db,
+                &command,
+                Some(given),
+                &matcher::MatchContext::default(),
+                true,
+            ));
+        }
         let (command, exact) = value::bson_bytes::decode_document_exact(bytes)?;
         Ok(self.run_owned(db, command, exact, || {
             value::bson_bytes::array_documents(bytes, "documents")
@@ -349,6 +370,7 @@ impl Engine {
                 documents: std::mem::take(items),
                 encoded,
                 exact,
+                kept: false,
             }),
             _ => None,
         };

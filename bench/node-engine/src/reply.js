@@ -523,12 +523,52 @@ function plain(v) {
   return (proto === Object.prototype || proto === null) && v._bsontype == null && typeof v.toBSON !== 'function';
 }
 
+// A name at `at` (its NUL after it) when it is ASCII without a NUL, with room made for it and
+// for the nine bytes after it (a type's fixed-size value or a string's length); -1 otherwise
+// (`writeText` then writes it). One check of the room instead of two.
+function writeName(key, at) {
+  const n = key.length;
+  room(at, n + 10);
+  for (let i = 0; i < n; i++) {
+    const c = key.charCodeAt(i);
+    if (c >= 0x80 || c === 0) return -1;
+    out[at + i] = c;
+  }
+  out[at + n] = 0;
+  return at + n + 1;
+}
+
 // One element (type, name, value) at `at`; returns the next position.
 function writeElement(key, v, at, depth) {
-  room(at, 1);
   const typeAt = at;
-  at = writeText(key, at + 1, true);
-  room(at, 9);
+  const named = writeName(key, at + 1);
+  if (named >= 0) {
+    at = named;
+  } else {
+    at = writeText(key, at + 1, true);
+    room(at, 9);
+  }
+  return writeValue(v, typeAt, at, depth);
+}
+
+// An array's element `i` at `at`: its name is `i` in decimal.
+function writeItem(i, v, at, depth) {
+  room(at, 21);
+  const typeAt = at;
+  at++;
+  if (i < 10) {
+    out[at++] = 48 + i;
+  } else {
+    const digits = `${i}`;
+    for (let k = 0; k < digits.length; k++) out[at++] = digits.charCodeAt(k);
+  }
+  out[at++] = 0;
+  return writeValue(v, typeAt, at, depth);
+}
+
+// An element's value at `at` (after its name), its type byte at `typeAt`; nine bytes of room
+// are made; returns the next position.
+function writeValue(v, typeAt, at, depth) {
   switch (typeof v) {
     case 'string': {
       out[typeAt] = 0x02;
@@ -539,7 +579,8 @@ function writeElement(key, v, at, depth) {
       return end + 1;
     }
     case 'number':
-      if (Number.isSafeInteger(v) && v <= 0x7fffffff && v >= -0x80000000 && !Object.is(v, -0)) {
+      // An integer in the 32-bit range, not -0 (`v | 0` is `v` for those and for -0 only).
+      if ((v | 0) === v && (v !== 0 || 1 / v > 0)) {
         out[typeAt] = 0x10;
         outView.setInt32(at, v, true);
         return at + 4;
@@ -591,7 +632,7 @@ function writeDocument(obj, at, depth, isArray) {
   const start = at;
   at += 4;
   if (isArray) {
-    for (let i = 0; i < obj.length; i++) at = writeElement(`${i}`, obj[i], at, depth);
+    for (let i = 0; i < obj.length; i++) at = writeItem(i, obj[i], at, depth);
   } else {
     const keys = Object.keys(obj);
     for (let i = 0; i < keys.length; i++) {

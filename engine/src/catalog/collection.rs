@@ -6,7 +6,9 @@
 //! is what a durable store keeps (the options plus an `$indexes` list), and
 //! [`Collection::with_options`] rebuilds the indexes from it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use bson::{Bson, Document};
 
@@ -14,8 +16,8 @@ use super::capped::CappedLimits;
 use super::derived::DerivedSlot;
 use super::raw_store::RawStore;
 use crate::error::{Error, ErrorCode, Result};
-use crate::index::{DocKeys, Index, IndexSpec};
-use crate::value::SimpleOrderedValue;
+use crate::index::encode::encode_value;
+use crate::index::{DocKeys, Index, IndexSpec, PointKey};
 
 /// The catalog-entry field that carries the secondary index specs (never a user option: `create`
 /// options cannot start with `$`).
@@ -24,11 +26,24 @@ pub const INDEXES_OPTION: &str = "$indexes";
 #[derive(Debug, Clone)]
 pub struct Collection {
     pub options: Document,
-    records: BTreeMap<u64, Document>,
+    /// Each record's document, by record id. A document inserted from bytes that are exactly
+    /// its encoding (`insert_kept`) is kept as those bytes alone (in `raw`) until something
+    /// reads it: the tree is decoded from them then, once (building every inserted document's
+    /// tree was a fifth of an insert, `docs/performance.md`, session 18).
+    records: BTreeMap<u64, OnceLock<Document>>,
+    /// The first record kept as bytes alone and not decoded since (`u64::MAX`: none; such
+    /// records are the newest, so every one is at or after it). A walk over the documents
+    /// decodes them all first, in record order (see [`Self::decode_kept_records`]).
+    undecoded_from: FirstUndecoded,
     /// The same documents' BSON bytes, contiguous and in record order, for scans that read
     /// a filter's fields from them (`matcher::Filter::matches_raw`).
     raw: RawStore,
-    id_index: BTreeMap<SimpleOrderedValue, u64>,
+    /// The unique `_id` lookup: record ids by the `_id`'s order-preserving encoding
+    /// (`index::encode`), whose bytes are equal exactly when the values are in the simple order
+    /// (`1`, `1.0` and `NumberLong(1)` are one `_id`). A hash table, not an ordered map: nothing
+    /// reads it in order (the `_id_` index does), and a search of the ordered map compared
+    /// values along a path of nodes (5% of an insert, session 18).
+    id_index: HashMap<PointKey, u64>,
     indexes: Vec<Index>,
     next_record_id: u64,
     /// Set by an insert (not by an update's re-insert): a capped collection evicts only then.
@@ -52,8 +67,9 @@ impl Collection {
         Collection {
             options: Document::new(),
             records: BTreeMap::new(),
+            undecoded_from: FirstUndecoded::default(),
             raw: RawStore::default(),
-            id_index: BTreeMap::new(),
+            id_index: HashMap::new(),
             indexes: vec![Index::new(IndexSpec::id_index())],
             next_record_id: 1,
             inserted: false,
@@ -122,10 +138,10 @@ impl Collection {
     /// on a key that cannot be indexed or a duplicate under a unique index.
     pub fn create_index(&mut self, ns: &str, spec: IndexSpec) -> Result<()> {
         let mut index = Index::new(spec);
-        for (rid, doc) in &self.records {
+        for (rid, doc) in self.iter() {
             if let Some(keys) = index.keys_for(doc)? {
-                index.check_unique(ns, &keys, *rid)?;
-                index.insert(&keys, *rid);
+                index.check_unique(ns, &keys, rid)?;
+                index.insert(&keys, rid);
             }
         }
         self.indexes.push(index);
@@ -177,8 +193,12 @@ impl Collection {
 
     /// Bytes of BSON all documents take together (what collStats calls `size`).
     pub fn data_size(&self) -> u64 {
-        self.capped_bytes
-            .unwrap_or_else(|| self.records.values().map(|d| bson_size(d) as u64).sum())
+        self.capped_bytes.unwrap_or_else(|| {
+            self.records
+                .keys()
+                .map(|r| self.record_size(*r) as u64)
+                .sum()
+        })
     }
 
     /// Removes the oldest documents (natural order) until a capped collection is within its
@@ -198,11 +218,11 @@ impl Collection {
         let mut bytes = total as i64;
         let mut count = self.records.len();
         let mut victims = Vec::new();
-        for (rid, doc) in &self.records {
+        for rid in self.records.keys() {
             if !limits.exceeded(count, bytes) {
                 break;
             }
-            bytes -= bson_size(doc) as i64;
+            bytes -= self.record_size(*rid) as i64;
             count -= 1;
             victims.push(*rid);
         }
@@ -218,9 +238,9 @@ impl Collection {
         let mut rebuilt = Vec::with_capacity(specs.len());
         for spec in specs {
             let mut index = Index::new(spec);
-            for (rid, doc) in &self.records {
+            for (rid, doc) in self.iter() {
                 if let Some(keys) = index.keys_for(doc)? {
-                    index.insert(&keys, *rid);
+                    index.insert(&keys, rid);
                 }
             }
             rebuilt.push(index);
@@ -253,7 +273,7 @@ impl Collection {
 
     /// Documents in natural (insertion) order, with their record ids.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (u64, &Document)> {
-        self.records.iter().map(|(r, d)| (*r, d))
+        self.records.iter().map(|(r, d)| (*r, self.document(*r, d)))
     }
 
     /// Documents in natural order after `record_id` (all of them for `None`): a scan that
@@ -265,7 +285,7 @@ impl Collection {
         let start = record_id.map_or(std::ops::Bound::Unbounded, std::ops::Bound::Excluded);
         self.records
             .range((start, std::ops::Bound::Unbounded))
-            .map(|(r, d)| (*r, d))
+            .map(|(r, d)| (*r, self.document(*r, d)))
     }
 
     /// The documents' BSON bytes in natural order with their record ids (an empty slice where
@@ -287,11 +307,68 @@ impl Collection {
     }
 
     pub fn get(&self, record_id: u64) -> Option<&Document> {
-        self.records.get(&record_id)
+        let cell = self.records.get(&record_id)?;
+        Some(self.document(record_id, cell))
+    }
+
+    /// Decodes every record kept as bytes alone, in record order. Decoded one by one as a
+    /// walk over the documents read them, each document's allocations fell between the walk's
+    /// own (a `$lookup`'s copies and joined documents, freed after), and later walks over the
+    /// scattered documents ran 1.2x slower (session 18); decoded together, they lie together
+    /// as when the insert decoded them.
+    fn decode_kept_records(&self) {
+        let from = self.undecoded_from.0.load(Ordering::Relaxed);
+        if from == u64::MAX {
+            return;
+        }
+        for (rid, cell) in self.records.range(from..) {
+            cell.get_or_init(|| self.decode_kept(*rid));
+        }
+        self.undecoded_from.0.store(u64::MAX, Ordering::Relaxed);
+    }
+
+    /// A record's document. The first time one kept as bytes alone is read, every such record
+    /// is decoded ([`Self::decode_kept_records`]): the insert's decoding, done once something
+    /// needs the trees (what reads the stored bytes alone, such as a scan's filter or a find's
+    /// reply, never does).
+    fn document<'a>(&'a self, record_id: u64, cell: &'a OnceLock<Document>) -> &'a Document {
+        if let Some(doc) = cell.get() {
+            return doc;
+        }
+        self.decode_kept_records();
+        cell.get_or_init(|| self.decode_kept(record_id))
+    }
+
+    /// The document a record kept as bytes alone holds (they were checked when it was
+    /// inserted, so they decode; an empty document stands in should they not).
+    fn decode_kept(&self, record_id: u64) -> Document {
+        let decoded = self
+            .raw
+            .get(record_id)
+            .and_then(|b| crate::value::bson_bytes::decode_document(b).ok());
+        debug_assert!(
+            decoded.is_some(),
+            "record {record_id} kept undecodable bytes"
+        );
+        decoded.unwrap_or_default()
+    }
+
+    /// A record's document, taken out of its cell (decoded when it was kept as bytes alone).
+    fn take_document(&self, record_id: u64, cell: OnceLock<Document>) -> Document {
+        cell.into_inner()
+            .unwrap_or_else(|| self.decode_kept(record_id))
+    }
+
+    /// A record's BSON size: its kept bytes' length (they are its encoding), else measured.
+    fn record_size(&self, record_id: u64) -> usize {
+        match self.raw.get(record_id) {
+            Some(b) => b.len(),
+            None => self.get(record_id).map_or(0, bson_size),
+        }
     }
 
     pub fn find_by_id(&self, id: &Bson) -> Option<u64> {
-        self.id_index.get(&SimpleOrderedValue(id.clone())).copied()
+        self.id_index.get(encode_id(id).as_slice()).copied()
     }
 
     /// Inserts a document that already has its `_id` first; fails with E11000 on a duplicate.
@@ -329,25 +406,37 @@ impl Collection {
         encoded: Option<&[u8]>,
     ) -> Result<()> {
         // By name in order: `_id` comes first (hashing the name was 1.8% of an insert).
-        let id = crate::path::field(&doc, "_id").cloned().ok_or_else(|| {
+        let id = crate::path::field(&doc, "_id").ok_or_else(|| {
             Error::new(
                 ErrorCode::InternalError,
                 "document without _id reached the collection",
             )
         })?;
-        // One search of the `_id` map both checks for a duplicate and finds the new entry's
+        // One probe of the `_id` map both checks for a duplicate and finds the new entry's
         // place (filled in once every index has accepted the document).
-        let vacant = match self.id_index.entry(SimpleOrderedValue(id)) {
-            std::collections::btree_map::Entry::Occupied(taken) => {
+        let mut id_key = encode_id(id);
+        let vacant = match self.id_index.entry(PointKey::new(&id_key)) {
+            std::collections::hash_map::Entry::Occupied(_) => {
                 // The message shows the new document's `_id` (`1.0` against a stored `1`).
-                let id = doc.get("_id").unwrap_or(&taken.key().0);
                 return Err(duplicate_id_error(ns, id));
             }
-            std::collections::btree_map::Entry::Vacant(place) => place,
+            std::collections::hash_map::Entry::Vacant(place) => place,
         };
-        // Every index's keys are computed and checked before anything changes.
-        let mut all_keys: Vec<Option<DocKeys>> = Vec::with_capacity(self.indexes.len());
-        for index in &self.indexes {
+        // The `_id_` index's one key is the `_id`, encoded as the map's key is: it is added
+        // from that encoding rather than generated (generating, encoding and dropping the keys
+        // was 8% of an insert, session 18). An array `_id` (refused by the insert command, so
+        // only from elsewhere) takes the general way.
+        let id_slot = if matches!(id, Bson::Array(_)) {
+            None
+        } else {
+            self.indexes.iter().position(Index::is_plain_id)
+        };
+        // Every other index's keys are computed and checked before anything changes.
+        let mut all_keys: Vec<Option<DocKeys>> = Vec::new();
+        for (i, index) in self.indexes.iter().enumerate() {
+            if Some(i) == id_slot {
+                continue;
+            }
             let keys = index.keys_for(&doc)?;
             if let Some(k) = &keys
                 && !index.spec.is_id()
@@ -356,8 +445,11 @@ impl Collection {
             }
             all_keys.push(keys);
         }
-        for (index, keys) in self.indexes.iter_mut().zip(&all_keys) {
-            if let Some(k) = keys {
+        let mut keys = all_keys.iter();
+        for (i, index) in self.indexes.iter_mut().enumerate() {
+            if Some(i) == id_slot {
+                index.insert_single(std::mem::take(&mut id_key), id.clone(), record_id);
+            } else if let Some(Some(k)) = keys.next() {
                 index.insert(k, record_id);
             }
         }
@@ -366,9 +458,60 @@ impl Collection {
             *total += bson_size(&doc) as u64;
         }
         self.raw.put(record_id, &doc, encoded);
-        self.records.insert(record_id, doc);
+        self.records.insert(record_id, OnceLock::from(doc));
         self.next_record_id = self.next_record_id.max(record_id + 1);
         Ok(())
+    }
+
+    /// Makes room for `n` more documents in the `_id` lookup (an insert's batch), which would
+    /// otherwise grow by rehashing while the batch is stored (4% of an insert, session 18).
+    pub fn reserve(&mut self, n: usize) {
+        self.id_index.reserve(n);
+    }
+
+    /// Whether an insert can store a document as its bytes alone ([`Self::insert_kept`]): no
+    /// index but `{_id: 1}` needs its keys.
+    pub fn keeps_bytes_alone(&self) -> bool {
+        self.indexes.iter().all(Index::is_plain_id)
+    }
+
+    /// [`Self::insert`] of a document given as `bytes`, exactly its encoding (checked by the
+    /// caller: they decode, to a document whose `to_vec` they are), with `_id` first, its value
+    /// `id`. The document is not decoded: it is kept as those bytes until read. Only when
+    /// [`Self::keeps_bytes_alone`]; fails with E11000 on a duplicate.
+    pub fn insert_kept(&mut self, ns: &str, id: &Bson, bytes: &[u8]) -> Result<u64> {
+        debug_assert!(self.keeps_bytes_alone());
+        debug_assert_eq!(
+            crate::value::bson_bytes::decode_document(bytes)
+                .ok()
+                .and_then(|d| d.to_vec().ok())
+                .as_deref(),
+            Some(bytes)
+        );
+        let record_id = self.next_record_id;
+        let mut id_key = encode_id(id);
+        let vacant = match self.id_index.entry(PointKey::new(&id_key)) {
+            std::collections::hash_map::Entry::Occupied(_) => {
+                return Err(duplicate_id_error(ns, id));
+            }
+            std::collections::hash_map::Entry::Vacant(place) => place,
+        };
+        if !matches!(id, Bson::Array(_))
+            && let Some(index) = self.indexes.iter_mut().find(|i| i.is_plain_id())
+        {
+            index.insert_single(std::mem::take(&mut id_key), id.clone(), record_id);
+        }
+        vacant.insert(record_id);
+        if let Some(total) = &mut self.capped_bytes {
+            *total += bytes.len() as u64;
+        }
+        self.raw.put_bytes(record_id, bytes);
+        self.records.insert(record_id, OnceLock::new());
+        let from = self.undecoded_from.0.get_mut();
+        *from = (*from).min(record_id);
+        self.next_record_id = record_id + 1;
+        self.inserted = true;
+        Ok(record_id)
     }
 
     /// Replaces the document under `record_id` with `doc` (an update: the `_id` is unchanged)
@@ -396,7 +539,7 @@ impl Collection {
         doc: Document,
         encoded: Option<&[u8]>,
     ) -> Result<Document> {
-        let Some(old) = self.records.get(&record_id) else {
+        let Some(old) = self.get(record_id) else {
             return Err(Error::new(
                 ErrorCode::InternalError,
                 "an update reached a record that is not stored",
@@ -413,7 +556,7 @@ impl Collection {
                 let _ = self.insert_with_record_id(ns, record_id, old);
                 return Err(e);
             }
-            return Ok(self.records.get(&record_id).cloned().unwrap_or_default());
+            return Ok(self.get(record_id).cloned().unwrap_or_default());
         }
         let mut changed: Vec<(usize, Option<DocKeys>, Option<DocKeys>)> = Vec::new();
         for (i, index) in self.indexes.iter().enumerate() {
@@ -439,10 +582,21 @@ impl Collection {
             }
         }
         let new_size = self.capped_bytes.is_some().then(|| bson_size(&doc) as u64);
+        let old_size = self
+            .capped_bytes
+            .is_some()
+            .then(|| self.record_size(record_id) as u64);
+        // The old document before its bytes are replaced (one kept as bytes is decoded).
+        let old = match self.records.remove(&record_id) {
+            Some(cell) => self.take_document(record_id, cell),
+            None => Document::default(),
+        };
         self.raw.put(record_id, &doc, encoded);
-        let old = self.records.insert(record_id, doc).unwrap_or_default();
-        if let (Some(total), Some(new_size)) = (&mut self.capped_bytes, new_size) {
-            *total = total.saturating_sub(bson_size(&old) as u64) + new_size;
+        self.records.insert(record_id, OnceLock::from(doc));
+        if let (Some(total), Some(new_size), Some(old_size)) =
+            (&mut self.capped_bytes, new_size, old_size)
+        {
+            *total = total.saturating_sub(old_size) + new_size;
         }
         Ok(old)
     }
@@ -498,40 +652,41 @@ impl Collection {
                 format!("record id {record_id} of {ns} is stored twice"),
             ));
         }
-        let mut ids: Vec<(SimpleOrderedValue, u64)> = Vec::with_capacity(docs.len());
+        let mut ids: Vec<(Vec<u8>, &Bson, u64)> = Vec::with_capacity(docs.len());
         for (record_id, doc, _) in &docs {
-            let id = doc.get("_id").cloned().ok_or_else(|| {
+            let id = doc.get("_id").ok_or_else(|| {
                 Error::new(
                     ErrorCode::InternalError,
                     "document without _id reached the collection",
                 )
             })?;
-            ids.push((SimpleOrderedValue(id), *record_id));
+            ids.push((encode_id(id), id, *record_id));
         }
-        // Stable and linear when the `_id`s come in order (ObjectIds, counters).
+        // Stable and linear when the `_id`s come in order (ObjectIds, counters); the encodings
+        // sort as the values do in the simple order.
         crate::sort_slice::sort_by(&mut ids, |a, b| a.0.cmp(&b.0));
         let twice = ids
             .windows(2)
             .find(|w| w[0].0 == w[1].0)
-            .map(|w| &w[1].0)
+            .map(|w| w[1].1)
             .or_else(|| {
                 ids.iter()
-                    .map(|(id, _)| id)
-                    .find(|id| self.id_index.contains_key(*id))
+                    .find(|(key, _, _)| self.id_index.contains_key(key.as_slice()))
+                    .map(|(_, id, _)| *id)
             });
         if let Some(id) = twice {
-            return Err(duplicate_id_error(ns, &id.0));
+            return Err(duplicate_id_error(ns, id));
         }
+        let ids: Vec<(PointKey, u64)> = ids
+            .into_iter()
+            .map(|(key, _, record_id)| (PointKey::new(&key), record_id))
+            .collect();
         let mut indexes = self.indexes.clone();
         for index in &mut indexes {
             index.insert_all(ns, docs.iter().map(|(r, d, _)| (*r, d)))?;
         }
         self.indexes = indexes;
-        if self.id_index.is_empty() {
-            self.id_index = ids.into_iter().collect();
-        } else {
-            self.id_index.extend(ids);
-        }
+        self.id_index.extend(ids);
         if let Some(total) = &mut self.capped_bytes {
             *total += docs
                 .iter()
@@ -544,7 +699,7 @@ impl Collection {
         for (record_id, doc, encoded) in &docs {
             self.raw.put(*record_id, doc, *encoded);
         }
-        let docs = docs.into_iter().map(|(r, d, _)| (r, d));
+        let docs = docs.into_iter().map(|(r, d, _)| (r, OnceLock::from(d)));
         if self.records.is_empty() {
             self.records = docs.collect();
         } else {
@@ -554,18 +709,23 @@ impl Collection {
     }
 
     pub fn remove(&mut self, record_id: u64) -> Option<Document> {
-        let doc = self.records.remove(&record_id)?;
-        self.raw.remove(record_id);
-        if let Some(total) = &mut self.capped_bytes {
-            *total = total.saturating_sub(bson_size(&doc) as u64);
+        let size = self
+            .capped_bytes
+            .is_some()
+            .then(|| self.record_size(record_id) as u64);
+        let cell = self.records.remove(&record_id)?;
+        let doc = self.take_document(record_id, cell);
+        if let (Some(total), Some(size)) = (&mut self.capped_bytes, size) {
+            *total = total.saturating_sub(size);
         }
+        self.raw.remove(record_id);
         for index in &mut self.indexes {
             if let Ok(Some(keys)) = index.keys_for(&doc) {
                 index.remove(&keys, record_id);
             }
         }
         if let Some(id) = doc.get("_id") {
-            self.id_index.remove(&SimpleOrderedValue(id.clone()));
+            self.id_index.remove(encode_id(id).as_slice());
         }
         Some(doc)
     }
@@ -587,6 +747,30 @@ fn same_keys(a: Option<&DocKeys>, b: Option<&DocKeys>) -> bool {
     }
 }
 
+/// [`Collection::undecoded_from`]: written by walks over the documents, which borrow the
+/// collection shared.
+#[derive(Debug)]
+struct FirstUndecoded(AtomicU64);
+
+impl Default for FirstUndecoded {
+    fn default() -> Self {
+        FirstUndecoded(AtomicU64::new(u64::MAX))
+    }
+}
+
+impl Clone for FirstUndecoded {
+    fn clone(&self) -> Self {
+        FirstUndecoded(AtomicU64::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
+/// An `_id`'s key in the `_id` lookup (and, for the `{_id: 1}` index, its index key).
+fn encode_id(id: &Bson) -> Vec<u8> {
+    let mut key = Vec::with_capacity(16);
+    encode_value(id, &mut key);
+    key
+}
+
 /// The BSON size of a document.
 pub fn bson_size(doc: &Document) -> usize {
     doc.to_vec().map(|v| v.len()).unwrap_or(0)
@@ -605,242 +789,5 @@ pub fn duplicate_id_error(ns: &str, id: &Bson) -> Error {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use bson::doc;
-    use std::ops::Bound;
-
-    fn spec(d: Document) -> IndexSpec {
-        IndexSpec::parse(&d).unwrap()
-    }
-
-    #[test]
-    fn indexes_follow_inserts_and_removals() {
-        let mut c = Collection::new();
-        c.create_index(
-            "t.c",
-            spec(doc! {"key": {"a": 1}, "name": "a_1", "unique": true}),
-        )
-        .unwrap();
-        let r1 = c.insert("t.c", doc! {"_id": 1, "a": 1}).unwrap();
-        let e = c.insert("t.c", doc! {"_id": 2, "a": 1}).unwrap_err();
-        assert_eq!(
-            e.message,
-            "E11000 duplicate key error collection: t.c index: a_1 dup key: { a: 1 }"
-        );
-        assert_eq!(c.len(), 1);
-        assert_eq!(c.index("_id_").unwrap().len(), 1);
-        let e = c
-            .insert("t.c", doc! {"_id": 3, "a": [1, 2], "b": 1})
-            .unwrap_err();
-        assert_eq!(e.code(), 11000);
-        c.remove(r1);
-        assert!(c.index("a_1").unwrap().is_empty());
-        c.insert("t.c", doc! {"_id": 2, "a": 1}).unwrap();
-        assert_eq!(c.index("a_1").unwrap().len(), 1);
-    }
-
-    #[test]
-    fn failed_index_build_changes_nothing_and_specs_round_trip() {
-        let mut c = Collection::new();
-        c.insert("t.c", doc! {"_id": 1, "a": 1}).unwrap();
-        c.insert("t.c", doc! {"_id": 2, "a": 1}).unwrap();
-        let e = c
-            .create_index(
-                "t.c",
-                spec(doc! {"key": {"a": 1}, "name": "a_1", "unique": true}),
-            )
-            .unwrap_err();
-        assert_eq!(e.code(), 11000);
-        assert_eq!(c.indexes().len(), 1);
-        c.create_index("t.c", spec(doc! {"key": {"a": -1}, "name": "a_-1"}))
-            .unwrap();
-        let opts = c.catalog_options();
-        assert_eq!(
-            opts,
-            doc! {"$indexes": [{"v": 2, "key": {"a": -1}, "name": "a_-1"}]}
-        );
-        let back = Collection::with_options(opts);
-        assert!(back.options.is_empty());
-        assert_eq!(back.indexes().len(), 2);
-        assert!(c.drop_index("a_-1").is_some());
-        assert!(c.drop_index("_id_").is_none());
-    }
-
-    #[test]
-    fn duplicate_ids_are_rejected_across_numeric_types() {
-        let mut c = Collection::new();
-        c.insert("t.c", doc! {"_id": 1, "a": 1}).unwrap();
-        let err = c.insert("t.c", doc! {"_id": 1.0, "a": 2}).unwrap_err();
-        assert_eq!(err.code(), 11000);
-        assert_eq!(
-            err.message,
-            "E11000 duplicate key error collection: t.c index: _id_ dup key: { _id: 1.0 }"
-        );
-        assert_eq!(c.len(), 1);
-    }
-
-    #[test]
-    fn the_kept_capped_size_follows_every_change() {
-        let mut c = Collection::with_options(doc! {"capped": true, "size": 1000});
-        for i in 0..3 {
-            c.insert("t.c", doc! {"_id": i}).unwrap();
-        }
-        assert!(c.evict_over_cap().is_empty());
-        let rid = c.find_by_id(&Bson::Int32(1)).unwrap();
-        c.remove(rid);
-        c.insert_with_record_id("t.c", rid, doc! {"_id": 1, "grown": "x".repeat(50)})
-            .unwrap();
-        c.insert("t.c", doc! {"_id": 9}).unwrap();
-        let measured: u64 = c.iter().map(|(_, d)| bson_size(d) as u64).sum();
-        assert_eq!(c.data_size(), measured);
-    }
-
-    fn with_indexes() -> Collection {
-        Collection::with_options(doc! {"$indexes": [
-            {"key": {"tags": 1, "n": -1}, "name": "tags_1_n_-1"},
-            {"key": {"u": 1}, "name": "u_1", "unique": true, "sparse": true},
-        ]})
-    }
-
-    fn state(c: &Collection) -> Vec<String> {
-        let mut out: Vec<String> = c.iter().map(|(r, d)| format!("{r} {d}")).collect();
-        for index in c.indexes() {
-            out.push(format!("{} {:?}", index.name(), index.multikey_paths()));
-            for ((bytes, rid), key) in index.range(Bound::Unbounded, Bound::Unbounded) {
-                out.push(format!("{bytes:?} {rid} {key:?}"));
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn loading_all_at_once_builds_what_inserting_one_by_one_builds() {
-        let docs = vec![
-            (7, doc! {"_id": 3, "tags": ["b", "a"], "n": 1, "u": "x"}),
-            (2, doc! {"_id": "s", "tags": "a", "n": 2}),
-            (5, doc! {"_id": {"k": 1}, "n": 3, "u": "y"}),
-            (9, doc! {"_id": 1.5, "tags": [], "u": null}),
-        ];
-        let mut one_by_one = with_indexes();
-        for (rid, d) in &docs {
-            one_by_one
-                .insert_with_record_id("t.c", *rid, d.clone())
-                .unwrap();
-        }
-        let mut at_once = with_indexes();
-        at_once
-            .insert_all_with_record_ids("t.c", docs[..2].to_vec())
-            .unwrap();
-        at_once
-            .insert_all_with_record_ids("t.c", docs[2..].to_vec())
-            .unwrap();
-        assert_eq!(state(&at_once), state(&one_by_one));
-        assert_eq!(at_once.find_by_id(&Bson::Double(1.5)), Some(9));
-        assert_eq!(at_once.insert("t.c", doc! {"_id": 0}).unwrap(), 10);
-    }
-
-    #[test]
-    fn a_failed_load_changes_nothing() {
-        let mut c = with_indexes();
-        c.insert_all_with_record_ids("t.c", vec![(1, doc! {"_id": 1, "u": 1})])
-            .unwrap();
-        let before = state(&c);
-        let failures = [
-            (
-                vec![(2, doc! {"_id": 2}), (3, doc! {"_id": 2.0})],
-                "_id_ dup key: { _id: 2.0 }",
-            ),
-            (vec![(2, doc! {"_id": 1.0})], "_id_ dup key: { _id: 1.0 }"),
-            (
-                vec![(2, doc! {"_id": 2, "u": 5}), (3, doc! {"_id": 3, "u": 5})],
-                "u_1 dup key: { u: 5 }",
-            ),
-            (vec![(2, doc! {"_id": 2, "u": 1})], "u_1 dup key: { u: 1 }"),
-            (
-                vec![(2, doc! {"_id": 2}), (2, doc! {"_id": 3})],
-                "record id 2 of t.c is stored twice",
-            ),
-            (
-                vec![(1, doc! {"_id": 2})],
-                "record id 1 of t.c is stored twice",
-            ),
-            (vec![(2, doc! {"x": 2})], "document without _id"),
-            (
-                vec![(2, doc! {"_id": 2, "tags": [1], "n": [2]})],
-                "cannot index parallel arrays",
-            ),
-        ];
-        for (docs, expected) in failures {
-            let e = c.insert_all_with_record_ids("t.c", docs).unwrap_err();
-            assert!(e.message.contains(expected), "{}", e.message);
-            assert_eq!(state(&c), before);
-        }
-    }
-
-    #[test]
-    fn replace_touches_changed_keys_only_and_a_clash_changes_nothing() {
-        let mut c = Collection::new();
-        c.create_index(
-            "t.c",
-            spec(doc! {"key": {"a": 1}, "name": "a_1", "unique": true}),
-        )
-        .unwrap();
-        c.create_index("t.c", spec(doc! {"key": {"b": 1}, "name": "b_1"}))
-            .unwrap();
-        let one = c.insert("t.c", doc! {"_id": 1, "a": 1, "b": 1}).unwrap();
-        c.insert("t.c", doc! {"_id": 2, "a": 2, "b": 2}).unwrap();
-        let entries = |c: &Collection, name: &str| -> Vec<(u64, Vec<Bson>)> {
-            c.index(name)
-                .unwrap()
-                .range(std::ops::Bound::Unbounded, std::ops::Bound::Unbounded)
-                .map(|((_, rid), key)| (*rid, key.clone()))
-                .collect()
-        };
-        // `b` changes type only (1 → 1.0): the stored key follows, as covered reads return it.
-        let old = c
-            .replace("t.c", one, doc! {"_id": 1, "a": 1, "b": 1.0})
-            .unwrap();
-        assert_eq!(old, doc! {"_id": 1, "a": 1, "b": 1});
-        assert_eq!(
-            entries(&c, "b_1"),
-            [
-                (one, vec![Bson::Double(1.0)]),
-                (one + 1, vec![Bson::Int32(2)])
-            ]
-        );
-        // A unique clash: nothing changes.
-        let err = c
-            .replace("t.c", one, doc! {"_id": 1, "a": 2, "b": 5})
-            .unwrap_err();
-        assert_eq!(err.code, ErrorCode::DuplicateKey);
-        assert_eq!(c.get(one), Some(&doc! {"_id": 1, "a": 1, "b": 1.0}));
-        assert_eq!(entries(&c, "b_1")[0], (one, vec![Bson::Double(1.0)]));
-        assert_eq!(
-            entries(&c, "a_1"),
-            [(one, vec![Bson::Int32(1)]), (one + 1, vec![Bson::Int32(2)])]
-        );
-        // Keys that move: the old entry goes.
-        c.replace("t.c", one, doc! {"_id": 1, "a": 3, "b": 1.0})
-            .unwrap();
-        assert_eq!(
-            entries(&c, "a_1"),
-            [(one + 1, vec![Bson::Int32(2)]), (one, vec![Bson::Int32(3)])]
-        );
-        assert_eq!(c.find_by_id(&Bson::Int32(1)), Some(one));
-    }
-
-    #[test]
-    fn natural_order_is_insertion_order() {
-        let mut c = Collection::new();
-        for i in [3, 1, 2] {
-            c.insert("t.c", doc! {"_id": i}).unwrap();
-        }
-        let ids: Vec<_> = c.iter().map(|(_, d)| d.get_i32("_id").unwrap()).collect();
-        assert_eq!(ids, [3, 1, 2]);
-        let rid = c.find_by_id(&Bson::Int32(1)).unwrap();
-        c.remove(rid);
-        assert_eq!(c.len(), 2);
-        assert!(c.find_by_id(&Bson::Int32(1)).is_none());
-    }
-}
+#[path = "collection_tests.rs"]
+mod tests;

@@ -83,6 +83,21 @@ impl RawStore {
         }
     }
 
+    /// Keeps `bytes` (a document's exact encoding) as the bytes of a new record, `record_id`
+    /// above every record's.
+    pub fn put_bytes(&mut self, record_id: u64, bytes: &[u8]) {
+        debug_assert!(self.places.last().is_none_or(|(last, _)| *last < record_id));
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(bytes);
+        self.places.push((
+            record_id,
+            Place {
+                start,
+                len: bytes.len(),
+            },
+        ));
+    }
+
     /// Forgets the bytes of `record_id`.
     pub fn remove(&mut self, record_id: u64) {
         if let Ok(i) = self.position(record_id)

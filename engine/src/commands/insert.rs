@@ -35,7 +35,7 @@ pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
         let Bson::Document(d) = d else {
             return Err(not_a_document(i, d));
         };
-        prepared.push((prepare_for_insert(engine, d), None));
+        prepared.push(prepare_for_insert(engine, d).map(|d| Prepared::Tree(d, None)));
     }
     store(engine, ns, ordered, prepared)
 }
@@ -53,11 +53,19 @@ pub fn insert_owned(
         documents,
         encoded,
         exact,
+        kept,
     } = given;
     let ns = target_namespace(db, command)?;
-    check_batch_size(documents.len())?;
+    check_batch_size(if kept { encoded.len() } else { documents.len() })?;
     let ordered = bool_option(command, "ordered", true)?;
     crate::write::check_write_concern(command)?;
+    if kept {
+        let prepared = encoded
+            .into_iter()
+            .map(|bytes| prepare_kept(engine, bytes))
+            .collect();
+        return store(engine, ns, ordered, prepared);
+    }
     let mut prepared = Vec::with_capacity(documents.len());
     for (i, d) in documents.into_iter().enumerate() {
         let Bson::Document(d) = d else {
@@ -75,9 +83,43 @@ pub fn insert_owned(
         // without the walk; kept as it arrived, its size is its bytes'.
         let storable = exact && encoded.get(i).is_some_and(|b| b.len() <= SHALLOW_BYTES);
         let size = arrived.filter(|a| a.exact).map(|a| a.bytes.len());
-        prepared.push((prepare_owned(engine, d, storable, size), arrived));
+        prepared.push(prepare_owned(engine, d, storable, size).map(|d| Prepared::Tree(d, arrived)));
     }
     store(engine, ns, ordered, prepared)
+}
+
+/// A document ready to store: a tree (with the bytes it arrived as, if known), or bytes alone
+/// that are exactly its encoding, `_id` first, whose `_id` is `id`.
+enum Prepared<'b> {
+    Tree(Document, Option<Arrived<'b>>),
+    Kept { id: Bson, bytes: &'b [u8] },
+}
+
+/// [`prepare_owned`] of a document given as bytes that `value::bson_bytes::insert_parts`
+/// checked: with `_id` first it stays bytes (its `_id` decoded and checked, its size its
+/// bytes'); else it is decoded and prepared as a tree (its bytes no longer its encoding once
+/// `_id` moves first or is added).
+fn prepare_kept<'b>(engine: &mut Engine, bytes: &'b [u8]) -> Result<Prepared<'b>> {
+    use crate::value::bson_bytes;
+    match bson_bytes::first_element(bytes) {
+        Some(("_id", id)) => {
+            check_id(&id)?;
+            check_size_of(bytes.len())?;
+            Ok(Prepared::Kept { id, bytes })
+        }
+        _ => {
+            let d = bson_bytes::decode_document(bytes)?;
+            // Nesting within `KEPT_DEPTH` and names from bytes (no NUL): storable.
+            let d = prepare_owned(engine, d, true, None)?;
+            Ok(Prepared::Tree(
+                d,
+                Some(Arrived {
+                    bytes,
+                    exact: false,
+                }),
+            ))
+        }
+    }
 }
 
 /// MongoDB's write_ops::checkOpCountForCommand, as for `update` and `delete`: an empty batch,
@@ -115,20 +157,20 @@ fn store(
     engine: &mut Engine,
     ns: crate::catalog::Namespace,
     ordered: bool,
-    prepared: Vec<(Result<Document>, Option<Arrived<'_>>)>,
+    prepared: Vec<Result<Prepared<'_>>>,
 ) -> Result<Document> {
     // MongoDB creates the collection when it first has a document to store: a batch whose
     // documents all fail before storage (a bad `_id`, over 16 MiB), or whose first one does
     // when ordered, leaves no collection behind (write_ops_exec's performInserts fixes each
     // document before its batch reaches makeCollection; jstests/core/insert_id_undefined.js).
     let reaches_storage = if ordered {
-        prepared.first().is_some_and(|(d, _)| d.is_ok())
+        prepared.first().is_some_and(Result::is_ok)
     } else {
-        prepared.iter().any(|(d, _)| d.is_ok())
+        prepared.iter().any(Result::is_ok)
     };
     if !reaches_storage {
         let mut write_errors = Vec::new();
-        for (index, (doc, _)) in prepared.iter().enumerate() {
+        for (index, doc) in prepared.iter().enumerate() {
             if let Err(e) = doc {
                 write_errors.push(write_error(index, e));
                 if ordered {
@@ -154,10 +196,26 @@ fn store(
             options: Document::new(),
         });
     }
+    coll.reserve(prepared.len());
     let mut n = 0;
     let mut write_errors = Vec::new();
-    for (index, (doc, arrived)) in prepared.into_iter().enumerate() {
+    for (index, doc) in prepared.into_iter().enumerate() {
         let outcome = doc.and_then(|doc| {
+            let (doc, arrived) = match doc {
+                // Stored as its bytes alone when nothing needs its tree: no validator, no
+                // index but `{_id: 1}`.
+                Prepared::Kept { id, bytes }
+                    if validation.is_none() && coll.keeps_bytes_alone() =>
+                {
+                    let record_id = coll.insert_kept(&ns_text, &id, bytes)?;
+                    return Ok((record_id, bytes.to_vec()));
+                }
+                Prepared::Kept { bytes, .. } => (
+                    crate::value::bson_bytes::decode_document(bytes)?,
+                    Some(Arrived { bytes, exact: true }),
+                ),
+                Prepared::Tree(doc, arrived) => (doc, arrived),
+            };
             if let Some(v) = &validation {
                 v.check_insert(&doc)?;
             }
@@ -520,6 +578,58 @@ mod tests {
         assert_eq!(y.changes.len(), 2);
         // Bad bytes: an error, no change.
         assert!(by_bytes.run_command_encoded("t", &command[1..]).is_err());
+    }
+
+    /// Inserts whose documents are stored as their bytes alone (`Engine::run_command_encoded`
+    /// with `insert_parts`) answer, record and store as the document path does, and the
+    /// documents read back alike through every later command: duplicates (across numeric
+    /// types, ordered and not), `_id` not first or missing, bad `_id`s, a validator, a unique
+    /// secondary index, a capped collection, updates, deletes, a rename, sizes.
+    #[test]
+    fn inserts_kept_as_bytes_answer_as_documents_do() {
+        let commands = [
+            doc! {"insert": "c", "documents": [{"_id": 1, "a": "x"}, {"_id": 2, "a": {"b": [1, 2]}}, {"_id": 1.0, "a": "dup"}, {"_id": 3}], "ordered": false},
+            doc! {"insert": "c", "documents": [{"_id": 4}, {"_id": 2_i64}, {"_id": 5}]},
+            doc! {"insert": "c", "documents": [{"a": 1, "_id": 6}, {"b": 2}, {"_id": [1]}, {"_id": {"$x": 1}}, {"_id": 7}], "ordered": false},
+            doc! {"find": "c", "filter": {"_id": 2}},
+            doc! {"find": "c", "filter": {"a.b": 2}},
+            doc! {"update": "c", "updates": [{"q": {"_id": 1}, "u": {"$set": {"z": 1}}}, {"q": {"_id": 4}, "u": {"_id": 4, "w": 1}}]},
+            doc! {"delete": "c", "deletes": [{"q": {"_id": 3}, "limit": 1}]},
+            doc! {"insert": "c", "documents": [{"_id": 3, "again": true}]},
+            doc! {"find": "c", "filter": {}, "sort": {"_id": 1}},
+            doc! {"collStats": "c"},
+            doc! {"create": "v", "validator": {"a": {"$type": "int"}}},
+            doc! {"insert": "v", "documents": [{"_id": 1, "a": 1}, {"_id": 2, "a": "s"}, {"_id": 3, "a": 3}], "ordered": false},
+            doc! {"createIndexes": "u", "indexes": [{"key": {"a": 1}, "name": "a_1", "unique": true}]},
+            doc! {"insert": "u", "documents": [{"_id": 1, "a": 1}, {"_id": 2, "a": 1}, {"_id": 3, "a": 2}], "ordered": false},
+            doc! {"create": "cap", "capped": true, "size": 4096, "max": 3},
+            doc! {"insert": "cap", "documents": [{"_id": 1}, {"_id": 2}, {"_id": 3}, {"_id": 4}, {"_id": 5}]},
+            doc! {"insert": "cap", "documents": [{"_id": 6, "s": "x"}]},
+            doc! {"find": "cap", "filter": {}},
+            doc! {"collStats": "cap"},
+            doc! {"renameCollection": "t.c", "to": "t.d"},
+            doc! {"find": "d", "filter": {"_id": {"$gte": 2}}},
+            doc! {"aggregate": "d", "pipeline": [{"$group": {"_id": null, "n": {"$sum": 1}}}], "cursor": {}},
+            doc! {"validate": "d"},
+            doc! {"find": "v", "filter": {}},
+            doc! {"find": "u", "filter": {}},
+        ];
+        let mut by_doc = Engine::new();
+        let mut by_bytes = Engine::new();
+        let mut kept = 0;
+        for c in &commands {
+            let bytes = c.to_vec().unwrap();
+            kept += usize::from(crate::value::bson_bytes::insert_parts(&bytes).is_some());
+            let a = by_doc.run_command("t", c);
+            let b = by_bytes
+                .run_command_encoded("t", &bytes)
+                .unwrap()
+                .into_document()
+                .unwrap();
+            assert_eq!(a, b, "{c}");
+            assert_eq!(by_doc.take_changes(), by_bytes.take_changes(), "{c}");
+        }
+        assert_eq!(kept, 8);
     }
 
     #[test]

@@ -89,6 +89,10 @@ pub struct GivenDocuments<'b> {
     /// `value::bson_bytes::decode_document_exact`), so a document kept as it arrived needs no
     /// check (`encodes_to`).
     pub exact: bool,
+    /// `documents` is empty and `encoded` holds the documents as bytes alone, each one
+    /// `value::bson_bytes::insert_parts` checked (exactly its encoding, decoded only when
+    /// needed).
+    pub kept: bool,
 }
 
 /// [`dispatch`], with `documents`: an `insert`'s documents the caller took out of `command` and

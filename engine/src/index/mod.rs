@@ -45,6 +45,8 @@ pub struct Index {
     pub usage: usage::IndexUsage,
     /// The entries by key, for point lookups ([`Index::point_ids`]).
     points: PointTable,
+    /// [`Index::is_plain_id`], worked out once (asked for every document inserted).
+    plain_id: bool,
 }
 
 /// An index's entries grouped by encoded key in a hash table, for the express path's point
@@ -84,8 +86,11 @@ fn add_point(table: &mut HashMap<PointKey, RecordIds>, key: &[u8], record_id: u6
 /// A point table's key: an encoded index key, kept inside the table's slot when it is short
 /// (most keys are), so that a probe compares it there instead of reaching another allocation
 /// (that comparison was 4% of a point lookup, session 17). Hashes and compares as its bytes.
+/// Also the key of a collection's `_id` lookup (`catalog::Collection`), where the bytes are the
+/// `_id`'s [`encode::encode_value`]: equal exactly when the values compare equal in the simple
+/// order (`encode`'s property test).
 #[derive(Debug, Clone)]
-enum PointKey {
+pub(crate) enum PointKey {
     Inline(u8, [u8; POINT_KEY_INLINE]),
     Heap(Box<[u8]>),
 }
@@ -93,7 +98,7 @@ enum PointKey {
 const POINT_KEY_INLINE: usize = 22;
 
 impl PointKey {
-    fn new(key: &[u8]) -> PointKey {
+    pub(crate) fn new(key: &[u8]) -> PointKey {
         let mut inline = [0; POINT_KEY_INLINE];
         match inline.get_mut(..key.len()) {
             Some(at) => {
@@ -104,7 +109,7 @@ impl PointKey {
         }
     }
 
-    fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         match self {
             PointKey::Inline(len, bytes) => &bytes[..usize::from(*len)],
             PointKey::Heap(bytes) => bytes,
@@ -181,7 +186,15 @@ impl RecordIds {
 impl Index {
     pub fn new(spec: IndexSpec) -> Index {
         let n = spec.parts.len();
+        let plain_id = spec.is_id()
+            && !spec.sparse
+            && spec.partial.is_none()
+            && spec.text.is_none()
+            && spec.wildcard.is_none()
+            && matches!(spec.parts.as_slice(), [part]
+                if part.kind == KeyKind::Ascending && part.path.parts() == ["_id"]);
         Index {
+            plain_id,
             spec,
             entries: BTreeMap::new(),
             multikey_paths: vec![BTreeSet::new(); n],
@@ -312,6 +325,23 @@ impl Index {
             }
             self.entries.insert((bytes, record_id), key.clone());
         }
+    }
+
+    /// Whether this is the `_id_` index as a collection has it by default, `{_id: 1}`: a
+    /// document's one key is its `_id` (never an array: `insert::check_id`), encoded alone, so
+    /// an insert can add it from the `_id`'s encoding ([`Self::insert_single`]) without
+    /// generating the document's keys.
+    pub fn is_plain_id(&self) -> bool {
+        self.plain_id
+    }
+
+    /// Adds the entry of a single-valued one-part key already encoded (`bytes` is
+    /// [`Self::encode_key`] of `[key]`): what [`Self::insert`] does for such a document's keys.
+    pub fn insert_single(&mut self, bytes: Vec<u8>, key: Bson, record_id: u64) {
+        if let Some(table) = self.points.table.get_mut() {
+            add_point(table, &bytes, record_id);
+        }
+        self.entries.insert((bytes, record_id), vec![key]);
     }
 
     /// Adds many documents' keys at once (a collection being loaded): the entries are sorted

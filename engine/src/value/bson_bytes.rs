@@ -191,18 +191,6 @@ fn common_elements<'a>(
         at += name_len + 1;
         let v = body.get(at..)?;
         let (value, used) = match tag {
-            0x01 => (
-                Bson::Double(f64::from_le_bytes(v.get(..8)?.try_into().ok()?)),
-                8,
-            ),
-            0x02 => {
-                let n = usize::try_from(read_i32_at(v, 0)?).ok()?;
-                if n < 1 || *v.get(3 + n)? != 0 {
-                    return None;
-                }
-                let s = std::str::from_utf8(&v[4..3 + n]).ok()?;
-                (Bson::String(s.to_owned()), 4 + n)
-            }
             0x03 | 0x04 => {
                 let n = usize::try_from(read_i32_at(v, 0)?).ok()?;
                 let inner = v.get(..n)?;
@@ -216,31 +204,241 @@ fn common_elements<'a>(
                 };
                 (value, n)
             }
-            0x07 => {
-                let id: [u8; 12] = v.get(..12)?.try_into().ok()?;
-                (Bson::ObjectId(bson::oid::ObjectId::from_bytes(id)), 12)
-            }
-            0x08 => match v.first()? {
-                0 => (Bson::Boolean(false), 1),
-                1 => (Bson::Boolean(true), 1),
-                _ => return None,
-            },
-            0x09 => {
-                let ms = i64::from_le_bytes(v.get(..8)?.try_into().ok()?);
-                (Bson::DateTime(bson::DateTime::from_millis(ms)), 8)
-            }
-            0x0A => (Bson::Null, 0),
-            0x10 => (Bson::Int32(read_i32_at(v, 0)?), 4),
-            0x12 => (
-                Bson::Int64(i64::from_le_bytes(v.get(..8)?.try_into().ok()?)),
-                8,
-            ),
-            _ => return None,
+            _ => common_scalar(tag, v)?,
         };
         each(name, value);
         at += used;
     }
     (at == body.len()).then_some(())
+}
+
+/// A value of a common type other than document and array, of BSON type `tag`, from the bytes
+/// `v` that start it, and its length; `None` for another type or malformed bytes.
+fn common_scalar(tag: u8, v: &[u8]) -> Option<(Bson, usize)> {
+    Some(match tag {
+        0x01 => (
+            Bson::Double(f64::from_le_bytes(v.get(..8)?.try_into().ok()?)),
+            8,
+        ),
+        0x02 => {
+            let (s, used) = common_str(v)?;
+            (Bson::String(s.to_owned()), used)
+        }
+        0x07 => {
+            let id: [u8; 12] = v.get(..12)?.try_into().ok()?;
+            (Bson::ObjectId(bson::oid::ObjectId::from_bytes(id)), 12)
+        }
+        0x08 => match v.first()? {
+            0 => (Bson::Boolean(false), 1),
+            1 => (Bson::Boolean(true), 1),
+            _ => return None,
+        },
+        0x09 => {
+            let ms = i64::from_le_bytes(v.get(..8)?.try_into().ok()?);
+            (Bson::DateTime(bson::DateTime::from_millis(ms)), 8)
+        }
+        0x0A => (Bson::Null, 0),
+        0x10 => (Bson::Int32(read_i32_at(v, 0)?), 4),
+        0x12 => (
+            Bson::Int64(i64::from_le_bytes(v.get(..8)?.try_into().ok()?)),
+            8,
+        ),
+        _ => return None,
+    })
+}
+
+/// A BSON string value (length, UTF-8 bytes, NUL) at the start of `v`, and its length.
+fn common_str(v: &[u8]) -> Option<(&str, usize)> {
+    let n = usize::try_from(read_i32_at(v, 0)?).ok()?;
+    if n < 1 || *v.get(3 + n)? != 0 {
+        return None;
+    }
+    let s = std::str::from_utf8(&v[4..3 + n]).ok()?;
+    Some((s, 4 + n))
+}
+
+/// An `insert` command's bytes taken apart so that its documents need not be decoded: the
+/// command decoded with an empty `documents` array in place of its own, and each document's
+/// bytes, in order. Only when the command starts with `insert`, holds one `documents` array
+/// of documents named by their positions, and every document is one [`decode_document_exact`]
+/// decodes from bytes it calls exactly its encoding, nested at most [`KEPT_DEPTH`] levels
+/// (so it is storable as far as nesting goes, and no name holds a NUL: a name ends at one);
+/// `None` otherwise (the caller decodes the command as a whole). Checking costs a walk of the
+/// bytes and no allocation per document, where decoding built every document's tree (a
+/// fifth of an insert through the Node binding, `docs/performance.md`, session 18).
+pub fn insert_parts(bytes: &[u8]) -> Option<(Document, Vec<&[u8]>)> {
+    let len = usize::try_from(read_i32_at(bytes, 0)?).ok()?;
+    if len < 5 || len != bytes.len() || bytes[len - 1] != 0 {
+        return None;
+    }
+    let body = &bytes[..len - 1];
+    let mut at = 4;
+    let mut array: Option<(usize, usize)> = None;
+    let mut first = true;
+    while at < body.len() {
+        let tag = body[at];
+        let name_at = at + 1;
+        let name_len = body.get(name_at..)?.iter().position(|&b| b == 0)?;
+        let name = &body[name_at..name_at + name_len];
+        if first && name != b"insert" {
+            return None;
+        }
+        first = false;
+        let value_at = name_at + name_len + 1;
+        let used = value_len(tag, body.get(value_at..)?)?;
+        if name == b"documents" {
+            if tag != 0x04 || array.is_some() {
+                return None;
+            }
+            array = Some((value_at, used));
+        }
+        at = value_at + used;
+    }
+    if at != body.len() {
+        return None;
+    }
+    let (array_at, array_len) = array?;
+    let items = bytes.get(array_at..array_at + array_len)?;
+    // The command without its documents: the bytes around the array, an empty one in its place.
+    let mut rest = Vec::with_capacity(len - array_len + 5);
+    rest.extend_from_slice(&((len - array_len + 5) as i32).to_le_bytes());
+    rest.extend_from_slice(&bytes[4..array_at]);
+    rest.extend_from_slice(&[5, 0, 0, 0, 0]);
+    rest.extend_from_slice(&bytes[array_at + array_len..]);
+    let (command, exact) = decode_document_exact(&rest).ok()?;
+    if !exact {
+        return None;
+    }
+    let mut documents = Vec::new();
+    let items_body = items.get(..items.len().checked_sub(1)?)?;
+    if read_i32_at(items, 0)? as usize != items.len() || items.last() != Some(&0) {
+        return None;
+    }
+    let mut at = 4;
+    let mut buf = [0; 20];
+    while at < items_body.len() {
+        if items_body[at] != 0x03 {
+            return None;
+        }
+        let name = decimal(documents.len(), &mut buf).as_bytes();
+        let name_end = at + 1 + name.len();
+        if items_body.get(at + 1..name_end)? != name || *items_body.get(name_end)? != 0 {
+            return None;
+        }
+        let v = items_body.get(name_end + 1..)?;
+        let n = usize::try_from(read_i32_at(v, 0)?).ok()?;
+        let document = v.get(..n)?;
+        if !kept_exactly(document, false, KEPT_DEPTH) {
+            return None;
+        }
+        documents.push(document);
+        at = name_end + 1 + n;
+    }
+    (at == items_body.len()).then_some((command, documents))
+}
+
+/// How deep a document [`insert_parts`] leaves undecoded may nest (well within storage's 180
+/// levels; deeper ones are decoded and checked as before).
+pub const KEPT_DEPTH: usize = 100;
+
+/// The most names a document [`insert_parts`] leaves undecoded may have (each is compared
+/// with the ones before it, to find a repeated name).
+const KEPT_NAMES: usize = 64;
+
+/// Whether [`common_document`] (`array`: [`common_array`]) decodes `bytes` and calls them exact,
+/// with at most `depth` levels of nesting, checked by walking the bytes without building
+/// anything.
+fn kept_exactly(bytes: &[u8], array: bool, depth: usize) -> bool {
+    kept_walk(bytes, array, depth).is_some()
+}
+
+fn kept_walk(bytes: &[u8], array: bool, depth: usize) -> Option<()> {
+    if depth == 0 {
+        return None;
+    }
+    let len = usize::try_from(read_i32_at(bytes, 0)?).ok()?;
+    if len < 5 || len != bytes.len() || bytes[len - 1] != 0 {
+        return None;
+    }
+    let body = &bytes[..len - 1];
+    let mut at = 4;
+    let mut names: [&[u8]; KEPT_NAMES] = [&[]; KEPT_NAMES];
+    let mut count = 0;
+    let mut buf = [0; 20];
+    while at < body.len() {
+        let tag = body[at];
+        at += 1;
+        let name_len = body.get(at..)?.iter().position(|&b| b == 0)?;
+        let name = &body[at..at + name_len];
+        std::str::from_utf8(name).ok()?;
+        if array {
+            if name != decimal(count, &mut buf).as_bytes() {
+                return None;
+            }
+        } else {
+            if count == KEPT_NAMES || names[..count].contains(&name) {
+                return None;
+            }
+            names[count] = name;
+        }
+        count += 1;
+        at += name_len + 1;
+        let v = body.get(at..)?;
+        let used = match tag {
+            0x03 | 0x04 => {
+                let n = usize::try_from(read_i32_at(v, 0)?).ok()?;
+                kept_walk(v.get(..n)?, tag == 0x04, depth - 1)?;
+                n
+            }
+            0x02 => common_str(v)?.1,
+            0x01 | 0x09 | 0x12 => {
+                v.get(..8)?;
+                8
+            }
+            0x07 => {
+                v.get(..12)?;
+                12
+            }
+            0x08 => match v.first()? {
+                0 | 1 => 1,
+                _ => return None,
+            },
+            0x0A => 0,
+            0x10 => {
+                v.get(..4)?;
+                4
+            }
+            _ => return None,
+        };
+        at += used;
+    }
+    (at == body.len()).then_some(())
+}
+
+/// The name and value of the first element of a document's bytes that [`kept_exactly`]
+/// accepted (`None` for an empty document).
+pub fn first_element(bytes: &[u8]) -> Option<(&str, Bson)> {
+    let tag = *bytes.get(4)?;
+    if tag == 0 {
+        return None;
+    }
+    let name_len = bytes.get(5..)?.iter().position(|&b| b == 0)?;
+    let name = std::str::from_utf8(&bytes[5..5 + name_len]).ok()?;
+    let v = bytes.get(5 + name_len + 1..)?;
+    let exact = Cell::new(true);
+    let value = match tag {
+        0x03 | 0x04 => {
+            let n = usize::try_from(read_i32_at(v, 0)?).ok()?;
+            let inner = v.get(..n)?;
+            if tag == 0x03 {
+                Bson::Document(common_document(inner, &exact)?)
+            } else {
+                Bson::Array(common_array(inner, &exact)?)
+            }
+        }
+        _ => common_scalar(tag, v)?.0,
+    };
+    Some((name, value))
 }
 
 fn read_i32_at(bytes: &[u8], at: usize) -> Option<i32> {
@@ -732,3 +930,7 @@ mod tests {
         assert!(decode_document(&[4, 0, 0, 0]).is_err());
     }
 }
+
+#[cfg(test)]
+#[path = "bson_bytes_kept_tests.rs"]
+mod kept_tests;

@@ -267,8 +267,8 @@ impl Ord for OrderedValue {
     }
 }
 
-/// A value ordered by [`compare_values_simple`]: for maps that outlive a command (the `_id`
-/// lookup), whose order must not change with the collation of the command that touches them.
+/// A value ordered by [`compare_values_simple`]: for sets and maps whose order must not change
+/// with the collation of the command that touches them (`$graphLookup`'s visited `_id`s).
 #[derive(Debug, Clone)]
 pub struct SimpleOrderedValue(pub Bson);
 
