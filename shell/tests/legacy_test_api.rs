@@ -132,6 +132,8 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["var r = db.c.insert({}); [r.nInserted, r.nUpserted, r.nMatched, r.nModified, r.nRemoved, tojson(r)].join()"], "1,0,0,0,0,{ \"nInserted\" : 1 }"),
     (L, &["[db.c._mongo === undefined, db.runCommand({buildInfo: 1}).versionArray.slice(0, 3).join('')].join()"], "false,800"),
     (L, &["db.setWriteConcern({w: 1}); var c = db.c; var a = c.getWriteConcern().w; c.setWriteConcern({w: 'majority'}); var b = c.getWriteConcern().w; c.unsetWriteConcern(); [a, b, c.getWriteConcern().w].join()"], "1,majority,1"),
+    (L, &["db.setWriteConcern({w: 1}); [db.getWriteConcern().toJSON().w, db.getMongo().getDBs().ok].join()"], "1,1"),
+    (L, &["try { db.c.getPlanCache().listQueryShapes() } catch (e) { /^PlanCache.listQueryShapes\(\)/.test(e.message) }"], "true"),
     // ---- the getLastError assertions name themselves (MongoDB removed getLastError in 5.1) ----------
     (L, &["try { assert.gleSuccess(db) } catch (e) { e.message.indexOf('assert.gleSuccess needs the getLastError command') === 0 }"], "true"),
     (L, &["assert.closeWithinMS(new Date(1000), new Date(1005)); try { assert.closeWithinMS(1, 100, 'far', 5) } catch (e) { /within 5 millis/.test(e.message) }"], "true"),

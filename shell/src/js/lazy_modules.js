@@ -52,7 +52,7 @@
     'hostInfo', 'serverBuildInfo', 'getProfilingLevel', 'killOp', 'fsyncLock', 'fsyncUnlock',
     'getWriteConcern', 'setWriteConcern', 'unsetWriteConcern'], true);
   methods('legacy_helpers', C, ['mapReduce', 'convertToSingleObject', 'getWriteConcern', 'setWriteConcern',
-    'unsetWriteConcern'], true);
+    'unsetWriteConcern', 'latencyStats'], true);
   globals('test_helpers', ['ErrorCodes', 'ErrorCodeStrings', 'jsTestName', 'jsTestLog', 'jsTestOptions',
     'jsTest', 'Random', 'Geo', 'DBCommandCursor', 'bsonWoCompare', 'bsonBinaryEqual', '_isWindows',
     'isString', 'isNumber', 'isObject', 'testingReplication']);

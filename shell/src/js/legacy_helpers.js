@@ -26,11 +26,18 @@
     });
     define(proto, 'setWriteConcern', function (wc) {
       if (wc === null || typeof wc !== 'object') throw new Error('setWriteConcern needs a writeConcern object, not ' + wc);
-      define(this, '_writeConcern', Object.assign({}, wc));
+      var kept = Object.assign({}, wc);
+      // The legacy WriteConcern object's toJSON (mongo/shell/bulk_api.js): the plain document.
+      define(kept, 'toJSON', function () { return Object.assign({}, this); });
+      define(this, '_writeConcern', kept);
     });
     define(proto, 'unsetWriteConcern', function () { delete this._writeConcern; });
   }
   writeConcernHelpers(D, function () { return null; });
+  // collection.js latencyStats: the $collStats stage's latency histograms, as a cursor.
+  define(C, 'latencyStats', function (options) {
+    return this.aggregate([{ $collStats: { latencyStats: options || {} } }]);
+  });
   writeConcernHelpers(C, function (coll) { return coll._db; });
   // db.js createView: a single stage may stand for the pipeline; the options join the command.
   define(D, 'createView', function (name, viewOn, pipeline, options) {
