@@ -133,7 +133,7 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["[db.c._mongo === undefined, db.runCommand({buildInfo: 1}).versionArray.slice(0, 3).join('')].join()"], "false,800"),
     (L, &["db.setWriteConcern({w: 1}); var c = db.c; var a = c.getWriteConcern().w; c.setWriteConcern({w: 'majority'}); var b = c.getWriteConcern().w; c.unsetWriteConcern(); [a, b, c.getWriteConcern().w].join()"], "1,majority,1"),
     (L, &["db.setWriteConcern({w: 1}); [db.getWriteConcern().toJSON().w, db.getMongo().getDBs().ok].join()"], "1,1"),
-    (L, &["try { db.c.getPlanCache().listQueryShapes() } catch (e) { /^PlanCache.listQueryShapes\(\)/.test(e.message) }"], "true"),
+    (L, &["try { db.c.getPlanCache().listQueryShapes() } catch (e) { e.message.indexOf('PlanCache.listQueryShapes()') === 0 }"], "true"),
     // ---- the getLastError assertions name themselves (MongoDB removed getLastError in 5.1) ----------
     (L, &["try { assert.gleSuccess(db) } catch (e) { e.message.indexOf('assert.gleSuccess needs the getLastError command') === 0 }"], "true"),
     (L, &["assert.closeWithinMS(new Date(1000), new Date(1005)); try { assert.closeWithinMS(1, 100, 'far', 5) } catch (e) { /within 5 millis/.test(e.message) }"], "true"),
