@@ -39,16 +39,7 @@ pub fn run_read(
     let source = view.source.coll.clone();
     match name.as_str() {
         "find" => {
-            if let Some(f) = non_empty_doc(command, "filter") {
-                pipeline.push(Bson::Document(doc! {"$match": f}));
-            }
-            if let Some(s) = non_empty_doc(command, "sort") {
-                pipeline.push(Bson::Document(doc! {"$sort": s}));
-            }
-            push_skip_and_limit(&mut pipeline, command);
-            if let Some(p) = non_empty_doc(command, "projection") {
-                pipeline.push(Bson::Document(doc! {"$project": p}));
-            }
+            push_find_stages(&mut pipeline, command);
             let mut aggregate = doc! {"aggregate": source, "pipeline": pipeline, "cursor": {}};
             copy_fields(
                 command,
@@ -62,11 +53,7 @@ pub fn run_read(
             Ok(belongs_to_view(engine, reply, view_ns))
         }
         "count" => {
-            if let Some(q) = non_empty_doc(command, "query") {
-                pipeline.push(Bson::Document(doc! {"$match": q}));
-            }
-            push_skip_and_limit(&mut pipeline, command);
-            pipeline.push(Bson::Document(doc! {"$count": "count"}));
+            push_count_stages(&mut pipeline, command);
             let docs = aggregate_docs(engine, db, &source, pipeline, command, ctx)?;
             let n = docs
                 .first()
@@ -109,24 +96,11 @@ pub fn explained_aggregate(command: &Document, view: ResolvedView) -> Option<Doc
     let mut aggregate = doc! {"aggregate": source.clone(), "cursor": {}};
     match name.as_str() {
         "find" => {
-            if let Some(f) = non_empty_doc(command, "filter") {
-                pipeline.push(Bson::Document(doc! {"$match": f}));
-            }
-            if let Some(s) = non_empty_doc(command, "sort") {
-                pipeline.push(Bson::Document(doc! {"$sort": s}));
-            }
-            push_skip_and_limit(&mut pipeline, command);
-            if let Some(p) = non_empty_doc(command, "projection") {
-                pipeline.push(Bson::Document(doc! {"$project": p}));
-            }
+            push_find_stages(&mut pipeline, command);
             copy_fields(command, &mut aggregate, &["collation", "hint", "let"]);
         }
         "count" => {
-            if let Some(q) = non_empty_doc(command, "query") {
-                pipeline.push(Bson::Document(doc! {"$match": q}));
-            }
-            push_skip_and_limit(&mut pipeline, command);
-            pipeline.push(Bson::Document(doc! {"$count": "count"}));
+            push_count_stages(&mut pipeline, command);
             copy_fields(command, &mut aggregate, &["collation", "hint"]);
         }
         "distinct" => {
@@ -172,6 +146,29 @@ fn belongs_to_view(engine: &mut Engine, mut reply: Document, view_ns: &Namespace
         }
     }
     reply
+}
+
+/// A find's filter, sort, skip, limit and projection as stages after a view's.
+fn push_find_stages(pipeline: &mut Vec<Bson>, command: &Document) {
+    if let Some(f) = non_empty_doc(command, "filter") {
+        pipeline.push(Bson::Document(doc! {"$match": f}));
+    }
+    if let Some(s) = non_empty_doc(command, "sort") {
+        pipeline.push(Bson::Document(doc! {"$sort": s}));
+    }
+    push_skip_and_limit(pipeline, command);
+    if let Some(p) = non_empty_doc(command, "projection") {
+        pipeline.push(Bson::Document(doc! {"$project": p}));
+    }
+}
+
+/// A count's query, skip and limit as stages after a view's, ending in `$count`.
+fn push_count_stages(pipeline: &mut Vec<Bson>, command: &Document) {
+    if let Some(q) = non_empty_doc(command, "query") {
+        pipeline.push(Bson::Document(doc! {"$match": q}));
+    }
+    push_skip_and_limit(pipeline, command);
+    pipeline.push(Bson::Document(doc! {"$count": "count"}));
 }
 
 /// A read's `skip` and `limit` as stages (a negative limit counts as its absolute value).
