@@ -374,9 +374,19 @@ fn hex_md5(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue
 
 /// `bsonsize(doc)` (mongosh) and `Object.bsonsize(doc)` (legacy shell): the document's size
 /// in bytes as BSON, what the 16 MB limit counts. `null` is 0, as the legacy shell's
-/// `bsonsize` answers for a null argument (shell_utils.cpp; jstests/core/objid5.js).
+/// `bsonsize` answers for a null argument (shell_utils.cpp; jstests/core/objid5.js). In the
+/// legacy style a number counts as the double the legacy shell would write
+/// (find_getmore_bsonsize.js builds a document of exactly 16 MiB around `_id: 0`).
 fn bson_size(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    match convert::to_bson(&arg(args, 0), ctx)? {
+    let legacy = session(ctx)?
+        .try_borrow()
+        .is_ok_and(|s| s.style == Style::Legacy);
+    let value = if legacy {
+        convert::to_bson_as_server(&arg(args, 0), ctx)?
+    } else {
+        convert::to_bson(&arg(args, 0), ctx)?
+    };
+    match value {
         bson::Bson::Null => Ok(JsValue::from(0)),
         bson::Bson::Document(d) => {
             let bytes = d

@@ -13,4 +13,13 @@ fn sizes_are_bson_bytes() {
     assert_eq!(s.eval("Object.bsonsize(null)").text(), "0");
     let ev = s.eval("bsonsize(42)");
     assert!(ev.error.is_some(), "{ev:?}");
+    // The legacy shell writes every number as a double (8 bytes), a NumberInt as an int32
+    // (jstests/core/find_getmore_bsonsize.js).
+    s.eval("sprout.setStyle('legacy')");
+    assert_eq!(s.eval("Object.bsonsize({_id: 1, a: 'xy'})").text(), "28");
+    assert_eq!(
+        s.eval("Object.bsonsize({_id: NumberInt(1), a: 'xy'})")
+            .text(),
+        "24"
+    );
 }

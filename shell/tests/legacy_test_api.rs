@@ -124,6 +124,19 @@ const CASES: &[(Style, &[&str], &str)] = &[
     // ---- utils.js's type tests and servers_misc.js's testingReplication --------------------------
     (L, &["[isNumber(1), isNumber('1'), isString('a'), isObject({}), isObject(1), testingReplication].join()"], "true,false,true,true,false,false"),
     (M, &["db.c.insertOne({_id: 1})", "String(db.c.findOne())"], "[object Object]"),
+    // ---- bulk_api.js: WriteError.getOperation, toSingleResult, getUpsertedIdAt, BulkWriteError --------
+    (L, &["db.c.insert({_id: 1})", "var b = db.c.initializeUnorderedBulkOp(); b.insert({_id: 2}); b.find({_id: 3}).upsert().updateOne({$set: {x: 1}}); b.insert({_id: 1}); b.find({_id: 1}).upsert().updateOne({$set: {_id: 4}})", "var e = assert.throws(function () { b.execute(); }); [e instanceof BulkWriteError, e.nInserted, e.nUpserted, e.getWriteErrorCount(), e.getWriteErrorAt(0).index, e.getWriteErrorAt(1).getOperation().u.$set._id, e.getUpsertedIdAt(0)._id].join()"], "true,1,1,2,2,4,3"),
+    (L, &["var b = db.c.initializeOrderedBulkOp(); b.find({_id: 5}).upsert().updateOne({$set: {x: 1}})", "var r = b.execute().toSingleResult(); [r.nUpserted, r.getUpsertedId()._id].join()"], "1,5"),
+    (L, &["var b = db.c.initializeOrderedBulkOp(); b.insert({}); b.find({}).remove()", "try { b.execute().toSingleResult() } catch (e) { e.message }"], "Cannot output single WriteResult from multiple batch result"),
+    // ---- WriteResult's hidden counters, coll._mongo, write concern helpers, buildInfo's versionArray --
+    (L, &["var r = db.c.insert({}); [r.nInserted, r.nUpserted, r.nMatched, r.nModified, r.nRemoved, tojson(r)].join()"], "1,0,0,0,0,{ \"nInserted\" : 1 }"),
+    (L, &["[db.c._mongo === undefined, db.runCommand({buildInfo: 1}).versionArray.slice(0, 3).join('')].join()"], "false,800"),
+    (L, &["db.setWriteConcern({w: 1}); var c = db.c; var a = c.getWriteConcern().w; c.setWriteConcern({w: 'majority'}); var b = c.getWriteConcern().w; c.unsetWriteConcern(); [a, b, c.getWriteConcern().w].join()"], "1,majority,1"),
+    (L, &["db.setWriteConcern({w: 1}); [db.getWriteConcern().toJSON().w, db.getMongo().getDBs().ok].join()"], "1,1"),
+    (L, &["try { db.c.getPlanCache().listQueryShapes() } catch (e) { e.message.indexOf('PlanCache.listQueryShapes()') === 0 }"], "true"),
+    // ---- the getLastError assertions name themselves (MongoDB removed getLastError in 5.1) ----------
+    (L, &["try { assert.gleSuccess(db) } catch (e) { e.message.indexOf('assert.gleSuccess needs the getLastError command') === 0 }"], "true"),
+    (L, &["assert.closeWithinMS(new Date(1000), new Date(1005)); try { assert.closeWithinMS(1, 100, 'far', 5) } catch (e) { /within 5 millis/.test(e.message) }"], "true"),
 ];
 
 #[test]

@@ -314,9 +314,18 @@ pub(super) fn install_collection(engine: &mut Engine, ns: &Namespace, coll: Coll
 }
 
 pub fn build_info() -> Document {
+    // MongoDB's buildInfo carries the version as numbers too (`versionArray`: major, minor,
+    // patch, and 0 for a release; buildinfo.idl), which the legacy shell's tests compare
+    // (bulk_api_ordered.js: `versionArray.slice(0, 3).join("")`).
+    let mut version_array: Vec<i32> = crate::MONGODB_COMPAT_VERSION
+        .split('.')
+        .map(|p| p.parse().unwrap_or(0))
+        .collect();
+    version_array.resize(4, 0);
     doc! {
         "version": crate::MONGODB_COMPAT_VERSION,
         "gitVersion": "sprout",
+        "versionArray": version_array,
         "sprout": env!("CARGO_PKG_VERSION"),
         "modules": [],
         "javascriptEngine": "boa",
@@ -331,6 +340,15 @@ mod tests {
     use crate::Engine;
     use crate::catalog::Namespace;
     use bson::doc;
+
+    #[test]
+    fn build_info_has_the_version_as_numbers() {
+        let r = super::build_info();
+        assert_eq!(
+            r.get_array("versionArray").unwrap(),
+            &vec![8.into(), 0.into(), 0.into(), 0.into()]
+        );
+    }
 
     #[test]
     fn create_list_drop() {

@@ -62,6 +62,23 @@ pub fn explain(
             "explain command requires a nested object",
         ));
     };
+    // An explained read on a view is the explain of the aggregation it resolves to, over the
+    // view's source (MongoDB's explain of a view read: jstests/core/views/views_find.js expects
+    // the source's namespace in queryPlanner, views_count.js a `$cursor` stage).
+    if matches!(name.as_str(), "find" | "count" | "distinct" | "aggregate")
+        && let Some(Bson::String(coll)) = inner.get(name)
+        && let Some(view) =
+            super::view::resolve(engine, &crate::catalog::Namespace::new(db, coll.as_str()))?
+        && let Some(aggregate) = super::view::explained_aggregate(inner, view)
+    {
+        super::view::check_collation(
+            engine,
+            &crate::catalog::Namespace::new(db, coll.as_str()),
+            inner,
+        )?;
+        return super::aggregate::explain_aggregate(engine, db, &aggregate, verbosity)
+            .map(crate::explain::narrow_counters);
+    }
     let explained = match name.as_str() {
         "find" => explain_find(engine, db, inner, verbosity, ctx),
         "delete" => super::explain_write::explain_delete(engine, db, inner, verbosity, ctx),

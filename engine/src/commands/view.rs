@@ -39,16 +39,7 @@ pub fn run_read(
     let source = view.source.coll.clone();
     match name.as_str() {
         "find" => {
-            if let Some(f) = non_empty_doc(command, "filter") {
-                pipeline.push(Bson::Document(doc! {"$match": f}));
-            }
-            if let Some(s) = non_empty_doc(command, "sort") {
-                pipeline.push(Bson::Document(doc! {"$sort": s}));
-            }
-            push_skip_and_limit(&mut pipeline, command);
-            if let Some(p) = non_empty_doc(command, "projection") {
-                pipeline.push(Bson::Document(doc! {"$project": p}));
-            }
+            push_find_stages(&mut pipeline, command);
             let mut aggregate = doc! {"aggregate": source, "pipeline": pipeline, "cursor": {}};
             copy_fields(
                 command,
@@ -62,11 +53,7 @@ pub fn run_read(
             Ok(belongs_to_view(engine, reply, view_ns))
         }
         "count" => {
-            if let Some(q) = non_empty_doc(command, "query") {
-                pipeline.push(Bson::Document(doc! {"$match": q}));
-            }
-            push_skip_and_limit(&mut pipeline, command);
-            pipeline.push(Bson::Document(doc! {"$count": "count"}));
+            push_count_stages(&mut pipeline, command);
             let docs = aggregate_docs(engine, db, &source, pipeline, command, ctx)?;
             let n = docs
                 .first()
@@ -98,6 +85,53 @@ pub fn run_read(
     }
 }
 
+/// The aggregation MongoDB explains for an explained read on a view (its ResolvedView's
+/// `asExpandedViewAggregation`): the view's pipeline over its source, then the read's own
+/// stages; a count ends in `$count`, a distinct in `$unwind` and `$group` of the key.
+/// `None` for a command that does not read.
+pub fn explained_aggregate(command: &Document, view: ResolvedView) -> Option<Document> {
+    let name = command.keys().next().cloned().unwrap_or_default();
+    let mut pipeline = view.pipeline;
+    let source = view.source.coll.clone();
+    let mut aggregate = doc! {"aggregate": source.clone(), "cursor": {}};
+    match name.as_str() {
+        "find" => {
+            push_find_stages(&mut pipeline, command);
+            copy_fields(command, &mut aggregate, &["collation", "hint", "let"]);
+        }
+        "count" => {
+            push_count_stages(&mut pipeline, command);
+            copy_fields(command, &mut aggregate, &["collation", "hint"]);
+        }
+        "distinct" => {
+            if let Some(q) = non_empty_doc(command, "query") {
+                pipeline.push(Bson::Document(doc! {"$match": q}));
+            }
+            let key = format!("${}", command.get_str("key").unwrap_or_default());
+            pipeline.push(Bson::Document(
+                doc! {"$unwind": {"path": key.clone(), "preserveNullAndEmptyArrays": true}},
+            ));
+            pipeline.push(Bson::Document(
+                doc! {"$group": {"_id": Bson::Null, "distinct": {"$addToSet": key}}},
+            ));
+            copy_fields(command, &mut aggregate, &["collation", "hint"]);
+        }
+        "aggregate" => {
+            if let Ok(own) = command.get_array("pipeline") {
+                pipeline.extend(own.iter().cloned());
+            }
+            for (k, v) in command {
+                if k != "aggregate" && k != "pipeline" {
+                    aggregate.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        _ => return None,
+    }
+    aggregate.insert("pipeline", pipeline);
+    Some(aggregate)
+}
+
 /// A view read's reply and its open cursor name the view, as MongoDB's do: the `getMore`s
 /// that follow ask for the view's namespace (jstests/aggregation/sources/lookup/
 /// lookup_subpipeline.js reads a view through more than one batch).
@@ -112,6 +146,29 @@ fn belongs_to_view(engine: &mut Engine, mut reply: Document, view_ns: &Namespace
         }
     }
     reply
+}
+
+/// A find's filter, sort, skip, limit and projection as stages after a view's.
+fn push_find_stages(pipeline: &mut Vec<Bson>, command: &Document) {
+    if let Some(f) = non_empty_doc(command, "filter") {
+        pipeline.push(Bson::Document(doc! {"$match": f}));
+    }
+    if let Some(s) = non_empty_doc(command, "sort") {
+        pipeline.push(Bson::Document(doc! {"$sort": s}));
+    }
+    push_skip_and_limit(pipeline, command);
+    if let Some(p) = non_empty_doc(command, "projection") {
+        pipeline.push(Bson::Document(doc! {"$project": p}));
+    }
+}
+
+/// A count's query, skip and limit as stages after a view's, ending in `$count`.
+fn push_count_stages(pipeline: &mut Vec<Bson>, command: &Document) {
+    if let Some(q) = non_empty_doc(command, "query") {
+        pipeline.push(Bson::Document(doc! {"$match": q}));
+    }
+    push_skip_and_limit(pipeline, command);
+    pipeline.push(Bson::Document(doc! {"$count": "count"}));
 }
 
 /// A read's `skip` and `limit` as stages (a negative limit counts as its absolute value).
@@ -210,7 +267,34 @@ pub fn intercept(
     if !is_read {
         return Err(not_supported(&ns));
     }
+    check_collation(engine, &ns, command)?;
     run_read(engine, db, command, &ns, view, ctx).map(Some)
+}
+
+/// A read on a view may name a collation only if it is the view's default (the simple one
+/// when the view has none): MongoDB refuses another with OptionNotSupportedOnView, "Cannot
+/// override a view's default collation" (views_count.js, views_distinct.js).
+pub fn check_collation(engine: &Engine, view_ns: &Namespace, command: &Document) -> Result<()> {
+    let Some(requested) = command.get("collation") else {
+        return Ok(());
+    };
+    let name = command.keys().next().cloned().unwrap_or_default();
+    let requested = crate::collation::Collation::parse(requested, &format!("{name}.collation"))?;
+    let own = match engine
+        .catalog()
+        .collection(view_ns)
+        .and_then(|c| c.options.get_document("collation").ok())
+    {
+        Some(spec) => crate::collation::Collation::from_document(spec)?,
+        None => None,
+    };
+    if requested != own {
+        return Err(Error::new(
+            ErrorCode::OptionNotSupportedOnView,
+            "Cannot override a view's default collation",
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -260,6 +344,47 @@ mod tests {
                 .get_array("firstBatch")
                 .unwrap(),
             &vec![Bson::Document(doc! {"_id": "b", "n": 2})]
+        );
+    }
+
+    #[test]
+    fn a_read_cannot_override_the_view_collation_and_explains_as_its_aggregation() {
+        let mut e = engine();
+        for cmd in [
+            doc! {"count": "v", "collation": {"locale": "en_US"}},
+            doc! {"distinct": "v", "key": "k", "collation": {"locale": "en_US"}},
+            doc! {"find": "v", "collation": {"locale": "en_US"}},
+        ] {
+            let r = e.run_command("t", &cmd);
+            assert_eq!(r.get_i32("code").unwrap(), 167, "{r}");
+            assert_eq!(r.get_str("codeName").unwrap(), "OptionNotSupportedOnView");
+        }
+        let r = e.run_command("t", &doc! {"count": "v", "collation": {"locale": "simple"}});
+        assert_eq!(r.get_i32("n").unwrap(), 2, "{r}");
+        // An explained count on a view is the explain of its aggregation over the source.
+        let r = e.run_command("t", &doc! {"explain": {"count": "v", "query": {"k": "b"}}});
+        let stages = r.get_array("stages").unwrap_or_else(|_| panic!("{r}"));
+        let cursor = stages[0]
+            .as_document()
+            .unwrap()
+            .get_document("$cursor")
+            .unwrap();
+        assert_eq!(
+            cursor
+                .get_document("queryPlanner")
+                .unwrap()
+                .get_str("namespace")
+                .unwrap(),
+            "t.c"
+        );
+        let r = e.run_command("t", &doc! {"explain": {"find": "v", "filter": {"k": "b"}}});
+        assert_eq!(
+            r.get_document("queryPlanner")
+                .unwrap()
+                .get_str("namespace")
+                .unwrap(),
+            "t.c",
+            "{r}"
         );
     }
 

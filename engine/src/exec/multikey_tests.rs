@@ -73,6 +73,10 @@ fn filters() -> Vec<Document> {
         doc! {"a": {"x": 1, "y": 4}, "a.y": 4},
         doc! {"a.y": {"$gt": 1, "$lt": 3}},
         doc! {"a.x": {"$exists": false}},
+        doc! {"a": {"$elemMatch": {"x": {"$gte": 2}}}},
+        doc! {"a": {"$elemMatch": {"x": null}}},
+        doc! {"a.x": {"$elemMatch": {"$gt": 0, "$lt": 2}}},
+        doc! {"a": {"$elemMatch": {"x": 1, "y": {"$elemMatch": {"$gte": 4}}}}},
     ]
 }
 
@@ -140,6 +144,31 @@ fn fields_through_one_array_get_no_compound_bounds() {
         .clone();
     assert_eq!(
         scan.get_document("indexBounds").unwrap(),
+        &doc! {"a.x": ["[1, 1]"], "b": ["[2, 2]"]}
+    );
+}
+
+#[test]
+fn elem_match_children_bound_the_index_keys_under_it() {
+    // MongoDB's planner reads an `$elemMatch`'s children with the array's path as prefix
+    // (index_elemmatch1.js: `arr: {$elemMatch: {x: 5, y: 5}}` scans `arr.x` in [5, 5]); the
+    // `$elemMatch` itself stays in the FETCH filter.
+    let mut e = setup();
+    let r = run(
+        &mut e,
+        doc! {"explain": {"find": "c", "filter": {"a": {"$elemMatch": {"x": 1, "y": 4}}, "b": 2}, "hint": "xb"}},
+    );
+    let plan = r
+        .get_document("queryPlanner")
+        .unwrap()
+        .get_document("winningPlan")
+        .unwrap();
+    assert!(plan.get_document("filter").unwrap().contains_key("a"));
+    assert_eq!(
+        plan.get_document("inputStage")
+            .unwrap()
+            .get_document("indexBounds")
+            .unwrap(),
         &doc! {"a.x": ["[1, 1]"], "b": ["[2, 2]"]}
     );
 }

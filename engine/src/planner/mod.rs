@@ -457,13 +457,21 @@ fn index_access_as(
         }
         let mut ivs: Option<Vec<Interval>> = None;
         let mut on_part: Vec<(usize, bool)> = Vec::new();
-        for (ci, c) in parts.iter().enumerate() {
-            if c.path.as_deref() != Some(part.dotted.as_str()) {
-                continue;
-            }
-            let Some((mut civs, mut exact)) = intervals_for(&c.pred) else {
+        // Each conjunct's predicates on this key's path: its own, or those under an
+        // `$elemMatch` it holds (never exact: the `$elemMatch` stays in the filter).
+        let candidates = parts.iter().enumerate().flat_map(|(ci, c)| {
+            let direct = (c.path.as_deref() == Some(part.dotted.as_str()))
+                .then(|| (ci, c.pred.clone(), true));
+            let nested = crate::query::canonical::elem_match_preds(c, &part.dotted)
+                .into_iter()
+                .map(move |p| (ci, p, false));
+            direct.into_iter().chain(nested)
+        });
+        for (ci, pred, direct) in candidates {
+            let Some((mut civs, mut exact)) = intervals_for(&pred) else {
                 continue;
             };
+            exact &= direct;
             if index.spec.sparse && !hinted && civs.iter().any(|iv| iv.locate(&Bson::Null).is_eq())
             {
                 // A sparse index lacks documents without the field, which this predicate matches.

@@ -187,6 +187,53 @@ fn split(expr: &Expr, out: &mut Vec<Conjunct>) {
     }
 }
 
+/// The indexable predicates an `$elemMatch` clause puts on `dotted` (an index key's path), as
+/// MongoDB's planner reads them through the `$elemMatch`'s children
+/// (`QueryPlannerIXSelect::getFields` / `rateIndices` descend into ELEM_MATCH_OBJECT with the
+/// path as prefix, and into ELEM_MATCH_VALUE on the path itself): `{arr: {$elemMatch: {x: 5}}}`
+/// bounds `arr.x` by `[5, 5]`, `{arr: {$elemMatch: {$gt: 1}}}` bounds `arr`. The bounds are
+/// never exact: the `$elemMatch` stays in the filter. Empty for any other clause.
+pub fn elem_match_preds(c: &Conjunct, dotted: &str) -> Vec<Pred> {
+    let mut out = Vec::new();
+    elem_match_preds_of(c.clause.root(), dotted, &mut out);
+    out
+}
+
+fn elem_match_preds_of(expr: &Expr, dotted: &str, out: &mut Vec<Pred>) {
+    let Expr::Path { path, pred } = expr else {
+        return;
+    };
+    let path = path.dotted();
+    match pred {
+        ValuePred::ElemMatchObject(inner) => {
+            let Some(sub) = dotted
+                .strip_prefix(path.as_str())
+                .and_then(|r| r.strip_prefix('.'))
+            else {
+                return;
+            };
+            let mut children = Vec::new();
+            split(inner, &mut children);
+            for child in &children {
+                if child.path.as_deref() == Some(sub) && child.pred != Pred::Other {
+                    out.push(child.pred.clone());
+                } else {
+                    elem_match_preds_of(child.clause.root(), sub, out);
+                }
+            }
+        }
+        ValuePred::ElemMatchValue(preds) if path == dotted => {
+            out.extend(
+                preds
+                    .iter()
+                    .filter_map(|p| path_pred(&path, p))
+                    .map(|(p, _)| p),
+            );
+        }
+        _ => {}
+    }
+}
+
 /// The indexable predicate of a path clause and its explain form; `None` for the others.
 fn path_pred(path: &str, pred: &ValuePred) -> Option<(Pred, Document)> {
     Some(match pred {

@@ -10,8 +10,9 @@
   function runOps(coll, ops, ordered) {
     var sum = {
       nInserted: 0, nUpserted: 0, nMatched: 0, nModified: 0, nRemoved: 0,
-      upserted: [], writeErrors: [], insertedIds: {},
+      upserted: [], writeErrors: [], insertedIds: {}, kinds: [],
     };
+    ops.forEach(function (op) { if (sum.kinds.indexOf(op.kind) < 0) sum.kinds.push(op.kind); });
     var batches = [];
     ops.forEach(function (op) {
       var last = batches[batches.length - 1];
@@ -35,10 +36,15 @@
       errs.forEach(function (w) {
         var op = batch.ops[w.index];
         failed[w.index] = true;
-        sum.writeErrors.push({
+        var we = {
           index: op.index, code: w.code, errmsg: w.errmsg,
           op: batch.kind === 'insert' ? op.doc : op.stmt,
-        });
+        };
+        // The legacy WriteError's accessors (mongo/shell/bulk_api.js), hidden from printing.
+        Object.defineProperty(we, 'getOperation', { value: function () { return this.op; } });
+        Object.defineProperty(we, 'getErrmsg', { value: function () { return this.errmsg; } });
+        Object.defineProperty(we, 'getIndex', { value: function () { return this.index; } });
+        sum.writeErrors.push(we);
       });
       if (batch.kind === 'insert') {
         sum.nInserted += reply.n;
@@ -71,6 +77,23 @@
       upsertedIds: upsertedIds(sum), acknowledged: true,
     };
     Object.keys(aliases).forEach(function (k) { Object.defineProperty(r, k, { value: aliases[k], enumerable: false }); });
+    // The legacy BulkWriteResult's toSingleResult (mongo/shell/bulk_api.js): the WriteResult of a
+    // bulk whose operations were all of one kind.
+    Object.defineProperty(r, 'toSingleResult', {
+      enumerable: false,
+      value: function () {
+        if (sum.kinds.length !== 1) throw new Error('Cannot output single WriteResult from multiple batch result');
+        var fields;
+        if (sum.kinds[0] === 'insert') fields = { nInserted: sum.nInserted };
+        else if (sum.kinds[0] === 'delete') fields = { nRemoved: sum.nRemoved };
+        else {
+          fields = { nMatched: sum.nMatched, nUpserted: sum.nUpserted, nModified: sum.nModified };
+          if (sum.upserted.length) fields._id = sum.upserted[0]._id;
+        }
+        var first = sum.writeErrors[0];
+        return new api.WriteResult(fields, first ? { code: first.code, errmsg: first.errmsg } : undefined);
+      },
+    });
     return r;
   }
   function upsertedIds(sum) {
@@ -88,6 +111,19 @@
   function bulkError(sum, result) {
     var e = api.MongoBulkWriteError(sum.writeErrors, result);
     e.writeErrors = sum.writeErrors;
+    if (result instanceof api.BulkWriteResult) {
+      // The legacy shell's BulkWriteError (mongo/shell/bulk_api.js) is the bulk's result with
+      // the error: its counters and accessors, hidden from printing.
+      ['nInserted', 'nUpserted', 'nMatched', 'nModified', 'nRemoved'].forEach(function (k) {
+        Object.defineProperty(e, k, { value: result[k], enumerable: false });
+      });
+      ['hasWriteErrors', 'getWriteErrors', 'getWriteErrorCount', 'getWriteErrorAt', 'getUpsertedIds',
+        'getUpsertedIdAt', 'hasWriteConcernError', 'getWriteConcernError', 'getRawResponse',
+        'toSingleResult'].forEach(function (k) {
+        Object.defineProperty(e, k, { value: function () { return result[k].apply(result, arguments); }, enumerable: false });
+      });
+      Object.defineProperty(e, 'toResult', { value: function () { return result; }, enumerable: false });
+    }
     return e;
   }
   function invalid(msg) { return api.MongoshInvalidInputError(msg); }
@@ -122,6 +158,9 @@
     if (this._ops.length === 0) throw invalid('Invalid BulkOperation, Batch cannot be empty');
     this._executed = true;
     var sum = runOps(this._coll, this._ops, this._ordered);
+    // The legacy shell lists an unordered bulk's write errors by operation index, whatever
+    // batch each ran in (bulk_api_unordered.js reads getWriteErrorAt(0) as the first failed op).
+    if (!this._ordered && api.isLegacy()) sum.writeErrors.sort(function (a, b) { return a.index - b.index; });
     var result = legacyResult(sum);
     if (sum.writeErrors.length) throw bulkError(sum, result);
     return result;
@@ -224,5 +263,9 @@
   };
 
   Object.defineProperty(g, 'Bulk', { value: Bulk, writable: true, configurable: true, enumerable: false });
+  // The legacy shell's BulkWriteError class: what a legacy bulk's execute throws is one.
+  function BulkWriteError() { throw new Error('BulkWriteError is thrown by a bulk operation\'s execute()'); }
+  BulkWriteError.prototype = api.MongoBulkWriteError.prototype;
+  Object.defineProperty(g, 'BulkWriteError', { value: BulkWriteError, writable: true, configurable: true, enumerable: false });
   Object.defineProperty(g, 'BulkFindOp', { value: BulkFindOp, writable: true, configurable: true, enumerable: false });
 })(globalThis);

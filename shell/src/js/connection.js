@@ -106,6 +106,8 @@
   C.getDBNames = function () {
     return api.command('admin', { listDatabases: 1, nameOnly: true }).databases.map(function (d) { return d.name; });
   };
+  // The legacy Mongo.getDBs (mongo/shell/mongo.js): the listDatabases reply (jstests/core/dropdb.js).
+  C.getDBs = function () { return api.command('admin', { listDatabases: 1 }); };
   C.adminCommand = function (cmd) { return api.dbProxy('admin').runCommand(cmd); };
   // setReadPref(mode, tagSet): mode null goes back to the default (primary).
   C.setReadPref = function (mode, tags) {

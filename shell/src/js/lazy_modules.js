@@ -37,6 +37,7 @@
   var C = g.DBCollection.prototype;
   globals('node_shim', ['require', 'console']);
   methods('bulk', C, ['initializeOrderedBulkOp', 'initializeUnorderedBulkOp', 'bulkWrite']);
+  globals('bulk', ['BulkWriteError']);
   methods('indexes', C, ['createIndexes', 'createIndex', 'ensureIndex', 'getIndexes', 'getIndexSpecs',
     'getIndexKeys', 'dropIndex', 'dropIndexes', 'hideIndex', 'unhideIndex', 'reIndex', 'explain']);
   methods('indexes', C, ['_genIndexName', '_indexSpec'], true);
@@ -48,15 +49,18 @@
   methods('sharding', C, ['getShardDistribution']);
   methods('sharding', Object.getPrototypeOf(g.db), ['printShardingStatus']);
   methods('legacy_helpers', Object.getPrototypeOf(g.db), ['_adminCommand', 'createView', 'serverStatus',
-    'hostInfo', 'serverBuildInfo', 'getProfilingLevel', 'killOp', 'fsyncLock', 'fsyncUnlock'], true);
-  methods('legacy_helpers', C, ['mapReduce', 'convertToSingleObject'], true);
+    'hostInfo', 'serverBuildInfo', 'getProfilingLevel', 'killOp', 'fsyncLock', 'fsyncUnlock',
+    'getWriteConcern', 'setWriteConcern', 'unsetWriteConcern'], true);
+  methods('legacy_helpers', C, ['mapReduce', 'convertToSingleObject', 'getWriteConcern', 'setWriteConcern',
+    'unsetWriteConcern', 'latencyStats'], true);
   globals('test_helpers', ['ErrorCodes', 'ErrorCodeStrings', 'jsTestName', 'jsTestLog', 'jsTestOptions',
     'jsTest', 'Random', 'Geo', 'DBCommandCursor', 'bsonWoCompare', 'bsonBinaryEqual', '_isWindows',
     'isString', 'isNumber', 'isObject', 'testingReplication']);
   methods('test_helpers', g.assert, ['commandWorked', 'commandWorkedIgnoringWriteErrors', 'commandFailed',
     'commandFailedWithCode', 'commandWorkedOrFailedWithCode', 'writeOK', 'writeError', 'writeErrorWithCode',
     'throwsWithCode', 'close', 'between', 'betweenIn', 'betweenEx', 'hasFields', 'sameMembers', 'setEq',
-    'soon', 'soonNoExcept', 'retry', 'automsg'], true);
+    'soon', 'soonNoExcept', 'retry', 'automsg', 'commandWorkedIgnoringWriteConcernErrors', 'gleSuccess',
+    'gleOK', 'gleError', 'gleErrorCode', 'gleErrorRegex', 'closeWithinMS'], true);
   ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'throws'].forEach(function (name) {
     methods('test_helpers', g.assert[name], ['automsg'], true);
   });

@@ -14,6 +14,31 @@
   }
 
   define(D, '_adminCommand', function (cmd) { return this.adminCommand(cmd); });
+  // db.js / collection.js getWriteConcern, setWriteConcern, unsetWriteConcern: a default write
+  // concern kept on the database or collection (a collection's own, else its database's). The
+  // legacy shell adds it to writes that name none; on one in-process server every write is
+  // acknowledged whatever it asks, so Sprout keeps it only to answer getWriteConcern.
+  function writeConcernHelpers(proto, parent) {
+    define(proto, 'getWriteConcern', function () {
+      if (this._writeConcern) return this._writeConcern;
+      var up = parent(this);
+      return up ? up.getWriteConcern() : undefined;
+    });
+    define(proto, 'setWriteConcern', function (wc) {
+      if (wc === null || typeof wc !== 'object') throw new Error('setWriteConcern needs a writeConcern object, not ' + wc);
+      var kept = Object.assign({}, wc);
+      // The legacy WriteConcern object's toJSON (mongo/shell/bulk_api.js): the plain document.
+      define(kept, 'toJSON', function () { return Object.assign({}, this); });
+      define(this, '_writeConcern', kept);
+    });
+    define(proto, 'unsetWriteConcern', function () { delete this._writeConcern; });
+  }
+  writeConcernHelpers(D, function () { return null; });
+  // collection.js latencyStats: the $collStats stage's latency histograms, as a cursor.
+  define(C, 'latencyStats', function (options) {
+    return this.aggregate([{ $collStats: { latencyStats: options || {} } }]);
+  });
+  writeConcernHelpers(C, function (coll) { return coll._db; });
   // db.js createView: a single stage may stand for the pipeline; the options join the command.
   define(D, 'createView', function (name, viewOn, pipeline, options) {
     if (viewOn === undefined || viewOn === null) throw new Error('Must specify a backing view or collection');

@@ -23,6 +23,14 @@
     if (sort !== undefined) cmd.sort = sort;
     return this._coll._command(cmd);
   };
+  // The legacy PlanCache's listQueryShapes and getPlansByQuery sent planCacheListQueryShapes and
+  // planCacheListPlans, which MongoDB 4.4 removed for the $planCacheStats stage (list above):
+  // they fail naming themselves instead of with a nameless "not a callable function".
+  ['listQueryShapes', 'getPlansByQuery'].forEach(function (name) {
+    P[name] = function () {
+      throw new Error('PlanCache.' + name + '() sent a command MongoDB 4.4 removed; use getPlanCache().list() ($planCacheStats)');
+    };
+  });
   P.help = function () {
     return 'PlanCache help\n' +
       '    .list(pipeline)          the cached plans ($planCacheStats), optionally through a pipeline\n' +

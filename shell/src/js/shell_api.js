@@ -103,6 +103,13 @@
   function WriteResult(fields, writeError) {
     Named.call(this, 'WriteResult', fields);
     if (writeError) this.writeError = writeError;
+    // The legacy WriteResult defines every counter (mongo/shell/bulk_api.js); it prints only
+    // those of its kind of write, so the others are hidden zeros (write_result.js reads
+    // `nUpserted` of an insert).
+    var self = this;
+    ['nInserted', 'nUpserted', 'nMatched', 'nModified', 'nRemoved'].forEach(function (k) {
+      if (!(k in self)) Object.defineProperty(self, k, { value: 0, enumerable: false, writable: true, configurable: true });
+    });
   }
   // The first write error as the legacy shell's WriteResult holds it: `code` and `errmsg`
   // shown, and the legacy WriteError's accessors (mongo/shell/bulk_api.js), whose toString
@@ -160,6 +167,7 @@
   BulkWriteResult.prototype.getWriteErrorCount = function () { return this.writeErrors.length; };
   BulkWriteResult.prototype.getWriteErrorAt = function (i) { return this.writeErrors[i] || null; };
   BulkWriteResult.prototype.getUpsertedIds = function () { return this.upserted; };
+  BulkWriteResult.prototype.getUpsertedIdAt = function (i) { return this.upserted[i]; };
   BulkWriteResult.prototype.hasWriteConcernError = function () { return false; };
   BulkWriteResult.prototype.getWriteConcernError = function () { return null; };
   BulkWriteResult.prototype.getRawResponse = function () { return Object.assign({}, this); };
@@ -329,6 +337,8 @@
   C.toString = function () { return this.getFullName(); };
   C.getDB = function () { return this._db; };
   C.getMongo = function () { return this._db.getMongo(); };
+  // The legacy collection's connection field (collection.js `this._mongo`), read by jstests.
+  Object.defineProperty(C, '_mongo', { get: function () { return this._db.getMongo(); }, enumerable: false, configurable: true });
   // validate(full): the validate command's reply (both shells; mongosh takes {full}).
   C.validate = function (full) {
     var cmd = { validate: this._name };

@@ -305,6 +305,24 @@
     if (!isWriteResult(res) && !res.ok) fail('command failed: ' + tojson(res), msg);
     return res;
   });
+  // The legacy shell's variant for replica-set suites (assert.js): a write concern error is
+  // not a failure; one server never answers one.
+  define(assert, 'commandWorkedIgnoringWriteConcernErrors', function (res, msg) {
+    checkReply(res, 'commandWorkedIgnoringWriteConcernErrors');
+    if (res instanceof Error || (!isWriteResult(res) && !res.ok) || writeErrorsOf(res).length) {
+      fail('command failed: ' + tojson(res), msg);
+    }
+    return res;
+  });
+  // The legacy shell's getLastError assertions (assert.gleSuccess, gleOK, gleError,
+  // gleErrorCode, gleErrorRegex) ask the server for `getLastError`, which MongoDB removed in 5.1
+  // (its 5.1 release notes: "Removed getLastError and getPrevError"); they fail naming
+  // themselves instead of with "not a callable function".
+  ['gleSuccess', 'gleOK', 'gleError', 'gleErrorCode', 'gleErrorRegex'].forEach(function (name) {
+    define(assert, name, function () {
+      fail('assert.' + name + ' needs the getLastError command, which MongoDB removed in 5.1: check the write\'s result instead');
+    });
+  });
   define(assert, 'commandFailed', function (res, msg) {
     checkReply(res, 'commandFailed');
     if (worked(res)) fail('command worked when it should have failed: ' + tojson(res), msg);
@@ -363,6 +381,13 @@
     var tolerance = Math.pow(10, -places) * Math.max(Math.abs(a), Math.abs(b), 1);
     if (Math.abs(a - b) <= tolerance) return;
     fail(a + ' is not equal to ' + b + ' within ' + places + ' places, diff: ' + (a - b), msg);
+  });
+  // The legacy shell's assert.closeWithinMS (assert.js): two times at most deltaMS apart.
+  define(assert, 'closeWithinMS', function (a, b, msg, deltaMS) {
+    if (deltaMS === undefined) deltaMS = 10;
+    var diff = Math.abs(Number(a) - Number(b));
+    if (diff <= deltaMS) return;
+    fail(a + ' is not equal to ' + b + ' within ' + deltaMS + ' millis, actual delta: ' + diff + ' millis', msg);
   });
   define(assert, 'between', function (a, b, c, msg, inclusive) {
     var ok = inclusive === false ? (a < b && b < c) : (a <= b && b <= c);
