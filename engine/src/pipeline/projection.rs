@@ -90,7 +90,17 @@ impl AggProjection {
 
     /// Applies the projection to one document (`$$ROOT` is the document).
     pub fn apply(&self, doc: &Document, context: &EvalContext) -> Result<Document> {
-        let vars = Vars::with_context(doc, context);
+        self.apply_with_meta(doc, context, None)
+    }
+
+    /// [`AggProjection::apply`] to a document carrying `meta` (`{$meta: "textScore"}`).
+    pub fn apply_with_meta(
+        &self,
+        doc: &Document,
+        context: &EvalContext,
+        meta: Option<&crate::expression::DocumentMeta>,
+    ) -> Result<Document> {
+        let vars = Vars::with_context(doc, context).with_meta(meta);
         match self.kind {
             Kind::Inclusion => {
                 let mut out = include(&self.root, doc);
