@@ -384,6 +384,8 @@ impl Expression {
             Expression::Path(p) => p.reads_document(),
             Expression::Array(items) => items.iter().any(Expression::reads_document),
             Expression::Object(fields) => fields.iter().any(|(_, e)| e.reads_document()),
+            // `$meta` reads the document's metadata (a count-only find would hand on none).
+            Expression::Operator { def, .. } if def.name == "$meta" => true,
             Expression::Operator { args, .. } => args.iter().any(Expression::reads_document),
         }
     }

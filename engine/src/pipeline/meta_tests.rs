@@ -397,3 +397,32 @@ fn a_text_search_must_start_the_pipeline() {
         "$match with $text is only allowed as the first pipeline stage"
     );
 }
+
+#[test]
+fn group_reads_the_score_of_each_document() {
+    // jstests/aggregation/bugs/server11675.js: "And can be used in $group".
+    let mut e = text_engine();
+    let scores = find_scores(&mut e);
+    let total: f64 = scores.iter().map(|(_, s)| s).sum();
+    let docs = run(
+        &mut e,
+        vec![
+            doc! {"$match": {"$text": {"$search": "cake"}}},
+            doc! {"$group": {"_id": null, "total": {"$sum": {"$meta": "textScore"}}}},
+        ],
+    );
+    assert_eq!(docs.len(), 1);
+    assert!(
+        (docs[0].get_f64("total").unwrap() - total).abs() < 1e-9,
+        "{docs:?}"
+    );
+    let docs = run(
+        &mut e,
+        vec![
+            doc! {"$match": {"_id": 1, "$text": {"$search": "cake"}}},
+            doc! {"$group": {"_id": {"$meta": "textScore"}, "s": {"$first": {"$meta": "textScore"}}}},
+        ],
+    );
+    let one = scores.iter().find(|(id, _)| *id == 1).unwrap().1;
+    assert_eq!(docs, vec![doc! {"_id": one, "s": one}]);
+}
