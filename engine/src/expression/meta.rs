@@ -146,9 +146,10 @@ impl MetaAvailable {
     }
 }
 
-/// Every `{$meta: <name>}` written in `v` (a stage's argument, an expression), outside
-/// `$literal`, in document order: what a stage reads, for the check against what is available.
-/// `skip` names fields whose values are not read here (a `$lookup`'s sub-pipeline).
+/// Every `{$meta: <name>}` written in `v` (a stage, an expression), outside `$literal` and
+/// outside the sub-pipelines of `$lookup` and `$unionWith` (pipelines of their own, which read
+/// only their own metadata), in document order: what a stage reads, for the check against
+/// what is available. `skip` names fields of `v` itself that are not read.
 pub fn metas_in(v: &Bson, skip: &[&str], out: &mut Vec<MetaField>) {
     match v {
         Bson::Document(d) => {
@@ -164,7 +165,11 @@ pub fn metas_in(v: &Bson, skip: &[&str], out: &mut Vec<MetaField>) {
                 if k == "$literal" || k == "$const" || skip.contains(&k.as_str()) {
                     continue;
                 }
-                metas_in(item, &[], out);
+                let inner: &[&str] = match k.as_str() {
+                    "$lookup" | "$unionWith" => &["pipeline"],
+                    _ => &[],
+                };
+                metas_in(item, inner, out);
             }
         }
         Bson::Array(items) => items.iter().for_each(|i| metas_in(i, &[], out)),
@@ -257,5 +262,15 @@ mod tests {
         });
         metas_in(&v, &["pipeline"], &mut out);
         assert_eq!(out, vec![MetaField::TextScore]);
+        // A `$lookup` anywhere (in a `$facet`) reads its sub-pipeline's metadata itself.
+        let mut out = Vec::new();
+        let facet = Bson::Document(doc! {"$facet": {"f": [
+            {"$lookup": {"from": "x", "as": "y", "pipeline": [
+                {"$project": {"s": {"$meta": "textScore"}}}
+            ]}},
+            {"$project": {"d": {"$meta": "geoNearDistance"}}},
+        ]}});
+        metas_in(&facet, &[], &mut out);
+        assert_eq!(out, vec![MetaField::GeoNearDistance]);
     }
 }

@@ -378,6 +378,18 @@ fn a_lookup_sub_pipeline_reads_only_its_own_metadata() {
         ],
     );
     assert_eq!(code, 40218);
+    // A `$lookup` inside a `$facet` still reads only its own sub-pipeline's metadata.
+    let docs = run(
+        &mut e,
+        vec![doc! {"$facet": {"f": [lookup(vec![
+            doc! {"$match": {"$text": {"$search": "bar apple banana hello"}}},
+            doc! {"$project": {"score": {"$meta": "textScore"}}},
+        ])]}}],
+    );
+    assert_eq!(
+        docs,
+        vec![doc! {"f": [{"_id": 100, "a": "foo", "as": [{"_id": 100, "score": 2.0}]}]}]
+    );
 }
 
 #[test]

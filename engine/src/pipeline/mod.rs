@@ -839,11 +839,7 @@ fn metadata_reads(items: &[Bson]) -> (bool, Option<MetaField>) {
                 geo_near: name == "$geoNear",
             };
         }
-        let skip: &[&str] = match name.as_str() {
-            "$lookup" | "$unionWith" => &["pipeline"],
-            _ => &[],
-        };
-        crate::expression::meta::metas_in(arg, skip, &mut reads);
+        crate::expression::meta::metas_in(item, &[], &mut reads);
         if DROPS_METADATA.contains(&name.as_str()) {
             break;
         }
