@@ -438,3 +438,28 @@ fn group_reads_the_score_of_each_document() {
     let one = scores.iter().find(|(id, _)| *id == 1).unwrap().1;
     assert_eq!(docs, vec![doc! {"_id": one, "s": one}]);
 }
+
+#[test]
+fn meta_fits_an_exclusion_project() {
+    // "Cannot use expression other than $meta in exclusion projection" (31252): $meta fits.
+    let mut e = text_engine();
+    let expected = find_scores(&mut e);
+    let docs = run(
+        &mut e,
+        vec![
+            doc! {"$match": {"$text": {"$search": "cake"}}},
+            doc! {"$project": {"tags": 0, "s": {"$meta": "textScore"}, "title": 0}},
+            doc! {"$sort": {"_id": 1}},
+        ],
+    );
+    let want: Vec<Document> = expected
+        .iter()
+        .map(|(id, s)| doc! {"_id": *id, "s": *s})
+        .collect();
+    assert_eq!(docs, want);
+    let (code, _) = error(
+        &mut e,
+        vec![doc! {"$project": {"tags": 0, "s": {"$add": [1, "$x"]}}}],
+    );
+    assert_eq!(code, 31252);
+}

@@ -107,7 +107,13 @@ impl AggProjection {
                 add_computed(&self.root, &mut out, &vars)?;
                 Ok(out)
             }
-            Kind::Exclusion => Ok(exclude(&self.root, doc)),
+            Kind::Exclusion => {
+                let mut out = exclude(&self.root, doc);
+                if has_computed(&self.root) {
+                    add_computed(&self.root, &mut out, &vars)?;
+                }
+                Ok(out)
+            }
             Kind::AddFields => {
                 let mut out = doc.clone();
                 add_computed(&self.root, &mut out, &vars)?;
@@ -333,6 +339,14 @@ impl<'s> Parser<'s> {
 
     fn computed(&mut self, path: &str, value: &Bson) -> Result<()> {
         let expr = Expression::parse_in(value, self.scope)?;
+        // `$meta` fits an exclusion as well as an inclusion (MongoDB's projection AST: a
+        // metadata field is neither), `{a: 0, score: {$meta: "textScore"}}`.
+        if let Bson::Document(d) = value
+            && d.len() == 1
+            && d.contains_key("$meta")
+        {
+            return self.insert(path, Field::Computed(Box::new(expr)));
+        }
         if self.kind == Some(Kind::Exclusion) {
             return Err(Error::location(
                 31252,
