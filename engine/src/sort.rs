@@ -244,6 +244,15 @@ fn parse_meta(key: &str, d: &Document) -> Result<SortKey> {
         Some(Bson::String(s)) if d.len() == 1 && s == "textScore" => Ok(SortKey::TextScore {
             name: key.to_string(),
         }),
+        // MongoDB 8.0's SortPattern names the search metadata it cannot sort by.
+        Some(Bson::String(s))
+            if d.len() == 1 && (s == "searchScore" || s == "searchHighlights") =>
+        {
+            Err(Error::location(
+                if s == "searchScore" { 31218 } else { 31219 },
+                format!("$meta sort by '{s}' metadata is not supported"),
+            ))
+        }
         Some(_) if d.len() == 1 => Err(Error::location(
             31138,
             format!(
@@ -363,6 +372,14 @@ mod tests {
         );
         assert_eq!(e(doc! {"a": {"x": 1}}).0, 17312);
         assert_eq!(e(doc! {"a": {"$meta": "nope"}}).0, 31138);
+        assert_eq!(
+            e(doc! {"a": {"$meta": "searchScore"}}),
+            (
+                31218,
+                "$meta sort by 'searchScore' metadata is not supported".to_string()
+            )
+        );
+        assert_eq!(e(doc! {"a": {"$meta": "searchHighlights"}}).0, 31219);
         assert!(
             SortSpec::parse(&doc! {"s": {"$meta": "textScore"}})
                 .unwrap()

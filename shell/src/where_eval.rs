@@ -303,6 +303,7 @@ pub(crate) fn run_with_where(
         let match_ctx = engine::matcher::MatchContext {
             where_evaluator: Some(&evaluator),
             map_reduce: Some(&evaluator),
+            meta: None,
         };
         engine.run_command_with(db, cmd, &match_ctx)
     };

@@ -91,6 +91,8 @@ fn parse<'c>(
     // by the matcher, which has no evaluation context: fix it to the command's time when parsed.
     let scope = scope.with_clock(&eval)?;
     let pipeline = Pipeline::parse(pipeline, &scope, collectionless)?.optimize(&scope)?;
+    // A stage reading metadata no query before it makes (40218).
+    pipeline.check_metadata()?;
     if let Some(writer) = pipeline.writer() {
         aggregate_write::check_read_concern(command, writer)?;
         aggregate_write::check_target(engine, db, writer.target())?;
@@ -279,16 +281,18 @@ fn execute(
         sessions: engine.sessions(),
         match_ctx: ctx,
         eval: &a.eval,
-        find_records: Some(crate::exec::matching_record_ids),
+        find_records: Some(crate::exec::matching_records),
         joined_limit: None,
         allow_disk_use: a.allow_disk_use,
     };
     let (input, find, pushed) = if a.pipeline.starts_with_source() {
-        (Vec::new(), None, 0)
+        ((Vec::new(), None), None, 0)
     } else {
         let p = a.pipeline.pushdown();
         // The filter sees the `let` values already computed (`$$NOW` included).
-        let spec = FindSpec::parse_in(p.filter, p.sort, None, p.skip, p.limit, &a.scope)?;
+        let mut spec = FindSpec::parse_in(p.filter, p.sort, None, p.skip, p.limit, &a.scope)?;
+        // The stages read the find's text scores or near distances (`{$meta: …}`).
+        spec.wants_metadata = a.pipeline.reads_meta();
         let query = CanonicalQuery::new(&spec).with_hint(a.hint);
         let coll = engine.catalog().collection(&a.ns);
         let counted = run == Run::Results
@@ -323,7 +327,13 @@ fn execute(
                         .0
                 }
             };
-            return run_stages(a, &cx, vec![Document::new(); n as usize], None, p.stages);
+            return run_stages(
+                a,
+                &cx,
+                (vec![Document::new(); n as usize], None),
+                None,
+                p.stages,
+            );
         }
         let next = a.pipeline.stages().get(p.stages);
         if run == Run::Results
@@ -338,7 +348,7 @@ fn execute(
         {
             let out = out.map_err(executor_error)?;
             let returned = out.len();
-            let mut executed = run_stages(a, &cx, out, None, p.stages + 1)?;
+            let mut executed = run_stages(a, &cx, (out, None), None, p.stages + 1)?;
             executed.pushed = p.stages;
             executed.counts.insert(0, returned);
             return Ok(executed);
@@ -348,9 +358,10 @@ fn execute(
             .map_err(executor_error)?;
         // The documents move on to the stages; explain needs only their number.
         let docs = std::mem::take(&mut execution.docs);
+        let meta = execution.meta.take();
         let returned = docs.len();
         (
-            docs,
+            (docs, meta),
             Some((execution, spec.filter.parsed_query(), returned)),
             p.stages,
         )
@@ -359,7 +370,7 @@ fn execute(
         run_stages(a, &cx, input, find, pushed)
     } else {
         Ok(Executed {
-            docs: input,
+            docs: input.0,
             find,
             pushed,
             counts: Vec::new(),
@@ -371,15 +382,22 @@ fn execute(
 fn run_stages(
     a: &Parsed<'_>,
     cx: &RunContext<'_>,
-    mut docs: Vec<Document>,
+    input: crate::pipeline::Batch,
     find: Option<(Execution, Document, usize)>,
     pushed: usize,
 ) -> Result<Executed> {
     let mut counts = Vec::new();
+    let (mut docs, mut meta) = input;
     // A writing stage (always last) runs in `aggregate`, with write access.
     let readers = a.pipeline.stages().len() - usize::from(a.pipeline.writer().is_some());
     for stage in a.pipeline.stages()[..readers].iter().skip(pushed) {
-        docs = stage.apply(docs, cx).map_err(executor_error)?;
+        if a.pipeline.reads_meta() {
+            (docs, meta) = stage
+                .apply_with_meta(docs, meta.take(), cx)
+                .map_err(executor_error)?;
+        } else {
+            docs = stage.apply(docs, cx).map_err(executor_error)?;
+        }
         counts.push(docs.len());
     }
     Ok(Executed {

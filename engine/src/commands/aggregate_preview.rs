@@ -66,7 +66,7 @@ pub fn preview_pipeline(
         sessions: engine.sessions(),
         match_ctx: ctx,
         eval: &eval,
-        find_records: Some(crate::exec::matching_record_ids),
+        find_records: Some(crate::exec::matching_records),
         joined_limit: None,
         allow_disk_use: true,
     };

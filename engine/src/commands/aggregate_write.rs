@@ -425,7 +425,7 @@ impl Merger<'_> {
             sessions: engine.sessions(),
             match_ctx: self.run.match_ctx,
             eval: self.run.eval,
-            find_records: Some(crate::exec::matching_record_ids),
+            find_records: Some(crate::exec::matching_records),
             joined_limit: None,
             allow_disk_use: true,
         };

@@ -625,6 +625,7 @@ mod tests {
         let ctx = crate::matcher::MatchContext {
             where_evaluator: Some(&EvenX),
             map_reduce: None,
+            meta: None,
         };
         let mut e = Engine::new();
         e.run_command("t", &doc! {"create": "c", "capped": true, "size": 4096});

@@ -128,6 +128,7 @@ impl<'a> CollectionScan<'a> {
             doc,
             key: None,
             text_score: None,
+            geo_near: None,
         }))
     }
 }

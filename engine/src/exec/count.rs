@@ -206,6 +206,7 @@ pub fn execute_count(
     Ok((
         root.n(),
         Execution {
+            meta: None,
             docs: Vec::new(),
             record_ids: Vec::new(),
             winner,

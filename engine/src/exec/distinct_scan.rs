@@ -111,6 +111,7 @@ impl<'a> DistinctScan<'a> {
             doc: None,
             key: Some(names.zip(key.iter().cloned()).collect()),
             text_score: None,
+            geo_near: None,
         })
     }
 }

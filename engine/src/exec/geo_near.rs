@@ -21,6 +21,8 @@ pub struct GeoNear<'a> {
     index: &'a Index,
     plan: GeoNearPlan,
     ctx: &'a MatchContext<'a>,
+    /// Whether each member carries its distance and nearest location (`$meta`).
+    with_meta: bool,
     /// The results, nearest last (popped from the end), once searched.
     ready: Option<Vec<(f64, u64)>>,
     common: CommonStats,
@@ -34,12 +36,14 @@ impl<'a> GeoNear<'a> {
         index: &'a Index,
         plan: GeoNearPlan,
         ctx: &'a MatchContext<'a>,
+        with_meta: bool,
     ) -> Self {
         GeoNear {
             coll,
             index,
             plan,
             ctx,
+            with_meta,
             ready: None,
             common: CommonStats::default(),
             keys_examined: 0,
@@ -101,16 +105,22 @@ fn check_in_range(spec: &Document, p: crate::geo::Pt) -> Result<()> {
 
 /// The distance of a document's nearest location on the plan's path.
 pub fn nearest(plan: &GeoNearPlan, doc: &Document) -> Option<f64> {
-    let mut best: Option<f64> = None;
+    nearest_location(plan, doc).map(|(d, _)| d)
+}
+
+/// The distance of a document's nearest location on the plan's path, and that location as
+/// stored (MongoDB's geoNearDistance and geoNearPoint metadata).
+pub fn nearest_location(plan: &GeoNearPlan, doc: &Document) -> Option<(f64, bson::Bson)> {
+    let mut best: Option<(f64, bson::Bson)> = None;
     let _ = crate::path::for_each_item(
         doc,
         &plan.path,
         crate::path::LeafArrays::NoExpand,
         &mut |item| {
-            if let Some((d, _)) = item.value.and_then(|v| plan.near.distance(v))
-                && best.is_none_or(|b| d < b)
+            if let Some((d, loc)) = item.value.and_then(|v| plan.near.distance(v))
+                && best.as_ref().is_none_or(|(b, _)| d < *b)
             {
-                best = Some(d);
+                best = Some((d, loc));
             }
             ControlFlow::Continue(())
         },
@@ -129,6 +139,10 @@ impl Stage for GeoNear<'_> {
             Some((rid, d)) => State::Advanced(Member {
                 record_id: Some(rid),
                 doc: Some(d.clone()),
+                geo_near: self
+                    .with_meta
+                    .then(|| nearest_location(&self.plan, d).map(Box::new))
+                    .flatten(),
                 ..Member::default()
             }),
             None if next.is_some() => State::NeedTime,

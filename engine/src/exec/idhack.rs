@@ -50,6 +50,7 @@ impl<'a> IdHack<'a> {
             doc: Some(doc.clone()),
             key: None,
             text_score: None,
+            geo_near: None,
         })
     }
 }

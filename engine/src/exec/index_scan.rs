@@ -519,6 +519,7 @@ impl<'a> IndexScan<'a> {
                     .collect(),
             ),
             text_score: None,
+            geo_near: None,
         };
         filter.filter.matches(&member.view())
     }
@@ -548,6 +549,7 @@ impl<'a> IndexScan<'a> {
             doc: None,
             key,
             text_score: None,
+            geo_near: None,
         })
     }
 

@@ -53,6 +53,9 @@ pub struct Member {
     pub key: Option<Vec<(String, Bson)>>,
     /// The text score, in a `$text` plan.
     pub text_score: Option<f64>,
+    /// A near search's distance and the location it was measured to (`{$meta:
+    /// "geoNearDistance"}`, `{$meta: "geoNearPoint"}`), when the find wants them.
+    pub geo_near: Option<Box<(f64, Bson)>>,
 }
 
 impl Member {
@@ -96,6 +99,16 @@ impl Member {
             doc.insert("$recordId", Bson::Int64(rid as i64));
         }
         doc
+    }
+
+    /// The metadata a pipeline reads with `$meta`: the text score, a near search's distance
+    /// and point.
+    pub fn metadata(&self) -> crate::expression::DocumentMeta {
+        crate::expression::DocumentMeta {
+            text_score: self.text_score,
+            geo_near_distance: self.geo_near.as_ref().map(|g| g.0),
+            geo_near_point: self.geo_near.as_ref().map(|g| g.1.clone()),
+        }
     }
 
     /// The document, moved out of the member (the result of a plan, at its root).
@@ -270,6 +283,13 @@ pub fn build<'a>(sol: &Solution, cx: ExecContext<'a>) -> Result<Box<dyn Stage + 
             planned_index(coll, &plan.index_name)?,
             (**plan).clone(),
             cx.match_ctx,
+            cx.query.spec.wants_metadata
+                || cx
+                    .query
+                    .spec
+                    .projection
+                    .as_ref()
+                    .is_some_and(crate::projection::Projection::needs_geo_near),
         )),
         Solution::Projection {
             kind,
@@ -315,6 +335,9 @@ fn build_all<'a>(children: &[Solution], cx: ExecContext<'a>) -> Result<Vec<Box<d
 /// The outcome of planning and running a find.
 pub struct Execution {
     pub docs: Vec<Document>,
+    /// Each document's metadata (text score, near distance and point), when the find
+    /// `wants_metadata` (`None` otherwise).
+    pub meta: Option<Vec<crate::expression::DocumentMeta>>,
     /// The record id of each result (`None` for results built from index keys alone).
     pub record_ids: Vec<Option<u64>>,
     pub winner: Solution,
@@ -329,6 +352,7 @@ impl Execution {
     /// An execution with one plan and nothing returned (commands whose root is not a find).
     pub fn single(winner: Solution, winner_stats: StageStats) -> Execution {
         Execution {
+            meta: None,
             docs: Vec::new(),
             record_ids: Vec::new(),
             winner,
@@ -349,7 +373,12 @@ pub fn execute(
 ) -> Result<Execution> {
     let ran = plan_and_run(coll, query, match_ctx, run_to_end)?;
     let record_ids = ran.members.iter().map(|m| m.record_id).collect();
+    let meta = query
+        .spec
+        .wants_metadata
+        .then(|| ran.members.iter().map(Member::metadata).collect());
     Ok(Execution {
+        meta,
         docs: ran
             .members
             .into_iter()
@@ -752,6 +781,7 @@ pub fn execute_distinct(
     }
     let record_ids = members.iter().map(|m| m.record_id).collect();
     Ok(Execution {
+        meta: None,
         docs: members
             .into_iter()
             .map(|m| m.into_find_result(query.spec))
@@ -795,6 +825,7 @@ pub fn explain_write<'a>(
         while !matches!(root.work()?, State::IsEof) {}
     }
     Ok(Execution {
+        meta: None,
         docs: Vec::new(),
         record_ids: Vec::new(),
         winner_stats: root.stats(),
@@ -813,6 +844,25 @@ pub fn matching_record_ids(
     let query = CanonicalQuery::new(spec);
     let ran = plan_and_run(coll, &query, match_ctx, true)?;
     Ok(ran.members.iter().filter_map(|m| m.record_id).collect())
+}
+
+/// [`matching_record_ids`] with each record's metadata (text score, near distance and point)
+/// when the find `wants_metadata`: what a pipeline stage reads a collection through
+/// (`RunContext::find_records`).
+pub fn matching_records(
+    coll: Option<&Collection>,
+    spec: &FindSpec,
+    match_ctx: &MatchContext<'_>,
+) -> Result<crate::query::FoundRecords> {
+    let query = CanonicalQuery::new(spec);
+    let ran = plan_and_run(coll, &query, match_ctx, true)?;
+    let with_id = || ran.members.iter().filter(|m| m.record_id.is_some());
+    Ok(crate::query::FoundRecords {
+        ids: with_id().filter_map(|m| m.record_id).collect(),
+        meta: spec
+            .wants_metadata
+            .then(|| with_id().map(Member::metadata).collect()),
+    })
 }
 
 use crate::query::FindSpec;

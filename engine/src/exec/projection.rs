@@ -39,14 +39,18 @@ impl<'a> Projection<'a> {
     fn step(&mut self) -> Result<State> {
         match self.child.work()? {
             State::Advanced(m) => {
-                let projected = self
-                    .spec
-                    .project_scored(&m.view(), self.ctx, m.text_score)?;
+                let projected = self.spec.project_scored(
+                    &m.view(),
+                    self.ctx,
+                    m.text_score,
+                    m.geo_near.as_deref(),
+                )?;
                 Ok(State::Advanced(Member {
                     record_id: m.record_id,
                     doc: Some(projected),
                     key: None,
                     text_score: m.text_score,
+                    geo_near: m.geo_near,
                 }))
             }
             other => Ok(other),

@@ -86,6 +86,7 @@ impl<'a> TextOr<'a> {
             doc: Some(doc.clone()),
             key: None,
             text_score: Some(score),
+            geo_near: None,
         }))
     }
 }

@@ -23,6 +23,7 @@ mod field_path;
 mod logical;
 mod math;
 pub mod memory;
+pub mod meta;
 mod named_args;
 mod object;
 pub mod operators;
@@ -41,10 +42,12 @@ use crate::error::{Error, Result};
 pub use context::EvalContext;
 pub use field_path::FieldPathExpr;
 pub use field_path::check_variable_name_for_write;
+pub use meta::{DocumentMeta, MetaAvailable, MetaField};
 use operators::OperatorDef;
 
 /// Operators that give a new value on every evaluation, never folded into constants.
-const NOT_FOLDABLE: &[&str] = &["$rand"];
+/// `$meta` reads the document's metadata, which a constant argument does not show.
+const NOT_FOLDABLE: &[&str] = &["$rand", "$meta"];
 
 /// A parsed expression.
 #[derive(Debug, Clone)]
@@ -75,6 +78,8 @@ pub struct Vars<'a> {
     pub bound: &'a [(String, Bson)],
     /// The command's time (`$$NOW`) and random generator (`$rand`).
     pub context: &'a EvalContext,
+    /// The document's metadata (`{$meta: "textScore"}`), when a query computed some.
+    pub meta: Option<&'a DocumentMeta>,
 }
 
 impl<'a> Vars<'a> {
@@ -90,7 +95,13 @@ impl<'a> Vars<'a> {
             current: doc,
             bound: &[],
             context,
+            meta: None,
         }
+    }
+
+    /// The same variables reading `meta` for `{$meta: …}`.
+    pub fn with_meta(self, meta: Option<&'a DocumentMeta>) -> Vars<'a> {
+        Vars { meta, ..self }
     }
 
     /// The same variables with more bound on top (`$let`, `$map`'s `as`): `bound` holds
@@ -373,6 +384,8 @@ impl Expression {
             Expression::Path(p) => p.reads_document(),
             Expression::Array(items) => items.iter().any(Expression::reads_document),
             Expression::Object(fields) => fields.iter().any(|(_, e)| e.reads_document()),
+            // `$meta` reads the document's metadata (a count-only find would hand on none).
+            Expression::Operator { def, .. } if def.name == "$meta" => true,
             Expression::Operator { args, .. } => args.iter().any(Expression::reads_document),
         }
     }

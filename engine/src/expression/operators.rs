@@ -51,6 +51,7 @@ pub const FAMILIES: &[&[OperatorDef]] = &[
     super::convert::OPERATORS,
     super::string::OPERATORS,
     super::date::OPERATORS,
+    super::meta::OPERATORS,
 ];
 
 /// The operator named `name` (with its `$`).

@@ -92,7 +92,10 @@ pub fn eval(
                 None => Ok(false),
             }
         }
-        Expr::Expression(e) => Ok(crate::expression::truthy(&e.evaluate(doc)?)),
+        Expr::Expression(e) => {
+            let vars = crate::expression::Vars::new(doc).with_meta(ctx.meta);
+            Ok(crate::expression::truthy(&e.eval(&vars)?))
+        }
         Expr::Where(code) => match ctx.where_evaluator {
             Some(w) => w.evaluate(code, doc),
             None => Err(Error::bad_value("no globalScriptEngine in $where parsing")),

@@ -49,6 +49,26 @@ pub trait WhereEvaluator {
 pub struct MatchContext<'a> {
     pub where_evaluator: Option<&'a dyn WhereEvaluator>,
     pub map_reduce: Option<&'a dyn crate::javascript::MapReduceEvaluator>,
+    /// The metadata of the document being matched, which `$expr` reads with `{$meta: …}`
+    /// (a pipeline's `$match` over documents a `$text` or near search scored).
+    pub meta: Option<&'a crate::expression::DocumentMeta>,
+}
+
+impl<'a> MatchContext<'a> {
+    /// The same context matching a document that carries `meta`.
+    pub fn with_meta<'b>(
+        &self,
+        meta: Option<&'b crate::expression::DocumentMeta>,
+    ) -> MatchContext<'b>
+    where
+        'a: 'b,
+    {
+        MatchContext {
+            where_evaluator: self.where_evaluator,
+            map_reduce: self.map_reduce,
+            meta,
+        }
+    }
 }
 
 impl std::fmt::Debug for MatchContext<'_> {

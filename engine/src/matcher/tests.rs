@@ -383,6 +383,7 @@ fn where_needs_an_evaluator() {
     let ctx = super::MatchContext {
         where_evaluator: Some(&Always),
         map_reduce: None,
+        meta: None,
     };
     assert!(f.matches_with(&d, &ctx).unwrap());
     assert_eq!(

@@ -16,6 +16,9 @@
 //! whether the pipeline runs without a collection). Evaluation gets a [`RunContext`] with the
 //! catalog (read-only; for `$lookup`-like stages), the database name and the `$where` context.
 //!
+//! Per-document metadata (`{$meta: "textScore"}`, a near search's distance and point) travels
+//! beside the documents in pipelines that read it: see [`Stage::apply_with_meta`].
+//!
 //! Documents are materialised between stages (`Vec<Document>`): Sprout's collections live in
 //! memory, and a vector keeps the interface simple for stage authors.
 
@@ -33,6 +36,8 @@ mod count_input_tests;
 mod error_table_tests;
 #[cfg(test)]
 mod limits_tests;
+#[cfg(test)]
+mod meta_tests;
 #[cfg(test)]
 pub(crate) mod test_support {
     use bson::Document;
@@ -58,7 +63,7 @@ use bson::{Bson, Document};
 
 use crate::catalog::Catalog;
 use crate::error::{Error, ErrorCode, Result};
-use crate::expression::{EvalContext, Scope};
+use crate::expression::{DocumentMeta, EvalContext, MetaAvailable, MetaField, Scope};
 use crate::matcher::MatchContext;
 
 /// One parsed pipeline stage.
@@ -72,6 +77,22 @@ pub trait Stage {
 
     /// Transforms the documents that flow in into the documents that flow out.
     fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>>;
+
+    /// [`Stage::apply`] in a pipeline that reads metadata (`{$meta: "textScore"}`): `meta`, when
+    /// given, holds each input document's (MongoDB's `DocumentMetadataFields`), and the stage
+    /// returns its output's. By default the stage's documents carry none (MongoDB's `$group`,
+    /// `$bucket`…: new documents); a stage that keeps its documents (`$match`, `$sort`,
+    /// `$limit`, `$project`…) keeps their metadata, one that makes it (`$geoNear`) sets it.
+    /// The aggregate calls it only for pipelines that read metadata, so the others pay nothing.
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<Batch> {
+        let _ = meta;
+        Ok((self.apply(input, cx)?, None))
+    }
 
     /// Whether the stage reads its input without keeping it ([`Stage::apply_in_place`] is
     /// cheaper than a copy of the documents handed to [`Stage::apply`]).
@@ -165,6 +186,83 @@ pub trait Stage {
     fn as_writer(&self) -> Option<&dyn WriteStage> {
         None
     }
+}
+
+/// Documents and, in a pipeline that reads metadata, each one's ([`Stage::apply_with_meta`]).
+pub type Batch = (Vec<Document>, Option<Vec<DocumentMeta>>);
+
+/// A stage that keeps or drops documents without changing them (`$match`) keeps the metadata
+/// of those it keeps.
+pub fn filter_meta(
+    input: Vec<Document>,
+    meta: Option<Vec<DocumentMeta>>,
+    mut keep: impl FnMut(&Document, Option<&DocumentMeta>) -> Result<bool>,
+) -> Result<Batch> {
+    let Some(meta) = meta else {
+        let mut out = Vec::with_capacity(input.len());
+        for d in input {
+            if keep(&d, None)? {
+                out.push(d);
+            }
+        }
+        return Ok((out, None));
+    };
+    let mut out = Vec::with_capacity(input.len());
+    let mut out_meta = Vec::with_capacity(input.len());
+    for (d, m) in input.into_iter().zip(meta) {
+        if keep(&d, Some(&m))? {
+            out.push(d);
+            out_meta.push(m);
+        }
+    }
+    Ok((out, Some(out_meta)))
+}
+
+/// A stage that makes one document of each (`$project`, `$addFields`) gives it the metadata of
+/// the document it was made from (MongoDB's projections copy the input's metadata).
+pub fn map_meta(
+    input: Vec<Document>,
+    meta: Option<Vec<DocumentMeta>>,
+    mut f: impl FnMut(Document, Option<&DocumentMeta>) -> Result<Document>,
+) -> Result<Batch> {
+    match meta {
+        None => {
+            let out = input
+                .into_iter()
+                .map(|d| f(d, None))
+                .collect::<Result<_>>()?;
+            Ok((out, None))
+        }
+        Some(meta) => {
+            let out = input
+                .into_iter()
+                .zip(&meta)
+                .map(|(d, m)| f(d, Some(m)))
+                .collect::<Result<_>>()?;
+            Ok((out, Some(meta)))
+        }
+    }
+}
+
+/// [`Stage::apply_with_meta`] for a stage whose every output comes from one input document and
+/// keeps its metadata (`$unwind` copies it to each element's document): the stage runs one
+/// document at a time when there is metadata to copy.
+pub fn apply_each_with_meta(
+    stage: &dyn Stage,
+    input: Vec<Document>,
+    meta: Option<Vec<DocumentMeta>>,
+    cx: &RunContext<'_>,
+) -> Result<Batch> {
+    let Some(meta) = meta else {
+        return Ok((stage.apply(input, cx)?, None));
+    };
+    let (mut out, mut out_meta) = (Vec::with_capacity(input.len()), Vec::new());
+    for (d, m) in input.into_iter().zip(meta) {
+        let made = stage.apply(vec![d], cx)?;
+        out_meta.extend(std::iter::repeat_n(m, made.len()));
+        out.extend(made);
+    }
+    Ok((out, Some(out_meta)))
 }
 
 /// The paths a stage may change (MongoDB's `DocumentSource::GetModPathsReturn`).
@@ -320,13 +418,13 @@ pub struct RunContext<'a> {
     pub allow_disk_use: bool,
 }
 
-/// The record ids a parsed filter selects in a collection, in the chosen plan's order
-/// (`crate::exec::matching_record_ids`).
+/// The record ids a parsed filter selects in a collection, in the chosen plan's order, with
+/// their metadata when the spec `wants_metadata` (`crate::exec::matching_records`).
 pub type RecordFinder = for<'c, 'm> fn(
     Option<&'c crate::catalog::Collection>,
     &crate::query::FindSpec,
     &MatchContext<'m>,
-) -> Result<Vec<u64>>;
+) -> Result<crate::query::FoundRecords>;
 
 /// Where a pipeline's documents come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -430,6 +528,11 @@ pub const MAX_PIPELINE_LENGTH: usize = 1000;
 #[derive(Debug)]
 pub struct Pipeline {
     stages: Vec<Box<dyn Stage>>,
+    /// Whether a stage reads metadata with `{$meta: …}` (the stages then carry it).
+    reads_meta: bool,
+    /// The first metadata a stage reads that neither a leading `$text` search nor a leading
+    /// `$geoNear` makes available (error 40218 when the pipeline is prepared).
+    unavailable: Option<MetaField>,
 }
 
 impl Pipeline {
@@ -494,9 +597,31 @@ impl Pipeline {
             };
             stages.push(parse_stage(spec, &cx)?);
         }
-        let pipeline = Pipeline { stages };
+        let (reads_meta, unavailable) = metadata_reads(items);
+        let pipeline = Pipeline {
+            stages,
+            reads_meta,
+            unavailable,
+        };
         pipeline.validate(input)?;
         Ok(pipeline)
+    }
+
+    /// Whether a stage reads metadata (`{$meta: …}`): the find before the stages then keeps
+    /// it (`FindSpec::wants_metadata`) and the stages carry it.
+    pub fn reads_meta(&self) -> bool {
+        self.reads_meta
+    }
+
+    /// Error 40218 when a stage reads the text score without a leading `$text` search, or a
+    /// near search's distance or point without a leading `$geoNear` (MongoDB's
+    /// `Pipeline::getDependencies` with `DepsTracker::kDefaultUnavailableMetadata`, when the
+    /// executor is prepared: for a `$lookup`'s or `$unionWith`'s sub-pipeline, when it runs).
+    pub fn check_metadata(&self) -> Result<()> {
+        match self.unavailable {
+            Some(field) => Err(field.unavailable_error()),
+            None => Ok(()),
+        }
     }
 
     /// Position rules that need the whole pipeline, in MongoDB's order: the owner of a
@@ -528,6 +653,17 @@ impl Pipeline {
             }
         }
         for (i, stage) in self.stages.iter().enumerate() {
+            // MongoDB 8.0's Pipeline::validateCommon: a text search is the query the pipeline
+            // starts from (jstests/aggregation/bugs/server11675.js).
+            if i > 0
+                && let Some(QueryPart::Filter(f)) = stage.query_part()
+                && stages::filter_has_text(f)
+            {
+                return Err(Error::location(
+                    17313,
+                    "$match with $text is only allowed as the first pipeline stage",
+                ));
+            }
             if stage.is_source() && i > 0 {
                 return Err(Error::location(
                     40602,
@@ -640,19 +776,34 @@ impl Pipeline {
         input: Vec<Document>,
         cx: &RunContext<'_>,
     ) -> Result<Vec<Document>> {
+        Ok(self.run_from_with_meta(first, input, None, cx)?.0)
+    }
+
+    /// [`Pipeline::run_from`] over documents with their metadata (`meta`, when a query made
+    /// some): a pipeline that reads metadata carries it from stage to stage.
+    pub fn run_from_with_meta(
+        &self,
+        first: usize,
+        input: Vec<Document>,
+        meta: Option<Vec<DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<Batch> {
         // Only the last stage's documents are the pipeline's result (see `joined_limit`).
         let inner = RunContext {
             joined_limit: None,
             ..*cx
         };
         let last = self.stages.len().saturating_sub(1);
-        self.stages
-            .iter()
-            .enumerate()
-            .skip(first)
-            .try_fold(input, |docs, (i, stage)| {
-                stage.apply(docs, if i == last { cx } else { &inner })
-            })
+        let mut batch = (input, meta);
+        for (i, stage) in self.stages.iter().enumerate().skip(first) {
+            let scx = if i == last { cx } else { &inner };
+            batch = if self.reads_meta {
+                stage.apply_with_meta(batch.0, batch.1, scx)?
+            } else {
+                (stage.apply(batch.0, scx)?, None)
+            };
+        }
+        Ok(batch)
     }
 
     /// Runs every stage in order over `input`.
@@ -667,6 +818,45 @@ impl Pipeline {
             .map(|s| Bson::Document(s.serialize()))
             .collect()
     }
+}
+
+/// Stages after which no metadata is left: they make new documents (MongoDB's dependency
+/// analysis stops at their `EXHAUSTIVE_ALL`).
+const DROPS_METADATA: &[&str] = &[
+    "$group",
+    "$bucket",
+    "$bucketAuto",
+    "$count",
+    "$sortByCount",
+    "$facet",
+];
+
+/// Whether a pipeline's stages read metadata, and the first they read that is not available
+/// (see [`Pipeline::check_metadata`]). A leading `$match` with `$text` makes the text score
+/// available, a leading `$geoNear` the distance and point; a `$lookup`'s or `$unionWith`'s
+/// sub-pipeline is its own pipeline, with its own leading stage (the outer document's
+/// metadata does not reach it: jstests/aggregation/sources/lookup/lookup_contains_text.js).
+fn metadata_reads(items: &[Bson]) -> (bool, Option<MetaField>) {
+    let mut available = MetaAvailable::default();
+    let mut reads = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let Some((name, arg)) = item.as_document().and_then(|d| d.iter().next()) else {
+            continue;
+        };
+        if i == 0 {
+            available = MetaAvailable {
+                text_score: name == "$match"
+                    && arg.as_document().is_some_and(stages::filter_has_text),
+                geo_near: name == "$geoNear",
+            };
+        }
+        crate::expression::meta::metas_in(item, &[], &mut reads);
+        if DROPS_METADATA.contains(&name.as_str()) {
+            break;
+        }
+    }
+    let unavailable = reads.iter().copied().find(|f| !available.allows(*f));
+    (!reads.is_empty(), unavailable)
 }
 
 fn collection_required(stage: &str) -> Error {

@@ -29,8 +29,8 @@ const MAX_REWRITES: usize = 10_000;
 impl Pipeline {
     /// The pipeline rewritten as MongoDB's optimizer does (`scope`: the command's `let`
     /// variables, to re-parse merged and split filters).
-    pub fn optimize(self, scope: &Scope) -> Result<Pipeline> {
-        let mut stages = self.stages;
+    pub fn optimize(mut self, scope: &Scope) -> Result<Pipeline> {
+        let mut stages = std::mem::take(&mut self.stages);
         let mut rewrites = 0;
         let mut i = 0;
         while i + 1 < stages.len() && rewrites < MAX_REWRITES {
@@ -63,7 +63,11 @@ impl Pipeline {
                 stages[i - 1].output_read_only(fields);
             }
         }
-        Ok(Pipeline { stages })
+        Ok(Pipeline {
+            stages,
+            reads_meta: self.reads_meta,
+            unavailable: self.unavailable,
+        })
     }
 }
 
@@ -82,6 +86,9 @@ enum Rewrite {
 fn rewrite_pair(first: &dyn Stage, second: &dyn Stage, scope: &Scope) -> Result<Option<Rewrite>> {
     let boxed = |s: Box<dyn Stage>| Some(Rewrite::Replace(vec![s]));
     Ok(match (first.query_part(), second.query_part()) {
+        // A filter reading metadata (`$expr` with `{$meta: "textScore"}`) stays a stage of its
+        // own: merged into a leading `$text` match it would run in the find, before any score.
+        (Some(QueryPart::Filter(_)), Some(QueryPart::Filter(b))) if reads_meta(b) => None,
         (Some(QueryPart::Filter(a)), Some(QueryPart::Filter(b))) => {
             boxed(Box::new(Match::new(&merged_filter(a, b), scope)?))
         }
@@ -183,6 +190,13 @@ fn renamed_key(key: &str, renames: &[(String, String)]) -> Option<String> {
         Some(r) => format!("{old}.{r}"),
         None => old.clone(),
     })
+}
+
+/// Whether a filter reads metadata with `{$meta: …}` (in `$expr`).
+fn reads_meta(filter: &Document) -> bool {
+    let mut found = Vec::new();
+    crate::expression::meta::metas_in(&Bson::Document(filter.clone()), &[], &mut found);
+    !found.is_empty()
 }
 
 /// The paths a filter reads, or `None` when it reads the whole document or cannot be

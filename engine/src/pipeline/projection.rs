@@ -90,14 +90,30 @@ impl AggProjection {
 
     /// Applies the projection to one document (`$$ROOT` is the document).
     pub fn apply(&self, doc: &Document, context: &EvalContext) -> Result<Document> {
-        let vars = Vars::with_context(doc, context);
+        self.apply_with_meta(doc, context, None)
+    }
+
+    /// [`AggProjection::apply`] to a document carrying `meta` (`{$meta: "textScore"}`).
+    pub fn apply_with_meta(
+        &self,
+        doc: &Document,
+        context: &EvalContext,
+        meta: Option<&crate::expression::DocumentMeta>,
+    ) -> Result<Document> {
+        let vars = Vars::with_context(doc, context).with_meta(meta);
         match self.kind {
             Kind::Inclusion => {
                 let mut out = include(&self.root, doc);
                 add_computed(&self.root, &mut out, &vars)?;
                 Ok(out)
             }
-            Kind::Exclusion => Ok(exclude(&self.root, doc)),
+            Kind::Exclusion => {
+                let mut out = exclude(&self.root, doc);
+                if has_computed(&self.root) {
+                    add_computed(&self.root, &mut out, &vars)?;
+                }
+                Ok(out)
+            }
             Kind::AddFields => {
                 let mut out = doc.clone();
                 add_computed(&self.root, &mut out, &vars)?;
@@ -346,6 +362,14 @@ impl<'s> Parser<'s> {
 
     fn computed(&mut self, path: &str, value: &Bson) -> Result<()> {
         let expr = Expression::parse_in(value, self.scope)?;
+        // `$meta` fits an exclusion as well as an inclusion (MongoDB's projection AST: a
+        // metadata field is neither), `{a: 0, score: {$meta: "textScore"}}`.
+        if let Bson::Document(d) = value
+            && d.len() == 1
+            && d.contains_key("$meta")
+        {
+            return self.insert(path, Field::Computed(Box::new(expr)));
+        }
         if self.kind == Some(Kind::Exclusion) {
             return Err(Error::location(
                 31252,

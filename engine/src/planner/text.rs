@@ -101,7 +101,8 @@ pub fn plan_text(coll: Option<&Collection>, q: &CanonicalQuery<'_>) -> Result<So
         filter: Filter::all_of(rest.iter().map(|c| &c.clause)),
         doc,
     });
-    let wants_score = q.spec.sort.as_ref().is_some_and(|s| s.needs_text_score())
+    let wants_score = q.spec.wants_metadata
+        || q.spec.sort.as_ref().is_some_and(|s| s.needs_text_score())
         || q.spec
             .projection
             .as_ref()
@@ -145,6 +146,7 @@ fn plan_text_under_or(
             let spec = crate::query::FindSpec {
                 sort: q.spec.sort.clone(),
                 projection: q.spec.projection.clone(),
+                wants_metadata: q.spec.wants_metadata,
                 ..crate::query::FindSpec::of_filter(branch.clone())
             };
             let branch_query = CanonicalQuery::new(&spec);

@@ -8,10 +8,10 @@ use crate::expression::Vars;
 
 struct Ctx<'a> {
     root: &'a Document,
-    input: &'a ProjectionInput,
+    input: &'a ProjectionInput<'a>,
 }
 
-pub fn apply(p: &Projection, doc: &Document, input: &ProjectionInput) -> Result<Document> {
+pub fn apply(p: &Projection, doc: &Document, input: &ProjectionInput<'_>) -> Result<Document> {
     let ctx = Ctx { root: doc, input };
     match p.mode {
         Mode::Inclusion => include_doc(&p.root, doc, &ctx, p.positional),
@@ -130,6 +130,17 @@ fn add_computed(
                 MetaKind::SortKey => {
                     if let Some(key) = &ctx.input.sort_key {
                         out.insert(k.clone(), key.clone());
+                    }
+                }
+                // The find checked that a near search computes them (40218 otherwise).
+                MetaKind::GeoNearDistance => {
+                    if let Some((d, _)) = ctx.input.geo_near {
+                        out.insert(k.clone(), *d);
+                    }
+                }
+                MetaKind::GeoNearPoint => {
+                    if let Some((_, point)) = ctx.input.geo_near {
+                        out.insert(k.clone(), point.clone());
                     }
                 }
             },

@@ -30,6 +30,8 @@ pub struct Projection {
     text_score: bool,
     /// Whether `{$meta: "sortKey"}` is asked for.
     sort_key: bool,
+    /// Whether `{$meta: "geoNearDistance"}` or `{$meta: "geoNearPoint"}` is asked for.
+    geo_near: bool,
 }
 
 /// Inclusion or exclusion.
@@ -46,6 +48,16 @@ struct Node {
     /// Whether the positional path (`a.b.$`) goes through this level: the first array met
     /// along it is cut down to the element the query matched.
     positional: bool,
+}
+
+impl Node {
+    fn has_meta(&self, kind: MetaKind) -> bool {
+        self.fields.iter().any(|(_, a)| match a {
+            Action::Meta(k) => *k == kind,
+            Action::Sub(n) => n.has_meta(kind),
+            _ => false,
+        })
+    }
 }
 
 /// What a projection does with one field.
@@ -77,15 +89,19 @@ pub enum MetaKind {
     IndexKey,
     RecordId,
     SortKey,
+    GeoNearDistance,
+    GeoNearPoint,
 }
 
 /// What applying a projection needs besides the document: the metadata a plan computed.
 #[derive(Debug, Clone, Default)]
-pub struct ProjectionInput {
+pub struct ProjectionInput<'a> {
     /// The filter's elemMatchKey for this document (for `a.$`).
     pub elem_match_key: Option<usize>,
     /// The text score, when a `$text` query computed one (`{$meta: "textScore"}`).
     pub text_score: Option<f64>,
+    /// A near search's distance and point (`{$meta: "geoNearDistance"}`, `"geoNearPoint"`).
+    pub geo_near: Option<&'a (f64, Bson)>,
     /// The index key the document was found through (`{$meta: "indexKey"}`); a collection
     /// scan has none and the field is left out.
     pub index_key: Option<Document>,
@@ -122,13 +138,23 @@ impl Projection {
         self.text_score
     }
 
+    /// Whether the first `$meta` of a near search projected is the distance.
+    pub fn needs_geo_near_distance(&self) -> bool {
+        self.root.has_meta(MetaKind::GeoNearDistance)
+    }
+
+    /// Whether a near search's distance or point is projected.
+    pub fn needs_geo_near(&self) -> bool {
+        self.geo_near
+    }
+
     /// Whether the projection shows the sort key (`{$meta: "sortKey"}`).
     pub fn needs_sort_key(&self) -> bool {
         self.sort_key
     }
 
     /// Applies the projection to one document.
-    pub fn apply(&self, doc: &Document, input: &ProjectionInput) -> Result<Document> {
+    pub fn apply(&self, doc: &Document, input: &ProjectionInput<'_>) -> Result<Document> {
         apply::apply(self, doc, input)
     }
 }

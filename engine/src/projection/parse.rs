@@ -23,6 +23,7 @@ struct Parser<'s> {
     elem_match_seen: bool,
     text_score: bool,
     sort_key: bool,
+    geo_near: bool,
     root: Node,
     id_seen: bool,
 }
@@ -38,6 +39,7 @@ pub fn parse(spec: &Document, scope: &Scope) -> Result<Option<Projection>> {
         elem_match_seen: false,
         text_score: false,
         sort_key: false,
+        geo_near: false,
         root: Node::default(),
         id_seen: false,
     };
@@ -67,6 +69,7 @@ pub fn parse(spec: &Document, scope: &Scope) -> Result<Option<Projection>> {
         positional: p.positional_seen,
         text_score: p.text_score,
         sort_key: p.sort_key,
+        geo_near: p.geo_near,
     }))
 }
 
@@ -202,6 +205,8 @@ impl Parser<'_> {
                         "indexKey" => MetaKind::IndexKey,
                         "recordId" => MetaKind::RecordId,
                         "sortKey" => MetaKind::SortKey,
+                        "geoNearDistance" => MetaKind::GeoNearDistance,
+                        "geoNearPoint" => MetaKind::GeoNearPoint,
                         other => {
                             return Err(Error::location(
                                 17308,
@@ -218,6 +223,9 @@ impl Parser<'_> {
                 }
                 if kind == MetaKind::SortKey {
                     self.sort_key = true;
+                }
+                if matches!(kind, MetaKind::GeoNearDistance | MetaKind::GeoNearPoint) {
+                    self.geo_near = true;
                 }
                 self.set_kind(path, Kind::Neutral)?;
                 self.insert(path, Action::Meta(kind))

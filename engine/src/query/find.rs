@@ -31,6 +31,10 @@ pub struct FindSpec {
     /// `returnKey`: each result is the index key it was found through (`{}` without one),
     /// field by key-pattern field; the projection is not applied.
     pub return_key: bool,
+    /// Whether each result's metadata is kept for the caller (a pipeline that reads
+    /// `{$meta: "textScore"}` or a near search's distance after the find): the text plan then
+    /// scores, and the execution hands the metadata on (`Execution::meta`).
+    pub wants_metadata: bool,
 }
 
 impl FindSpec {
@@ -47,6 +51,7 @@ impl FindSpec {
             allow_disk_use: true,
             show_record_id: false,
             return_key: false,
+            wants_metadata: false,
         }
     }
 
@@ -140,6 +145,19 @@ impl FindSpec {
                 "query requires text score metadata, but it is not available",
             ));
         }
+        // A near search's distance and point exist only under `$near`/`$nearSphere`
+        // (DepsTracker::kDefaultUnavailableMetadata: 40218 as for the text score).
+        if let Some(p) = &projection
+            && p.needs_geo_near()
+            && !filter.has_near()
+        {
+            let field = if p.needs_geo_near_distance() {
+                crate::expression::MetaField::GeoNearDistance
+            } else {
+                crate::expression::MetaField::GeoNearPoint
+            };
+            return Err(field.unavailable_error());
+        }
         // MongoDB 8.0's canonical_query.cpp: the sort key metadata exists only under a sort.
         if sort.is_none() && projection.as_ref().is_some_and(Projection::needs_sort_key) {
             return Err(Error::bad_value(
@@ -157,12 +175,13 @@ impl FindSpec {
             allow_disk_use: true,
             show_record_id: false,
             return_key: false,
+            wants_metadata: false,
         })
     }
 
     /// Applies the projection (if any) to a document the filter matched.
     pub fn project(&self, doc: &Document, ctx: &MatchContext<'_>) -> Result<Document> {
-        self.project_scored(doc, ctx, None)
+        self.project_scored(doc, ctx, None, None)
     }
 
     /// Applies the projection with the text score a `$text` plan computed for the document.
@@ -171,6 +190,7 @@ impl FindSpec {
         doc: &Document,
         ctx: &MatchContext<'_>,
         text_score: Option<f64>,
+        geo_near: Option<&(f64, bson::Bson)>,
     ) -> Result<Document> {
         let Some(p) = &self.projection else {
             return Ok(doc.clone());
@@ -189,6 +209,7 @@ impl FindSpec {
             &ProjectionInput {
                 elem_match_key,
                 text_score,
+                geo_near,
                 sort_key,
                 ..ProjectionInput::default()
             },
@@ -369,4 +390,12 @@ mod tests {
         );
         assert_eq!(r.get_i32("code").unwrap(), 40218);
     }
+}
+
+/// The records a find selects, in result order, and their metadata when it `wants_metadata`:
+/// what a pipeline stage reads a collection through (`RunContext::find_records`).
+#[derive(Debug, Clone, Default)]
+pub struct FoundRecords {
+    pub ids: Vec<u64>,
+    pub meta: Option<Vec<crate::expression::DocumentMeta>>,
 }

@@ -6,4 +6,4 @@ pub mod canonical;
 mod find;
 
 pub use canonical::CanonicalQuery;
-pub use find::{FindSpec, run_find, run_find_with};
+pub use find::{FindSpec, FoundRecords, run_find, run_find_with};

@@ -79,6 +79,7 @@ fn run(e: &mut Engine, cmd: Document) -> Document {
     let ctx = MatchContext {
         where_evaluator: None,
         map_reduce: Some(&Fake),
+        meta: None,
     };
     e.run_command_with("t", &cmd, &ctx)
 }

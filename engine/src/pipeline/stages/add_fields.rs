@@ -39,6 +39,17 @@ impl Stage for AddFields {
             .collect()
     }
 
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<crate::expression::DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        crate::pipeline::map_meta(input, meta, |d, m| {
+            self.projection.apply_with_meta(&d, cx.eval, m)
+        })
+    }
+
     fn modified_paths(&self) -> ModifiedPaths {
         self.projection.modified_paths()
     }

@@ -84,12 +84,13 @@ pub fn parse(arg: &Bson, cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
     Ok(Box::new(Facet { facets }))
 }
 
-impl Stage for Facet {
-    fn name(&self) -> &'static str {
-        "$facet"
-    }
-
-    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+impl Facet {
+    fn facet(
+        &self,
+        input: Vec<Document>,
+        meta: Option<&[crate::expression::DocumentMeta]>,
+        cx: &RunContext<'_>,
+    ) -> Result<Vec<Document>> {
         let mut out = Document::new();
         // The facets' documents become one document, not the elements of a `$lookup` array.
         let cx = RunContext {
@@ -98,7 +99,8 @@ impl Stage for Facet {
         };
         let mut used = 0usize;
         for (name, pipeline) in &self.facets {
-            let docs = pipeline.run(input.clone(), &cx)?;
+            let meta = meta.filter(|_| pipeline.reads_meta()).map(<[_]>::to_vec);
+            let docs = pipeline.run_from_with_meta(0, input.clone(), meta, &cx)?.0;
             for doc in &docs {
                 used += crate::value::bson_size::document_size(doc);
                 if used > MAX_FACET_OUTPUT_BYTES {
@@ -111,6 +113,27 @@ impl Stage for Facet {
             );
         }
         Ok(vec![out])
+    }
+}
+
+impl Stage for Facet {
+    fn name(&self) -> &'static str {
+        "$facet"
+    }
+
+    fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        self.facet(input, None, cx)
+    }
+
+    /// Each facet reads the documents with their metadata (its sub-pipelines may read
+    /// `{$meta: "textScore"}` after a leading `$text` search); the one output document has none.
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<crate::expression::DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        Ok((self.facet(input, meta.as_deref(), cx)?, None))
     }
 
     fn serialize(&self) -> Document {

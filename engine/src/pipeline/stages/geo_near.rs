@@ -188,6 +188,38 @@ impl Stage for GeoNear {
     }
 
     fn apply(&self, _input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
+        Ok(self.run(cx, false)?.0)
+    }
+
+    /// Sets each document's `geoNearDistance` and `geoNearPoint` metadata as MongoDB's
+    /// GEO_NEAR stage does (the distance before `distanceMultiplier`, which only the
+    /// `distanceField` gets: DocumentSourceGeoNearCursor::transformDoc).
+    fn apply_with_meta(
+        &self,
+        _input: Vec<Document>,
+        _meta: Option<Vec<crate::expression::DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        let (docs, meta) = self.run(cx, true)?;
+        Ok((docs, Some(meta)))
+    }
+
+    fn serialize(&self) -> Document {
+        let mut spec = self.spec.clone();
+        if !self.query.is_empty() {
+            spec.insert("query", self.query.clone());
+        }
+        doc! {"$geoNear": spec}
+    }
+}
+
+impl GeoNear {
+    /// The documents nearest first, with their metadata when `with_meta`.
+    fn run(
+        &self,
+        cx: &RunContext<'_>,
+        with_meta: bool,
+    ) -> Result<(Vec<Document>, Vec<crate::expression::DocumentMeta>)> {
         let Some(coll_name) = cx.collection else {
             return Err(Error::new(
                 ErrorCode::InvalidNamespace,
@@ -196,7 +228,7 @@ impl Stage for GeoNear {
         };
         let ns = Namespace::new(cx.db, coll_name);
         let Some(coll) = cx.catalog.collection(&ns) else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), Vec::new()));
         };
         let geo_fields = |kind: KeyKind| -> Vec<String> {
             let mut out: Vec<String> = coll
@@ -261,7 +293,8 @@ impl Stage for GeoNear {
         };
         let path = crate::path::FieldPath::parse(&key);
         let mut out = Vec::new();
-        for rid in find(Some(coll), &spec, cx.match_ctx)? {
+        let mut metas = Vec::new();
+        for rid in find(Some(coll), &spec, cx.match_ctx)?.ids {
             let Some(stored) = coll.get(rid) else {
                 continue;
             };
@@ -280,19 +313,18 @@ impl Stage for GeoNear {
                 &self.distance_field,
                 Bson::Double(d * self.multiplier),
             );
+            if with_meta {
+                metas.push(crate::expression::DocumentMeta {
+                    geo_near_distance: Some(d),
+                    geo_near_point: Some(loc.clone()),
+                    ..Default::default()
+                });
+            }
             if let Some(field) = &self.include_locs {
                 insert_dotted(&mut doc, field, loc);
             }
             out.push(doc);
         }
-        Ok(out)
-    }
-
-    fn serialize(&self) -> Document {
-        let mut spec = self.spec.clone();
-        if !self.query.is_empty() {
-            spec.insert("query", self.query.clone());
-        }
-        doc! {"$geoNear": spec}
+        Ok((out, metas))
     }
 }

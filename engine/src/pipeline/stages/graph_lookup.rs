@@ -280,7 +280,7 @@ impl GraphLookup {
                             "$graphLookup cannot run here: no planner access",
                         )
                     })?;
-                    find_records(coll, &spec, cx.match_ctx)?
+                    find_records(coll, &spec, cx.match_ctx)?.ids
                 }
             };
             let mut next: Vec<Bson> = Vec::new();

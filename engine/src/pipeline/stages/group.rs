@@ -421,6 +421,26 @@ impl Stage for Group {
         self.group(&input, cx)
     }
 
+    /// The `_id` and the accumulators read each document's metadata (`{$first: {$meta:
+    /// "textScore"}}`, jstests/aggregation/bugs/server11675.js); the groups carry none.
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<crate::expression::DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        let Some(meta) = meta else {
+            return Ok((self.apply(input, cx)?, None));
+        };
+        let mut g = Grouper::new(&self.fields, cx.eval, |vars: &Vars<'_>| self.key(vars));
+        for (d, m) in input.iter().zip(&meta) {
+            g.add_with_meta(d, Some(m))?;
+        }
+        let out = g.finish();
+        memory::check(Held::Group, "$group", memory::held_bytes(&out), cx)?;
+        Ok((out, None))
+    }
+
     fn reads_in_place(&self) -> bool {
         true
     }
@@ -525,7 +545,16 @@ impl<'f, K: Fn(&Vars<'_>) -> Result<Bson>> Grouper<'f, K> {
     }
 
     fn add(&mut self, doc: &Document) -> Result<()> {
-        let vars = Vars::with_context(doc, self.eval);
+        self.add_with_meta(doc, None)
+    }
+
+    /// Adds a document whose metadata the `_id` and the accumulators may read.
+    fn add_with_meta(
+        &mut self,
+        doc: &Document,
+        meta: Option<&crate::expression::DocumentMeta>,
+    ) -> Result<()> {
+        let vars = Vars::with_context(doc, self.eval).with_meta(meta);
         let slot = self.slot((self.key_of)(&vars)?)?;
         let states = &mut self.groups[slot].1;
         for (f, state) in self.fields.iter().zip(states.iter_mut()) {

@@ -30,6 +30,20 @@ impl Stage for Limit {
         Ok(input)
     }
 
+    fn apply_with_meta(
+        &self,
+        mut input: Vec<Document>,
+        mut meta: Option<Vec<crate::expression::DocumentMeta>>,
+        _cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        let n = usize::try_from(self.limit).unwrap_or(usize::MAX);
+        input.truncate(n);
+        if let Some(m) = meta.as_mut() {
+            m.truncate(n);
+        }
+        Ok((input, meta))
+    }
+
     fn query_part(&self) -> Option<QueryPart<'_>> {
         Some(QueryPart::Limit(self.limit))
     }

@@ -289,7 +289,7 @@ impl Lookup {
         &self,
         pipeline: &Pipeline,
         cx: &RunContext<'_>,
-    ) -> Result<Option<Vec<Document>>> {
+    ) -> Result<Option<crate::pipeline::Batch>> {
         let (Some(from), Some(first)) = (&self.from, pipeline.stages().first()) else {
             return Ok(None);
         };
@@ -315,13 +315,23 @@ impl Lookup {
             return Ok(None);
         };
         let coll = cx.catalog.collection(&ns);
-        let spec = crate::query::FindSpec::of_filter(filter);
-        let ids = find_records(coll, &spec, cx.match_ctx)?;
-        Ok(Some(
-            ids.into_iter()
-                .filter_map(|rid| coll.and_then(|c| c.get(rid)).cloned())
-                .collect(),
-        ))
+        // The sub-pipeline's own `$text` scores its documents when a later stage reads them.
+        let spec = crate::query::FindSpec {
+            wants_metadata: pipeline.reads_meta(),
+            ..crate::query::FindSpec::of_filter(filter)
+        };
+        let found = find_records(coll, &spec, cx.match_ctx)?;
+        let mut docs = Vec::with_capacity(found.ids.len());
+        let mut meta = found.meta.as_ref().map(|_| Vec::new());
+        for (i, rid) in found.ids.iter().enumerate() {
+            if let Some(d) = coll.and_then(|c| c.get(*rid)) {
+                docs.push(d.clone());
+                if let (Some(out), Some(all)) = (meta.as_mut(), found.meta.as_ref()) {
+                    out.push(all[i].clone());
+                }
+            }
+        }
+        Ok(Some((docs, meta)))
     }
 
     fn joined(
@@ -378,12 +388,17 @@ impl Lookup {
             // first `$match` the query layer answers): the documents' matching alone cannot
             // answer `$text` (jstests/aggregation/sources/match/text_search_requires_index.js).
             let mut first = 0;
+            let mut meta = None;
             if self.equality.is_none()
-                && let Some(found) = self.leading_text_search(pipeline, cx)?
+                && let Some((found, found_meta)) = self.leading_text_search(pipeline, cx)?
             {
                 matched = found;
+                meta = found_meta;
                 first = 1;
             }
+            // The sub-pipeline reads only the metadata its own first stage makes: the outer
+            // document's is not available to it (lookup_contains_text.js, 40218).
+            pipeline.check_metadata()?;
             // A sub-pipeline that reads the collection itself (`$geoNear`) reads `from`.
             let collection = match &self.from {
                 Some(from) if pipeline.starts_with_source() => Some(from.as_str()),
@@ -396,7 +411,9 @@ impl Lookup {
                 collection,
                 ..*cx
             };
-            matched = pipeline.run_from(first, matched, &sub_cx)?;
+            matched = pipeline
+                .run_from_with_meta(first, matched, meta, &sub_cx)?
+                .0;
         }
         add_joined(
             &mut 0,
@@ -410,7 +427,7 @@ impl Lookup {
 }
 
 /// Whether a filter document has `$text` at its top level or under `$and`/`$or`/`$nor`.
-fn mentions_text(spec: &Document) -> bool {
+pub fn mentions_text(spec: &Document) -> bool {
     spec.iter().any(|(k, v)| match (k.as_str(), v) {
         ("$text", _) => true,
         ("$and" | "$or" | "$nor", Bson::Array(items)) => items
@@ -554,6 +571,17 @@ impl Stage for Lookup {
 
     fn output_read_only(&mut self, fields: Vec<String>) {
         self.keep = Some(fields);
+    }
+
+    /// The outer documents keep their metadata (MongoDB's `$lookup` adds a field to each).
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<crate::expression::DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        let n = input.len();
+        Ok((self.join(input.into_iter().map(Cow::Owned), n, cx)?, meta))
     }
 
     fn serialize(&self) -> Document {

@@ -62,6 +62,17 @@ impl Stage for Match {
         Ok(out)
     }
 
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<crate::expression::DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        crate::pipeline::filter_meta(input, meta, |d, m| {
+            self.filter.matches_with(d, &cx.match_ctx.with_meta(m))
+        })
+    }
+
     fn query_part(&self) -> Option<QueryPart<'_>> {
         Some(QueryPart::Filter(&self.spec))
     }

@@ -44,7 +44,7 @@ use bson::Bson;
 use super::ParseStage;
 
 pub use lookup::check_path as check_field_path;
-pub use lookup::{JoinedLimit, MAX_JOINED_BYTES};
+pub use lookup::{JoinedLimit, MAX_JOINED_BYTES, mentions_text as filter_has_text};
 pub use merge::{MergeSpec, WhenMatched, WhenNotMatched};
 pub use out::OutSpec;
 

@@ -27,6 +27,17 @@ impl Stage for Skip {
         Ok(input.into_iter().skip(n).collect())
     }
 
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<crate::expression::DocumentMeta>>,
+        _cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        let n = usize::try_from(self.skip).unwrap_or(usize::MAX);
+        let meta = meta.map(|m| m.into_iter().skip(n).collect());
+        Ok((input.into_iter().skip(n).collect(), meta))
+    }
+
     fn query_part(&self) -> Option<QueryPart<'_>> {
         Some(QueryPart::Skip(self.skip))
     }

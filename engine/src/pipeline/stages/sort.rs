@@ -64,6 +64,46 @@ impl Stage for Sort {
         Ok(refs.into_iter().take(keep).cloned().collect())
     }
 
+    /// Documents carrying metadata keep it, and a `{$meta: "textScore"}` key sorts by it,
+    /// highest first.
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<crate::expression::DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        let Some(meta) = meta else {
+            return Ok((self.apply(input, cx)?, None));
+        };
+        let keep = self
+            .limit
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+        let mut keyed: Vec<(Vec<Bson>, Option<f64>, usize)> = input
+            .iter()
+            .zip(&meta)
+            .enumerate()
+            .map(|(i, (d, m))| (self.sort.key_values(d), m.text_score, i))
+            .collect();
+        // Stable: equal keys keep their incoming order.
+        crate::sort_slice::sort_by(&mut keyed, |a, b| {
+            self.sort
+                .compare_extracted(&a.0, a.1, &b.0, b.1)
+                .then(a.2.cmp(&b.2))
+        });
+        keyed.truncate(keep);
+        let held = memory::held_bytes(keyed.iter().map(|k| &input[k.2]));
+        memory::check(Held::Sort, "$sort", held, cx)?;
+        let mut docs: Vec<Option<Document>> = input.into_iter().map(Some).collect();
+        let mut metas: Vec<Option<crate::expression::DocumentMeta>> =
+            meta.into_iter().map(Some).collect();
+        let (mut out, mut out_meta) = (Vec::with_capacity(keyed.len()), Vec::new());
+        for (_, _, i) in keyed {
+            out.extend(docs[i].take());
+            out_meta.extend(metas[i].take());
+        }
+        Ok((out, Some(out_meta)))
+    }
+
     fn query_part(&self) -> Option<QueryPart<'_>> {
         Some(match self.limit {
             Some(n) => QueryPart::SortLimit(&self.spec, n),

@@ -84,12 +84,33 @@ impl Stage for UnionWith {
         "$unionWith"
     }
 
+    /// The pipeline's own documents keep their metadata; the other collection's come without.
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<crate::expression::DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        let own = input.len();
+        let out = self.apply(input, cx)?;
+        let meta = meta.map(|mut m| {
+            m.resize(own, Default::default());
+            m.resize(out.len(), Default::default());
+            m
+        });
+        Ok((out, meta))
+    }
+
     fn apply(&self, mut input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
         cx.check_view_depth(
             self.coll.as_deref(),
             self.pipeline_spec.as_deref().unwrap_or_default(),
             self.depth,
         )?;
+        // The sub-pipeline reads only the metadata its own first stage makes (40218).
+        if let Some(p) = &self.pipeline {
+            p.check_metadata()?;
+        }
         let other = match (&self.pipeline, &self.coll) {
             (Some(p), _) if p.starts_with_source() => p.run(Vec::new(), cx)?,
             (Some(p), Some(coll)) => p.run(cx.collection_documents(coll, self.depth)?, cx)?,

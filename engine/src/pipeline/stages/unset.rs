@@ -48,6 +48,15 @@ impl Stage for Unset {
         "$unset"
     }
 
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<crate::expression::DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        crate::pipeline::apply_each_with_meta(self, input, meta, cx)
+    }
+
     fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
         input
             .iter()

@@ -216,6 +216,15 @@ impl Stage for Unwind {
         "$unwind"
     }
 
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<crate::expression::DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        crate::pipeline::apply_each_with_meta(self, input, meta, cx)
+    }
+
     fn apply(&self, input: Vec<Document>, _cx: &RunContext<'_>) -> Result<Vec<Document>> {
         let mut out = Vec::with_capacity(input.len());
         let mut budget = OutputBudget::new("$unwind");
