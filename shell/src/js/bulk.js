@@ -7,17 +7,26 @@
   var C = g.DBCollection.prototype;
 
   // ops: [{ kind: 'insert'|'update'|'delete', index, doc | stmt }]
+  var MAX_WRITE_BATCH_SIZE = 100000;
   function runOps(coll, ops, ordered) {
     var sum = {
       nInserted: 0, nUpserted: 0, nMatched: 0, nModified: 0, nRemoved: 0,
       upserted: [], writeErrors: [], insertedIds: {}, kinds: [],
     };
     ops.forEach(function (op) { if (sum.kinds.indexOf(op.kind) < 0) sum.kinds.push(op.kind); });
+    // A batch holds at most maxWriteBatchSize (100,000) operations, as the legacy shell's
+    // bulk_api.js splits them: a larger write command is refused (InvalidLength).
     var batches = [];
+    var open = {};
     ops.forEach(function (op) {
       var last = batches[batches.length - 1];
-      var same = ordered ? (last && last.kind === op.kind ? last : null) : batches.filter(function (b) { return b.kind === op.kind; })[0];
-      if (same) same.ops.push(op); else batches.push({ kind: op.kind, ops: [op] });
+      var same = ordered ? (last && last.kind === op.kind ? last : null) : open[op.kind];
+      if (same && same.ops.length >= MAX_WRITE_BATCH_SIZE) same = null;
+      if (same) same.ops.push(op);
+      else {
+        batches.push({ kind: op.kind, ops: [op] });
+        open[op.kind] = batches[batches.length - 1];
+      }
     });
     for (var b = 0; b < batches.length; b++) {
       var batch = batches[b];

@@ -40,6 +40,17 @@ impl<'c> DeleteRequest<'c> {
                 ));
             }
         };
+        // As for every write command (MongoDB's `checkOpCountForCommand`).
+        if deletes.is_empty() || deletes.len() > super::update::MAX_BATCH {
+            return Err(Error::new(
+                ErrorCode::InvalidLength,
+                format!(
+                    "Write batch sizes must be between 1 and {}. Got {} operations.",
+                    super::update::MAX_BATCH,
+                    deletes.len()
+                ),
+            ));
+        }
         Ok(DeleteRequest {
             deletes,
             ordered: bool_option(command, "ordered", true)?,
@@ -129,5 +140,23 @@ mod tests {
             .only_statement()
             .unwrap_err();
         assert_eq!(e.code(), 16);
+    }
+
+    #[test]
+    fn a_batch_holds_one_to_100_000_statements() {
+        let stmt = Bson::Document(doc! {"q": {}, "limit": 0});
+        let mut batch = vec![stmt; 100_000];
+        let full = doc! {"delete": "c", "deletes": batch.clone()};
+        assert_eq!(DeleteRequest::parse(&full).unwrap().deletes.len(), 100_000);
+        batch.push(batch[0].clone());
+        for deletes in [batch, Vec::new()] {
+            let n = deletes.len();
+            let e = DeleteRequest::parse(&doc! {"delete": "c", "deletes": deletes}).unwrap_err();
+            assert_eq!(e.code(), 16);
+            assert_eq!(
+                e.to_string(),
+                format!("Write batch sizes must be between 1 and 100000. Got {n} operations.")
+            );
+        }
     }
 }
