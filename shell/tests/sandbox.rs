@@ -202,6 +202,21 @@ const ATTEMPTS: &[(&str, &[&str], Expect)] = &[
         Shows("1202 true 901 aé 3"),
     ),
     (
+        // Sent as commands of at most maxWriteBatchSize (100,000) documents, as drivers do.
+        "insertMany of more documents than one write command may carry",
+        &[
+            "var d = []; for (var i = 0; i < 100001; i++) d.push({_id: i}); var r = db.big.insertMany(d); d[100000] = {_id: 3}; var e = null; try { db.big2.insertMany(d) } catch (x) { e = x } [Object.keys(r.insertedIds).length, db.big.countDocuments({}), e.writeErrors[0].index, db.big2.countDocuments({})].join(' ')",
+        ],
+        Shows("100001 100001 100000 100000"),
+    ),
+    (
+        "a bulk of more operations than one write command may carry",
+        &[
+            "var b = db.bulkbig.initializeUnorderedBulkOp(); for (var i = 0; i < 100001; i++) b.insert({_id: i}); b.execute().nInserted",
+        ],
+        Shows("100001"),
+    ),
+    (
         "huge array by fill",
         &["new Array(1e9).fill(0)"],
         Error("RangeError: Invalid array length"),

@@ -369,6 +369,33 @@
     Object.keys(result).forEach(function (k) { Object.defineProperty(result, k, { enumerable: false }); });
     return result;
   }
+  // The drivers and the legacy shell send a long list of documents as several insert commands
+  // of at most maxWriteBatchSize (100,000) documents each (a larger command is refused,
+  // InvalidLength); an ordered insert stops after the first command with a write error. The
+  // replies are merged into one, with each write error's index counted from the list's start.
+  var MAX_WRITE_BATCH_SIZE = 100000;
+  function insertDocuments(coll, docs, opts) {
+    if (docs.length <= MAX_WRITE_BATCH_SIZE) {
+      return coll._command(Object.assign({ insert: coll._name, documents: docs }, opts));
+    }
+    var merged = { n: 0, ok: 1 };
+    var errs = [];
+    for (var at = 0; at < docs.length; at += MAX_WRITE_BATCH_SIZE) {
+      var part = docs.slice(at, at + MAX_WRITE_BATCH_SIZE);
+      var reply = coll._command(Object.assign({ insert: coll._name, documents: part }, opts));
+      merged.n += reply.n || 0;
+      if (reply.writeConcernError) merged.writeConcernError = reply.writeConcernError;
+      var offset = at;
+      (reply.writeErrors || []).forEach(function (w) {
+        var e = Object.assign({}, w);
+        e.index = w.index + offset;
+        errs.push(e);
+      });
+      if (opts.ordered !== false && reply.writeErrors && reply.writeErrors.length) break;
+    }
+    if (errs.length) merged.writeErrors = errs;
+    return merged;
+  }
   C.insertOne = function (doc, options) {
     checkDoc(doc, 'document');
     var d = withId(doc);
@@ -384,7 +411,7 @@
     if (docs.length === 0) throw MongoInvalidArgumentError('Invalid BulkOperation, Batch cannot be empty');
     docs = docs.map(function (d) { checkDoc(d, 'document'); return withId(d); });
     var opts = writeOptions(options);
-    var reply = this._command(Object.assign({ insert: this._name, documents: docs }, opts));
+    var reply = insertDocuments(this, docs, opts);
     if (unacknowledged(opts)) {
       // The driver lists every document's _id as it queues it, so all of them show.
       var all = {};
@@ -416,7 +443,7 @@
     var opts = typeof options === 'object' && options !== null ? writeOptions(options) : {};
     var many = Array.isArray(docOrDocs);
     var docs = (many ? docOrDocs : [docOrDocs]).map(function (d) { checkDoc(d, 'document'); return withId(d); });
-    var reply = coll._command(Object.assign({ insert: coll._name, documents: docs }, opts));
+    var reply = insertDocuments(coll, docs, opts);
     var errs = reply.writeErrors || [];
     if (unacknowledged(opts)) {
       return silenced(many ? new BulkWriteResult({
