@@ -463,3 +463,39 @@ fn meta_fits_an_exclusion_project() {
     );
     assert_eq!(code, 31252);
 }
+
+#[test]
+fn a_lookup_text_search_is_made_once_and_given_to_every_outer_document() {
+    // The sub-pipeline has no `let` variables, so its leading `$text` search is the same for
+    // every outer document; it is made for the first and reused, scores included.
+    let mut e = text_engine();
+    ok(&e.run_command(
+        "t",
+        &doc! {"insert": "outer", "documents": [{"_id": "x"}, {"_id": "y"}, {"_id": "z"}]},
+    ));
+    let r = e.run_command(
+        "t",
+        &doc! {"aggregate": "outer", "cursor": {}, "pipeline": [
+            {"$lookup": {"from": "c", "as": "hits", "pipeline": [
+                {"$match": {"$text": {"$search": "cakes"}}},
+                {"$project": {"_id": 1, "score": {"$meta": "textScore"}}},
+                {"$sort": {"_id": 1}},
+            ]}},
+        ]},
+    );
+    ok(&r);
+    let docs = crate::pipeline::test_support::first_batch(&r);
+    assert_eq!(docs.len(), 3);
+    let first = docs[0].get_array("hits").unwrap().clone();
+    let ids: Vec<i32> = first
+        .iter()
+        .map(|h| h.as_document().unwrap().get_i32("_id").unwrap())
+        .collect();
+    assert_eq!(ids, vec![1, 2, 4]);
+    for h in &first {
+        assert!(h.as_document().unwrap().get_f64("score").unwrap() > 0.0);
+    }
+    for d in &docs[1..] {
+        assert_eq!(d.get_array("hits").unwrap(), &first);
+    }
+}

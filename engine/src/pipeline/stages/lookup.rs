@@ -334,11 +334,15 @@ impl Lookup {
         Ok(Some((docs, meta)))
     }
 
+    /// `text_search`: the leading `$text` search of a sub-pipeline parsed once (no `let`
+    /// variables), made for the first outer document and reused for the others: it reads
+    /// only `from`, which the join does not change.
     fn joined(
         &self,
         doc: &Document,
         foreign: &[Document],
         table: Option<&ForeignTable>,
+        text_search: &mut Option<Option<crate::pipeline::Batch>>,
         cx: &RunContext<'_>,
     ) -> Result<Vec<Document>> {
         let mut matched: Vec<Document> = match (&self.equality, &self.equality_paths) {
@@ -389,9 +393,21 @@ impl Lookup {
             // answer `$text` (jstests/aggregation/sources/match/text_search_requires_index.js).
             let mut first = 0;
             let mut meta = None;
-            if self.equality.is_none()
-                && let Some((found, found_meta)) = self.leading_text_search(pipeline, cx)?
-            {
+            let found = if self.equality.is_none() {
+                match (&self.pipeline, &*text_search) {
+                    (Some(_), Some(cached)) => cached.clone(),
+                    _ => {
+                        let found = self.leading_text_search(pipeline, cx)?;
+                        if self.pipeline.is_some() {
+                            *text_search = Some(found.clone());
+                        }
+                        found
+                    }
+                }
+            } else {
+                None
+            };
+            if let Some((found, found_meta)) = found {
                 matched = found;
                 meta = found_meta;
                 first = 1;
@@ -518,8 +534,10 @@ impl Lookup {
         // that `$lookup`'s array: its size limit is checked as they are made.
         let mut outer_total = 0;
         let mut budget = OutputBudget::new("$lookup");
+        // A leading `$text` search of the sub-pipeline, made once (see `joined`).
+        let mut text_search = None;
         for doc in input {
-            let joined = self.joined(&doc, &foreign, table.as_ref(), cx)?;
+            let joined = self.joined(&doc, &foreign, table.as_ref(), &mut text_search, cx)?;
             let mut doc = match (doc, &self.keep) {
                 (Cow::Owned(doc), _) => doc,
                 (Cow::Borrowed(doc), Some(keep)) => {
