@@ -103,6 +103,29 @@ pub(crate) fn top_level_values(
     names: &[&str],
     out: &mut Vec<(usize, Bson)>,
 ) -> Option<()> {
+    each_named_element(doc, names, |i, tag, value| {
+        if out.iter().any(|(j, _)| *j == i) {
+            return None;
+        }
+        let v = if tag == 0x02 {
+            Bson::String(std::str::from_utf8(string_bytes(value)?).ok()?.to_string())
+        } else {
+            scalar(tag, value)?
+        };
+        out.push((i, v));
+        Some(())
+    })
+}
+
+/// Calls `each` with the position in `names`, the type byte and the bytes from the value on
+/// of every top-level element of the document `doc` whose name is one of `names`, in order;
+/// `None` when the bytes are not understood or `each` answers `None`.
+#[inline(always)]
+pub(crate) fn each_named_element<'a>(
+    doc: &'a [u8],
+    names: &[&str],
+    mut each: impl FnMut(usize, u8, &'a [u8]) -> Option<()>,
+) -> Option<()> {
     let mut at = 4;
     loop {
         let tag = *doc.get(at)?;
@@ -119,15 +142,7 @@ pub(crate) fn top_level_values(
             .iter()
             .position(|n| crate::path::same_name(n.as_bytes(), name))
         {
-            if out.iter().any(|(j, _)| *j == i) {
-                return None;
-            }
-            let v = if tag == 0x02 {
-                Bson::String(std::str::from_utf8(string_bytes(value)?).ok()?.to_string())
-            } else {
-                scalar(tag, value)?
-            };
-            out.push((i, v));
+            each(i, tag, value)?;
         }
         at += crate::value::bson_bytes::value_len(tag, value)?;
     }

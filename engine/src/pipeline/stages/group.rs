@@ -229,45 +229,29 @@ impl Group {
 /// understood, as [`crate::matcher::raw::top_level_values`] decides.
 fn raw_fields<'a>(doc: &'a [u8], read: &[&str], out: &mut [Option<(u8, &'a [u8])>]) -> Option<()> {
     out.fill(None);
-    let mut at = 4;
-    loop {
-        let tag = *doc.get(at)?;
-        if tag == 0 {
-            return Some(());
-        }
-        at += 1;
-        let rest = doc.get(at..)?;
-        let name_len = rest.iter().position(|&b| b == 0)?;
-        let name = &rest[..name_len];
-        at += name_len + 1;
-        let value = doc.get(at..)?;
-        if let Some(i) = read
-            .iter()
-            .position(|n| crate::path::same_name(n.as_bytes(), name))
+    crate::matcher::raw::each_named_element(doc, read, |i, tag, value| {
+        if out[i].is_some()
+            || !matches!(
+                tag,
+                0x01 | 0x02
+                    | 0x06
+                    | 0x07
+                    | 0x08
+                    | 0x09
+                    | 0x0A
+                    | 0x10
+                    | 0x11
+                    | 0x12
+                    | 0x13
+                    | 0x7F
+                    | 0xFF
+            )
         {
-            if out[i].is_some()
-                || !matches!(
-                    tag,
-                    0x01 | 0x02
-                        | 0x06
-                        | 0x07
-                        | 0x08
-                        | 0x09
-                        | 0x0A
-                        | 0x10
-                        | 0x11
-                        | 0x12
-                        | 0x13
-                        | 0x7F
-                        | 0xFF
-                )
-            {
-                return None;
-            }
-            out[i] = Some((tag, value));
+            return None;
         }
-        at += crate::value::bson_bytes::value_len(tag, value)?;
-    }
+        out[i] = Some((tag, value));
+        Some(())
+    })
 }
 
 /// Whether a BSON type byte is a number's (double, int32, int64, decimal128).
