@@ -91,7 +91,7 @@ pub fn check_definition(
     }
     let mut heights = BTreeMap::new();
     for view in graph.keys() {
-        if height(&graph, view, &mut heights, 0) > MAX_VIEW_DEPTH {
+        if height(&graph, view, &mut heights) > MAX_VIEW_DEPTH {
             return Err(Error::new(
                 ErrorCode::ViewDepthLimitExceeded,
                 format!("View depth limit exceeded; maximum depth is {MAX_VIEW_DEPTH}"),
@@ -136,14 +136,13 @@ fn walk(
 }
 
 /// How many views deep `view` is: 1 for a view on collections only, one more than its deepest
-/// view dependency otherwise (0 for a collection). Memoised in `heights`, so shared
-/// dependencies are counted once; a walk deeper than the limit stops there (the graph below the
-/// new definition was checked when each of its views was defined).
+/// view dependency otherwise (0 for a collection). Memoised in `heights`, so each view is
+/// walked once however many views share it. A cycle (definitions written to `system.views`
+/// directly are not checked) counts as deeper than the limit.
 fn height(
     graph: &BTreeMap<String, BTreeSet<String>>,
     view: &str,
     heights: &mut BTreeMap<String, usize>,
-    depth: usize,
 ) -> usize {
     if let Some(h) = heights.get(view) {
         return *h;
@@ -151,16 +150,16 @@ fn height(
     let Some(children) = graph.get(view) else {
         return 0;
     };
-    if depth > MAX_VIEW_DEPTH {
-        return depth;
-    }
+    // Marks the walk in progress: meeting `view` again below is a cycle.
+    heights.insert(view.to_string(), MAX_VIEW_DEPTH + 1);
     let deepest = children
         .iter()
-        .map(|c| height(graph, c, heights, depth + 1))
+        .map(|c| height(graph, c, heights))
         .max()
         .unwrap_or(0);
-    heights.insert(view.to_string(), deepest + 1);
-    deepest + 1
+    let h = (deepest + 1).min(MAX_VIEW_DEPTH + 1);
+    heights.insert(view.to_string(), h);
+    h
 }
 
 #[cfg(test)]
@@ -214,6 +213,16 @@ mod tests {
             Some(ErrorCode::GraphContainsCycle)
         );
         assert_eq!(code(check_definition(&chain, "db", "c", "d", &[])), None);
+    }
+
+    #[test]
+    fn a_cycle_already_stored_ends_the_walk() {
+        // Written through system.views, unchecked: x and y read each other.
+        let catalog = catalog_with(&[("x", "y", vec![]), ("y", "x", vec![])]);
+        assert_eq!(
+            code(check_definition(&catalog, "db", "z", "c", &[])),
+            Some(ErrorCode::ViewDepthLimitExceeded)
+        );
     }
 
     #[test]
