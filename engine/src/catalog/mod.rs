@@ -8,6 +8,7 @@ mod namespace;
 mod raw_store;
 pub mod stats;
 pub mod view;
+pub mod view_graph;
 
 pub use capped::CappedLimits;
 pub use collection::{Collection, bson_size};

@@ -42,6 +42,10 @@ pub fn create(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
                 options.insert(k.clone(), v.clone());
             }
             "viewOn" => match v {
+                // create_command_validation::validateViewOnNotEmpty
+                Bson::String(on) if on.is_empty() => {
+                    return Err(Error::bad_value("'viewOn' cannot be empty"));
+                }
                 Bson::String(_) => {
                     options.insert("viewOn", v.clone());
                     options.insert(
@@ -86,6 +90,13 @@ pub fn create(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
                 ));
             }
         }
+    }
+    if let Ok(view_on) = options.get_str("viewOn") {
+        let pipeline = options
+            .get_array("pipeline")
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        super::view::check_definition(engine, &ns, view_on, pipeline)?;
     }
     engine
         .catalog_mut()
@@ -252,6 +263,13 @@ pub fn rename_collection(engine: &mut Engine, db: &str, command: &Document) -> R
             ));
         };
         let ns = Namespace::new(d, c);
+        // MongoDB 8.0's validateAndRunRenameCollection refuses this before the name checks.
+        if ns.coll == super::system_views::NAME {
+            return Err(Error::new(
+                ErrorCode::IllegalOperation,
+                "renaming system.views collection or renaming to system.views is not allowed",
+            ));
+        }
         crate::catalog::validate_collection_name(&ns)?;
         Ok(ns)
     };

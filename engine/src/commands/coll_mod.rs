@@ -1,7 +1,8 @@
 //! `collMod`: changes a collection's options after creation. Sprout supports what MongoDB 8.0
 //! does for ordinary collections: an index's `hidden` flag and `expireAfterSeconds`, a capped
 //! collection's `cappedSize`/`cappedMax`, and the validation options (stored as `create` stores
-//! them). The new catalog entry is recorded as one `PutCollection` change.
+//! them); on a view, its `viewOn` and `pipeline` (`commands/view.rs`). The new catalog entry is
+//! recorded as one `PutCollection` change.
 
 use bson::{Bson, Document};
 
@@ -17,7 +18,8 @@ pub fn coll_mod(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
     for (k, _) in command.iter().skip(1) {
         match k.as_str() {
             "index" | "cappedSize" | "cappedMax" | "validator" | "validationLevel"
-            | "validationAction" | "writeConcern" | "comment" | "lsid" | "$db" => {}
+            | "validationAction" | "viewOn" | "pipeline" | "writeConcern" | "comment" | "lsid"
+            | "$db" => {}
             other => {
                 return Err(Error::location(
                     40415,
@@ -25,6 +27,19 @@ pub fn coll_mod(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
                 ));
             }
         }
+    }
+    let is_view = engine
+        .catalog()
+        .collection(&ns)
+        .is_some_and(|c| c.options.contains_key("viewOn"));
+    if is_view {
+        return super::view::modify(engine, &ns, command);
+    }
+    if command.contains_key("viewOn") || command.contains_key("pipeline") {
+        return Err(Error::new(
+            ErrorCode::InvalidOptions,
+            "option only supported on a view",
+        ));
     }
     let index = match command.get("index") {
         None => None,

@@ -24,6 +24,7 @@ mod plan_cache;
 pub(crate) mod read_concern;
 mod reindex;
 pub(crate) mod request;
+mod system_views;
 mod transfer;
 mod update;
 mod validate;
@@ -132,6 +133,9 @@ pub fn dispatch_reply(
     // (`aggregate` checks after its writing stages' own read concern rule.)
     if matches!(name.as_str(), "find" | "count" | "distinct") {
         read_concern::check_standalone(command)?;
+    }
+    if let Some(reply) = system_views::intercept(engine, db, name, command)? {
+        return Ok(Reply::Document(reply));
     }
     if let Some(reply) = view::intercept(engine, db, name, command, ctx)? {
         return Ok(Reply::Document(reply));

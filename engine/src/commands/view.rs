@@ -25,6 +25,123 @@ pub fn not_supported(ns: &Namespace) -> Error {
     )
 }
 
+/// Checks a view definition before `create` or `collMod` stores it, in the order of MongoDB
+/// 8.0's `ViewsForDatabase` (view_catalog.cpp): the pipeline parses as an aggregation's, holds
+/// no stage that writes (OptionNotSupportedOnView), and the database's views stay acyclic and
+/// at most 20 deep (`catalog::view_graph`).
+pub fn check_definition(
+    engine: &Engine,
+    ns: &Namespace,
+    view_on: &str,
+    pipeline: &[Bson],
+) -> Result<()> {
+    check_pipeline(ns, pipeline)?;
+    // MongoDB reloads the whole view catalog, so a definition stored invalid through
+    // `system.views` fails this one too (jstests/core/views/views_creation.js).
+    for (name, coll) in engine.catalog().collections(&ns.db) {
+        if name != ns.coll
+            && coll.options.contains_key("viewOn")
+            && let Ok(stages) = coll.options.get_array("pipeline")
+        {
+            check_pipeline(&Namespace::new(&ns.db, name), stages)?;
+        }
+    }
+    crate::catalog::view_graph::check_definition(
+        engine.catalog(),
+        &ns.db,
+        &ns.coll,
+        view_on,
+        pipeline,
+    )
+}
+
+/// A view's pipeline parses as an aggregation's and holds no stage that writes.
+fn check_pipeline(ns: &Namespace, pipeline: &[Bson]) -> Result<()> {
+    let parsed = crate::pipeline::Pipeline::parse_stages(
+        pipeline,
+        &crate::expression::Scope::default(),
+        false,
+    )?;
+    if let Some((i, stage)) = parsed
+        .stages()
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.as_writer().is_some())
+    {
+        return Err(Error::new(
+            ErrorCode::OptionNotSupportedOnView,
+            format!(
+                "The aggregation stage {} in location {i} of the pipeline cannot be used in the view definition of {ns} because it writes to disk",
+                stage.name()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `collMod` on a view: a new `viewOn`, `pipeline` or both (the other kept), checked as
+/// `create` checks a definition. MongoDB 8.0 takes no other option for a view
+/// (InvalidOptions); it asks for both fields only when auth is on, which Sprout has not
+/// (jstests/core/views/views_change.js).
+pub fn modify(engine: &mut Engine, ns: &Namespace, command: &Document) -> Result<Document> {
+    for (k, _) in command.iter().skip(1) {
+        match k.as_str() {
+            "viewOn" | "pipeline" | "writeConcern" | "comment" | "lsid" | "$db" => {}
+            other => {
+                return Err(Error::new(
+                    ErrorCode::InvalidOptions,
+                    format!("option not supported on a view: {other}"),
+                ));
+            }
+        }
+    }
+    let Some(mut options) = engine.catalog().collection(ns).map(|c| c.options.clone()) else {
+        return Err(Error::new(
+            ErrorCode::NamespaceNotFound,
+            "ns does not exist",
+        ));
+    };
+    match command.get("viewOn") {
+        None => {}
+        Some(Bson::String(on)) if on.is_empty() => {
+            return Err(Error::bad_value("'viewOn' cannot be empty"));
+        }
+        Some(Bson::String(on)) => {
+            options.insert("viewOn", on.clone());
+        }
+        Some(other) => return Err(wrong_type("collMod.viewOn", other, "string")),
+    }
+    match command.get("pipeline") {
+        None => {}
+        Some(Bson::Array(stages)) => {
+            if let Some(stage) = stages.iter().find(|s| !matches!(s, Bson::Document(_))) {
+                return Err(wrong_type("collMod.pipeline.0", stage, "object"));
+            }
+            options.insert("pipeline", stages.clone());
+        }
+        // IDL `array<object>` (coll_mod.idl): a document is the wrong type, whatever its keys.
+        Some(other) => return Err(wrong_type("collMod.pipeline", other, "array")),
+    }
+    let view_on = options.get_str("viewOn").unwrap_or_default().to_string();
+    let pipeline = options.get_array("pipeline").cloned().unwrap_or_default();
+    check_definition(engine, ns, &view_on, &pipeline)?;
+    if let Some(coll) = engine.catalog_mut().collection_mut(ns) {
+        coll.options = options.clone();
+    }
+    engine.record(crate::storage::Change::PutCollection {
+        ns: ns.clone(),
+        options,
+    });
+    Ok(doc! {"ok": 1.0})
+}
+
+fn wrong_type(field: &str, value: &Bson, expected: &str) -> Error {
+    Error::type_mismatch(format!(
+        "BSON field '{field}' is the wrong type '{}', expected type '{expected}'",
+        crate::value::display::type_name(value)
+    ))
+}
+
 /// Runs a read command on a view as an aggregation over its source. `command` names the view.
 pub fn run_read(
     engine: &mut Engine,
@@ -39,6 +156,7 @@ pub fn run_read(
     let source = view.source.coll.clone();
     match name.as_str() {
         "find" => {
+            refuse_find_options(command)?;
             push_find_stages(&mut pipeline, command);
             let mut aggregate = doc! {"aggregate": source, "pipeline": pipeline, "cursor": {}};
             copy_fields(
@@ -83,6 +201,64 @@ pub fn run_read(
         }
         _ => Err(not_supported(view_ns)),
     }
+}
+
+/// A find on a view runs as an aggregation, which has no counterpart for some of find's
+/// options: MongoDB 8.0's `query_request_helper::asAggregationCommand` refuses them with
+/// InvalidPipelineOperator (jstests/core/views/views_find.js). A negative `limit` is refused as
+/// find's IDL refuses it (`validator: {gte: 0}`).
+fn refuse_find_options(command: &Document) -> Result<()> {
+    /// MongoDB's InvalidPipelineOperator (the engine reports it as `Location168`, as
+    /// `expression` does for an unknown operator).
+    const INVALID_PIPELINE_OPERATOR: i32 = 168;
+    let set = |field: &str| match command.get(field) {
+        None | Some(Bson::Null) => false,
+        Some(Bson::Document(d)) => !d.is_empty(),
+        Some(v) => crate::expression::truthy(&Some(v.clone())),
+    };
+    for field in [
+        "min",
+        "max",
+        "returnKey",
+        "showRecordId",
+        "tailable",
+        "noCursorTimeout",
+        "allowPartialResults",
+        "readOnce",
+        "allowSpeculativeMajorityRead",
+        "requestResumeToken",
+        "resumeAfter",
+    ] {
+        if set(field) {
+            return Err(Error::location(
+                INVALID_PIPELINE_OPERATOR,
+                format!("Option {field} not supported in aggregation."),
+            ));
+        }
+    }
+    if command
+        .get_document("sort")
+        .is_ok_and(|s| s.contains_key("$natural"))
+    {
+        return Err(Error::location(
+            INVALID_PIPELINE_OPERATOR,
+            "Sort option $natural not supported in aggregation.",
+        ));
+    }
+    let limit = command.get("limit").map(crate::value::as_i64_signed);
+    if set("singleBatch") && limit != Some(1) {
+        return Err(Error::location(
+            INVALID_PIPELINE_OPERATOR,
+            "Option singleBatch not supported in aggregation.",
+        ));
+    }
+    if let Some(n) = limit.filter(|n| *n < 0) {
+        return Err(Error::location(
+            51024,
+            format!("BSON field 'limit' value must be >= 0, actual value '{n}'"),
+        ));
+    }
+    Ok(())
 }
 
 /// The aggregation MongoDB explains for an explained read on a view (its ResolvedView's
@@ -506,6 +682,92 @@ mod tests {
             &doc! {"aggregate": "none", "pipeline": nested("v10", 10), "cursor": {}},
         );
         assert_eq!(r.get_f64("ok").ok(), Some(1.0), "{r}");
+    }
+
+    #[test]
+    fn a_view_definition_is_checked_as_an_aggregation_without_writes() {
+        let mut e = engine();
+        let code = |e: &mut Engine, pipeline: Bson| {
+            e.run_command(
+                "t",
+                &doc! {"create": "w", "viewOn": "c", "pipeline": pipeline},
+            )
+            .get_i32("code")
+            .ok()
+        };
+        assert_eq!(
+            code(
+                &mut e,
+                Bson::Array(vec![Bson::Document(doc! {"$out": "x"})])
+            ),
+            Some(167)
+        );
+        let lookup_out = doc! {"$lookup": {"from": "o", "pipeline": [{"$out": "x"}], "as": "r"}};
+        assert_eq!(
+            code(&mut e, Bson::Array(vec![Bson::Document(lookup_out)])),
+            Some(51047)
+        );
+        let facet_out = doc! {"$facet": {"f": [{"$out": "x"}]}};
+        assert_eq!(
+            code(&mut e, Bson::Array(vec![Bson::Document(facet_out)])),
+            Some(40600)
+        );
+        let no_as = doc! {"$lookup": {"from": "a", "localField": "b", "foreignField": "c"}};
+        assert_eq!(
+            code(&mut e, Bson::Array(vec![Bson::Document(no_as)])),
+            Some(9)
+        );
+        // v is defined on c: c on v would be a cycle.
+        let r = e.run_command("t", &doc! {"create": "c2", "viewOn": "v"});
+        assert_eq!(r, doc! {"ok": 1.0});
+        let r = e.run_command("t", &doc! {"collMod": "v", "viewOn": "c2", "pipeline": []});
+        assert_eq!(r.get_i32("code").ok(), Some(5));
+    }
+
+    #[test]
+    fn coll_mod_redefines_a_view() {
+        let mut e = engine();
+        let r = e.run_command(
+            "t",
+            &doc! {"collMod": "v", "pipeline": [{"$match": {"k": "a"}}]},
+        );
+        assert_eq!(r, doc! {"ok": 1.0});
+        let r = e.run_command("t", &doc! {"find": "v"});
+        assert_eq!(
+            first_batch(&r),
+            vec![Bson::Document(doc! {"_id": 1, "k": "a"})]
+        );
+        let r = e.run_command("t", &doc! {"collMod": "v", "viewOn": "none"});
+        assert_eq!(r, doc! {"ok": 1.0});
+        assert!(first_batch(&e.run_command("t", &doc! {"find": "v"})).is_empty());
+        // coll_mod.idl: `pipeline` is array<object>.
+        let r = e.run_command("t", &doc! {"collMod": "v", "viewOn": "c", "pipeline": {}});
+        assert_eq!(r.get_i32("code").ok(), Some(14));
+        let r = e.run_command("t", &doc! {"collMod": "v", "validator": {}});
+        assert_eq!(r.get_i32("code").ok(), Some(72));
+        let r = e.run_command("t", &doc! {"collMod": "c", "viewOn": "v"});
+        assert_eq!(r.get_i32("code").ok(), Some(72));
+    }
+
+    #[test]
+    fn a_find_on_a_view_refuses_what_an_aggregation_cannot_do() {
+        let mut e = engine();
+        for bad in [
+            doc! {"find": "v", "sort": {"$natural": 1}},
+            doc! {"find": "v", "readOnce": true},
+            doc! {"find": "v", "singleBatch": true},
+            doc! {"find": "v", "returnKey": true},
+        ] {
+            assert_eq!(
+                e.run_command("t", &bad).get_i32("code").ok(),
+                Some(168),
+                "{bad}"
+            );
+        }
+        let r = e.run_command("t", &doc! {"find": "v", "limit": -1});
+        assert_eq!(r.get_i32("code").ok(), Some(51024));
+        let r = e.run_command("t", &doc! {"find": "v", "singleBatch": true, "limit": 1});
+        assert_eq!(first_batch(&r).len(), 1);
     }
 
     #[test]
