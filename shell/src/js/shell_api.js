@@ -775,7 +775,8 @@
   });
   define('printjson', function (v) { native.print(native.format(v, 'shell')); });
   define('printjsononeline', function (v) { native.print(native.format(v, 'legacy-oneline')); });
-  define('tojson', function (v) { return native.format(v, 'tojson'); });
+  // tojson(v, indent, nolint): the legacy style reads the layout arguments (runtime.rs format).
+  define('tojson', function (v, indent, nolint) { return native.format(v, 'tojson', indent, nolint); });
   define('tojsononeline', function (v) { return native.format(v, 'legacy-oneline'); });
   define('console', { log: g.print, dir: g.printjson, error: g.print, warn: g.print, info: g.print });
   define('hex_md5', function (s) { return native.hexMd5(String(s)); });
