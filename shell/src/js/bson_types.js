@@ -32,7 +32,7 @@
     // The legacy shell shows the constructor (`ObjectId("…")`); mongosh the hex digits.
     toString: function () { return native.getStyle() === 'legacy' ? 'ObjectId("' + this._hex + '")' : this._hex; },
     toHexString: function () { return this._hex; },
-    toJSON: function () { return this._hex; },
+    toJSON: function () { return legacy() ? { $oid: this._hex } : this._hex; },
     getTimestamp: function () { return new Date(parseInt(this._hex.substring(0, 8), 16) * 1000); },
     equals: function (o) { return o != null && o._bsontype === 'ObjectId' && o._hex === this._hex; },
     valueOf: function () { return this._hex; },
@@ -43,6 +43,9 @@
   ObjectId.createFromTime = function (t) { return ObjectId(t); };
   ObjectId.isValid = function (h) { return typeof h === 'string' && /^[0-9a-fA-F]{24}$/.test(h); };
 
+  // The legacy style: the legacy shell's forms of JSON.stringify (its types' toJSON give
+  // Extended JSON; jstests/core/json1.js) and of NumberLong.
+  function legacy() { return native.getStyle() === 'legacy'; }
   function integerText(v, what) {
     if (v === undefined) return '0';
     if (typeof v === 'number') {
@@ -158,6 +161,8 @@
     hidden(this, 't', Number(t || 0) >>> 0);
     hidden(this, 'i', Number(i || 0) >>> 0);
   }, {
+    // (mongosh's has no toJSON: its fields are hidden, so it stringifies as {}.)
+    toJSON: function () { return legacy() ? { $timestamp: { t: this.t, i: this.i } } : {}; },
     getTime: function () { return this.t; },
     getInc: function () { return this.i; },
     toString: function () { return 'Timestamp(' + this.t + ', ' + this.i + ')'; },
@@ -167,6 +172,10 @@
     hidden(this, 'sub_type', Number(subtype || 0));
   }, {
     base64: function () { return this._base64; },
+    toJSON: function () {
+      if (!legacy()) return {};
+      return { $binary: this._base64, $type: (this.sub_type < 16 ? '0' : '') + this.sub_type.toString(16) };
+    },
     toString: function () { return this._base64; },
     length: function () { return native.base64Length(this._base64); },
     hex: function () { return native.base64ToHex(this._base64); },
@@ -186,6 +195,21 @@
   }
   var MinKey = makeType('MinKey', function () { checkSingleton(this, 'MinKey'); });
   var MaxKey = makeType('MaxKey', function () { checkSingleton(this, 'MaxKey'); });
+  // The legacy shell's MinKey and MaxKey globals stand for the values, in JSON.stringify too.
+  [[MinKey, '$minKey'], [MaxKey, '$maxKey']].forEach(function (pair) {
+    function extended() {
+      var out = {};
+      out[pair[1]] = 1;
+      return out;
+    }
+    // mongosh stringifies the constructor as nothing and a value as {}, as before.
+    Object.defineProperty(pair[0], 'toJSON', {
+      value: function () { return legacy() ? extended() : undefined; }, writable: true, configurable: true,
+    });
+    Object.defineProperty(pair[0].prototype, 'toJSON', {
+      value: function () { return legacy() ? extended() : {}; }, writable: true, configurable: true,
+    });
+  });
   var Code = makeType('Code', function (code, scope) {
     hidden(this, 'code', typeof code === 'function' ? code.toString() : String(code));
     if (scope !== undefined) hidden(this, 'scope', scope);

@@ -139,6 +139,20 @@
     return new MapReduceResult(this._db, reply);
   });
 
+  // tostrictjson(x, indent, nolint): tojson of x with each BSON value in its Extended JSON form,
+  // its toJSON in the legacy style (`{ "x" : { "$numberLong" : "64" } }`), and dates as
+  // `{$date: …}`.
+  function strict(v) {
+    if (v === null || typeof v !== 'object') return v;
+    if (v instanceof Date) return { $date: v.toISOString() };
+    if (v._bsontype !== undefined || v instanceof RegExp) return v.toJSON();
+    if (Array.isArray(v)) return v.map(strict);
+    var out = {};
+    Object.keys(v).forEach(function (k) { out[k] = strict(v[k]); });
+    return out;
+  }
+  define(g, 'tostrictjson', function (x, indent, nolint) { return g.tojson(strict(x), indent, nolint); });
+
   // shellAutocomplete(prefix): the legacy shell's completion (mongo/shell/utils.js), which leaves
   // its answers in the global `__autocomplete__`: for `expr.partial`, `expr.` followed by each
   // property of expr's value (its own and its prototypes', `_`-prefixed ones only when asked

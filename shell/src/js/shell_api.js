@@ -446,10 +446,13 @@
     var reply = insertDocuments(coll, docs, opts);
     var errs = reply.writeErrors || [];
     if (unacknowledged(opts)) {
+      // The server answers an unacknowledged write with {ok: 1} alone; the count is the
+      // documents sent.
+      var sent = reply.n === undefined ? docs.length : reply.n;
       return silenced(many ? new BulkWriteResult({
-        writeErrors: [], writeConcernErrors: [], nInserted: reply.n, nUpserted: 0,
+        writeErrors: [], writeConcernErrors: [], nInserted: sent, nUpserted: 0,
         nMatched: 0, nModified: 0, nRemoved: 0, upserted: [],
-      }) : new WriteResult({ nInserted: reply.n }));
+      }) : new WriteResult({ nInserted: sent }));
     }
     if (many) {
       return new BulkWriteResult({

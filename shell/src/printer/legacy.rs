@@ -216,9 +216,10 @@ mod tests {
             tojson(&d, "", Layout::Unfolded),
             "{\n\t\"x\" : [ ],\n\t\"y\" : {\n\t\t\n\t}\n}"
         );
+        // The closing brace takes `indent.substring(1)` of the inner indent, as the 3.0 shell's.
         assert_eq!(
             tojson(&Bson::Document(doc! { "a": 1 }), "  ", Layout::Pretty),
-            "{\n  \t\"a\" : 1\n  }"
+            "{\n  \t\"a\" : 1\n \t}"
         );
     }
 
