@@ -53,7 +53,9 @@ pub fn mark(obj: &JsObject, doc: &Document, tag: bool, ctx: &mut Context) -> JsR
 
 /// What to write for `obj`, converted as `converted`: the document it was read from when its
 /// fields are still those (numbers compared by value, as the legacy shell writes every number
-/// as a double), else `converted`.
+/// as a double), else `converted` with each whole number that replaced an int32 of the same
+/// name written as an int32, as the legacy shell's ValueWriter does ("if previous type was
+/// integer"; jstests/core/numberint.js adds to a read `NumberInt` and saves it back).
 pub fn written(obj: &JsObject, converted: Bson, ctx: &mut Context) -> JsResult<Bson> {
     let key = ORIGINAL.with(Clone::clone);
     if !obj.has_own_property(key.clone(), ctx)? {
@@ -70,8 +72,30 @@ pub fn written(obj: &JsObject, converted: Bson, ctx: &mut Context) -> JsResult<B
         Bson::Document(d) if same_document(d, &original.0) => {
             Ok(Bson::Document(original.0.clone()))
         }
+        Bson::Document(d) => Ok(Bson::Document(keep_int32_fields(d, &original.0))),
         _ => Ok(converted),
     }
+}
+
+/// `converted` with each double field that holds a whole int32 value written as an int32 where
+/// `original`'s field of that name is an int32.
+fn keep_int32_fields(converted: &Document, original: &Document) -> Document {
+    converted
+        .iter()
+        .map(|(k, v)| match (v, original.get(k)) {
+            (Bson::Double(d), Some(Bson::Int32(_))) => match whole_int32(*d) {
+                Some(i) => (k.clone(), Bson::Int32(i)),
+                None => (k.clone(), v.clone()),
+            },
+            _ => (k.clone(), v.clone()),
+        })
+        .collect()
+}
+
+fn whole_int32(d: f64) -> Option<i32> {
+    // The range check bounds the cast.
+    let whole = d.fract() == 0.0 && d >= f64::from(i32::MIN) && d <= f64::from(i32::MAX);
+    whole.then_some(d as i32)
 }
 
 fn same_document(a: &Document, b: &Document) -> bool {
@@ -118,5 +142,15 @@ mod tests {
             &Bson::String("1".into()),
             &Bson::Int32(1)
         ));
+    }
+
+    #[test]
+    fn a_whole_double_replacing_an_int32_stays_an_int32() {
+        let original = doc! {"_id": 1, "a": 42, "b": 2, "c": 1.5, "d": 7};
+        let converted = doc! {"a": 52.0, "b": 2.5, "c": 3.0, "e": 4.0, "d": 1e10};
+        assert_eq!(
+            super::keep_int32_fields(&converted, &original),
+            doc! {"a": 52, "b": 2.5, "c": 3.0, "e": 4.0, "d": 1e10}
+        );
     }
 }

@@ -50,6 +50,9 @@ struct Walk {
     /// prints the constructor as `{ "$minKey" : 1 }`; jstests/core/type8.js). js-bson, in
     /// mongosh, drops a function-valued field instead.
     legacy_min_max: bool,
+    /// Printing in the legacy style: a JavaScript regex keeps its `g` flag, which the legacy
+    /// shell's `tojson` shows (`/xd?/gi`, jstests/core/json1.js) and BSON cannot hold.
+    legacy_print: bool,
 }
 
 impl Walk {
@@ -175,6 +178,7 @@ fn convert(
         legacy,
         printable: printing.then(|| std::cell::Cell::new(MAX_STRING_LENGTH)),
         legacy_min_max: legacy || legacy_style,
+        legacy_print: printing && legacy_style,
     };
     to_bson_at(v, ctx, &walk, 0)
 }
@@ -315,7 +319,7 @@ fn plain_object_to_bson(
         let flags: String = re
             .flags(ctx)?
             .chars()
-            .filter(|c| "imsux".contains(*c))
+            .filter(|c| "imsux".contains(*c) || (walk.legacy_print && *c == 'g'))
             .collect();
         return Ok(Bson::RegularExpression(make_regex(
             &re.source(ctx)?,

@@ -307,14 +307,14 @@ fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue>
     let style = session(ctx)?
         .try_borrow()
         .map_or(Style::Legacy, |s| s.style);
-    // mongosh shows JavaScript `undefined` as `undefined` (print, printjson, nested fields).
-    // The legacy forms (tojson, the legacy style) keep converting it to null: the 3.x shell
-    // sends `undefined` to the server as BSON undefined and compares what comes back through
-    // tojson, and Sprout sends null, so showing `undefined` there would make equal values
-    // (a field set to undefined, the server's answer for it) print differently.
+    // mongosh shows JavaScript `undefined` as `undefined` (print, printjson, nested fields), and
+    // so does the legacy style (`tojson({a: undefined})` is `{ "a" : undefined }`, json1.js):
+    // it sends `undefined` to the server as BSON undefined and reads it back as `undefined`.
+    // mongosh's legacy forms (tojson, printjsononeline) keep converting it to null.
     let mongosh_display = how == "shell" && style == Style::Mongosh;
+    let keep_undefined = mongosh_display || style == Style::Legacy;
     let value =
-        convert::to_bson_for_printing(&arg(args, 0), ctx, mongosh_display, style == Style::Legacy)?;
+        convert::to_bson_for_printing(&arg(args, 0), ctx, keep_undefined, style == Style::Legacy)?;
     if value == bson::Bson::Undefined {
         // The result printer shows nothing for a bare `undefined`; print() and printjson()
         // spell it out, as mongosh does.
@@ -342,7 +342,19 @@ fn format(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue>
             pretty: true,
         },
     };
-    let text = printer::format_value(&value, &opts);
+    let text = if how == "tojson" && style == Style::Legacy {
+        // tojson(v, indent, nolint): the legacy shell's layout arguments.
+        let indent = if arg(args, 2).is_null_or_undefined() {
+            String::new()
+        } else {
+            arg_string(args, 2, ctx)?
+        };
+        let nolint = arg(args, 3);
+        let nolint = (!nolint.is_null_or_undefined()).then(|| nolint.to_boolean());
+        printer::legacy_tojson(&value, &indent, nolint)
+    } else {
+        printer::format_value(&value, &opts)
+    };
     drop(value);
     // The walk's count is a lower bound; the text itself must fit the longest string too.
     if text.encode_utf16().count() > crate::value_caps::MAX_STRING_LENGTH {

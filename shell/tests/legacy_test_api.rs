@@ -42,7 +42,7 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["_isWindows()"], "false"),
     (L, &["var o = {n: 2}; db.c.save(o)", "db.c.remove(o._id).nRemoved"], "1"),
     (L, &["var o = {n: 2}; db.c.save(o)", "var d = db.c.findOne({_id: o._id}); [d.n, Object.keys(d)[0]]"], "[ 2, \"_id\" ]"),
-    (L, &["NumberLong(-9223372036854775808).toString()"], "-9223372036854775808"),
+    (L, &["NumberLong(-9223372036854775808).exactValueString"], "-9223372036854775808"),
     (L, &["db.nothing_here.getIndexes().length"], "0"),
     (L, &["try { db.c.remove() } catch (e) { e.message }"], "remove needs a query"),
     (L, &["db.c.insert({a: 1})", "db.c.renameCollection({to: 'd', dropTarget: true}).ok", "db.d.count()"], "1"),
@@ -119,8 +119,10 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["db.c.insert({_id: 1, a: {b: 1}})", "var d = db.c.findOne(); [String(d), String(d.a), Object.keys(d), String({})].join()"], "[object BSON],[object BSON],_id,a,[object Object]"),
     (L, &["db.c.insert({_id: 1, a: 1})", "assert.lt(db.c.find().toArray(), [{a: 2}]); tojson(db.c.findOne())"], "{ \"_id\" : 1, \"a\" : 1 }"),
     (L, &["String(db.runCommand({ping: 1}))"], "[object BSON]"),
-    // ---- and an unaltered one is written back as read: its NumberInt stays an int (SERVER-32072) --
-    (L, &["db.c.insert({_id: 1, a: NumberInt(1), r: DBRef('x', NumberInt(2)), s: {b: NumberInt(3)}})", "var d = db.c.findOne(); d.x = 1; db.c.save(d)", "var t = db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}, b: {$type: '$s.b'}}}]).toArray()[0]; [t.a, t.b, db.c.find({'r.$id': {$type: 16}}).count()].join()"], "double,int,1"),
+    // ---- and an unaltered one is written back as read: its NumberInt stays an int (SERVER-32072);
+    // in an altered one a whole number where an int was stays an int (mozjs ValueWriter) -----------
+    (L, &["db.c.insert({_id: 1, a: NumberInt(1), r: DBRef('x', NumberInt(2)), s: {b: NumberInt(3)}})", "var d = db.c.findOne(); d.x = 1; db.c.save(d)", "var t = db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}, b: {$type: '$s.b'}}}]).toArray()[0]; [t.a, t.b, db.c.find({'r.$id': {$type: 16}}).count()].join()"], "int,int,1"),
+    (L, &["db.c.insert({_id: 1, a: NumberInt(1)})", "var d = db.c.findOne(); d.a = 1.5; d.x = 1; db.c.save(d)", "db.c.aggregate([{$project: {_id: 0, a: {$type: '$a'}, x: {$type: '$x'}}}]).toArray()[0]"], "{ \"a\" : \"double\", \"x\" : \"double\" }"),
     // ---- utils.js's type tests and servers_misc.js's testingReplication --------------------------
     (L, &["[isNumber(1), isNumber('1'), isString('a'), isObject({}), isObject(1), testingReplication].join()"], "true,false,true,true,false,false"),
     (M, &["db.c.insertOne({_id: 1})", "String(db.c.findOne())"], "[object Object]"),
@@ -137,6 +139,28 @@ const CASES: &[(Style, &[&str], &str)] = &[
     // ---- the getLastError assertions name themselves (MongoDB removed getLastError in 5.1) ----------
     (L, &["try { assert.gleSuccess(db) } catch (e) { e.message.indexOf('assert.gleSuccess needs the getLastError command') === 0 }"], "true"),
     (L, &["assert.closeWithinMS(new Date(1000), new Date(1005)); try { assert.closeWithinMS(1, 100, 'far', 5) } catch (e) { /within 5 millis/.test(e.message) }"], "true"),
+    // ---- automsg evaluates with `a` and `b` as its parameters (numberint.js) -----------------------
+    (L, &["a = {x: NumberInt(4)}; assert.eq.automsg('a', 'eval( tojson( a ) )'); assert.automsg('typeof b === \"string\"'); 'ok'"], "ok"),
+    // ---- NumberLong and NumberInt as the legacy shell's mozjs types (numberlong.js, numberint.js) ----
+    (L, &["[NumberLong(4).toString(), NumberLong(4294967296).toString(), NumberLong('-11111111111111111').top, NumberLong('-11111111111111111').bottom].join()"], "NumberLong(4),NumberLong(\"4294967296\"),4292380288,3643379257"),
+    (M, &["NumberLong(4).toString()"], "4"),
+    (L, &["[NaN, '9223372036854775808', 9223372036854775807, 'y'].map(function (v) { try { NumberLong(v); return 'ok' } catch (e) { return e.message } }).join('|')"], "number passed to NumberLong must be representable as an int64_t|could not convert string to long long|number passed to NumberLong must be representable as an int64_t|could not convert string to long long"),
+    (L, &["[NumberLong(0, 1, 0).floatApprox, NumberLong(NumberInt(3)).toNumber()].join()"], "4294967296,3"),
+    (L, &["[[0, 1.5, 0], ['x', 0, 0], [1, 2]].map(function (a) { try { NumberLong.apply(null, a); return 'ok' } catch (e) { return e.message } }).join('|')"], "top must be a 32 bit unsigned number|floatApprox must be a number|NumberLong needs 0, 1 or 3 arguments"),
+    (L, &["[NumberLong('20').compare(NumberLong('10')), NumberLong(1).compare(NumberLong(1)), NumberLong(1).compare(NumberLong(2))].join()", ], "1,0,-1"),
+    (L, &["try { NumberLong(1).compare(3) } catch (e) { e.message }"], "NumberLong.compare() argument must be a NumberLong"),
+    (L, &["db.c.save({_id: 1, a: NumberInt(42)})", "var d = db.c.findOne(); d.a += 10; d.b = 'x'; db.c.save(d)", "[db.c.find({a: {$type: 16}}).count(), db.c.find({a: 52}).count()].join()"], "1,1"),
+    (L, &["var myLong = NumberLong(1); shellAutocomplete('myLong.t'); [__autocomplete__.indexOf('myLong.top') >= 0, __autocomplete__.indexOf('myLong.bottom')].join()"], "true,-1"),
+    // ---- tojson's indent and nolint, undefined, a regex's g flag, tostrictjson (json1.js) ------------
+    (L, &["tojson({x: 1, a: undefined}, '', false)"], "{\n\t\"x\" : 1,\n\t\"a\" : undefined\n}"),
+    (L, &["tojson({x: [], y: {}}, '', true)"], "{ \"x\" : [ ], \"y\" : {  } }"),
+    (L, &["tojson({z: /xd?/ig})"], "{ \"z\" : /xd?/gi }"),
+    (M, &["tojson({a: undefined})"], "{ \"a\" : null }"),
+    (L, &["tostrictjson({x: NumberLong(64)})"], "{ \"x\" : { \"$numberLong\" : \"64\" } }"),
+    (L, &["JSON.stringify({l: NumberLong(5), o: ObjectId('579a70d9e249393f153b5bc1'), r: /a/i, t: Timestamp(1, 2), b: BinData(0, 'AA=='), m: MinKey, n: NumberInt(5)})"], "{\"l\":{\"$numberLong\":\"5\"},\"o\":{\"$oid\":\"579a70d9e249393f153b5bc1\"},\"r\":{\"$regex\":\"a\",\"$options\":\"i\"},\"t\":{\"$timestamp\":{\"t\":1,\"i\":2}},\"b\":{\"$binary\":\"AA==\",\"$type\":\"00\"},\"m\":{\"$minKey\":1},\"n\":5}"),
+    (M, &["JSON.stringify({r: /a/i, t: Timestamp(1, 2), b: BinData(0, 'AA=='), m: MinKey(), k: MaxKey})"], "{\"r\":{},\"t\":{},\"b\":{},\"m\":{}}"),
+    // ---- an unacknowledged write answers {ok: 1} alone (batch_write_command_w0.js) -------------------
+    (L, &["db.runCommand({insert: 'c', documents: [{_id: 1}], writeConcern: {w: 0}})"], "{ \"ok\" : 1 }"),
 ];
 
 #[test]

@@ -14,12 +14,16 @@ pub use capped::CappedLimits;
 pub use collection::{Collection, bson_size};
 pub use namespace::{Namespace, validate_collection_name, validate_db_name};
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// All databases. A database exists while it has at least one collection, as in MongoDB.
 #[derive(Debug, Default, Clone)]
 pub struct Catalog {
     databases: BTreeMap<String, BTreeMap<String, Collection>>,
+    /// Databases that had a collection and were not dropped since: MongoDB keeps such a
+    /// database open (its DatabaseHolder) after its last collection is dropped, which explain
+    /// of findAndModify tells apart from one never made.
+    opened: BTreeSet<String>,
 }
 
 impl Catalog {
@@ -34,6 +38,7 @@ impl Catalog {
     /// Returns the collection, creating it (implicitly, as an insert does) when missing.
     /// The flag tells whether it was created.
     pub fn collection_or_create(&mut self, ns: &Namespace) -> (&mut Collection, bool) {
+        self.opened.insert(ns.db.clone());
         let colls = self.databases.entry(ns.db.clone()).or_default();
         let created = !colls.contains_key(&ns.coll);
         let coll = colls.entry(ns.coll.clone()).or_default();
@@ -41,6 +46,7 @@ impl Catalog {
     }
 
     pub fn insert_collection(&mut self, ns: &Namespace, coll: Collection) {
+        self.opened.insert(ns.db.clone());
         self.databases
             .entry(ns.db.clone())
             .or_default()
@@ -65,6 +71,16 @@ impl Catalog {
                 index.usage.stamp(now_millis);
             }
         }
+    }
+
+    /// Whether `db` had a collection since it was last dropped as a whole.
+    pub fn database_opened(&self, db: &str) -> bool {
+        self.opened.contains(db)
+    }
+
+    /// Forgets `db` as an opened database (`dropDatabase`).
+    pub fn close_database(&mut self, db: &str) {
+        self.opened.remove(db);
     }
 
     pub fn database_names(&self) -> impl Iterator<Item = &str> {

@@ -133,6 +133,7 @@ pub fn drop_database(engine: &mut Engine, db: &str) -> Result<Document> {
             .kill_namespace(&ns, "collection dropped");
         engine.record(Change::DropCollection { ns });
     }
+    engine.catalog_mut().close_database(db);
     Ok(doc! {"dropped": db, "ok": 1.0})
 }
 

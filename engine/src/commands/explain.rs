@@ -243,4 +243,78 @@ mod tests {
         let r = e.run_command("test", &doc! {"explain": {"find": "c", "$db": "test"}});
         assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
     }
+
+    /// Explaining findAndModify fails in a database never made (or dropped whole) and works on a
+    /// missing collection of a database whose last collection was dropped.
+    #[test]
+    fn find_and_modify_explain_needs_an_opened_database() {
+        let mut e = Engine::new();
+        let explain = doc! {"explain": {"findAndModify": "c", "remove": true, "query": {"_id": 0}}};
+        let r = e.run_command("fresh", &explain);
+        assert_eq!(r.get_i32("code").unwrap(), 26, "{r}");
+        e.run_command("fresh", &doc! {"insert": "c", "documents": [{"_id": 1}]});
+        e.run_command("fresh", &doc! {"drop": "c"});
+        let r = e.run_command("fresh", &explain);
+        assert_eq!(r.get_f64("ok").unwrap(), 1.0, "{r}");
+        e.run_command("fresh", &doc! {"insert": "c", "documents": [{"_id": 1}]});
+        e.run_command("fresh", &doc! {"dropDatabase": 1});
+        let r = e.run_command("fresh", &explain);
+        assert_eq!(r.get_i32("code").unwrap(), 26, "{r}");
+    }
+
+    /// findAndModify's explain returns the document it would answer with, and `fields` puts a
+    /// PROJECTION_DEFAULT over the write stage.
+    #[test]
+    fn find_and_modify_explain_counts_the_returned_document_under_its_projection() {
+        let mut e = Engine::new();
+        e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [{"_id": 0, "i": 1}]},
+        );
+        let explain = |cmd: bson::Document| {
+            doc! {"explain": cmd, "verbosity": "executionStats"}
+        };
+        let returned = |e: &mut Engine, cmd: bson::Document| {
+            let r = e.run_command("t", &explain(cmd));
+            r.get_document("executionStats")
+                .unwrap()
+                .get_i32("nReturned")
+                .unwrap()
+        };
+        let remove = doc! {"findAndModify": "c", "remove": true, "query": {"_id": 0}};
+        assert_eq!(returned(&mut e, remove), 1);
+        let miss = doc! {"findAndModify": "c", "update": {"$inc": {"i": 1}}, "query": {"_id": 9}, "upsert": true};
+        assert_eq!(returned(&mut e, miss.clone()), 0);
+        let mut miss_new = miss;
+        miss_new.insert("new", true);
+        assert_eq!(returned(&mut e, miss_new), 1);
+        let projected = doc! {"findAndModify": "c", "update": {"$inc": {"i": 1}}, "query": {"_id": 0}, "fields": {"i": 0}};
+        let r = e.run_command("t", &explain(projected));
+        let root = r
+            .get_document("executionStats")
+            .unwrap()
+            .get_document("executionStages")
+            .unwrap();
+        assert_eq!(root.get_str("stage").unwrap(), "PROJECTION_DEFAULT");
+        assert_eq!(root.get_document("transformBy").unwrap(), &doc! {"i": 0});
+        assert_eq!(
+            root.get_document("inputStage")
+                .unwrap()
+                .get_str("stage")
+                .unwrap(),
+            "UPDATE"
+        );
+        let plan = r
+            .get_document("queryPlanner")
+            .unwrap()
+            .get_document("winningPlan")
+            .unwrap();
+        assert_eq!(plan.get_str("stage").unwrap(), "PROJECTION_DEFAULT");
+        assert_eq!(
+            e.run_command("t", &doc! {"count": "c"})
+                .get_i32("n")
+                .unwrap(),
+            1
+        );
+    }
 }

@@ -3,7 +3,7 @@
 //! would do (`nWouldDelete`, `nMatched`, `nWouldModify`, `nWouldUpsert`) without writing. Each
 //! reads its command through the command's own typed request (`request/`).
 
-use bson::{Bson, Document};
+use bson::{Bson, Document, doc};
 
 use super::explain::Explained;
 use super::request::delete::DeleteRequest;
@@ -85,6 +85,14 @@ pub fn explain_find_and_modify(
     ctx: &MatchContext<'_>,
 ) -> Result<Document> {
     let request = FindAndModifyRequest::parse(inner)?;
+    // MongoDB explains findAndModify on a missing collection, but not in a database never made
+    // (find_and_modify.cpp: "database … does not exist"; explain_find_and_modify.js).
+    if !engine.catalog().database_opened(db) {
+        return Err(crate::error::Error::new(
+            crate::error::ErrorCode::NamespaceNotFound,
+            format!("database {db} does not exist"),
+        ));
+    }
     let empty = Document::new();
     let write = WriteStatement {
         filter: request.query.unwrap_or(&empty),
@@ -95,8 +103,78 @@ pub fn explain_find_and_modify(
         multi: false,
         upsert: request.upsert,
     };
-    explain_statement(engine, db, inner, verbosity, &write, ctx)
+    let mut out = explain_statement(engine, db, inner, verbosity, &write, ctx)?;
+    shape_find_and_modify(
+        &mut out,
+        request.fields,
+        request.upsert && request.return_new,
+    );
+    Ok(out)
 }
+
+/// findAndModify's explain as MongoDB shapes it: the write stage returns the document it
+/// would answer with (`nReturned` 1 when a document matched, or when an upsert returns the new
+/// one), and `fields` adds a PROJECTION_DEFAULT above it (get_executor.cpp builds a
+/// ProjectionStageDefault for a findAndModify projection; explain_find_and_modify.js).
+fn shape_find_and_modify(out: &mut Document, fields: Option<&Document>, upsert_returns_new: bool) {
+    if let (Some(fields), Ok(planner)) = (fields, out.get_document_mut("queryPlanner"))
+        && let Some(Bson::Document(mut plan)) = planner.remove("winningPlan")
+    {
+        let mut projection = Document::new();
+        if let Some(cached) = plan.remove("isCached") {
+            projection.insert("isCached", cached);
+        }
+        projection.insert("stage", "PROJECTION_DEFAULT");
+        projection.insert("transformBy", fields.clone());
+        projection.insert("inputStage", plan);
+        planner.insert("winningPlan", projection);
+    }
+    let Ok(stats) = out.get_document_mut("executionStats") else {
+        return;
+    };
+    let Some(Bson::Document(mut stage)) = stats.remove("executionStages") else {
+        return;
+    };
+    let count = |stage: &Document, name: &str| match stage.get(name) {
+        Some(Bson::Int32(n)) => i64::from(*n),
+        Some(Bson::Int64(n)) => *n,
+        _ => 0,
+    };
+    let found = count(&stage, "nWouldDelete") > 0 || count(&stage, "nMatched") > 0;
+    let upserted = upsert_returns_new && count(&stage, "nWouldUpsert") > 0;
+    let returned = i32::from(found || upserted);
+    stage.insert("nReturned", returned);
+    stage.insert("advanced", returned);
+    stats.insert("nReturned", returned);
+    let root = match fields {
+        Some(fields) => {
+            let mut projection = doc! {"stage": "PROJECTION_DEFAULT"};
+            for name in COUNTERS {
+                if let Some(v) = stage.get(name) {
+                    projection.insert(name, v.clone());
+                }
+            }
+            projection.insert("transformBy", fields.clone());
+            projection.insert("inputStage", stage);
+            projection
+        }
+        None => stage,
+    };
+    stats.insert("executionStages", root);
+}
+
+/// The counters every stage shows, which a projection over the write stage repeats.
+const COUNTERS: [&str; 9] = [
+    "nReturned",
+    "executionTimeMillisEstimate",
+    "works",
+    "advanced",
+    "needTime",
+    "needYield",
+    "saveState",
+    "restoreState",
+    "isEOF",
+];
 
 fn explain_statement(
     engine: &mut Engine,

@@ -432,6 +432,27 @@ mod tests {
     use bson::{Bson, doc};
 
     #[test]
+    fn unacknowledged_writes_answer_ok_alone_and_still_write() {
+        let mut e = Engine::new();
+        let w0 = doc! {"w": 0};
+        let commands = [
+            doc! {"insert": "c", "documents": [{"_id": 1}, {"_id": 1}], "writeConcern": w0.clone()},
+            doc! {"update": "c", "updates": [{"q": {"_id": 2}, "u": {"$set": {"a": 1}}, "upsert": true}], "writeConcern": w0.clone()},
+            doc! {"delete": "c", "deletes": [{"q": {"$set": 1}, "limit": 0}], "writeConcern": w0.clone()},
+        ];
+        for c in &commands {
+            assert_eq!(e.run_command("t", c), doc! {"ok": 1.0}, "{c}");
+        }
+        let acknowledged = e.run_command(
+            "t",
+            &doc! {"insert": "c", "documents": [{"_id": 3}], "writeConcern": {"w": 0, "j": true}},
+        );
+        assert_eq!(acknowledged.get_i32("n").ok(), Some(1));
+        let count = e.run_command("t", &doc! {"count": "c"});
+        assert_eq!(count.get_i32("n").ok(), Some(3));
+    }
+
+    #[test]
     fn an_owned_insert_answers_and_stores_as_a_borrowed_one() {
         let commands = [
             doc! {"insert": "c", "documents": [{"_id": 1, "a": 1}, {"a": 2, "_id": 2}]},

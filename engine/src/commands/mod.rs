@@ -191,6 +191,15 @@ pub fn dispatch_reply(
             format!("no such command: '{other}'"),
         )),
     };
+    let unacknowledged = matches!(name.as_str(), "insert" | "update" | "delete")
+        && crate::write::write_concern::is_unacknowledged(command);
+    if unacknowledged {
+        // An unacknowledged write answers `{ok: 1}` alone whatever happened, its counts and
+        // errors untold, as a driver sending `w: 0` hears nothing back (8.0's
+        // batch_write_command_w0.js expects `{ok: 1}` for a delete whose filter is refused).
+        drop(reply);
+        return Ok(Reply::Document(bson::doc! {"ok": 1.0}));
+    }
     reply.map(Reply::Document)
 }
 

@@ -86,6 +86,30 @@ fn check_document(wc: &Document) -> Result<()> {
     Ok(())
 }
 
+/// Whether `command.writeConcern` asks for no acknowledgement: `w: 0` without `j: true`
+/// (WriteConcernOptions::isUnacknowledged). MongoDB answers such an insert, update or delete
+/// with `{ok: 1}` alone, its counts and errors left out (8.0's
+/// jstests/core/write/batch_write_command_w0.js).
+pub fn is_unacknowledged(command: &Document) -> bool {
+    let Some(Bson::Document(wc)) = command.get("writeConcern") else {
+        return false;
+    };
+    let zero = match wc.get("w") {
+        Some(Bson::Int32(i)) => *i == 0,
+        Some(Bson::Int64(i)) => *i == 0,
+        Some(Bson::Double(d)) => *d == 0.0,
+        _ => false,
+    };
+    let journal = match wc.get("j") {
+        Some(Bson::Boolean(b)) => *b,
+        Some(Bson::Int32(i)) => *i != 0,
+        Some(Bson::Int64(i)) => *i != 0,
+        Some(Bson::Double(d)) => *d != 0.0,
+        _ => false,
+    };
+    zero && !journal
+}
+
 /// What a standalone mongod accepts: `w` up to 1, or the "majority" mode.
 fn check_standalone(w: &Bson) -> Result<()> {
     let n = match w {
@@ -161,6 +185,18 @@ mod tests {
             assert!(check(Bson::Document(wc.clone())).is_ok(), "{wc}");
         }
         assert!(check_write_concern(&doc! {"insert": "c"}).is_ok());
+    }
+
+    #[test]
+    fn w_zero_without_journal_is_unacknowledged() {
+        let unacknowledged =
+            |wc: Document| is_unacknowledged(&doc! {"insert": "c", "writeConcern": wc});
+        assert!(unacknowledged(doc! {"w": 0}));
+        assert!(unacknowledged(doc! {"w": 0.0, "j": false}));
+        assert!(!unacknowledged(doc! {"w": 0, "j": true}));
+        assert!(!unacknowledged(doc! {"w": 1}));
+        assert!(!unacknowledged(doc! {}));
+        assert!(!is_unacknowledged(&doc! {"insert": "c"}));
     }
 
     #[test]

@@ -32,7 +32,7 @@
     // The legacy shell shows the constructor (`ObjectId("…")`); mongosh the hex digits.
     toString: function () { return native.getStyle() === 'legacy' ? 'ObjectId("' + this._hex + '")' : this._hex; },
     toHexString: function () { return this._hex; },
-    toJSON: function () { return this._hex; },
+    toJSON: function () { return legacy() ? { $oid: this._hex } : this._hex; },
     getTimestamp: function () { return new Date(parseInt(this._hex.substring(0, 8), 16) * 1000); },
     equals: function (o) { return o != null && o._bsontype === 'ObjectId' && o._hex === this._hex; },
     valueOf: function () { return this._hex; },
@@ -43,6 +43,9 @@
   ObjectId.createFromTime = function (t) { return ObjectId(t); };
   ObjectId.isValid = function (h) { return typeof h === 'string' && /^[0-9a-fA-F]{24}$/.test(h); };
 
+  // The legacy style: the legacy shell's forms of JSON.stringify (its types' toJSON give
+  // Extended JSON; jstests/core/json1.js) and of NumberLong.
+  function legacy() { return native.getStyle() === 'legacy'; }
   function integerText(v, what) {
     if (v === undefined) return '0';
     if (typeof v === 'number') {
@@ -54,19 +57,79 @@
     if (v && v._bsontype) return String(v._bsontype === 'Int32' ? v.valueOf() : v);
     throw new TypeError('Invalid ' + what + ' value: ' + v);
   }
-  var Long = makeType('Long', function (v) { hidden(this, '_v', native.checkInt64(integerText(v, 'Long'))); }, {
-    toString: function () { return this._v; },
+  var INT64_MIN = -(2n ** 63n);
+  var INT64_MAX = 2n ** 63n - 1n;
+  // The legacy shell's NumberLong(…) (mozjs numberlong.cpp): no argument, one (a whole number
+  // that fits, a decimal string, or anything ToInt64 reads), or three (floatApprox, top,
+  // bottom: the two 32-bit halves, floatApprox ignored); anything else is refused with its text.
+  function legacyLongText(args) {
+    if (args.length === 0) return '0';
+    if (args.length === 1) {
+      var v = args[0];
+      if (typeof v === 'number') {
+        if (!Number.isInteger(v) || v < -9223372036854775808 || v >= 9223372036854775808) {
+          throw new Error('number passed to NumberLong must be representable as an int64_t');
+        }
+        return BigInt(v).toString();
+      }
+      if (typeof v === 'string') {
+        var big = /^[+-]?\d+$/.test(v) ? BigInt(v) : null;
+        if (big === null || big < INT64_MIN || big > INT64_MAX) {
+          throw new Error('could not convert string to long long');
+        }
+        return big.toString();
+      }
+      if (v instanceof Long) return v._v;
+      return BigInt.asIntN(64, BigInt(Math.trunc(Number(v)) || 0)).toString();
+    }
+    if (args.length !== 3) throw new Error('NumberLong needs 0, 1 or 3 arguments');
+    ['floatApprox', 'top', 'bottom'].forEach(function (name, i) {
+      if (typeof args[i] !== 'number') throw new Error(name + ' must be a number');
+    });
+    ['top', 'bottom'].forEach(function (name, i) {
+      var half = args[i + 1];
+      if (!Number.isInteger(half) || half < 0 || half > 4294967295) {
+        throw new Error(name + ' must be a 32 bit unsigned number');
+      }
+    });
+    return BigInt.asIntN(64, (BigInt(args[1]) << 32n) + BigInt(args[2])).toString();
+  }
+  var Long = makeType('Long', function (v) {
+    var text = native.getStyle() === 'legacy' ? legacyLongText(arguments) : integerText(v, 'Long');
+    hidden(this, '_v', native.checkInt64(text));
+  }, {
+    // The legacy shell's NumberLong shows its constructor, the value quoted from 2^31 on
+    // (mozjs numberlong.cpp toString; jstests/core/numberlong.js); mongosh's Long the digits.
+    toString: function () {
+      if (native.getStyle() !== 'legacy') return this._v;
+      var quoted = BigInt(this._v) <= -(2n ** 31n) || BigInt(this._v) >= 2n ** 31n;
+      return quoted ? 'NumberLong("' + this._v + '")' : 'NumberLong(' + this._v + ')';
+    },
     toNumber: function () { return Number(this._v); },
     valueOf: function () { return Number(this._v); },
-    toJSON: function () { return this._v; },
+    // The legacy shell's JSON.stringify writes `{"$numberLong": "…"}` (jstests/core/json1.js).
+    toJSON: function () { return native.getStyle() === 'legacy' ? { $numberLong: this._v } : this._v; },
     equals: function (o) { return o != null && String(o) === this._v; },
+    // -1, 0 or 1; the legacy shell takes exactly one NumberLong.
+    compare: function (other) {
+      if (arguments.length !== 1) throw new Error('NumberLong.compare() needs 1 argument');
+      if (!(other instanceof Long)) {
+        if (native.getStyle() === 'legacy') throw new Error('NumberLong.compare() argument must be a NumberLong');
+        other = Long(other);
+      }
+      var a = BigInt(this._v), b = BigInt(other._v);
+      return a < b ? -1 : (a > b ? 1 : 0);
+    },
   });
   // The legacy shell's NumberLong reads as a double `floatApprox` and, as two 32-bit halves,
   // `top` and `bottom`; none can be assigned (jstests/core/type7.js).
   Object.defineProperty(Long.prototype, 'floatApprox', { get: function () { return Number(this._v); } });
+  // The high half as unsigned, as mozjs shifts the value as a uint64_t (numberlong.js expects
+  // 4292380288 for -11111111111111111).
   Object.defineProperty(Long.prototype, 'top', {
-    get: function () { return Number(BigInt.asIntN(32, BigInt(this._v) >> 32n)); },
+    get: function () { return Number(BigInt.asUintN(64, BigInt(this._v)) >> 32n); },
   });
+  Object.defineProperty(Long.prototype, 'exactValueString', { get: function () { return this._v; } });
   Object.defineProperty(Long.prototype, 'bottom', {
     get: function () { return Number(BigInt.asUintN(32, BigInt(this._v))); },
   });
@@ -98,6 +161,8 @@
     hidden(this, 't', Number(t || 0) >>> 0);
     hidden(this, 'i', Number(i || 0) >>> 0);
   }, {
+    // (mongosh's has no toJSON: its fields are hidden, so it stringifies as {}.)
+    toJSON: function () { return legacy() ? { $timestamp: { t: this.t, i: this.i } } : {}; },
     getTime: function () { return this.t; },
     getInc: function () { return this.i; },
     toString: function () { return 'Timestamp(' + this.t + ', ' + this.i + ')'; },
@@ -107,6 +172,10 @@
     hidden(this, 'sub_type', Number(subtype || 0));
   }, {
     base64: function () { return this._base64; },
+    toJSON: function () {
+      if (!legacy()) return {};
+      return { $binary: this._base64, $type: (this.sub_type < 16 ? '0' : '') + this.sub_type.toString(16) };
+    },
     toString: function () { return this._base64; },
     length: function () { return native.base64Length(this._base64); },
     hex: function () { return native.base64ToHex(this._base64); },
@@ -126,6 +195,21 @@
   }
   var MinKey = makeType('MinKey', function () { checkSingleton(this, 'MinKey'); });
   var MaxKey = makeType('MaxKey', function () { checkSingleton(this, 'MaxKey'); });
+  // The legacy shell's MinKey and MaxKey globals stand for the values, in JSON.stringify too.
+  [[MinKey, '$minKey'], [MaxKey, '$maxKey']].forEach(function (pair) {
+    function extended() {
+      var out = {};
+      out[pair[1]] = 1;
+      return out;
+    }
+    // mongosh stringifies the constructor as nothing and a value as {}, as before.
+    Object.defineProperty(pair[0], 'toJSON', {
+      value: function () { return legacy() ? extended() : undefined; }, writable: true, configurable: true,
+    });
+    Object.defineProperty(pair[0].prototype, 'toJSON', {
+      value: function () { return legacy() ? extended() : {}; }, writable: true, configurable: true,
+    });
+  });
   var Code = makeType('Code', function (code, scope) {
     hidden(this, 'code', typeof code === 'function' ? code.toString() : String(code));
     if (scope !== undefined) hidden(this, 'scope', scope);
@@ -146,7 +230,7 @@
   function MD5(hex) { return Binary(native.hexToBase64(String(hex)), 5); }
   function HexData(subtype, hex) { return Binary(native.hexToBase64(String(hex)), subtype); }
   function BinData(subtype, base64) { return Binary(base64, subtype); }
-  function NumberLong(v) { return Long(v); }
+  function NumberLong() { return Long.apply(null, arguments); }
   function NumberInt(v) { return Int32(v); }
   // The legacy shell's NumberDecimal(number) is the server's Decimal128(double), rounded to
   // 15 significant digits (mozjs ValueWriter::toDecimal128): NumberDecimal(1.9) is

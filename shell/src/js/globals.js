@@ -65,6 +65,13 @@
   Object.defineProperty(RealDate.prototype, 'tojson', {
     value: function tojson() { return native.format(this, 'tojson'); }, writable: true, configurable: true, enumerable: false,
   });
+  // The legacy shell's RegExp.prototype.toJSON: {$regex, $options} (jstests/core/json1.js);
+  // mongosh's regexes stringify as {}, as before.
+  Object.defineProperty(RegExp.prototype, 'toJSON', {
+    value: function toJSON() {
+      return native.getStyle() === 'legacy' ? { $regex: this.source, $options: this.flags } : {};
+    }, writable: true, configurable: true, enumerable: false,
+  });
   ShellDate.now = function now() { return native.now(); };
   ShellDate.parse = function parse(text) { return parseDate(String(text)); };
   ShellDate.UTC = RealDate.UTC;

@@ -51,6 +51,7 @@
   methods('legacy_helpers', Object.getPrototypeOf(g.db), ['_adminCommand', 'createView', 'serverStatus',
     'hostInfo', 'serverBuildInfo', 'getProfilingLevel', 'killOp', 'fsyncLock', 'fsyncUnlock',
     'getWriteConcern', 'setWriteConcern', 'unsetWriteConcern'], true);
+  globals('legacy_helpers', ['shellAutocomplete', 'tostrictjson']);
   methods('legacy_helpers', C, ['mapReduce', 'convertToSingleObject', 'getWriteConcern', 'setWriteConcern',
     'unsetWriteConcern', 'latencyStats'], true);
   globals('test_helpers', ['ErrorCodes', 'ErrorCodeStrings', 'jsTestName', 'jsTestLog', 'jsTestOptions',
@@ -61,7 +62,7 @@
     'throwsWithCode', 'close', 'between', 'betweenIn', 'betweenEx', 'hasFields', 'sameMembers', 'setEq',
     'soon', 'soonNoExcept', 'retry', 'automsg', 'commandWorkedIgnoringWriteConcernErrors', 'gleSuccess',
     'gleOK', 'gleError', 'gleErrorCode', 'gleErrorRegex', 'closeWithinMS'], true);
-  ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'throws'].forEach(function (name) {
+  ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'throws', 'doesNotThrow'].forEach(function (name) {
     methods('test_helpers', g.assert[name], ['automsg'], true);
   });
   methods('test_helpers', Array, g.__sproutApi.arrayGenerics, true);

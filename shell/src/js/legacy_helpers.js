@@ -138,4 +138,46 @@
     }
     return new MapReduceResult(this._db, reply);
   });
+
+  // tostrictjson(x, indent, nolint): tojson of x with each BSON value in its Extended JSON form,
+  // its toJSON in the legacy style (`{ "x" : { "$numberLong" : "64" } }`), and dates as
+  // `{$date: …}`.
+  function strict(v) {
+    if (v === null || typeof v !== 'object') return v;
+    if (v instanceof Date) return { $date: v.toISOString() };
+    if (v._bsontype !== undefined || v instanceof RegExp) return v.toJSON();
+    if (Array.isArray(v)) return v.map(strict);
+    var out = {};
+    Object.keys(v).forEach(function (k) { out[k] = strict(v[k]); });
+    return out;
+  }
+  define(g, 'tostrictjson', function (x, indent, nolint) { return g.tojson(strict(x), indent, nolint); });
+
+  // shellAutocomplete(prefix): the legacy shell's completion (mongo/shell/utils.js), which leaves
+  // its answers in the global `__autocomplete__`: for `expr.partial`, `expr.` followed by each
+  // property of expr's value (its own and its prototypes', `_`-prefixed ones only when asked
+  // for) that starts with `partial`; for a bare name, the global names that start with it.
+  define(g, 'shellAutocomplete', function (prefix) {
+    prefix = String(prefix);
+    var dot = prefix.lastIndexOf('.');
+    var head = dot < 0 ? '' : prefix.substring(0, dot + 1);
+    var partial = prefix.substring(dot + 1);
+    var value = g;
+    if (dot >= 0) {
+      var path = prefix.substring(0, dot);
+      if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(path)) { g.__autocomplete__ = []; return; }
+      try {
+        value = path.split('.').reduce(function (v, k) { return v == null ? undefined : v[k]; }, g);
+      } catch (e) {
+        value = undefined;
+      }
+    }
+    var names = {};
+    for (var o = value == null ? null : Object(value); o !== null; o = Object.getPrototypeOf(o)) {
+      Object.getOwnPropertyNames(o).forEach(function (k) { names[k] = true; });
+    }
+    g.__autocomplete__ = Object.keys(names).filter(function (k) {
+      return k.indexOf(partial) === 0 && (k.charAt(0) !== '_' || partial.charAt(0) === '_');
+    }).sort().map(function (k) { return head + k; });
+  });
 })(globalThis);

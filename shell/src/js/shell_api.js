@@ -446,10 +446,13 @@
     var reply = insertDocuments(coll, docs, opts);
     var errs = reply.writeErrors || [];
     if (unacknowledged(opts)) {
+      // The server answers an unacknowledged write with {ok: 1} alone; the count is the
+      // documents sent.
+      var sent = reply.n === undefined ? docs.length : reply.n;
       return silenced(many ? new BulkWriteResult({
-        writeErrors: [], writeConcernErrors: [], nInserted: reply.n, nUpserted: 0,
+        writeErrors: [], writeConcernErrors: [], nInserted: sent, nUpserted: 0,
         nMatched: 0, nModified: 0, nRemoved: 0, upserted: [],
-      }) : new WriteResult({ nInserted: reply.n }));
+      }) : new WriteResult({ nInserted: sent }));
     }
     if (many) {
       return new BulkWriteResult({
@@ -775,7 +778,8 @@
   });
   define('printjson', function (v) { native.print(native.format(v, 'shell')); });
   define('printjsononeline', function (v) { native.print(native.format(v, 'legacy-oneline')); });
-  define('tojson', function (v) { return native.format(v, 'tojson'); });
+  // tojson(v, indent, nolint): the legacy style reads the layout arguments (runtime.rs format).
+  define('tojson', function (v, indent, nolint) { return native.format(v, 'tojson', indent, nolint); });
   define('tojsononeline', function (v) { return native.format(v, 'legacy-oneline'); });
   define('console', { log: g.print, dir: g.printjson, error: g.print, warn: g.print, info: g.print });
   define('hex_md5', function (s) { return native.hexMd5(String(s)); });

@@ -432,17 +432,20 @@
     }
     fail('assert.retry failed: ' + f, msg);
   });
-  // assert.automsg("x > 1"), assert.eq.automsg("a", "b"), …: the text is evaluated in the global
-  // scope and is also the message.
-  define(assert, 'automsg', function (b) { assert((0, eval)(b), b); });
+  // assert.automsg("x > 1"), assert.eq.automsg("a", "b"), …: the text is evaluated by a direct
+  // eval in a function of the global scope whose parameters are `a` and `b`, as the legacy shell's
+  // assert.js does, so the text sees those two names (numberint.js's "eval( tojson( a ) )" reads
+  // the string "a", not the global a); it is also the message.
+  define(assert, 'automsg', new Function('b', 'return assert(eval(b), b);'));
   ['eq', 'neq', 'lt', 'lte', 'gt', 'gte'].forEach(function (name) {
-    var check = assert[name];
-    define(check, 'automsg', function (a, b) {
-      check((0, eval)(a), (0, eval)(b), '[' + a + '] != [' + b + ']');
-    });
+    define(assert[name], 'automsg', new Function('a', 'b',
+      'return assert.' + name + "(eval(a), eval(b), '[' + a + '] != [' + b + ']');"));
   });
   define(assert.throws, 'automsg', function (func, params) {
     assert.throws(func, params, String(func));
+  });
+  define(assert.doesNotThrow, 'automsg', function (func, params) {
+    assert.doesNotThrow(func, params, String(func));
   });
   function bsonEqual(a, b) { return bsonWoCompare({ v: a }, { v: b }) === 0; }
   // bsonWoCompare(a, b): -1, 0 or 1 in MongoDB's order of documents (field names and values), as

@@ -11,11 +11,13 @@ use super::jsnum::js_number;
 use super::jsview::{dbpointer_view, js_truthy};
 use super::text::{json_quote as quote, utf16_len};
 
-/// The 3.0 shell's `nolint` argument: `tojson(x)` is pretty, `tojson(x, "", true)` one line.
+/// The 3.0 shell's `nolint` argument: `tojson(x)` is pretty, `tojson(x, "", true)` one line,
+/// `tojson(x, "", false)` pretty and never folded (jstests/core/json1.js).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
     Pretty,
     OneLine,
+    Unfolded,
 }
 
 /// `tojson(x, indent, nolint)`.
@@ -24,7 +26,7 @@ pub fn tojson(v: &Bson, indent: &str, layout: Layout) -> String {
         return text;
     }
     let s = tojson_object(v, indent, layout);
-    if utf16_len(&s) < 80 && indent.is_empty() {
+    if layout != Layout::Unfolded && utf16_len(&s) < 80 && indent.is_empty() {
         fold_whitespace(&s)
     } else {
         s
@@ -154,7 +156,7 @@ fn array_tojson(items: &[Bson], indent: &str, layout: Layout) -> String {
     }
     let (sep, inner) = match layout {
         Layout::OneLine => (" ", String::new()),
-        Layout::Pretty => ("\n", format!("{indent}\t")),
+        Layout::Pretty | Layout::Unfolded => ("\n", format!("{indent}\t")),
     };
     let body: Vec<String> = items
         .iter()
@@ -162,7 +164,7 @@ fn array_tojson(items: &[Bson], indent: &str, layout: Layout) -> String {
         .collect();
     let outer = match layout {
         Layout::OneLine => "",
-        Layout::Pretty => indent,
+        Layout::Pretty | Layout::Unfolded => indent,
     };
     format!("[{sep}{}{sep}{outer}]", body.join(&format!(",{sep}")))
 }
@@ -171,7 +173,7 @@ fn array_tojson(items: &[Bson], indent: &str, layout: Layout) -> String {
 fn document_tojson(d: &Document, indent: &str, layout: Layout) -> String {
     let (line_end, tab) = match layout {
         Layout::OneLine => (" ", ""),
-        Layout::Pretty => ("\n", "\t"),
+        Layout::Pretty | Layout::Unfolded => ("\n", "\t"),
     };
     let inner = format!("{indent}{tab}");
     let fields: Vec<String> = d
@@ -204,6 +206,20 @@ mod tests {
         assert_eq!(
             tojson(&Bson::Document(doc! {}), "", Layout::OneLine),
             "{  }"
+        );
+    }
+
+    #[test]
+    fn nolint_false_never_folds_and_an_indent_prefixes_the_inner_lines() {
+        let d = Bson::Document(doc! { "x": [], "y": {} });
+        assert_eq!(
+            tojson(&d, "", Layout::Unfolded),
+            "{\n\t\"x\" : [ ],\n\t\"y\" : {\n\t\t\n\t}\n}"
+        );
+        // The closing brace takes `indent.substring(1)` of the inner indent, as the 3.0 shell's.
+        assert_eq!(
+            tojson(&Bson::Document(doc! { "a": 1 }), "  ", Layout::Pretty),
+            "{\n  \t\"a\" : 1\n \t}"
         );
     }
 

@@ -119,6 +119,17 @@ pub fn format_extjson_indented(v: &Bson, mode: JsonMode, step: usize) -> String 
     extjson::format_indented(v, mode, step)
 }
 
+/// The legacy shell's `tojson(v, indent, nolint)`: `nolint` absent (null or undefined) is the
+/// pretty form folded when short, true one line, false pretty and never folded.
+pub fn legacy_tojson(v: &Bson, indent: &str, nolint: Option<bool>) -> String {
+    let layout = match nolint {
+        None => legacy::Layout::Pretty,
+        Some(true) => legacy::Layout::OneLine,
+        Some(false) => legacy::Layout::Unfolded,
+    };
+    legacy::tojson(v, indent, layout)
+}
+
 fn legacy_layout(opts: &PrintOptions) -> legacy::Layout {
     if opts.pretty {
         legacy::Layout::Pretty
