@@ -66,7 +66,6 @@ impl Pipeline {
         Ok(Pipeline {
             stages,
             reads_meta: self.reads_meta,
-            reads_sort_key: self.reads_sort_key,
             unavailable: self.unavailable,
         })
     }
