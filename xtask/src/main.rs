@@ -50,8 +50,16 @@ fn main() -> ExitCode {
 }
 
 /// The workspace root (xtask lives one level below it).
+///
+/// `cargo run` (and so `cargo xtask`) sets `CARGO_MANIFEST_DIR` for the
+/// process, so the root follows the checkout the command was run in. The
+/// path compiled in is only a fallback: a binary reused from a `target/`
+/// copied from another checkout would otherwise work in that other checkout.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    manifest_dir
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default()
