@@ -2,16 +2,16 @@
 //! Each filter is a query whose top-level field names all start with the same identifier; an
 //! element is selected when `{<identifier>: element}` matches it.
 
-use std::collections::BTreeMap;
-
 use bson::{Bson, Document};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::matcher::Filter;
 
+/// The filters by identifier, sorted by it (a vector: an update names a few; a `BTreeMap` of
+/// them compiled its own B-tree code into the shipped wasm).
 #[derive(Debug, Clone, Default)]
 pub struct ArrayFilters {
-    filters: BTreeMap<String, Filter>,
+    filters: Vec<(String, Filter)>,
 }
 
 impl ArrayFilters {
@@ -20,7 +20,7 @@ impl ArrayFilters {
     }
 
     pub fn parse(filters: &[Document]) -> Result<Self> {
-        let mut out = BTreeMap::new();
+        let mut out: Vec<(String, Filter)> = Vec::new();
         for filter in filters {
             // MongoDB parses each filter with kBanAllSpecialFeatures before reading its
             // identifier (parsedUpdateArrayFilters): `$expr` is refused (224).
@@ -57,23 +57,31 @@ impl ArrayFilters {
                     "Error parsing array filter :: caused by :: The top-level field name must be an alphanumeric string beginning with a lowercase letter, found '{id}'"
                 )));
             }
-            if out.contains_key(&id) {
+            let Err(at) = out.binary_search_by(|(known, _)| known.as_str().cmp(&id)) else {
                 return Err(Error::new(
                     ErrorCode::FailedToParse,
                     format!("Found multiple array filters with the same top-level field name {id}"),
                 ));
-            }
-            out.insert(id, parsed);
+            };
+            out.insert(at, (id, parsed));
         }
         Ok(ArrayFilters { filters: out })
     }
 
+    fn get(&self, id: &str) -> Option<&Filter> {
+        let at = self
+            .filters
+            .binary_search_by(|(known, _)| known.as_str().cmp(id))
+            .ok()?;
+        Some(&self.filters[at].1)
+    }
+
     pub fn contains(&self, id: &str) -> bool {
-        self.filters.contains_key(id)
+        self.get(id).is_some()
     }
 
     pub fn identifiers(&self) -> impl Iterator<Item = &str> {
-        self.filters.keys().map(String::as_str)
+        self.filters.iter().map(|(id, _)| id.as_str())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -82,7 +90,7 @@ impl ArrayFilters {
 
     /// Whether `$[id]` selects this element.
     pub fn selects(&self, id: &str, element: &Bson) -> bool {
-        let Some(filter) = self.filters.get(id) else {
+        let Some(filter) = self.get(id) else {
             return false;
         };
         let mut wrapped = Document::new();
