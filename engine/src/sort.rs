@@ -8,6 +8,7 @@ use std::cmp::Ordering;
 use bson::{Bson, Document};
 
 use crate::error::{Error, Result};
+use crate::expression::{DocumentMeta, MetaField};
 use crate::path::{FieldPath, LeafArrays, for_each_item};
 use crate::value::compare_values;
 
@@ -26,6 +27,11 @@ pub enum SortKey {
     TextScore {
         name: String,
     },
+    /// `{$meta: "geoNearDistance"}` or `{$meta: "randVal"}` in a `$sort` stage: by that
+    /// metadata, descending (MongoDB's SortPattern sorts every `$meta` key highest first).
+    Meta {
+        field: MetaField,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -41,7 +47,19 @@ impl SortSpec {
         &self.pattern
     }
 
+    /// A find's sort: `{$meta: "textScore"}` is its only metadata key.
     pub fn parse(spec: &Document) -> Result<Self> {
+        SortSpec::parse_with(spec, false)
+    }
+
+    /// A `$sort` stage's sort, which may also order by `{$meta: "geoNearDistance"}` (after a
+    /// `$geoNear`) and `{$meta: "randVal"}` (after a `$sample`), as MongoDB 8.0's SortPattern
+    /// allows.
+    pub fn parse_stage(spec: &Document) -> Result<Self> {
+        SortSpec::parse_with(spec, true)
+    }
+
+    fn parse_with(spec: &Document, stage: bool) -> Result<Self> {
         let mut keys = Vec::with_capacity(spec.len());
         for (k, v) in spec {
             if k.is_empty() || k.split('.').any(str::is_empty) {
@@ -51,7 +69,7 @@ impl SortSpec {
                 ));
             }
             if let Bson::Document(d) = v {
-                keys.push(parse_meta(k, d)?);
+                keys.push(parse_meta(k, d, stage)?);
                 continue;
             }
             let ascending = direction(k, v)?;
@@ -86,6 +104,12 @@ impl SortSpec {
         self.keys
             .iter()
             .any(|k| matches!(k, SortKey::TextScore { .. }))
+    }
+
+    /// Whether the sort orders by metadata only a pipeline carries (`geoNearDistance`,
+    /// `randVal`): a find cannot run it.
+    pub fn needs_stage_metadata(&self) -> bool {
+        self.keys.iter().any(|k| matches!(k, SortKey::Meta { .. }))
     }
 
     /// The `$natural` direction, if the sort has one.
@@ -139,13 +163,80 @@ impl SortSpec {
                 SortKey::TextScore { .. } => {
                     b_score.unwrap_or(0.0).total_cmp(&a_score.unwrap_or(0.0))
                 }
-                SortKey::Natural { .. } => Ordering::Equal,
+                SortKey::Natural { .. } | SortKey::Meta { .. } => Ordering::Equal,
             };
             if ord != Ordering::Equal {
                 return ord;
             }
         }
         Ordering::Equal
+    }
+
+    /// [`SortSpec::compare_extracted`] with each document's metadata: every `$meta` key
+    /// sorts highest first, a document without the value as 0.
+    pub fn compare_with_meta(
+        &self,
+        a: &[Bson],
+        a_meta: &DocumentMeta,
+        b: &[Bson],
+        b_meta: &DocumentMeta,
+    ) -> Ordering {
+        let (mut fa, mut fb) = (a.iter(), b.iter());
+        let number = |m: &DocumentMeta, f: MetaField| match f {
+            MetaField::TextScore => m.text_score,
+            MetaField::GeoNearDistance => m.geo_near_distance,
+            MetaField::RandVal => m.rand_val,
+            _ => None,
+        };
+        for key in &self.keys {
+            let field = match key {
+                SortKey::Field { ascending, .. } => {
+                    let ord = match (fa.next(), fb.next()) {
+                        (Some(x), Some(y)) => {
+                            let o = compare_values(x, y);
+                            if *ascending { o } else { o.reverse() }
+                        }
+                        _ => Ordering::Equal,
+                    };
+                    if ord != Ordering::Equal {
+                        return ord;
+                    }
+                    continue;
+                }
+                SortKey::TextScore { .. } => MetaField::TextScore,
+                SortKey::Meta { field } => *field,
+                SortKey::Natural { .. } => continue,
+            };
+            let (x, y) = (number(a_meta, field), number(b_meta, field));
+            let ord = y.unwrap_or(0.0).total_cmp(&x.unwrap_or(0.0));
+            if ord != Ordering::Equal {
+                return ord;
+            }
+        }
+        Ordering::Equal
+    }
+
+    /// The `{$meta: "sortKey"}` of a document a `$sort` stage ordered: its field values as
+    /// [`SortSpec::key_values`] took them (`values`), with each `$meta` component's value in
+    /// its place.
+    pub fn sort_key_with_meta(&self, values: Vec<Bson>, meta: &DocumentMeta) -> Vec<Bson> {
+        if !self
+            .keys
+            .iter()
+            .any(|k| matches!(k, SortKey::TextScore { .. } | SortKey::Meta { .. }))
+        {
+            return values;
+        }
+        let mut fields = values.into_iter();
+        self.keys
+            .iter()
+            .filter_map(|k| match k {
+                SortKey::Field { .. } => fields.next(),
+                SortKey::TextScore { .. } => meta.text_score.map(Bson::Double),
+                SortKey::Meta { field } => meta.get(*field),
+                SortKey::Natural { .. } => None,
+            })
+            .collect()
     }
 
     /// Each field key's sort value for a document, in key order.
@@ -191,7 +282,7 @@ impl SortSpec {
                 .filter_map(|k| match k {
                     SortKey::Field { path, ascending } => Some(sort_key(doc, path, *ascending)),
                     SortKey::TextScore { .. } => text_score.map(Bson::Double),
-                    SortKey::Natural { .. } => None,
+                    SortKey::Natural { .. } | SortKey::Meta { .. } => None,
                 })
                 .collect(),
         )
@@ -239,10 +330,18 @@ fn direction(key: &str, v: &Bson) -> Result<bool> {
     }
 }
 
-fn parse_meta(key: &str, d: &Document) -> Result<SortKey> {
+fn parse_meta(key: &str, d: &Document, stage: bool) -> Result<SortKey> {
     match d.get("$meta") {
         Some(Bson::String(s)) if d.len() == 1 && s == "textScore" => Ok(SortKey::TextScore {
             name: key.to_string(),
+        }),
+        Some(Bson::String(s)) if stage && d.len() == 1 && s == "geoNearDistance" => {
+            Ok(SortKey::Meta {
+                field: MetaField::GeoNearDistance,
+            })
+        }
+        Some(Bson::String(s)) if stage && d.len() == 1 && s == "randVal" => Ok(SortKey::Meta {
+            field: MetaField::RandVal,
         }),
         // MongoDB 8.0's SortPattern names the search metadata it cannot sort by.
         Some(Bson::String(s))
@@ -384,6 +483,35 @@ mod tests {
             SortSpec::parse(&doc! {"s": {"$meta": "textScore"}})
                 .unwrap()
                 .needs_text_score()
+        );
+    }
+
+    #[test]
+    fn a_sort_stage_also_orders_by_near_distance_and_random_value_highest_first() {
+        for name in ["geoNearDistance", "randVal"] {
+            let spec = doc! {"x": {"$meta": name}};
+            assert_eq!(SortSpec::parse(&spec).unwrap_err().code(), 31138, "{name}");
+            assert!(SortSpec::parse_stage(&spec).unwrap().needs_stage_metadata());
+        }
+        let s = SortSpec::parse_stage(&doc! {"a": 1, "d": {"$meta": "geoNearDistance"}}).unwrap();
+        let near = |d: f64| DocumentMeta {
+            geo_near_distance: Some(d),
+            ..DocumentMeta::default()
+        };
+        let one = [Bson::Int32(1)];
+        // Equal `a`: the larger distance first.
+        assert_eq!(
+            s.compare_with_meta(&one, &near(5.0), &one, &near(2.0)),
+            Ordering::Less
+        );
+        assert_eq!(
+            s.compare_with_meta(&[Bson::Int32(2)], &near(5.0), &one, &near(2.0)),
+            Ordering::Greater
+        );
+        // The sort key holds the field's value and the distance in the pattern's order.
+        assert_eq!(
+            s.sort_key_with_meta(vec![Bson::Int32(1)], &near(2.5)),
+            vec![Bson::Int32(1), Bson::Double(2.5)]
         );
     }
 

@@ -336,7 +336,9 @@ fn execute(
             );
         }
         let next = a.pipeline.stages().get(p.stages);
+        // Documents read in place carry no metadata (record ids, index keys) for the stages.
         if run == Run::Results
+            && !a.pipeline.reads_meta()
             && p.sort.is_none()
             && p.skip.is_none()
             && p.limit.is_none()
@@ -358,7 +360,16 @@ fn execute(
             .map_err(executor_error)?;
         // The documents move on to the stages; explain needs only their number.
         let docs = std::mem::take(&mut execution.docs);
-        let meta = execution.meta.take();
+        let mut meta = execution.meta.take();
+        if a.pipeline.reads_sort_key()
+            && let (Some(sort), Some(meta)) = (spec.sort.as_ref(), meta.as_mut())
+        {
+            for (d, m) in docs.iter().zip(meta.iter_mut()) {
+                if let Bson::Array(key) = sort.meta_sort_key(d, m.text_score) {
+                    m.sort_key = Some(key);
+                }
+            }
+        }
         let returned = docs.len();
         (
             (docs, meta),

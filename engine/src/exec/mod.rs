@@ -102,12 +102,17 @@ impl Member {
     }
 
     /// The metadata a pipeline reads with `$meta`: the text score, a near search's distance
-    /// and point.
+    /// and point, the index key and the record id.
     pub fn metadata(&self) -> crate::expression::DocumentMeta {
         crate::expression::DocumentMeta {
             text_score: self.text_score,
             geo_near_distance: self.geo_near.as_ref().map(|g| g.0),
             geo_near_point: self.geo_near.as_ref().map(|g| g.1.clone()),
+            // MongoDB keeps the key of a non-text index scan (`{$meta: "indexKey"}`); a
+            // text plan's members carry no key here.
+            index_key: self.key.as_ref().map(|k| k.iter().cloned().collect()),
+            record_id: self.record_id.map(|r| r as i64),
+            ..Default::default()
         }
     }
 

@@ -1,12 +1,13 @@
 //! Per-document metadata and `{$meta: "<name>"}` (MongoDB's `DocumentMetadataFields` and
-//! `ExpressionMeta`): values a query computes for a document beside its fields, the text score of
-//! a `$text` search and the distance and point of a near search, which expressions read with
-//! `$meta`.
+//! `ExpressionMeta`): values a query computes for a document beside its fields (the text score of
+//! a `$text` search, the distance and point of a near search, the index key and record id the
+//! find read it through) or a stage gives it (`$sample`'s random value, `$sort`'s sort key),
+//! which expressions read with `$meta`.
 //!
-//! A document without metadata carries none: stages hand `Option<&DocumentMeta>` (or no list at
-//! all) and only documents that came from a `$text` or near search have one.
+//! A document without metadata carries none: stages hand `Option<&DocumentMeta>`, and a pipeline
+//! that reads no `$meta` has no list at all.
 
-use bson::Bson;
+use bson::{Bson, Document};
 
 use super::operators::{Arity, OperatorDef};
 use super::{Expression, Scope, Vars};
@@ -22,6 +23,15 @@ pub struct DocumentMeta {
     pub geo_near_distance: Option<f64>,
     /// `{$meta: "geoNearPoint"}`: the location that distance was measured to, as stored.
     pub geo_near_point: Option<Bson>,
+    /// `{$meta: "randVal"}`: the random number `$sample` drew for the document.
+    pub rand_val: Option<f64>,
+    /// `{$meta: "sortKey"}`: the values the last `$sort` (or the find under the pipeline)
+    /// ordered the document by, one per sort component.
+    pub sort_key: Option<Vec<Bson>>,
+    /// `{$meta: "indexKey"}`: the key of the index the find read the document through.
+    pub index_key: Option<Document>,
+    /// `{$meta: "recordId"}`: where the collection stores the document.
+    pub record_id: Option<i64>,
 }
 
 impl DocumentMeta {
@@ -31,6 +41,12 @@ impl DocumentMeta {
             MetaField::TextScore => self.text_score.map(Bson::Double),
             MetaField::GeoNearDistance => self.geo_near_distance.map(Bson::Double),
             MetaField::GeoNearPoint => self.geo_near_point.clone(),
+            MetaField::RandVal => self.rand_val.map(Bson::Double),
+            // Always an array, one value per sort component (MongoDB 4.4+'s
+            // DocumentMetadataFields::serializeSortKey).
+            MetaField::SortKey => self.sort_key.clone().map(Bson::Array),
+            MetaField::IndexKey => self.index_key.clone().map(Bson::Document),
+            MetaField::RecordId => self.record_id.map(Bson::Int64),
             _ => None,
         }
     }
@@ -203,7 +219,7 @@ pub const OPERATORS: &[OperatorDef] = &[OperatorDef {
 
 #[cfg(test)]
 mod tests {
-    use bson::{Document, doc};
+    use bson::doc;
 
     use super::*;
     use crate::expression::EvalContext;

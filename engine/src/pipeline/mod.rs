@@ -37,6 +37,8 @@ mod error_table_tests;
 #[cfg(test)]
 mod limits_tests;
 #[cfg(test)]
+mod meta_stage_tests;
+#[cfg(test)]
 mod meta_tests;
 #[cfg(test)]
 pub(crate) mod test_support {
@@ -530,6 +532,8 @@ pub struct Pipeline {
     stages: Vec<Box<dyn Stage>>,
     /// Whether a stage reads metadata with `{$meta: …}` (the stages then carry it).
     reads_meta: bool,
+    /// Whether a stage reads `{$meta: "sortKey"}` (a sort the find runs then gives it).
+    reads_sort_key: bool,
     /// The first metadata a stage reads that neither a leading `$text` search nor a leading
     /// `$geoNear` makes available (error 40218 when the pipeline is prepared).
     unavailable: Option<MetaField>,
@@ -597,11 +601,12 @@ impl Pipeline {
             };
             stages.push(parse_stage(spec, &cx)?);
         }
-        let (reads_meta, unavailable) = metadata_reads(items);
+        let reads = metadata_reads(items);
         let pipeline = Pipeline {
             stages,
-            reads_meta,
-            unavailable,
+            reads_meta: reads.any,
+            reads_sort_key: reads.sort_key,
+            unavailable: reads.unavailable,
         };
         pipeline.validate(input)?;
         Ok(pipeline)
@@ -611,6 +616,12 @@ impl Pipeline {
     /// it (`FindSpec::wants_metadata`) and the stages carry it.
     pub fn reads_meta(&self) -> bool {
         self.reads_meta
+    }
+
+    /// Whether a stage reads `{$meta: "sortKey"}`: a sort pushed into the find then gives
+    /// each document its sort key, as the `$sort` stage would have.
+    pub fn reads_sort_key(&self) -> bool {
+        self.reads_sort_key
     }
 
     /// Error 40218 when a stage reads the text score without a leading `$text` search, or a
@@ -836,7 +847,7 @@ const DROPS_METADATA: &[&str] = &[
 /// available, a leading `$geoNear` the distance and point; a `$lookup`'s or `$unionWith`'s
 /// sub-pipeline is its own pipeline, with its own leading stage (the outer document's
 /// metadata does not reach it: jstests/aggregation/sources/lookup/lookup_contains_text.js).
-fn metadata_reads(items: &[Bson]) -> (bool, Option<MetaField>) {
+fn metadata_reads(items: &[Bson]) -> MetadataReads {
     let mut available = MetaAvailable::default();
     let mut reads = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -855,8 +866,18 @@ fn metadata_reads(items: &[Bson]) -> (bool, Option<MetaField>) {
             break;
         }
     }
-    let unavailable = reads.iter().copied().find(|f| !available.allows(*f));
-    (!reads.is_empty(), unavailable)
+    MetadataReads {
+        any: !reads.is_empty(),
+        sort_key: reads.contains(&MetaField::SortKey),
+        unavailable: reads.iter().copied().find(|f| !available.allows(*f)),
+    }
+}
+
+/// What [`metadata_reads`] finds in a pipeline's stages.
+struct MetadataReads {
+    any: bool,
+    sort_key: bool,
+    unavailable: Option<MetaField>,
 }
 
 fn collection_required(stage: &str) -> Error {

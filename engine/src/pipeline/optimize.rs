@@ -66,6 +66,7 @@ impl Pipeline {
         Ok(Pipeline {
             stages,
             reads_meta: self.reads_meta,
+            reads_sort_key: self.reads_sort_key,
             unavailable: self.unavailable,
         })
     }

@@ -351,6 +351,17 @@ impl Stage for GraphLookup {
         Ok(out)
     }
 
+    /// Each document comes out once, in order, with its found documents added: it keeps its
+    /// metadata (MongoDB builds the output from the input document).
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<crate::expression::DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        Ok((self.apply(input, cx)?, meta))
+    }
+
     fn serialize(&self) -> Document {
         let mut spec = doc! {
             "from": self.from.clone(),

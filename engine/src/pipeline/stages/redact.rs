@@ -8,7 +8,7 @@
 use bson::{Bson, Document, doc};
 
 use crate::error::{Error, Result};
-use crate::expression::Expression;
+use crate::expression::{DocumentMeta, Expression, Vars};
 use crate::pipeline::{ParseContext, RunContext, Stage};
 use crate::value::display::key_value;
 
@@ -41,8 +41,16 @@ enum Decision {
 }
 
 impl Redact {
-    fn decide(&self, doc: &Document, cx: &RunContext<'_>) -> Result<Decision> {
-        let result = self.expr.evaluate_in(doc, cx.eval)?;
+    /// `meta`: the metadata of a pipeline document; an embedded document has none (MongoDB
+    /// evaluates the expression with the embedded document as its root).
+    fn decide(
+        &self,
+        doc: &Document,
+        meta: Option<&DocumentMeta>,
+        cx: &RunContext<'_>,
+    ) -> Result<Decision> {
+        let vars = Vars::with_context(doc, cx.eval).with_meta(meta);
+        let result = self.expr.eval(&vars)?;
         match result.as_ref().and_then(Bson::as_str) {
             Some(KEEP) => Ok(Decision::Keep),
             Some(PRUNE) => Ok(Decision::Prune),
@@ -61,8 +69,13 @@ impl Redact {
     }
 
     /// The redacted document, or `None` when it is pruned.
-    fn redact_document(&self, doc: Document, cx: &RunContext<'_>) -> Result<Option<Document>> {
-        match self.decide(&doc, cx)? {
+    fn redact_document(
+        &self,
+        doc: Document,
+        meta: Option<&DocumentMeta>,
+        cx: &RunContext<'_>,
+    ) -> Result<Option<Document>> {
+        match self.decide(&doc, meta, cx)? {
             Decision::Keep => Ok(Some(doc)),
             Decision::Prune => Ok(None),
             Decision::Descend => {
@@ -79,7 +92,7 @@ impl Redact {
 
     fn redact_value(&self, value: Bson, cx: &RunContext<'_>) -> Result<Option<Bson>> {
         match value {
-            Bson::Document(d) => Ok(self.redact_document(d, cx)?.map(Bson::Document)),
+            Bson::Document(d) => Ok(self.redact_document(d, None, cx)?.map(Bson::Document)),
             Bson::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {
@@ -102,11 +115,31 @@ impl Stage for Redact {
     fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
         let mut out = Vec::with_capacity(input.len());
         for doc in input {
-            if let Some(d) = self.redact_document(doc, cx)? {
+            if let Some(d) = self.redact_document(doc, None, cx)? {
                 out.push(d);
             }
         }
         Ok(out)
+    }
+
+    /// A kept document keeps its metadata, which the expression reads at the top level.
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        let Some(meta) = meta else {
+            return Ok((self.apply(input, cx)?, None));
+        };
+        let (mut out, mut out_meta) = (Vec::with_capacity(input.len()), Vec::new());
+        for (doc, m) in input.into_iter().zip(meta) {
+            if let Some(d) = self.redact_document(doc, Some(&m), cx)? {
+                out.push(d);
+                out_meta.push(m);
+            }
+        }
+        Ok((out, Some(out_meta)))
     }
 
     fn serialize(&self) -> Document {

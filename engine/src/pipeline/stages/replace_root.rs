@@ -4,7 +4,7 @@
 use bson::{Bson, Document, doc};
 
 use crate::error::{Error, Result};
-use crate::expression::Expression;
+use crate::expression::{DocumentMeta, Expression, Vars};
 use crate::pipeline::{ParseContext, RunContext, Stage};
 use crate::value::display::{key_value, type_name};
 
@@ -79,6 +79,26 @@ fn document_display(d: &Document) -> String {
     format!("{{{}}}", fields.join(", "))
 }
 
+impl ReplaceRoot {
+    fn replace(
+        &self,
+        d: &Document,
+        meta: Option<&DocumentMeta>,
+        cx: &RunContext<'_>,
+    ) -> Result<Document> {
+        let what = if self.with {
+            "replacement document"
+        } else {
+            "newRoot"
+        };
+        let vars = Vars::with_context(d, cx.eval).with_meta(meta);
+        match self.new_root.eval(&vars)? {
+            Some(Bson::Document(new)) => Ok(new),
+            other => Err(not_an_object(what, other.as_ref(), d)),
+        }
+    }
+}
+
 impl Stage for ReplaceRoot {
     fn name(&self) -> &'static str {
         if self.with {
@@ -89,18 +109,18 @@ impl Stage for ReplaceRoot {
     }
 
     fn apply(&self, input: Vec<Document>, cx: &RunContext<'_>) -> Result<Vec<Document>> {
-        let what = if self.with {
-            "replacement document"
-        } else {
-            "newRoot"
-        };
-        input
-            .iter()
-            .map(|d| match self.new_root.evaluate_in(d, cx.eval)? {
-                Some(Bson::Document(new)) => Ok(new),
-                other => Err(not_an_object(what, other.as_ref(), d)),
-            })
-            .collect()
+        input.iter().map(|d| self.replace(d, None, cx)).collect()
+    }
+
+    /// The new document keeps the metadata of the one it replaces, and the expression reads
+    /// it (MongoDB's ReplaceRootTransformation copies the input's metadata).
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<DocumentMeta>>,
+        cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        crate::pipeline::map_meta(input, meta, |d, m| self.replace(&d, m, cx))
     }
 
     /// MongoDB shows both forms as `$replaceRoot`.

@@ -30,7 +30,7 @@ pub fn parse(arg: &Bson, _cx: &ParseContext<'_>) -> Result<Box<dyn Stage>> {
     }
     Ok(Box::new(Sort {
         spec: spec.clone(),
-        sort: SortSpec::parse(spec)?,
+        sort: SortSpec::parse_stage(spec)?,
         limit: None,
     }))
 }
@@ -40,7 +40,7 @@ impl Sort {
     pub fn with_limit(spec: &Document, limit: i64) -> Result<Sort> {
         Ok(Sort {
             spec: spec.clone(),
-            sort: SortSpec::parse(spec)?,
+            sort: SortSpec::parse_stage(spec)?,
             limit: Some(limit),
         })
     }
@@ -64,8 +64,9 @@ impl Stage for Sort {
         Ok(refs.into_iter().take(keep).cloned().collect())
     }
 
-    /// Documents carrying metadata keep it, and a `{$meta: "textScore"}` key sorts by it,
-    /// highest first.
+    /// Documents carrying metadata keep it, a `{$meta: …}` key sorts by it, highest first,
+    /// and each document's `sortKey` becomes the values it was ordered by (MongoDB's
+    /// `{$meta: "sortKey"}`; taking them costs nothing more, the sort extracted them).
     fn apply_with_meta(
         &self,
         input: Vec<Document>,
@@ -78,33 +79,39 @@ impl Stage for Sort {
         let keep = self
             .limit
             .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
-        let mut keyed: Vec<(Vec<Bson>, Option<f64>, usize)> = input
+        let mut keyed: Vec<(Vec<Bson>, usize)> = input
             .iter()
-            .zip(&meta)
             .enumerate()
-            .map(|(i, (d, m))| (self.sort.key_values(d), m.text_score, i))
+            .map(|(i, d)| (self.sort.key_values(d), i))
             .collect();
         // Stable: equal keys keep their incoming order.
         crate::sort_slice::sort_by(&mut keyed, |a, b| {
             self.sort
-                .compare_extracted(&a.0, a.1, &b.0, b.1)
-                .then(a.2.cmp(&b.2))
+                .compare_with_meta(&a.0, &meta[a.1], &b.0, &meta[b.1])
+                .then(a.1.cmp(&b.1))
         });
         keyed.truncate(keep);
-        let held = memory::held_bytes(keyed.iter().map(|k| &input[k.2]));
+        let held = memory::held_bytes(keyed.iter().map(|k| &input[k.1]));
         memory::check(Held::Sort, "$sort", held, cx)?;
         let mut docs: Vec<Option<Document>> = input.into_iter().map(Some).collect();
         let mut metas: Vec<Option<crate::expression::DocumentMeta>> =
             meta.into_iter().map(Some).collect();
         let (mut out, mut out_meta) = (Vec::with_capacity(keyed.len()), Vec::new());
-        for (_, _, i) in keyed {
+        for (values, i) in keyed {
             out.extend(docs[i].take());
-            out_meta.extend(metas[i].take());
+            if let Some(mut m) = metas[i].take() {
+                m.sort_key = Some(self.sort.sort_key_with_meta(values, &m));
+                out_meta.push(m);
+            }
         }
         Ok((out, Some(out_meta)))
     }
 
     fn query_part(&self) -> Option<QueryPart<'_>> {
+        // A find has no near distance or random value to sort by.
+        if self.sort.needs_stage_metadata() {
+            return None;
+        }
         Some(match self.limit {
             Some(n) => QueryPart::SortLimit(&self.spec, n),
             None => QueryPart::Sort(&self.spec),

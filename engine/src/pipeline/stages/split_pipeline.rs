@@ -74,6 +74,16 @@ impl Stage for SplitPipeline {
         Ok(input)
     }
 
+    /// A pass-through: the documents keep their metadata.
+    fn apply_with_meta(
+        &self,
+        input: Vec<Document>,
+        meta: Option<Vec<crate::expression::DocumentMeta>>,
+        _cx: &RunContext<'_>,
+    ) -> Result<crate::pipeline::Batch> {
+        Ok((input, meta))
+    }
+
     fn serialize(&self) -> Document {
         let mut spec = Document::new();
         if let Some(t) = &self.merge_type {
