@@ -429,11 +429,19 @@ pub fn write_error(index: usize, e: &Error) -> Document {
 #[cfg(test)]
 mod tests {
     use crate::Engine;
+    use crate::clock::SimulatedClock;
+
+    /// An engine on a fixed clock and seed: two of them generate the same ObjectIds (engines on
+    /// the system clock are seeded from the millisecond they are made, so two made across a
+    /// millisecond's end differed, and the tests comparing them failed now and then).
+    fn twin() -> Engine {
+        Engine::with_clock(Box::new(SimulatedClock::new(1_700_000_000_000)), 7)
+    }
     use bson::{Bson, doc};
 
     #[test]
     fn unacknowledged_writes_answer_ok_alone_and_still_write() {
-        let mut e = Engine::new();
+        let mut e = twin();
         let w0 = doc! {"w": 0};
         let commands = [
             doc! {"insert": "c", "documents": [{"_id": 1}, {"_id": 1}], "writeConcern": w0.clone()},
@@ -463,8 +471,8 @@ mod tests {
             doc! {"insert": "c"},
             doc! {"insert": "c", "documents": [{"_id": 6}], "writeConcern": {"w": "bad"}},
         ];
-        let mut borrowed = Engine::new();
-        let mut owned = Engine::new();
+        let mut borrowed = twin();
+        let mut owned = twin();
         for c in &commands {
             let a = borrowed.run_command("t", c);
             let b = owned
@@ -516,8 +524,8 @@ mod tests {
         for (levels, id) in [(limit - 1, 1), (limit, 2), (limit + 1, 3)] {
             // Under `documents` and `_id`, the empty-named chain starts one level down.
             let command = doc! {"insert": "c", "documents": [{"_id": id, "a": nested(levels - 1)}]};
-            let a = Engine::new().run_command("t", &command);
-            let b = Engine::new()
+            let a = twin().run_command("t", &command);
+            let b = twin()
                 .run_command_encoded("t", &command.to_vec().unwrap())
                 .unwrap()
                 .into_document()
@@ -537,8 +545,8 @@ mod tests {
             doc! {"insert": "c", "documents": [{"_id": 6}], "writeConcern": {"w": "bad"}},
             doc! {"find": "c", "filter": {}},
         ];
-        let mut by_doc = Engine::new();
-        let mut by_bytes = Engine::new();
+        let mut by_doc = twin();
+        let mut by_bytes = twin();
         for c in &commands {
             let a = by_doc.run_command("t", c);
             let b = by_bytes
@@ -635,8 +643,8 @@ mod tests {
             doc! {"find": "v", "filter": {}},
             doc! {"find": "u", "filter": {}},
         ];
-        let mut by_doc = Engine::new();
-        let mut by_bytes = Engine::new();
+        let mut by_doc = twin();
+        let mut by_bytes = twin();
         let mut kept = 0;
         for c in &commands {
             let bytes = c.to_vec().unwrap();
@@ -655,7 +663,7 @@ mod tests {
 
     #[test]
     fn dollar_prefixed_fields_inside_id_are_refused() {
-        let mut e = Engine::new();
+        let mut e = twin();
         let r = e.run_command(
             "test",
             &doc! {"insert": "c", "documents": [{"_id": {"a": 2, "$c": 3}}, {"_id": {"x": [{"$y": 1}]}}], "ordered": false},
@@ -677,7 +685,7 @@ mod tests {
 
     #[test]
     fn an_empty_batch_is_invalid_length() {
-        let mut e = Engine::new();
+        let mut e = twin();
         let r = e.run_command("test", &doc! {"insert": "c", "documents": []});
         assert_eq!(r.get_i32("code").unwrap(), 16);
         assert_eq!(
@@ -694,7 +702,7 @@ mod tests {
 
     #[test]
     fn insert_assigns_ids_first_and_reports_duplicates() {
-        let mut e = Engine::new();
+        let mut e = twin();
         let r = e.run_command(
             "test",
             &doc! {"insert": "c", "documents": [{"a": 1}, {"_id": 5, "b": 2}]},
@@ -723,7 +731,7 @@ mod tests {
 
     #[test]
     fn ordered_insert_stops_at_first_error() {
-        let mut e = Engine::new();
+        let mut e = twin();
         e.run_command("test", &doc! {"insert": "c", "documents": [{"_id": 1}]});
         let r = e.run_command(
             "test",
@@ -734,7 +742,7 @@ mod tests {
 
     #[test]
     fn bad_documents_fail_the_command() {
-        let mut e = Engine::new();
+        let mut e = twin();
         let r = e.run_command("test", &doc! {"insert": "c", "documents": [1]});
         assert_eq!(r.get_i32("code").unwrap(), 14);
         let r = e.run_command("test", &doc! {"insert": "c"});
@@ -756,7 +764,7 @@ mod tests {
 
     #[test]
     fn a_field_name_with_nul_is_refused_with_the_drivers_message() {
-        let mut e = Engine::new();
+        let mut e = twin();
         let r = e.run_command("test", &doc! {"insert": "c", "documents": [{"a\0b": 1}]});
         assert_eq!(
             first_write_error(&r),
@@ -780,7 +788,7 @@ mod tests {
             }
             d
         };
-        let mut e = Engine::new();
+        let mut e = twin();
         let r = e.run_command("test", &doc! {"insert": "c", "documents": [nested(180)]});
         assert_eq!(r.get_i32("n").ok(), Some(1), "{r:?}");
         let r = e.run_command("test", &doc! {"insert": "c", "documents": [nested(181)]});
@@ -802,7 +810,7 @@ mod tests {
 
     #[test]
     fn an_oversized_document_reports_its_size() {
-        let mut e = Engine::new();
+        let mut e = twin();
         let s = "x".repeat(16 * 1024 * 1024);
         let r = e.run_command(
             "test",
@@ -818,7 +826,7 @@ mod tests {
 
     #[test]
     fn a_batch_refused_before_storage_creates_no_collection() {
-        let mut e = Engine::new();
+        let mut e = twin();
         let r = e.run_command(
             "test",
             &doc! {"insert": "c", "documents": [{"_id": [1]}, {"_id": 2}]},
@@ -842,7 +850,7 @@ mod tests {
 
     #[test]
     fn an_oversized_upsert_is_refused_before_it_is_inserted() {
-        let mut e = Engine::new();
+        let mut e = twin();
         let s = "x".repeat(16 * 1024 * 1024);
         let r = e.run_command(
             "test",
