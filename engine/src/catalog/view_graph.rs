@@ -5,7 +5,7 @@
 //! GraphContainsCycle, one that makes a chain of views deeper than [`MAX_VIEW_DEPTH`] with
 //! ViewDepthLimitExceeded (jstests/core/views/views_validation.js).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use bson::Bson;
 
@@ -60,6 +60,15 @@ fn pipeline_dependencies(pipeline: &[Bson], out: &mut BTreeSet<String>) {
     }
 }
 
+/// The views of one database and the names each depends on, sorted by view name (a vector
+/// searched by halves: a `BTreeMap` of these types, with its memo of heights, compiled its own
+/// B-tree and sort code into the shipped wasm for this one check).
+type Graph = Vec<(String, BTreeSet<String>)>;
+
+fn position(graph: &Graph, view: &str) -> Option<usize> {
+    graph.binary_search_by(|(v, _)| v.as_str().cmp(view)).ok()
+}
+
 /// Checks that defining view `name` of database `db` on `view_on` with `pipeline` (a new view,
 /// or a new definition of an existing one) leaves the database's views without a cycle and no
 /// deeper than [`MAX_VIEW_DEPTH`].
@@ -70,7 +79,8 @@ pub fn check_definition(
     view_on: &str,
     pipeline: &[Bson],
 ) -> Result<()> {
-    let mut graph: BTreeMap<String, BTreeSet<String>> = catalog
+    // The catalog lists a database's collections by name, so the graph comes out sorted.
+    let mut graph: Graph = catalog
         .collections(db)
         .filter_map(|(coll, c)| {
             let on = c.options.get_str("viewOn").ok()?;
@@ -82,15 +92,20 @@ pub fn check_definition(
             Some((coll.to_string(), dependencies(on, stages)))
         })
         .collect();
-    graph.insert(name.to_string(), dependencies(view_on, pipeline));
+    debug_assert!(graph.windows(2).all(|w| w[0].0 < w[1].0));
+    let defined = dependencies(view_on, pipeline);
+    match graph.binary_search_by(|(v, _)| v.as_str().cmp(name)) {
+        Ok(i) => graph[i].1 = defined,
+        Err(i) => graph.insert(i, (name.to_string(), defined)),
+    }
     if let Some(cycle) = cycle_through(&graph, name) {
         return Err(Error::new(
             ErrorCode::GraphContainsCycle,
             format!("View cycle detected: {}", cycle.join(" => ")),
         ));
     }
-    let mut heights = BTreeMap::new();
-    for view in graph.keys() {
+    let mut heights = vec![None; graph.len()];
+    for view in 0..graph.len() {
         if height(&graph, view, &mut heights) > MAX_VIEW_DEPTH {
             return Err(Error::new(
                 ErrorCode::ViewDepthLimitExceeded,
@@ -102,7 +117,7 @@ pub fn check_definition(
 }
 
 /// A path of views from `start` back to itself, when there is one. Each view is walked once.
-fn cycle_through(graph: &BTreeMap<String, BTreeSet<String>>, start: &str) -> Option<Vec<String>> {
+fn cycle_through(graph: &Graph, start: &str) -> Option<Vec<String>> {
     let mut visited = BTreeSet::new();
     let mut path = vec![start.to_string()];
     if walk(graph, start, start, &mut visited, &mut path) {
@@ -113,16 +128,16 @@ fn cycle_through(graph: &BTreeMap<String, BTreeSet<String>>, start: &str) -> Opt
 }
 
 fn walk(
-    graph: &BTreeMap<String, BTreeSet<String>>,
+    graph: &Graph,
     start: &str,
     node: &str,
     visited: &mut BTreeSet<String>,
     path: &mut Vec<String>,
 ) -> bool {
-    let Some(children) = graph.get(node) else {
+    let Some(at) = position(graph, node) else {
         return false;
     };
-    for child in children {
+    for child in &graph[at].1 {
         path.push(child.clone());
         if child == start {
             return true;
@@ -135,30 +150,25 @@ fn walk(
     false
 }
 
-/// How many views deep `view` is: 1 for a view on collections only, one more than its deepest
-/// view dependency otherwise (0 for a collection). Memoised in `heights`, so each view is
-/// walked once however many views share it. A cycle (definitions written to `system.views`
-/// directly are not checked) counts as deeper than the limit.
-fn height(
-    graph: &BTreeMap<String, BTreeSet<String>>,
-    view: &str,
-    heights: &mut BTreeMap<String, usize>,
-) -> usize {
-    if let Some(h) = heights.get(view) {
-        return *h;
+/// How many views deep the view at `view` in the graph is: 1 for a view on collections only,
+/// one more than its deepest view dependency otherwise. Memoised in `heights` (by position in
+/// the graph), so each view is walked once however many views share it. A cycle (definitions
+/// written to `system.views` directly are not checked) counts as deeper than the limit.
+fn height(graph: &Graph, view: usize, heights: &mut [Option<usize>]) -> usize {
+    if let Some(h) = heights[view] {
+        return h;
     }
-    let Some(children) = graph.get(view) else {
-        return 0;
-    };
     // Marks the walk in progress: meeting `view` again below is a cycle.
-    heights.insert(view.to_string(), MAX_VIEW_DEPTH + 1);
-    let deepest = children
+    heights[view] = Some(MAX_VIEW_DEPTH + 1);
+    let deepest = graph[view]
+        .1
         .iter()
+        .filter_map(|c| position(graph, c))
         .map(|c| height(graph, c, heights))
         .max()
         .unwrap_or(0);
     let h = (deepest + 1).min(MAX_VIEW_DEPTH + 1);
-    heights.insert(view.to_string(), h);
+    heights[view] = Some(h);
     h
 }
 

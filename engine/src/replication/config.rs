@@ -168,6 +168,9 @@ impl MemberConfig {
     }
 }
 
+/// A write-concern mode's tags and how many distinct values of each a write must reach.
+pub type TagCounts = Vec<(String, i64)>;
+
 /// The whole configuration document.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplSetConfig {
@@ -175,7 +178,9 @@ pub struct ReplSetConfig {
     pub version: i64,
     pub members: Vec<MemberConfig>,
     /// `settings.getLastErrorModes`: mode name → (tag name → number of distinct values).
-    pub last_error_modes: BTreeMap<String, BTreeMap<String, i64>>,
+    /// `settings.getLastErrorModes`: each mode's tag counts, in the order given (a list: a
+    /// configuration names a few; maps of these types compiled their own B-tree code).
+    pub last_error_modes: Vec<(String, TagCounts)>,
 }
 
 impl ReplSetConfig {
@@ -202,7 +207,7 @@ impl ReplSetConfig {
             };
             members.push(MemberConfig::parse(m, i)?);
         }
-        let mut last_error_modes = BTreeMap::new();
+        let mut last_error_modes = Vec::new();
         if let Some(Bson::Document(settings)) = doc.get("settings")
             && let Some(Bson::Document(modes)) = settings.get("getLastErrorModes")
         {
@@ -212,16 +217,16 @@ impl ReplSetConfig {
                         "Expected settings.getLastErrorModes.{mode} to be an Object"
                     )));
                 };
-                let mut counts = BTreeMap::new();
+                let mut counts = Vec::new();
                 for (tag, n) in spec {
                     let n = as_i64(n).filter(|n| *n > 0).ok_or_else(|| {
                         bad(format!(
                             "Value of tag {tag} in mode {mode} must be positive, not {n}"
                         ))
                     })?;
-                    counts.insert(tag.clone(), n);
+                    counts.push((tag.clone(), n));
                 }
-                last_error_modes.insert(mode.clone(), counts);
+                last_error_modes.push((mode.clone(), counts));
             }
         }
         let config = ReplSetConfig {

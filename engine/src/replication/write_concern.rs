@@ -4,10 +4,9 @@
 //! reply carries MongoDB's `writeConcernError` (code 64, "waiting for replication timed out",
 //! `errInfo.wtimeout: true`; codeName WriteConcernTimeout since the rename of DRIVERS-3007).
 
-use std::collections::BTreeMap;
-
 use bson::{Bson, Document, doc};
 
+use super::config::TagCounts;
 use super::replica_set::ReplicaSet;
 use crate::error::{Error, ErrorCode, Result};
 use crate::value::as_i64;
@@ -20,7 +19,7 @@ pub enum WriteTarget {
     /// The set's write majority (`w: "majority"`).
     Majority,
     /// A custom mode: distinct values of each tag.
-    Tags(String, BTreeMap<String, i64>),
+    Tags(String, TagCounts),
 }
 
 /// A parsed `writeConcern` document.
@@ -47,8 +46,13 @@ impl WriteConcern {
         let target = match wc.get("w") {
             None => WriteTarget::Members(1),
             Some(Bson::String(s)) if s == "majority" => WriteTarget::Majority,
-            Some(Bson::String(mode)) => match set.config().last_error_modes.get(mode) {
-                Some(counts) => WriteTarget::Tags(mode.clone(), counts.clone()),
+            Some(Bson::String(mode)) => match set
+                .config()
+                .last_error_modes
+                .iter()
+                .find(|(m, _)| m == mode)
+            {
+                Some((_, counts)) => WriteTarget::Tags(mode.clone(), counts.clone()),
                 None => {
                     return Err(Error::new(
                         ErrorCode::UnknownReplWriteConcern,
