@@ -161,6 +161,11 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (M, &["JSON.stringify({r: /a/i, t: Timestamp(1, 2), b: BinData(0, 'AA=='), m: MinKey(), k: MaxKey})"], "{\"r\":{},\"t\":{},\"b\":{},\"m\":{}}"),
     // ---- an unacknowledged write answers {ok: 1} alone (batch_write_command_w0.js) -------------------
     (L, &["db.runCommand({insert: 'c', documents: [{_id: 1}], writeConcern: {w: 0}})"], "{ \"ok\" : 1 }"),
+    // ---- rs.compareOpTimes (optime_cmp.js), cursor.clone() (geo_sort1.js) ----------------------------
+    (L, &["[rs.compareOpTimes({ts: Timestamp(2, 2), t: 2}, {ts: Timestamp(2, 4), t: 2}), rs.compareOpTimes({ts: Timestamp(3, 0), t: 2}, {ts: Timestamp(2, 0), t: 3}), rs.compareOpTimes({ts: Timestamp(3, 0), t: 2}, {ts: Timestamp(3, 0), t: 2}), rs.compareOpTimes({ts: Timestamp(2, 0), t: 3}, {ts: Timestamp(3, 0), t: 2})].join()"], "-1,-1,0,1"),
+    (L, &["try { rs.compareOpTimes({ts: Timestamp(1, 1), t: -1}, {ts: Timestamp(1, 1), t: 1}) } catch (e) { e.message.indexOf('invalid optimes') === 0 }"], "true"),
+    (L, &["db.c.insert([{_id: 1}, {_id: 2}, {_id: 3}])", "var q = db.c.find({_id: {$gt: 1}}).sort({_id: -1}); var a = q.clone().map(function (d) { return d._id; }); q.next(); [a.join(), q.clone().itcount(), q.itcount()].join(' ')"], "3,2 2 1"),
+    (M, &["db.c.insertMany([{_id: 1}, {_id: 2}])", "var q = db.c.find().limit(1); [q.clone().toArray().length, q.toArray().length, q.clone().count()].join()"], "1,1,2"),
 ];
 
 #[test]

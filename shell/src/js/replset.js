@@ -70,6 +70,17 @@
   };
   rs.hello = function () { return admin({ hello: 1 }); };
   rs.isMaster = function () { return admin({ isMaster: 1 }); };
+  // rs.compareOpTimes(a, b) of the legacy shell: -1, 0 or 1, by term (`t`), then by timestamp
+  // (`ts`: seconds, then increment); an optime without both, or with term -1 (protocol
+  // version 0), is refused.
+  rs.compareOpTimes = function (a, b) {
+    function valid(o) {
+      return o !== null && typeof o === 'object' && o.ts instanceof Timestamp && 't' in o && o.t != -1;
+    }
+    if (!valid(a) || !valid(b)) throw Error('invalid optimes, received: ' + tojson(a) + ' and ' + tojson(b));
+    function cmp(x, y) { return x < y ? -1 : x > y ? 1 : 0; }
+    return cmp(Number(a.t), Number(b.t)) || cmp(a.ts.getTime(), b.ts.getTime()) || cmp(a.ts.getInc(), b.ts.getInc());
+  };
   // Prints each secondary's last applied time and its lag behind the primary, as mongosh does.
   rs.printSecondaryReplicationInfo = function () {
     var status = rs.status();

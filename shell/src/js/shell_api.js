@@ -193,6 +193,16 @@
   modifier('comment', 'comment'); modifier('collation', 'collation'); modifier('min', 'min');
   modifier('max', 'max'); modifier('maxTimeMS', 'maxTimeMS');
   Cursor.prototype.pretty = function () { this._pretty = true; return this; };
+  // cursor.clone(): a cursor of the same find and options, not yet run (mongosh's and the
+  // legacy DBQuery's).
+  Cursor.prototype.clone = function () {
+    var c = new Cursor(this._coll, this._spec.filter);
+    var s = this._spec;
+    Object.keys(s).forEach(function (k) { c._spec[k] = s[k]; });
+    if (this._readPref) c._readPref = this._readPref;
+    c._pretty = this._pretty;
+    return c;
+  };
   // The legacy shell's DBQuery options and flags, as find command fields.
   Cursor.prototype.returnKey = function () { return this._setFlag('returnKey'); };
   Cursor.prototype.showRecordId = function () { return this._setFlag('showRecordId'); };
