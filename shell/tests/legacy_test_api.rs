@@ -166,6 +166,16 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["try { rs.compareOpTimes({ts: Timestamp(1, 1), t: -1}, {ts: Timestamp(1, 1), t: 1}) } catch (e) { e.message.indexOf('invalid optimes') === 0 }"], "true"),
     (L, &["db.c.insert([{_id: 1}, {_id: 2}, {_id: 3}])", "var q = db.c.find({_id: {$gt: 1}}).sort({_id: -1}); var a = q.clone().map(function (d) { return d._id; }); q.next(); [a.join(), q.clone().itcount(), q.itcount()].join(' ')"], "3,2 2 1"),
     (M, &["db.c.insertMany([{_id: 1}, {_id: 2}])", "var q = db.c.find().limit(1); [q.clone().toArray().length, q.toArray().length, q.clone().count()].join()"], "1,1,2"),
+    // ---- shell types (shelltypes.js) and the legacy Map (map1.js) ------------------------------------
+    (L, &["[[-2, 3], [0, -1], [4294967296, 0], [0, 4294967296]].map(function (a) { try { Timestamp(a[0], a[1]); return 'made' } catch (e) { return e.name } }).join()"], "TypeError,TypeError,TypeError,TypeError"),
+    (M, &["try { Timestamp(-2, 3) } catch (e) { e.message }"], "Timestamp constructed from { t, i } must provide a positive t"),
+    (L, &["tojson(Timestamp(4294967295, 2147516416.5))"], "Timestamp(4294967295, 2147516416)"),
+    (L, &["[ObjectId.fromDate(new Date(Math.pow(2, 28) * 1000)).valueOf(), ObjectId.fromDate(new Date(Math.pow(2, 32) * 1000 - 1)).valueOf()].join()"], "100000000000000000000000,ffffffff0000000000000000"),
+    (L, &["[12345, '2020-01-01', new Date(Math.pow(2, 32) * 1000), new Date(-1000)].map(function (d) { try { ObjectId.fromDate(d); return 'made' } catch (e) { return e.name } }).join()"], "TypeError,TypeError,RangeError,RangeError"),
+    (L, &["JSON.stringify([tojsonObject({}), tojsonObject({}, '', true), tojsonObject({a: 1}, '\\t\\t')])"], "[\"{\\n\\t\\n}\",\"{  }\",\"{\\n\\t\\t\\t\\\"a\\\" : 1\\n\\t\\t}\"]"),
+    (L, &["try { tojsonObject(5) } catch (e) { e.message }"], "tojsonObject needs object, not [number]"),
+    (L, &["var m = new Map(); m.put({a: 1}, 17); m.put('s', 1); var old = m.put('s', 2); tojson([m.get({a: 1}), m.get({a: 2}), m.get({b: 1, a: 1}), m.get('s'), old, m.values().length])"], "[ 17, null, null, 2, 1, 2 ]"),
+    (L, &["var m = new Map(); m.set('a', 1); JSON.stringify([m.get('a'), m.get('b') === undefined, Array.from(m.values())])"], "[1,true,[1]]"),
 ];
 
 #[test]

@@ -41,6 +41,16 @@
   Object.defineProperty(ObjectId.prototype, 'isObjectId', { value: true });
   ObjectId.createFromHexString = function (h) { return ObjectId(h); };
   ObjectId.createFromTime = function (t) { return ObjectId(t); };
+  // The legacy shell's ObjectId.fromDate(date): the id of the date's second, its other bytes zero;
+  // anything but a Date, or a second outside 32 bits, is refused.
+  ObjectId.fromDate = function (date) {
+    if (!(date instanceof Date)) throw new TypeError('ObjectId.fromDate needs a Date, not ' + typeof date);
+    var secs = Math.floor(date.getTime() / 1000);
+    if (!(secs >= 0 && secs <= 0xffffffff)) {
+      throw new RangeError('ObjectId.fromDate: ' + date.toISOString() + ' does not fit in an ObjectId\'s 4-byte time');
+    }
+    return ObjectId(secs);
+  };
   ObjectId.isValid = function (h) { return typeof h === 'string' && /^[0-9a-fA-F]{24}$/.test(h); };
 
   // The legacy style: the legacy shell's forms of JSON.stringify (its types' toJSON give
@@ -158,8 +168,16 @@
   Decimal128.fromString = function (s) { return Decimal128(s); };
   var Timestamp = makeType('Timestamp', function (t, i) {
     if (t !== null && typeof t === 'object' && !(t._bsontype)) { i = t.i; t = t.t; }
-    hidden(this, 't', Number(t || 0) >>> 0);
-    hidden(this, 'i', Number(i || 0) >>> 0);
+    // Both parts are unsigned 32-bit numbers: the legacy shell and js-bson (mongosh) refuse
+    // others rather than wrap them (jstests/core/shelltypes.js).
+    var time = Number(t || 0);
+    var inc = Number(i || 0);
+    if (time < 0) throw new TypeError('Timestamp constructed from { t, i } must provide a positive t');
+    if (inc < 0) throw new TypeError('Timestamp constructed from { t, i } must provide a positive i');
+    if (time > 0xffffffff) throw new TypeError('Timestamp constructed from { t, i } must provide t equal or less than uint32 max');
+    if (inc > 0xffffffff) throw new TypeError('Timestamp constructed from { t, i } must provide i equal or less than uint32 max');
+    hidden(this, 't', time >>> 0);
+    hidden(this, 'i', inc >>> 0);
   }, {
     // (mongosh's has no toJSON: its fields are hidden, so it stringifies as {}.)
     toJSON: function () { return legacy() ? { $timestamp: { t: this.t, i: this.i } } : {}; },

@@ -51,7 +51,8 @@
   methods('legacy_helpers', Object.getPrototypeOf(g.db), ['_adminCommand', 'createView', 'serverStatus',
     'hostInfo', 'serverBuildInfo', 'getProfilingLevel', 'killOp', 'fsyncLock', 'fsyncUnlock',
     'getWriteConcern', 'setWriteConcern', 'unsetWriteConcern'], true);
-  globals('legacy_helpers', ['shellAutocomplete', 'tostrictjson']);
+  globals('legacy_helpers', ['shellAutocomplete', 'tostrictjson', 'tojsonObject']);
+  methods('legacy_helpers', Map.prototype, ['put'], true);
   methods('legacy_helpers', C, ['mapReduce', 'convertToSingleObject', 'getWriteConcern', 'setWriteConcern',
     'unsetWriteConcern', 'latencyStats'], true);
   globals('test_helpers', ['ErrorCodes', 'ErrorCodeStrings', 'jsTestName', 'jsTestLog', 'jsTestOptions',

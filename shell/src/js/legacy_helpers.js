@@ -1,7 +1,9 @@
 // The legacy mongo shell's database and collection helpers that MongoDB's own jstests call and
 // that the books do not need: db.createView, db._adminCommand, db.serverStatus, db.hostInfo,
 // db.serverBuildInfo, db.getProfilingLevel, db.killOp, db.fsyncLock / fsyncUnlock,
-// coll.convertToSingleObject and coll.mapReduce (in both styles: mongosh's answers the reply).
+// coll.convertToSingleObject and coll.mapReduce (in both styles: mongosh's answers the reply);
+// and the legacy shell's own globals tostrictjson, tojsonObject, shellAutocomplete and its Map's
+// put/get.
 // Each sends the command the legacy shell's helper sends (mongo/shell/db.js, collection.js), so
 // a command Sprout's server lacks fails with its name ("no such command: …") rather than with
 // Boa's nameless "not a callable function". Evaluated on first use (js/lazy_modules.js).
@@ -152,6 +154,52 @@
     return out;
   }
   define(g, 'tostrictjson', function (x, indent, nolint) { return g.tojson(strict(x), indent, nolint); });
+
+  // The legacy shell's Map (mongo/shell/types.js) stood in for JavaScript's: put(key, value) and
+  // get(key) compare keys by their tojson text (so {a: 1} finds {a: 1}, not {b: 1, a: 1}), get
+  // answers null for a key never put, values() is an array. Here a Map becomes one of those at
+  // its first put(); a Map never given put() keeps JavaScript's get and values
+  // (jstests/core/map1.js, jstests/libs/cycle_detection.js).
+  var legacyMaps = new WeakMap();
+  var jsMapGet = Map.prototype.get;
+  var jsMapValues = Map.prototype.values;
+  function legacyEntry(map, key, make) {
+    var table = legacyMaps.get(map);
+    if (table === undefined) {
+      if (!make) return null;
+      table = Object.create(null);
+      legacyMaps.set(map, table);
+    }
+    var text = g.tojson(key);
+    if (!(text in table)) {
+      if (!make) return null;
+      table[text] = { key: key, value: null };
+    }
+    return table[text];
+  }
+  define(Map.prototype, 'put', function (key, value) {
+    var entry = legacyEntry(this, key, true);
+    var old = entry.value;
+    entry.value = value;
+    return old;
+  });
+  define(Map.prototype, 'get', function (key) {
+    if (!legacyMaps.has(this)) return jsMapGet.call(this, key);
+    var entry = legacyEntry(this, key, false);
+    return entry === null ? null : entry.value;
+  });
+  define(Map.prototype, 'values', function () {
+    var table = legacyMaps.get(this);
+    if (table === undefined) return jsMapValues.call(this);
+    return Object.keys(table).map(function (text) { return table[text].value; });
+  });
+
+  // tojsonObject(x, indent, nolint): the legacy shell's tojson of an object (what tojson calls
+  // for one), refusing anything else; without `nolint` it is never folded onto one line.
+  define(g, 'tojsonObject', function (x, indent, nolint) {
+    if (x === null || typeof x !== 'object') throw new Error('tojsonObject needs object, not [' + typeof x + ']');
+    return g.tojson(x, indent || '', nolint === true);
+  });
 
   // shellAutocomplete(prefix): the legacy shell's completion (mongo/shell/utils.js), which leaves
   // its answers in the global `__autocomplete__`: for `expr.partial`, `expr.` followed by each
