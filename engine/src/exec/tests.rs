@@ -120,18 +120,6 @@ fn filters() -> Vec<Document> {
 }
 
 /// Documents as bytes (NaN is not equal to itself as a value, but its bytes are).
-/// The documents of a find reply's first batch.
-fn first_batch_documents(reply: &Document) -> Vec<Document> {
-    reply
-        .get_document("cursor")
-        .unwrap()
-        .get_array("firstBatch")
-        .unwrap()
-        .iter()
-        .map(|d| d.as_document().unwrap().clone())
-        .collect()
-}
-
 fn bytes(docs: &[Document]) -> Vec<Vec<u8>> {
     docs.iter().map(|d| d.to_vec().unwrap()).collect()
 }
@@ -840,7 +828,7 @@ fn a_scan_over_stored_bytes_returns_what_the_documents_match() {
             "t",
             doc! {"find": "c", "filter": f.clone(), "hint": {"$natural": 1}, "batchSize": 1000},
         );
-        let found = first_batch_documents(&r);
+        let found = crate::commands::first_batch(&r);
         assert_eq!(bytes(&found), bytes(&stored), "{f}");
     }
 }
@@ -1047,7 +1035,7 @@ fn raw_scans_over_changing_layouts_return_what_the_documents_match() {
                 "t",
                 doc! {"find": "c", "filter": f.clone(), "hint": {"$natural": natural}, "batchSize": 1000},
             );
-            let found = first_batch_documents(&r);
+            let found = crate::commands::first_batch(&r);
             assert_eq!(bytes(&found), bytes(&want), "{f} {natural}");
             want.reverse();
         }
