@@ -42,6 +42,8 @@ pub enum ErrorCode {
     ViewDepthLimitExceeded,
     /// A view definition that would make a view depend on itself (5).
     GraphContainsCycle,
+    /// A database whose name differs only in case from an existing one's (13297).
+    DatabaseDifferCase,
     QueryFeatureNotAllowed,
     CannotCreateIndex,
     IndexOptionsConflict,
@@ -126,6 +128,7 @@ impl ErrorCode {
         ErrorCode::OptionNotSupportedOnView,
         ErrorCode::ViewDepthLimitExceeded,
         ErrorCode::GraphContainsCycle,
+        ErrorCode::DatabaseDifferCase,
         ErrorCode::QueryFeatureNotAllowed,
         ErrorCode::CannotCreateIndex,
         ErrorCode::IndexOptionsConflict,
@@ -206,6 +209,7 @@ impl ErrorCode {
             ErrorCode::OptionNotSupportedOnView => 167,
             ErrorCode::ViewDepthLimitExceeded => 165,
             ErrorCode::GraphContainsCycle => 5,
+            ErrorCode::DatabaseDifferCase => 13297,
             ErrorCode::QueryFeatureNotAllowed => 224,
             ErrorCode::CannotCreateIndex => 67,
             ErrorCode::IndexOptionsConflict => 85,
@@ -280,6 +284,7 @@ impl ErrorCode {
             ErrorCode::OptionNotSupportedOnView => "OptionNotSupportedOnView",
             ErrorCode::ViewDepthLimitExceeded => "ViewDepthLimitExceeded",
             ErrorCode::GraphContainsCycle => "GraphContainsCycle",
+            ErrorCode::DatabaseDifferCase => "DatabaseDifferCase",
             ErrorCode::QueryFeatureNotAllowed => "QueryFeatureNotAllowed",
             ErrorCode::CannotCreateIndex => "CannotCreateIndex",
             ErrorCode::IndexOptionsConflict => "IndexOptionsConflict",

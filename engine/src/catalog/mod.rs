@@ -35,6 +35,29 @@ impl Catalog {
         self.databases.get_mut(&ns.db)?.get_mut(&ns.coll)
     }
 
+    /// Whether a collection may be created in `db`: refused (DatabaseDifferCase, 13297) when
+    /// `db` does not exist and another database's name differs from it only in case, as
+    /// MongoDB refuses it (its names are case-sensitive, its files on case-insensitive file
+    /// systems are not: `DatabaseHolderImpl::openDb`).
+    pub fn check_new_database(&self, db: &str) -> crate::error::Result<()> {
+        if self.databases.contains_key(db) {
+            return Ok(());
+        }
+        match self
+            .databases
+            .keys()
+            .find(|existing| existing.eq_ignore_ascii_case(db))
+        {
+            Some(existing) => Err(crate::error::Error::new(
+                crate::error::ErrorCode::DatabaseDifferCase,
+                format!(
+                    "db already exists with different case already have: [{existing}] trying to create [{db}]"
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// Returns the collection, creating it (implicitly, as an insert does) when missing.
     /// The flag tells whether it was created.
     pub fn collection_or_create(&mut self, ns: &Namespace) -> (&mut Collection, bool) {

@@ -98,6 +98,7 @@ pub fn create(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
             .unwrap_or_default();
         super::view::check_definition(engine, &ns, view_on, pipeline)?;
     }
+    engine.catalog().check_new_database(&ns.db)?;
     engine
         .catalog_mut()
         .insert_collection(&ns, Collection::with_options(options.clone()));
@@ -289,6 +290,7 @@ pub fn rename_collection(engine: &mut Engine, db: &str, command: &Document) -> R
             "Can't rename a collection to itself",
         ));
     }
+    engine.catalog().check_new_database(&to.db)?;
     if engine.catalog().collection(&to).is_some() {
         if !drop_target {
             return Err(Error::new(

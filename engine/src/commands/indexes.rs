@@ -180,6 +180,7 @@ pub fn create_indexes(engine: &mut Engine, db: &str, command: &Document) -> Resu
             "ok": 1.0,
         });
     }
+    engine.catalog().check_new_database(&ns.db)?;
     let (coll, created) = engine.catalog_mut().collection_or_create(&ns);
     let mut built: Vec<String> = Vec::new();
     for spec in to_build {

@@ -9,6 +9,7 @@ use crate::storage::Change;
 
 /// `{insert: <coll>, documents: [...], ordered: <bool>}` → `{n, writeErrors?, ok}`.
 pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
+    crate::write::check_write_command_fields(command, "insert", &["documents"])?;
     let ns = target_namespace(db, command)?;
     let documents = match command.get("documents") {
         Some(Bson::Array(a)) => a,
@@ -55,6 +56,7 @@ pub fn insert_owned(
         exact,
         kept,
     } = given;
+    crate::write::check_write_command_fields(command, "insert", &["documents"])?;
     let ns = target_namespace(db, command)?;
     check_batch_size(if kept { encoded.len() } else { documents.len() })?;
     let ordered = bool_option(command, "ordered", true)?;
@@ -159,6 +161,16 @@ fn store(
     ordered: bool,
     prepared: Vec<Result<Prepared<'_>>>,
 ) -> Result<Document> {
+    // A database that would differ only in case from one that exists is not made: every
+    // document that would be stored gets that error (MongoDB's makeCollection fails for each,
+    // handled as the document's write error).
+    let prepared: Vec<_> = match engine.catalog().check_new_database(&ns.db) {
+        Ok(()) => prepared,
+        Err(e) => prepared
+            .into_iter()
+            .map(|p| p.and_then(|_| Err(e.clone())))
+            .collect(),
+    };
     // MongoDB creates the collection when it first has a document to store: a batch whose
     // documents all fail before storage (a bad `_id`, over 16 MiB), or whose first one does
     // when ordered, leaves no collection behind (write_ops_exec's performInserts fixes each
@@ -460,6 +472,47 @@ mod tests {
         assert_eq!(count.get_i32("n").ok(), Some(3));
     }
 
+    /// A database whose name differs only in case from an existing one is not made, by any
+    /// command that would make it (jstests/core/dbcase.js, dbcase2.js).
+    #[test]
+    fn a_database_differing_only_in_case_is_refused() {
+        let mut e = twin();
+        let ok = e.run_command("dbcase", &doc! {"insert": "c", "documents": [{"_id": 1}]});
+        assert_eq!(ok.get_i32("n").ok(), Some(1), "{ok}");
+        let message = "db already exists with different case already have: [dbcase] trying to create [dbCase]";
+        let r = e.run_command(
+            "dbCase",
+            &doc! {"insert": "c", "documents": [{"_id": 1}, {"_id": 2}], "ordered": false},
+        );
+        let errors = r.get_array("writeErrors").unwrap();
+        assert_eq!((r.get_i32("n").ok(), errors.len()), (Some(0), 2), "{r}");
+        let first = errors[0].as_document().unwrap();
+        assert_eq!(first.get_i32("code").ok(), Some(13297));
+        assert_eq!(first.get_str("errmsg").ok(), Some(message));
+        for command in [
+            doc! {"create": "c"},
+            doc! {"createIndexes": "c", "indexes": [{"key": {"a": 1}, "name": "a_1"}]},
+            doc! {"update": "c", "updates": [{"q": {"_id": 1}, "u": {"$set": {"a": 1}}, "upsert": true}]},
+        ] {
+            let r = e.run_command("dbCase", &command);
+            let code = r.get_i32("code").ok().or_else(|| {
+                r.get_array("writeErrors").ok()?[0]
+                    .as_document()?
+                    .get_i32("code")
+                    .ok()
+            });
+            assert_eq!(code, Some(13297), "{command}: {r}");
+        }
+        let names: Vec<&str> = e.catalog().database_names().collect();
+        assert_eq!(names, ["dbcase"]);
+        // The same name, and another name once the first is gone, are fine.
+        let more = e.run_command("dbcase", &doc! {"insert": "d", "documents": [{}]});
+        assert_eq!(more.get_i32("n").ok(), Some(1), "{more}");
+        e.run_command("dbcase", &doc! {"dropDatabase": 1});
+        let later = e.run_command("dbCase", &doc! {"insert": "c", "documents": [{}]});
+        assert_eq!(later.get_i32("n").ok(), Some(1), "{later}");
+    }
+
     #[test]
     fn an_owned_insert_answers_and_stores_as_a_borrowed_one() {
         let commands = [
@@ -470,6 +523,8 @@ mod tests {
             doc! {"insert": "c", "documents": 7},
             doc! {"insert": "c"},
             doc! {"insert": "c", "documents": [{"_id": 6}], "writeConcern": {"w": "bad"}},
+            // A field the command does not define (MongoDB's IDL: 40415), nothing inserted.
+            doc! {"insert": "c", "documents": [{"_id": 7}], "asdf": true},
         ];
         let mut borrowed = twin();
         let mut owned = twin();
@@ -481,6 +536,8 @@ mod tests {
                 .unwrap();
             assert_eq!(a, b, "{c}");
         }
+        let unknown = borrowed.run_command("t", commands.last().unwrap());
+        assert_eq!(unknown.get_i32("code").ok(), Some(40415), "{unknown}");
         let find = doc! {"find": "c", "filter": {}};
         assert_eq!(
             borrowed.run_command("t", &find),
@@ -543,6 +600,7 @@ mod tests {
             doc! {"insert": "c", "documents": [{"_id": 5}, 7]},
             doc! {"insert": "c", "documents": 7},
             doc! {"insert": "c", "documents": [{"_id": 6}], "writeConcern": {"w": "bad"}},
+            doc! {"insert": "c", "documents": [{"_id": 8}], "asdf": true},
             doc! {"find": "c", "filter": {}},
         ];
         let mut by_doc = twin();

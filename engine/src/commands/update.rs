@@ -247,6 +247,7 @@ pub(super) fn insert_upsert(
     }
     let bytes = doc.to_vec().map_err(|e| Error::bad_value(e.to_string()))?;
     let ns_text = ns.to_string();
+    engine.catalog().check_new_database(&ns.db)?;
     let (coll, created) = engine.catalog_mut().collection_or_create(ns);
     let record_id = coll.insert(&ns_text, doc.clone());
     if created {

@@ -31,11 +31,39 @@ const GENERIC_FIELDS: [&str; 17] = [
     "mayBypassWriteBlocking",
 ];
 
+/// The fields MongoDB 8.0's write commands share (`WriteCommandRequestBase` in
+/// `write_ops.idl`), beside each command's own list of statements.
+pub const WRITE_COMMAND_FIELDS: [&str; 10] = [
+    "bypassDocumentValidation",
+    "ordered",
+    "stmtId",
+    "stmtIds",
+    "isTimeseriesNamespace",
+    "collectionUUID",
+    "encryptionInformation",
+    "originalQuery",
+    "originalCollation",
+    "bypassEmptyTsReplacement",
+];
+
+/// [`check_known_fields`] for a write command: its statements' field (`documents`, `updates`,
+/// `deletes`), `let` where it takes one, and [`WRITE_COMMAND_FIELDS`].
+pub fn check_write_command_fields(command: &Document, cmd: &str, own: &[&str]) -> Result<()> {
+    check_fields(command, cmd, |key| {
+        own.contains(&key) || WRITE_COMMAND_FIELDS.contains(&key)
+    })
+}
+
 /// Refuses fields a command does not define, as MongoDB's IDL parsers do (code 40415). The
 /// command's own name (its first field) is always allowed.
 pub fn check_known_fields(command: &Document, cmd: &str, own: &[&str]) -> Result<()> {
+    check_fields(command, cmd, |key| own.contains(&key))
+}
+
+/// Refuses the first field after the command's name that is neither `own` nor generic.
+fn check_fields(command: &Document, cmd: &str, own: impl Fn(&str) -> bool) -> Result<()> {
     for key in command.keys().skip(1) {
-        if !own.contains(&key.as_str()) && !GENERIC_FIELDS.contains(&key.as_str()) {
+        if !own(key) && !GENERIC_FIELDS.contains(&key.as_str()) {
             return Err(Error::location(
                 40415,
                 format!("BSON field '{cmd}.{key}' is an unknown field."),
@@ -59,5 +87,18 @@ mod tests {
             (40415, "BSON field 'update.bogus' is an unknown field.")
         );
         assert!(check_known_fields(&doc! {"count": "c", "query": {}}, "count", &["query"]).is_ok());
+    }
+
+    #[test]
+    fn write_commands_take_their_shared_fields_and_refuse_others() {
+        let ok = doc! {"insert": "c", "documents": [], "ordered": false,
+        "bypassDocumentValidation": true, "writeConcern": {"w": 1}, "lsid": {}};
+        assert!(check_write_command_fields(&ok, "insert", &["documents"]).is_ok());
+        let bad = doc! {"delete": "c", "deletes": [], "asdf": true};
+        let e = check_write_command_fields(&bad, "delete", &["deletes", "let"]).unwrap_err();
+        assert_eq!(
+            (e.code(), e.message.as_str()),
+            (40415, "BSON field 'delete.asdf' is an unknown field.")
+        );
     }
 }

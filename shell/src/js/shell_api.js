@@ -503,6 +503,7 @@
     if (filter === undefined) throw MongoshInvalidInputError('Missing required argument: filter');
     var stmt = { q: filter, limit: limit };
     if (options && options.collation) stmt.collation = options.collation;
+    if (options && options.hint) stmt.hint = options.hint;
     return coll._command(Object.assign({ delete: coll._name, deletes: [stmt] }, writeOptions(options)));
   }
   function deleteResult(reply, options) {
@@ -702,9 +703,11 @@
       if (options.wtimeout !== undefined) out.writeConcern.wtimeout = options.wtimeout;
     }
     if (options.comment !== undefined) out.comment = options.comment;
-    var known = ['ordered', 'writeConcern', 'w', 'j', 'wtimeout', 'comment', 'upsert', 'multi', 'arrayFilters', 'hint', 'collation', 'justOne', 'sort'];
-    Object.keys(options).forEach(function (k) {
-      if (known.indexOf(k) < 0) out[k] = options[k];
+    // The command-level options the drivers send on; others (a typo, a find's option) are
+    // not sent, as the Node.js driver under mongosh drops them, so the server's refusal of
+    // unknown command fields (40415) is not met through the helpers.
+    ['bypassDocumentValidation', 'let', 'maxTimeMS'].forEach(function (k) {
+      if (options[k] !== undefined) out[k] = options[k];
     });
     return out;
   }

@@ -29,8 +29,12 @@ pub struct DeleteStatement<'c> {
     pub collation: Option<&'c Bson>,
 }
 
+/// The fields of a delete statement (`DeleteOpEntry` in MongoDB 8.0's `write_ops.idl`).
+const STATEMENT_FIELDS: [&str; 5] = ["q", "limit", "hint", "collation", "sampleId"];
+
 impl<'c> DeleteRequest<'c> {
     pub fn parse(command: &'c Document) -> Result<Self> {
+        crate::write::check_write_command_fields(command, "delete", &["deletes", "let"])?;
         let deletes = match command.get("deletes") {
             Some(Bson::Array(a)) => a.as_slice(),
             _ => {
@@ -40,6 +44,18 @@ impl<'c> DeleteRequest<'c> {
                 ));
             }
         };
+        // The statements' fields are read with the command, as MongoDB's IDL parser reads
+        // them: an unknown one fails the whole command before any statement runs.
+        for statement in deletes {
+            if let Bson::Document(s) = statement
+                && let Some(k) = s.keys().find(|k| !STATEMENT_FIELDS.contains(&k.as_str()))
+            {
+                return Err(Error::location(
+                    40415,
+                    format!("BSON field 'delete.deletes.{k}' is an unknown field."),
+                ));
+            }
+        }
         // As for every write command (MongoDB's `checkOpCountForCommand`).
         if deletes.is_empty() || deletes.len() > super::update::MAX_BATCH {
             return Err(Error::new(
@@ -134,6 +150,19 @@ mod tests {
         assert_eq!(e.code(), 9);
         let e = DeleteStatement::parse(&Bson::Document(doc! {"limit": 0})).unwrap_err();
         assert_eq!(e.code(), 40414);
+        for (cmd, message) in [
+            (
+                doc! {"delete": "c", "deletes": [{"q": {}, "limit": 0}], "asdf": true},
+                "BSON field 'delete.asdf' is an unknown field.",
+            ),
+            (
+                doc! {"delete": "c", "deletes": [{"q": {}, "limit": 0}, {"q": {}, "limit": 0, "asdf": 1}]},
+                "BSON field 'delete.deletes.asdf' is an unknown field.",
+            ),
+        ] {
+            let e = DeleteRequest::parse(&cmd).map(|_| ()).unwrap_err();
+            assert_eq!((e.code(), e.message.as_str()), (40415, message));
+        }
         let two = doc! {"delete": "c", "deletes": [{"q": {}, "limit": 0}, {"q": {}, "limit": 0}]};
         let e = DeleteRequest::parse(&two)
             .unwrap()

@@ -6,7 +6,6 @@ use bson::{Bson, Document};
 use super::{array_filters_option, hint_option, let_option};
 use crate::error::{Error, ErrorCode, Result};
 use crate::value::display::type_name;
-use crate::write::check_known_fields;
 
 /// MongoDB's largest write batch.
 pub(crate) const MAX_BATCH: usize = 100_000;
@@ -38,11 +37,7 @@ pub struct UpdateStatement<'c> {
 
 impl<'c> UpdateRequest<'c> {
     pub fn parse(command: &'c Document) -> Result<Self> {
-        check_known_fields(
-            command,
-            "update",
-            &["updates", "ordered", "bypassDocumentValidation", "let"],
-        )?;
+        crate::write::check_write_command_fields(command, "update", &["updates", "let"])?;
         crate::write::check_write_concern(command)?;
         let ordered = strict_bool(command, "update.ordered", "ordered", true)?;
         let let_vars = let_option(command, "update")?;
