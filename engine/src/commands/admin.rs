@@ -119,7 +119,13 @@ pub fn drop(engine: &mut Engine, db: &str, command: &Document) -> Result<Documen
     Ok(doc! {"nIndexesWas": dropped.indexes().len() as i32, "ns": ns.to_string(), "ok": 1.0})
 }
 
+/// `dropDatabase`: `dropped` names the database only when there was one to drop (a database
+/// with collections, or one kept open after its last collection was dropped); MongoDB 8.0's
+/// command answers a database it does not hold with `{ok: 1}` alone (drop_database_cmd.cpp
+/// returns an empty reply on NamespaceNotFound; jstests/core/dropdb.js).
 pub fn drop_database(engine: &mut Engine, db: &str) -> Result<Document> {
+    let existed =
+        engine.catalog().database_opened(db) || !engine.catalog().collection_names(db).is_empty();
     let names: Vec<String> = engine
         .catalog()
         .collection_names(db)
@@ -135,6 +141,9 @@ pub fn drop_database(engine: &mut Engine, db: &str) -> Result<Document> {
         engine.record(Change::DropCollection { ns });
     }
     engine.catalog_mut().close_database(db);
+    if !existed {
+        return Ok(doc! {"ok": 1.0});
+    }
     Ok(doc! {"dropped": db, "ok": 1.0})
 }
 
@@ -461,6 +470,21 @@ mod tests {
                 .unwrap(),
             13
         );
+    }
+
+    /// `dropped` only when there was a database to drop (jstests/core/dropdb.js).
+    #[test]
+    fn drop_database_names_only_a_database_it_dropped() {
+        let mut e = Engine::new();
+        e.run_command("d", &doc! {"insert": "c", "documents": [{}]});
+        let drop = doc! {"dropDatabase": 1};
+        assert_eq!(e.run_command("d", &drop), doc! {"dropped": "d", "ok": 1.0});
+        assert_eq!(e.run_command("d", &drop), doc! {"ok": 1.0});
+        assert_eq!(e.run_command("never", &drop), doc! {"ok": 1.0});
+        // A database whose last collection was dropped is still held, and dropped.
+        e.run_command("d", &doc! {"insert": "c", "documents": [{}]});
+        e.run_command("d", &doc! {"drop": "c"});
+        assert_eq!(e.run_command("d", &drop), doc! {"dropped": "d", "ok": 1.0});
     }
 
     #[test]

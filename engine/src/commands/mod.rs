@@ -180,6 +180,9 @@ pub fn dispatch_reply(
         "collMod" => coll_mod::coll_mod(engine, db, command),
         "validate" => validate::validate(engine, db, command),
         "convertToCapped" => convert_to_capped::convert_to_capped(engine, db, command),
+        "cloneCollectionAsCapped" => {
+            convert_to_capped::clone_collection_as_capped(engine, db, command)
+        }
         "reIndex" => reindex::reindex(engine, db, command),
         "ping" => Ok(bson::doc! {"ok": 1.0}),
         "features" => Ok(engine.features(command)),
