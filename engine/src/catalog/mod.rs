@@ -101,6 +101,12 @@ impl Catalog {
         self.opened.contains(db)
     }
 
+    /// Whether the server holds `db`: it has collections, or had one since it was last
+    /// dropped (MongoDB keeps such a database open).
+    pub fn holds_database(&self, db: &str) -> bool {
+        self.databases.contains_key(db) || self.opened.contains(db)
+    }
+
     /// Forgets `db` as an opened database (`dropDatabase`).
     pub fn close_database(&mut self, db: &str) {
         self.opened.remove(db);

@@ -124,8 +124,7 @@ pub fn drop(engine: &mut Engine, db: &str, command: &Document) -> Result<Documen
 /// command answers a database it does not hold with `{ok: 1}` alone (drop_database_cmd.cpp
 /// returns an empty reply on NamespaceNotFound; jstests/core/dropdb.js).
 pub fn drop_database(engine: &mut Engine, db: &str) -> Result<Document> {
-    let existed =
-        engine.catalog().database_opened(db) || !engine.catalog().collection_names(db).is_empty();
+    let existed = engine.catalog().holds_database(db);
     let names: Vec<String> = engine
         .catalog()
         .collection_names(db)

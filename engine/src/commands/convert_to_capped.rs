@@ -14,13 +14,7 @@ use crate::storage::Change;
 
 pub fn convert_to_capped(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
     let ns = target_namespace(db, command)?;
-    let Some(size) = numeric_option(command, "convertToCapped", "size")? else {
-        return Err(Error::location(
-            40414,
-            "BSON field 'convertToCapped.size' is missing but a required field",
-        ));
-    };
-    let size = validated_size("size", size)?;
+    let size = required_size(command, "convertToCapped")?;
     // The name is used exactly as given: the book's `{convertToCapped: " ordersQueue ", ...}`
     // names a collection with spaces around it, which does not exist, so MongoDB answers
     // NamespaceNotFound "source collection test. ordersQueue  does not exist", and so do we.
@@ -30,15 +24,7 @@ pub fn convert_to_capped(engine: &mut Engine, db: &str, command: &Document) -> R
             format!("source collection {ns} does not exist"),
         ));
     };
-    let mut options = Document::new();
-    options.insert("capped", true);
-    options.insert("size", stored_number(size));
-    for (k, v) in &coll.options {
-        if !matches!(k.as_str(), "capped" | "size" | "max") {
-            options.insert(k.clone(), v.clone());
-        }
-    }
-    coll.options = options;
+    coll.options = capped_options(size, &coll.options);
     coll.drop_secondary_indexes();
     let evicted = coll.evict_over_cap();
     let options = coll.catalog_options();
@@ -53,6 +39,31 @@ pub fn convert_to_capped(engine: &mut Engine, db: &str, command: &Document) -> R
         });
     }
     Ok(bson::doc! {"ok": 1.0})
+}
+
+/// The command's required `size`, checked as `create`'s is.
+fn required_size(command: &Document, cmd: &str) -> Result<i64> {
+    let Some(size) = numeric_option(command, cmd, "size")? else {
+        return Err(Error::location(
+            40414,
+            format!("BSON field '{cmd}.size' is missing but a required field"),
+        ));
+    };
+    validated_size("size", size)
+}
+
+/// A capped collection's options of `size` bytes, with the other options of `from` (its
+/// collation, validator…) and none of its capped limits.
+fn capped_options(size: i64, from: &Document) -> Document {
+    let mut options = Document::new();
+    options.insert("capped", true);
+    options.insert("size", stored_number(size));
+    for (k, v) in from {
+        if !matches!(k.as_str(), "capped" | "size" | "max") {
+            options.insert(k.clone(), v.clone());
+        }
+    }
+    options
 }
 
 /// `{cloneCollectionAsCapped: <source>, toCollection: <name>, size: <bytes>}`: a new capped
@@ -77,15 +88,9 @@ pub fn clone_collection_as_capped(
             ));
         }
     };
-    let Some(size) = numeric_option(command, "cloneCollectionAsCapped", "size")? else {
-        return Err(Error::location(
-            40414,
-            "BSON field 'cloneCollectionAsCapped.size' is missing but a required field",
-        ));
-    };
-    let size = validated_size("size", size)?;
+    let size = required_size(command, "cloneCollectionAsCapped")?;
     // The messages jstests/core/clone_as_capped_nonexistant.js expects of a single server.
-    if engine.catalog().collection_names(db).is_empty() && !engine.catalog().database_opened(db) {
+    if !engine.catalog().holds_database(db) {
         return Err(Error::new(
             ErrorCode::NamespaceNotFound,
             format!("database {db} not found"),
@@ -111,14 +116,7 @@ pub fn clone_collection_as_capped(
             ),
         ));
     }
-    let mut options = Document::new();
-    options.insert("capped", true);
-    options.insert("size", stored_number(size));
-    for (k, v) in &source.options {
-        if !matches!(k.as_str(), "capped" | "size" | "max") {
-            options.insert(k.clone(), v.clone());
-        }
-    }
+    let options = capped_options(size, &source.options);
     let documents: Vec<Document> = source.iter().map(|(_, d)| d.clone()).collect();
     let to_text = to.to_string();
     let mut capped = crate::catalog::Collection::with_options(options);

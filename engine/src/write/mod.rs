@@ -60,6 +60,18 @@ pub fn check_known_fields(command: &Document, cmd: &str, own: &[&str]) -> Result
     check_fields(command, cmd, |key| own.contains(&key))
 }
 
+/// Refuses a field of a write statement (an `updates` or `deletes` entry) that its IDL
+/// struct does not define; `path` is how MongoDB names the entry (`update.updates`).
+pub fn check_statement_fields(statement: &Document, path: &str, fields: &[&str]) -> Result<()> {
+    match statement.keys().find(|k| !fields.contains(&k.as_str())) {
+        Some(k) => Err(Error::location(
+            40415,
+            format!("BSON field '{path}.{k}' is an unknown field."),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Refuses the first field after the command's name that is neither `own` nor generic.
 fn check_fields(command: &Document, cmd: &str, own: impl Fn(&str) -> bool) -> Result<()> {
     for key in command.keys().skip(1) {

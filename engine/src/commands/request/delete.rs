@@ -47,13 +47,8 @@ impl<'c> DeleteRequest<'c> {
         // The statements' fields are read with the command, as MongoDB's IDL parser reads
         // them: an unknown one fails the whole command before any statement runs.
         for statement in deletes {
-            if let Bson::Document(s) = statement
-                && let Some(k) = s.keys().find(|k| !STATEMENT_FIELDS.contains(&k.as_str()))
-            {
-                return Err(Error::location(
-                    40415,
-                    format!("BSON field 'delete.deletes.{k}' is an unknown field."),
-                ));
+            if let Bson::Document(s) = statement {
+                crate::write::check_statement_fields(s, "delete.deletes", &STATEMENT_FIELDS)?;
             }
         }
         // As for every write command (MongoDB's `checkOpCountForCommand`).

@@ -181,13 +181,7 @@ fn check_known_fields_of_statement(s: &Document) -> Result<()> {
         "sort",
         "upsertSupplied",
     ];
-    match s.keys().find(|k| !FIELDS.contains(&k.as_str())) {
-        Some(k) => Err(Error::location(
-            40415,
-            format!("BSON field 'update.updates.{k}' is an unknown field."),
-        )),
-        None => Ok(()),
-    }
+    crate::write::check_statement_fields(s, "update.updates", &FIELDS)
 }
 
 /// `hint` is a document or an index name; `collation`, `c` and `sort` are documents.
