@@ -211,7 +211,9 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (M, &["sprout.setStyle('fancy')"], "TypeError: unknown style 'fancy': use 'mongosh' or 'legacy'"),
     // ---- errors -------------------------------------------------------------------------------------
     (M, &["nothing"], "ReferenceError: nothing is not defined"),
-    (M, &["null.x"], "TypeError: cannot convert 'null' or 'undefined' to object"),
+    (M, &["null.x"], "TypeError: Cannot read properties of null (reading 'x')"),
+    (M, &["var u; u[0] = 1"], "TypeError: Cannot set properties of undefined (setting '0')"),
+    (M, &["db.c.findOne({_id: 'none'}).name"], "TypeError: Cannot read properties of null (reading 'name')"),
     (M, &["db.c.find({a: {$bogus: 1}}).toArray()"], "MongoServerError[BadValue]: unknown operator: $bogus"),
     (M, &["throw new Error('mine')"], "Error: mine"),
     (M, &["nothing", "1 + 1"], "2"),

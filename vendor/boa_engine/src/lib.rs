@@ -106,6 +106,8 @@ pub mod realm;
 pub mod script;
 // Sprout patch: caps on strings, BigInts and objects built by scripts.
 pub mod sprout_limits;
+// Sprout patch: V8's messages for property access on null and undefined.
+pub(crate) mod sprout_messages;
 pub mod string;
 pub mod symbol;
 pub mod value;

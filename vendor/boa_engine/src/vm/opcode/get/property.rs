@@ -35,6 +35,15 @@ fn get_by_name<const LENGTH: bool>(
     //
     //    To prevent the creation of a temporary JsObject, we directly retrieve the prototype that
     //    `to_object()` would produce, such as `Number.prototype`, `String.prototype`, etc.
+    // Sprout patch: V8's message, naming the property (`sprout_messages`).
+    if object.is_null_or_undefined() {
+        let name = &context.vm.frame().code_block().ic[usize::from(index)].name;
+        return Err(crate::sprout_messages::nullish_access(
+            object,
+            crate::sprout_messages::name_key(name),
+            false,
+        ));
+    }
     let object = object.base_class(context)?;
 
     let ic = &context.vm.frame().code_block().ic[usize::from(index)];
@@ -91,6 +100,11 @@ fn get_by_value<const PUSH_KEY: bool>(
 ) -> JsResult<()> {
     let key_value = context.vm.get_register(key.into()).clone();
     let base = context.vm.get_register(object.into()).clone();
+    // Sprout patch: V8's message, naming the property (`sprout_messages`).
+    if base.is_null_or_undefined() {
+        let key = crate::sprout_messages::value_key(&key_value, context);
+        return Err(crate::sprout_messages::nullish_access(&base, key, false));
+    }
     let object = base.base_class(context)?;
     let key_value = key_value.to_property_key(context)?;
 

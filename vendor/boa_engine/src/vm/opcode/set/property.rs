@@ -20,6 +20,15 @@ fn set_by_name(
 ) -> JsResult<()> {
     let value = context.vm.get_register(value.into()).clone();
 
+    // Sprout patch: V8's message, naming the property (`sprout_messages`).
+    if value_object.is_null_or_undefined() {
+        let name = &context.vm.frame().code_block().ic[usize::from(index)].name;
+        return Err(crate::sprout_messages::nullish_access(
+            value_object,
+            crate::sprout_messages::name_key(name),
+            true,
+        ));
+    }
     let object = value_object.to_object(context)?;
 
     let ic = &context.vm.frame().code_block().ic[usize::from(index)];
@@ -158,6 +167,11 @@ impl SetPropertyByValue {
         let key = context.vm.get_register(key.into()).clone();
         let receiver = context.vm.get_register(receiver.into()).clone();
         let object = context.vm.get_register(object.into()).clone();
+        // Sprout patch: V8's message, naming the property (`sprout_messages`).
+        if object.is_null_or_undefined() {
+            let key = crate::sprout_messages::value_key(&key, context);
+            return Err(crate::sprout_messages::nullish_access(&object, key, true));
+        }
         let object = object.to_object(context)?;
 
         let key = key.to_property_key(context)?;
