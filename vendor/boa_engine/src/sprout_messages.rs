@@ -35,6 +35,9 @@ pub(crate) fn value_key(key: &JsValue, context: &mut Context) -> Option<String> 
         JsVariant::Symbol(s) => Some(s.descriptive_string().to_std_string_escaped()),
         JsVariant::Object(_) => None,
         // A primitive's `ToString`: no user code runs.
-        _ => key.to_string(context).ok().map(|s| s.to_std_string_escaped()),
+        _ => key
+            .to_string(context)
+            .ok()
+            .map(|s| s.to_std_string_escaped()),
     }
 }
