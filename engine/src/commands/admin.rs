@@ -38,7 +38,11 @@ pub fn create(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
                 }
                 options.insert("autoIndexId", auto);
             }
-            "validator" | "validationLevel" | "validationAction" => {
+            "validator" => {
+                crate::validation::check_validator(&ns, "create", v)?;
+                options.insert(k.clone(), v.clone());
+            }
+            "validationLevel" | "validationAction" => {
                 options.insert(k.clone(), v.clone());
             }
             "viewOn" => match v {

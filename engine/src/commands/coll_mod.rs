@@ -41,6 +41,9 @@ pub fn coll_mod(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
             "option only supported on a view",
         ));
     }
+    if let Some(validator) = command.get("validator") {
+        crate::validation::check_validator(&ns, "collMod", validator)?;
+    }
     let index = match command.get("index") {
         None => None,
         Some(Bson::Document(d)) => Some(IndexChange::parse(d)?),
