@@ -194,7 +194,7 @@ pub fn list_databases(engine: &mut Engine, command: &Document) -> Result<Documen
         None | Some(Bson::Null) => None,
         Some(Bson::Document(f)) => {
             crate::matcher::ban_features(f, false)?;
-            Some(crate::matcher::Filter::parse(f)?)
+            Some(crate::query::FindSpec::parse(Some(f), None, None, None, None)?.filter)
         }
         Some(other) => {
             return Err(Error::type_mismatch(format!(

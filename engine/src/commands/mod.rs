@@ -290,6 +290,9 @@ fn document_option<'a>(
 
 /// The documents of a reply's `cursor.firstBatch` (for tests).
 #[cfg(test)]
+mod insert_tests;
+
+#[cfg(test)]
 pub(crate) fn first_batch(reply: &Document) -> Vec<Document> {
     reply
         .get_document("cursor")
