@@ -3,6 +3,7 @@
 
 use std::cell::Cell;
 
+use bson::Timestamp;
 use bson::oid::ObjectId;
 
 /// Where the engine reads the current time.
@@ -52,6 +53,38 @@ impl SimulatedClock {
 impl Clock for SimulatedClock {
     fn now_millis(&self) -> i64 {
         self.millis.get()
+    }
+}
+
+/// The cluster time one server ticks (MongoDB's `VectorClockMutable::tickClusterTime`): the
+/// seconds of the wall clock, the increment counting the ticks within a second, and never a
+/// time at or before the last one, even when the wall clock goes back.
+#[derive(Debug, Default, Clone)]
+pub struct ClusterClock {
+    last: Option<Timestamp>,
+}
+
+impl ClusterClock {
+    /// The next cluster time at `now_millis`.
+    pub fn tick(&mut self, now_millis: i64) -> Timestamp {
+        let secs = now_millis.div_euclid(1000).clamp(0, u32::MAX as i64) as u32;
+        let next = match self.last {
+            Some(last) if last.time >= secs && last.increment < u32::MAX => Timestamp {
+                time: last.time,
+                increment: last.increment + 1,
+            },
+            // The increment is used up: the time moves on a second.
+            Some(last) if last.time >= secs => Timestamp {
+                time: last.time.saturating_add(1),
+                increment: 1,
+            },
+            _ => Timestamp {
+                time: secs,
+                increment: 1,
+            },
+        };
+        self.last = Some(next);
+        next
     }
 }
 
@@ -140,6 +173,35 @@ mod tests {
             ]),
             g.machine_id()
         );
+    }
+
+    #[test]
+    fn cluster_times_increase_within_a_second_and_across_clock_steps_back() {
+        let mut c = ClusterClock::default();
+        let a = c.tick(1_700_000_000_123);
+        assert_eq!(
+            a,
+            Timestamp {
+                time: 1_700_000_000,
+                increment: 1
+            }
+        );
+        let b = c.tick(1_700_000_000_999);
+        assert_eq!((b.time, b.increment), (1_700_000_000, 2));
+        // The wall clock went back: the cluster time does not.
+        let back = c.tick(1_699_999_999_000);
+        assert_eq!((back.time, back.increment), (1_700_000_000, 3));
+        let next = c.tick(1_700_000_001_000);
+        assert_eq!((next.time, next.increment), (1_700_000_001, 1));
+        // An increment at its end moves the time on.
+        let mut full = ClusterClock {
+            last: Some(Timestamp {
+                time: 5,
+                increment: u32::MAX,
+            }),
+        };
+        let moved = full.tick(5_000);
+        assert_eq!((moved.time, moved.increment), (6, 1));
     }
 
     #[test]

@@ -53,7 +53,7 @@ pub mod write;
 use bson::{Bson, Document, doc};
 
 use catalog::{Catalog, Collection};
-use clock::{Clock, ObjectIdGenerator, SystemClock};
+use clock::{Clock, ClusterClock, ObjectIdGenerator, SystemClock};
 use cursor::CursorTable;
 pub use error::{Error, ErrorCode, Result};
 /// The time-zone database the wasm build reads when a named zone is first used.
@@ -83,6 +83,8 @@ pub struct Engine {
     pending: ChangeBatch,
     clock: Box<dyn Clock>,
     object_ids: ObjectIdGenerator,
+    /// The cluster time writes tick (a top-level `Timestamp(0, 0)` an insert replaces).
+    cluster_clock: ClusterClock,
     /// Seeds the `$rand` generator of each command's evaluation context.
     rand_seeds: u64,
     /// Milliseconds added to the clock (`sprout.advanceClock`), so lessons can move time on.
@@ -139,6 +141,7 @@ impl Engine {
             pending: ChangeBatch::default(),
             clock,
             object_ids: ObjectIdGenerator::from_seed(seed),
+            cluster_clock: ClusterClock::default(),
             rand_seeds: seed,
             clock_offset_millis: 0,
             ttl_monitor: ttl::TtlMonitor::new(now),
@@ -201,6 +204,12 @@ impl Engine {
     pub fn new_object_id(&mut self) -> bson::oid::ObjectId {
         let now = self.now_millis();
         self.object_ids.next(now)
+    }
+
+    /// The next cluster time, later than every one before it (MongoDB's `tickClusterTime`).
+    pub fn tick_cluster_time(&mut self) -> bson::Timestamp {
+        let now = self.now_millis();
+        self.cluster_clock.tick(now)
     }
 
     /// The evaluation context for one command's expressions: `$$NOW` is the clock's time now,

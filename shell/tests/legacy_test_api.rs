@@ -176,6 +176,16 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["try { tojsonObject(5) } catch (e) { e.message }"], "tojsonObject needs object, not [number]"),
     (L, &["var m = new Map(); m.put({a: 1}, 17); m.put('s', 1); var old = m.put('s', 2); tojson([m.get({a: 1}), m.get({a: 2}), m.get({b: 1, a: 1}), m.get('s'), old, m.values().length])"], "[ 17, null, null, 2, 1, 2 ]"),
     (L, &["var m = new Map(); m.set('a', 1); JSON.stringify([m.get('a'), m.get('b') === undefined, Array.from(m.values())])"], "[1,true,[1]]"),
+    // ---- the legacy crud_api.js results, cursor internals (jstests/core/crud_api.js) ----------------
+    (L, &["tojson(db.c.insertMany([{_id: 1}, {_id: 2}]))"], "{ \"acknowledged\" : true, \"insertedIds\" : [ 1, 2 ] }"),
+    (M, &["db.c.insertMany([{_id: 1}, {_id: 2}]).insertedIds"], "{ '0': 1, '1': 2 }"),
+    (L, &["[db.c.insertOne({_id: 1}, {w: 0}), db.c.deleteOne({_id: 1}, {w: 0}), db.c.updateOne({}, {$set: {a: 1}}, {w: 0})].map(function (r) { return tojson(r) }).join()"], "{ \"acknowledged\" : false },{ \"acknowledged\" : false },{ \"acknowledged\" : false }"),
+    (L, &["db.c.insert({_id: 1})", "tojson([db.c.updateOne({_id: 1}, {$set: {a: 1}}), db.c.replaceOne({_id: 2}, {a: 2}, {upsert: true})])"], "[\n\t{\n\t\t\"acknowledged\" : true,\n\t\t\"matchedCount\" : 1,\n\t\t\"modifiedCount\" : 1\n\t},\n\t{\n\t\t\"acknowledged\" : true,\n\t\t\"matchedCount\" : 0,\n\t\t\"modifiedCount\" : 0,\n\t\t\"upsertedId\" : 2\n\t}\n]"),
+    (L, &["Object.keys(db.c.bulkWrite([{insertOne: {document: {_id: 1}}}])).join()"], "acknowledged,insertedCount,matchedCount,deletedCount,upsertedCount,insertedIds,upsertedIds"),
+    (L, &["try { db.c.findOneAndReplace({a: 1}, {$set: {b: 1}}); 'no' } catch (e) { e.message }"], "Replacement document must not contain atomic operators"),
+    (L, &["var c = db.c.find(); [c.tailable()._options, db.c.find().tailable(false)._options, db.c.find().allowPartialResults()._options, db.c.find().noCursorTimeout()._options, db.c.find().oplogReplay()._options].join()"], "34,2,128,16,8"),
+    (M, &["db.c.find().tailable()._options"], "2"),
+    (L, &["db.c.find({a: 1}).modifiers({$hint: 'a_1'})._query['$hint']"], "a_1"),
 ];
 
 #[test]

@@ -207,6 +207,10 @@ const FILTER_PARSE_ALLOWED: &[(&str, &str)] = &[
     ),
     ("engine/src/validation/mod.rs", "a collection's validator"),
     (
+        "engine/src/validation/definition.rs",
+        "a validator, checked when create or collMod defines it",
+    ),
+    (
         "engine/src/validation/explain.rs",
         "errInfo details: which validator clause failed",
     ),

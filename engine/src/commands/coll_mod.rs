@@ -41,6 +41,9 @@ pub fn coll_mod(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
             "option only supported on a view",
         ));
     }
+    if let Some(validator) = command.get("validator") {
+        crate::validation::check_validator(&ns, "collMod", validator)?;
+    }
     let index = match command.get("index") {
         None => None,
         Some(Bson::Document(d)) => Some(IndexChange::parse(d)?),
@@ -72,10 +75,28 @@ pub fn coll_mod(engine: &mut Engine, db: &str, command: &Document) -> Result<Doc
     let mut reply = Document::new();
     if let Some(change) = &index {
         // Find the index and check the whole change before modifying anything.
-        let found = coll.indexes().iter().find(|i| match &change.target {
+        let mut matching = coll.indexes().iter().filter(|i| match &change.target {
             IndexTarget::Name(n) => i.name() == n,
             IndexTarget::KeyPattern(k) => crate::index::spec::same_key_pattern(&i.spec.key, k),
         });
+        let found = matching.next();
+        // A key pattern two indexes share (other collations, other partial filters) names
+        // neither: MongoDB 8.0's coll_mod.cpp answers AmbiguousIndexKeyPattern
+        // (jstests/core/collmod.js).
+        if let (Some(first), Some(second), IndexTarget::KeyPattern(k)) =
+            (found, matching.next(), &change.target)
+        {
+            return Err(Error::new(
+                ErrorCode::AmbiguousIndexKeyPattern,
+                format!(
+                    "index keyPattern {} matches {} indexes, must use index name. Conflicting indexes:{}, {}",
+                    key_value(&Bson::Document(k.clone())),
+                    2 + matching.count(),
+                    key_value(&Bson::Document(first.spec.document.clone())),
+                    key_value(&Bson::Document(second.spec.document.clone())),
+                ),
+            ));
+        }
         let Some(found) = found else {
             let what = match &change.target {
                 IndexTarget::Name(n) => n.clone(),
@@ -262,6 +283,35 @@ mod tests {
         let ix = coll.index("at_1").unwrap();
         assert!(ix.spec.hidden);
         assert_eq!(ix.spec.expire_after_seconds, Some(60));
+    }
+
+    /// Two indexes on one key pattern (here with other collations): the pattern names neither,
+    /// the name still does (MongoDB's AmbiguousIndexKeyPattern; jstests/core/collmod.js).
+    #[test]
+    fn a_key_pattern_two_indexes_share_is_ambiguous() {
+        let mut e = Engine::new();
+        run(
+            &mut e,
+            doc! {"createIndexes": "c", "indexes": [
+                {"key": {"a": 1}, "name": "TTL", "expireAfterSeconds": 60},
+                {"key": {"a": 1}, "name": "TTLfr", "collation": {"locale": "fr"}, "expireAfterSeconds": 120},
+            ]},
+        );
+        let r = run(
+            &mut e,
+            doc! {"collMod": "c", "index": {"keyPattern": {"a": 1}, "expireAfterSeconds": 240}},
+        );
+        assert_eq!(r.get_i32("code").ok(), Some(181), "{r}");
+        let message = r.get_str("errmsg").unwrap();
+        assert!(
+            message.starts_with("index keyPattern { a: 1 } matches 2 indexes, must use index name. Conflicting indexes:{ "),
+            "{message}"
+        );
+        let r = run(
+            &mut e,
+            doc! {"collMod": "c", "index": {"name": "TTL", "expireAfterSeconds": 100}},
+        );
+        assert_eq!(r.get_f64("ok").ok(), Some(1.0), "{r}");
     }
 
     #[test]

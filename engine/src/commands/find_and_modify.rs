@@ -58,7 +58,8 @@ pub fn find_and_modify(
                 Some(vars) => Scope::from_let_in(vars, &eval)?,
                 None => Scope::default(),
             };
-            let spec = UpdateSpec::parse_in(u, &filters, &scope)?;
+            let mut spec = UpdateSpec::parse_in(u, &filters, &scope)?;
+            super::update::fill_replacement_timestamps(engine, &mut spec);
             Some((spec, filters))
         }
         None => None,

@@ -6,6 +6,7 @@ use super::{bool_option, target_namespace};
 use crate::Engine;
 use crate::error::{Error, ErrorCode, Result};
 use crate::storage::Change;
+use crate::write::empty_timestamp;
 
 /// `{insert: <coll>, documents: [...], ordered: <bool>}` → `{n, writeErrors?, ok}`.
 pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Document> {
@@ -30,13 +31,20 @@ pub fn insert(engine: &mut Engine, db: &str, command: &Document) -> Result<Docum
     let ordered = bool_option(command, "ordered", true)?;
     crate::write::check_write_concern(command)?;
 
+    let bypass = empty_timestamp::bypass_requested(command);
+
     // Validate shapes and assign _id first, before touching the collection.
     let mut prepared = Vec::with_capacity(documents.len());
     for (i, d) in documents.iter().enumerate() {
         let Bson::Document(d) = d else {
             return Err(not_a_document(i, d));
         };
-        prepared.push(prepare_for_insert(engine, d).map(|d| Prepared::Tree(d, None)));
+        prepared.push(prepare_for_insert(engine, d).map(|mut d| {
+            if !bypass {
+                fill_empty_timestamps(engine, &mut d);
+            }
+            Prepared::Tree(d, None)
+        }));
     }
     store(engine, ns, ordered, prepared)
 }
@@ -61,10 +69,11 @@ pub fn insert_owned(
     check_batch_size(if kept { encoded.len() } else { documents.len() })?;
     let ordered = bool_option(command, "ordered", true)?;
     crate::write::check_write_concern(command)?;
+    let bypass = empty_timestamp::bypass_requested(command);
     if kept {
         let prepared = encoded
             .into_iter()
-            .map(|bytes| prepare_kept(engine, bytes))
+            .map(|bytes| prepare_kept(engine, bytes, bypass))
             .collect();
         return store(engine, ns, ordered, prepared);
     }
@@ -73,19 +82,29 @@ pub fn insert_owned(
         let Bson::Document(d) = d else {
             return Err(not_a_document(i, &d));
         };
-        // Kept as it arrived (`prepare_owned` changes a document only to put `_id` first).
+        // Kept as it arrived (`prepare_owned` changes a document only to put `_id` first;
+        // an empty timestamp filled changes its bytes but not their length).
         let kept = d.iter().next().is_some_and(|(k, _)| k == "_id");
+        let filled = !bypass && empty_timestamp::has_empty_timestamp(&d);
         let arrived = encoded.get(i).map(|&bytes| Arrived {
             bytes,
-            exact: exact && kept,
+            exact: exact && kept && !filled,
         });
         // From an exact command, the document is the one its bytes hold: its names hold no NUL
         // (a name ends at one) and it nests no deeper than its bytes allow (each level takes at
         // least 7 bytes around an empty document's 5), so short ones pass `check_storable`
         // without the walk; kept as it arrived, its size is its bytes'.
         let storable = exact && encoded.get(i).is_some_and(|b| b.len() <= SHALLOW_BYTES);
-        let size = arrived.filter(|a| a.exact).map(|a| a.bytes.len());
-        prepared.push(prepare_owned(engine, d, storable, size).map(|d| Prepared::Tree(d, arrived)));
+        let size = encoded
+            .get(i)
+            .filter(|_| exact && kept)
+            .map(|bytes| bytes.len());
+        prepared.push(prepare_owned(engine, d, storable, size).map(|mut d| {
+            if filled {
+                fill_empty_timestamps(engine, &mut d);
+            }
+            Prepared::Tree(d, arrived)
+        }));
     }
     store(engine, ns, ordered, prepared)
 }
@@ -98,13 +117,14 @@ enum Prepared<'b> {
 }
 
 /// [`prepare_owned`] of a document given as bytes that `value::bson_bytes::insert_parts`
-/// checked: with `_id` first it stays bytes (its `_id` decoded and checked, its size its
-/// bytes'); else it is decoded and prepared as a tree (its bytes no longer its encoding once
-/// `_id` moves first or is added).
-fn prepare_kept<'b>(engine: &mut Engine, bytes: &'b [u8]) -> Result<Prepared<'b>> {
+/// checked: with `_id` first and no empty timestamp to fill it stays bytes (its `_id` decoded
+/// and checked, its size its bytes'); else it is decoded and prepared as a tree (its bytes no
+/// longer its encoding once `_id` moves first or is added, or a timestamp is filled).
+fn prepare_kept<'b>(engine: &mut Engine, bytes: &'b [u8], bypass: bool) -> Result<Prepared<'b>> {
     use crate::value::bson_bytes;
+    let fill = !bypass && empty_timestamp::bytes_have_empty_timestamp(bytes);
     match bson_bytes::first_element(bytes) {
-        Some(("_id", id)) => {
+        Some(("_id", id)) if !fill => {
             check_id(&id)?;
             check_size_of(bytes.len())?;
             Ok(Prepared::Kept { id, bytes })
@@ -112,7 +132,10 @@ fn prepare_kept<'b>(engine: &mut Engine, bytes: &'b [u8]) -> Result<Prepared<'b>
         _ => {
             let d = bson_bytes::decode_document(bytes)?;
             // Nesting within `KEPT_DEPTH` and names from bytes (no NUL): storable.
-            let d = prepare_owned(engine, d, true, None)?;
+            let mut d = prepare_owned(engine, d, true, None)?;
+            if fill {
+                fill_empty_timestamps(engine, &mut d);
+            }
             Ok(Prepared::Tree(
                 d,
                 Some(Arrived {
@@ -122,6 +145,11 @@ fn prepare_kept<'b>(engine: &mut Engine, bytes: &'b [u8]) -> Result<Prepared<'b>
             ))
         }
     }
+}
+
+/// Replaces the document's top-level empty timestamps with the next cluster times.
+fn fill_empty_timestamps(engine: &mut Engine, d: &mut Document) {
+    empty_timestamp::fill_empty_timestamps(d, || engine.tick_cluster_time());
 }
 
 /// MongoDB's write_ops::checkOpCountForCommand, as for `update` and `delete`: an empty batch,

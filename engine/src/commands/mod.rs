@@ -172,7 +172,7 @@ pub fn dispatch_reply(
         "drop" => admin::drop(engine, db, command),
         "dropDatabase" => admin::drop_database(engine, db),
         "listCollections" => admin::list_collections(engine, db, command),
-        "listDatabases" => admin::list_databases(engine),
+        "listDatabases" => admin::list_databases(engine, command),
         "dbStats" | "dbstats" => admin::db_stats(engine, db, command),
         "collStats" | "collstats" => admin::coll_stats(engine, db, command),
         "renameCollection" => admin::rename_collection(engine, db, command),
@@ -289,6 +289,9 @@ fn document_option<'a>(
 }
 
 /// The documents of a reply's `cursor.firstBatch` (for tests).
+#[cfg(test)]
+mod insert_tests;
+
 #[cfg(test)]
 pub(crate) fn first_batch(reply: &Document) -> Vec<Document> {
     reply

@@ -52,7 +52,8 @@ pub fn update(
     let mut upserted = Vec::new();
     let mut write_errors = Vec::new();
     for (index, statement) in statements.iter().enumerate() {
-        match run_statement(engine, &ns, statement, &scope, &eval, ctx) {
+        let bypass = request.bypass_empty_ts_replacement;
+        match run_statement(engine, &ns, statement, bypass, &scope, &eval, ctx) {
             Ok(r) => {
                 n += r.n;
                 modified += r.modified;
@@ -92,6 +93,7 @@ fn run_statement(
     engine: &mut Engine,
     ns: &Namespace,
     statement: &UpdateStatement<'_>,
+    bypass_empty_ts: bool,
     scope: &Scope,
     eval: &EvalContext,
     ctx: &MatchContext<'_>,
@@ -102,7 +104,10 @@ fn run_statement(
         engine.catalog().collection(ns),
     )?;
     let filters = ArrayFilters::parse(&statement.array_filters)?;
-    let spec = UpdateSpec::parse_in(statement.u, &filters, scope)?;
+    let mut spec = UpdateSpec::parse_in(statement.u, &filters, scope)?;
+    if !bypass_empty_ts {
+        fill_replacement_timestamps(engine, &mut spec);
+    }
     if statement.multi && spec.is_replacement() {
         return Err(Error::new(
             ErrorCode::FailedToParse,
@@ -159,6 +164,15 @@ pub(super) fn matching_records(
         records = keyed.into_iter().map(|(rid, _)| rid).collect();
     }
     Ok(records)
+}
+
+/// A replacement's top-level empty timestamps (but `_id`'s) become cluster times once, when
+/// the statement is parsed, as MongoDB's ObjectReplaceExecutor fills them
+/// ([`crate::write::empty_timestamp`]); operator and pipeline updates keep them.
+pub(super) fn fill_replacement_timestamps(engine: &mut Engine, spec: &mut UpdateSpec) {
+    if let UpdateSpec::Replacement(r) = spec {
+        crate::write::empty_timestamp::fill_empty_timestamps(r, || engine.tick_cluster_time());
+    }
 }
 
 /// Applies `spec` to one stored document and stores the result; returns the new document when
@@ -272,6 +286,60 @@ mod tests {
     use crate::Engine;
     use crate::catalog::Namespace;
     use crate::storage::Change;
+
+    /// A replacement's top-level empty timestamps become cluster times (also for an upsert
+    /// and in findAndModify); `$set` and pipelines keep them, as does
+    /// `bypassEmptyTsReplacement: true` (MongoDB's jstests/core/write/empty_ts/empty_ts.js).
+    #[test]
+    fn replacements_fill_empty_timestamps() {
+        let empty = bson::Timestamp {
+            time: 0,
+            increment: 0,
+        };
+        let mut e = engine_with((1..=6).map(|i| doc! {"_id": i, "a": i}).collect());
+        let commands = [
+            doc! {"update": "c", "updates": [{"q": {"_id": 1}, "u": {"a": empty}}]},
+            doc! {"update": "c", "updates": [{"q": {"_id": 7}, "u": {"a": empty, "n": {"b": empty}}, "upsert": true}]},
+            doc! {"findAndModify": "c", "query": {"_id": 2}, "update": {"a": empty}},
+            doc! {"update": "c", "updates": [{"q": {"_id": 3}, "u": {"$set": {"a": empty}}}]},
+            doc! {"update": "c", "updates": [{"q": {"_id": 4}, "u": [{"$addFields": {"a": empty}}]}]},
+            doc! {"update": "c", "updates": [{"q": {"_id": 5}, "u": {"a": empty}}], "bypassEmptyTsReplacement": true},
+            doc! {"update": "c", "updates": [{"q": {"_id": 6}, "u": {"_id": 6, "a": empty}}]},
+        ];
+        for c in &commands {
+            let r = e.run_command("t", c);
+            assert_eq!(r.get_f64("ok").ok(), Some(1.0), "{c}: {r}");
+            assert!(!r.contains_key("writeErrors"), "{c}: {r}");
+        }
+        let r = e.run_command("t", &doc! {"find": "c", "filter": {}, "sort": {"_id": 1}});
+        let batch = r
+            .get_document("cursor")
+            .unwrap()
+            .get_array("firstBatch")
+            .unwrap();
+        let filled: Vec<(i32, bool)> = batch
+            .iter()
+            .filter_map(Bson::as_document)
+            .map(|d| {
+                let a = d.get_timestamp("a").unwrap();
+                (d.get_i32("_id").unwrap(), a != empty)
+            })
+            .collect();
+        assert_eq!(
+            filled,
+            [
+                (1, true),
+                (2, true),
+                (3, false),
+                (4, false),
+                (5, false),
+                (6, true),
+                (7, true)
+            ]
+        );
+        let upserted = batch[6].as_document().unwrap();
+        assert_eq!(upserted.get_document("n").unwrap(), &doc! {"b": empty});
+    }
 
     fn engine_with(docs: Vec<Document>) -> Engine {
         let mut e = Engine::new();

@@ -7,6 +7,7 @@
 //! insert and removal; they are not stored, but rebuilt from the collection's catalog entry.
 
 pub mod btree_key_generator;
+mod collated_unique;
 pub mod encode;
 pub mod geo_keys;
 pub mod keygen;
@@ -289,6 +290,9 @@ impl Index {
                 return Err(self.duplicate_key_error(ns, key));
             }
         }
+        if let Some(key) = self.collated_clash(&keys.keys, record_id)? {
+            return Err(self.duplicate_key_error(ns, key));
+        }
         Ok(())
     }
 
@@ -390,6 +394,9 @@ impl Index {
                 });
             if let Some((_, key)) = clash {
                 return Err(self.duplicate_key_error(ns, key));
+            }
+            if let Some(key) = self.collated_clash_in(&entries)? {
+                return Err(self.duplicate_key_error(ns, &key));
             }
         }
         self.multikey_paths = multikey_paths;

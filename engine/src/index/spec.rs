@@ -56,7 +56,8 @@ pub struct IndexSpec {
     pub wildcard: Option<Box<WildcardSpec>>,
     /// The index's collation as `listIndexes` shows it (all options resolved); `None` is the
     /// simple collation. Keys are always encoded binary, so the planner does not use an index
-    /// with a collation (see `planner::index_access`).
+    /// with a collation (see `planner::index_access`) unless it is hinted, and then scans it
+    /// whole (`planner::whole_index`); uniqueness compares under it (`collated_unique.rs`).
     pub collation: Option<Document>,
     /// The document `listIndexes` shows.
     pub document: Document,

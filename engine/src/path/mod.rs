@@ -12,7 +12,9 @@
 
 mod walk;
 
-pub use walk::{LeafArrays, PathItem, for_each_item, items, lookup};
+pub use walk::{
+    ArrayOnPath, LeafArrays, PathItem, for_each_item, items, lookup, lookup_without_arrays,
+};
 
 use bson::{Bson, Document};
 

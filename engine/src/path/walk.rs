@@ -65,6 +65,41 @@ pub fn lookup<'a>(doc: &'a Document, path: &FieldPath) -> Option<&'a Bson> {
     Some(cur)
 }
 
+/// An array met along a path that may not hold one ([`lookup_without_arrays`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArrayOnPath;
+
+/// [`lookup`] of a path that may not run through an array: an array met where the next
+/// component is not a position in it, or found at the end of the path, is [`ArrayOnPath`]
+/// (MongoDB's `extractNonFTSKeyElement`, for a text index's other fields: `a.0` reads into
+/// `[0, 1]`, `a.b` may not).
+pub fn lookup_without_arrays<'a>(
+    doc: &'a Document,
+    path: &FieldPath,
+) -> Result<Option<&'a Bson>, ArrayOnPath> {
+    let Some((first, rest)) = path.parts().split_first() else {
+        return Ok(None);
+    };
+    let Some(mut cur) = field(doc, first) else {
+        return Ok(None);
+    };
+    for part in rest {
+        let next = match cur {
+            Bson::Document(d) => field(d, part),
+            Bson::Array(items) => items.get(array_index(part).ok_or(ArrayOnPath)?),
+            _ => None,
+        };
+        let Some(next) = next else {
+            return Ok(None);
+        };
+        cur = next;
+    }
+    if matches!(cur, Bson::Array(_)) {
+        return Err(ArrayOnPath);
+    }
+    Ok(Some(cur))
+}
+
 struct Walker {
     leaf: LeafArrays,
 }

@@ -27,6 +27,7 @@ pub mod or;
 pub mod plan_cache;
 pub mod predicates;
 pub mod text;
+pub mod whole_index;
 pub mod wildcard;
 
 use bson::{Bson, Document};
@@ -300,7 +301,8 @@ fn resolve_hint(coll: &Collection, hint: &Bson) -> Result<Hint> {
 /// MongoDB uses an index for string comparisons only when its collation is the query's. Sprout's
 /// index keys are binary (no ICU sort keys), so an index serves only simple-collation queries
 /// and a collated index serves none: such queries scan the collection, which keeps their
-/// answers and orders right at the cost of speed.
+/// answers and orders right at the cost of speed (a hinted one is scanned whole:
+/// [`whole_index`]).
 fn collation_allows(index: &Index) -> bool {
     index.spec.collation.is_none() && crate::collation::active_is_simple()
 }
@@ -414,18 +416,21 @@ fn index_access_as(
     q: &CanonicalQuery<'_>,
     hinted: bool,
 ) -> Result<Option<IndexAccess>> {
-    if index.spec.parts.is_empty()
-        || index.spec.wildcard.is_some()
-        || geo::is_geo(index)
-        || !collation_allows(index)
-    {
+    if index.spec.parts.is_empty() || index.spec.wildcard.is_some() || geo::is_geo(index) {
         return Ok(None);
     }
     // Partial indexes serve only queries whose filter implies the partial filter.
-    if let Some((_, pf)) = &index.spec.partial
-        && !implies(parts, &crate::query::canonical::filter_conjuncts(pf))
-    {
-        return Ok(None);
+    let partial_unusable = index
+        .spec
+        .partial
+        .as_ref()
+        .is_some_and(|(_, pf)| !implies(parts, &crate::query::canonical::filter_conjuncts(pf)));
+    if partial_unusable || !collation_allows(index) {
+        return if hinted {
+            whole_index::whole_index_scan(index, parts, q).map(Some)
+        } else {
+            Ok(None)
+        };
     }
     let mut bounds = Vec::with_capacity(index.spec.parts.len());
     let mut exact_used: Vec<usize> = Vec::new();

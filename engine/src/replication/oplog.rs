@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use bson::{Bson, Document, Timestamp, doc};
 
 use crate::catalog::Namespace;
+use crate::clock::ClusterClock;
 use crate::storage::{Change, ChangeBatch};
 use crate::value;
 
@@ -34,25 +35,13 @@ pub struct OplogEntry {
 pub struct OplogWriter {
     ids: HashMap<(Namespace, u64), Bson>,
     collections: HashMap<Namespace, Document>,
-    last_ts: Option<Timestamp>,
+    clock: ClusterClock,
 }
 
 impl OplogWriter {
     /// The next timestamp: seconds of `now_ms`, the increment counting within a second.
     fn next_ts(&mut self, now_ms: i64) -> Timestamp {
-        let secs = now_ms.div_euclid(1000).clamp(0, u32::MAX as i64) as u32;
-        let ts = match self.last_ts {
-            Some(last) if last.time >= secs => Timestamp {
-                time: last.time,
-                increment: last.increment + 1,
-            },
-            _ => Timestamp {
-                time: secs,
-                increment: 1,
-            },
-        };
-        self.last_ts = Some(ts);
-        ts
+        self.clock.tick(now_ms)
     }
 
     /// A no-op entry (`op: "n"`), as written when a set is initiated or a primary is elected.

@@ -9,7 +9,10 @@
 //! - a command's `bypassDocumentValidation: true` skips the check (`Engine` keeps the flag for
 //!   the command's duration).
 
+pub mod definition;
 mod explain;
+
+pub use definition::check_validator;
 
 use bson::{Bson, Document, doc};
 

@@ -1,6 +1,7 @@
 //! Rules shared by the write commands (`insert`, `update`, `delete`, `findAndModify`).
 
 pub mod collation;
+pub mod empty_timestamp;
 pub mod write_concern;
 
 pub use collation::check_collation;

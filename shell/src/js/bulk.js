@@ -266,10 +266,18 @@
       }
     });
     var sum = runOps(this, ops, ordered);
-    var result = mongoshResult(sum);
+    var result = api.isLegacy() ? legacyBulkWriteResult(sum) : mongoshResult(sum);
     if (sum.writeErrors.length) throw bulkError(sum, result);
     return result;
   };
+  // The legacy shell's crud_api.js bulkWrite result: its counts in its order, no modifiedCount.
+  function legacyBulkWriteResult(sum) {
+    return {
+      acknowledged: true, insertedCount: sum.nInserted, matchedCount: sum.nMatched,
+      deletedCount: sum.nRemoved, upsertedCount: sum.nUpserted, insertedIds: sum.insertedIds,
+      upsertedIds: upsertedIds(sum),
+    };
+  }
 
   Object.defineProperty(g, 'Bulk', { value: Bulk, writable: true, configurable: true, enumerable: false });
   // The legacy shell's BulkWriteError class: what a legacy bulk's execute throws is one.

@@ -209,8 +209,40 @@
   Cursor.prototype.noCursorTimeout = function () { return this._setFlag('noCursorTimeout'); };
   Cursor.prototype.tailable = function (awaitData) {
     this._setFlag('tailable');
-    return awaitData ? this._setFlag('awaitData') : this;
+    // The legacy DBQuery awaits data unless told not to; mongosh only when asked.
+    var wait = isLegacy() ? awaitData || awaitData == null : awaitData;
+    return wait ? this._setFlag('awaitData') : this;
   };
+  Cursor.prototype.oplogReplay = function () { return this._setFlag('oplogReplay'); };
+  // The legacy DBQuery's internals that MongoDB's jstests read (mongo/shell/query.js): its
+  // option bits, and its query wrapped with the `$`-modifiers `modifiers()` sets.
+  var FLAG_BITS = { tailable: 0x2, oplogReplay: 0x8, noCursorTimeout: 0x10, awaitData: 0x20, allowPartialResults: 0x80 };
+  Object.defineProperty(Cursor.prototype, '_options', {
+    configurable: true,
+    get: function () {
+      var spec = this._spec;
+      return Object.keys(FLAG_BITS).reduce(function (bits, f) { return spec[f] ? bits | FLAG_BITS[f] : bits; }, 0);
+    },
+  });
+  var MODIFIERS = { $hint: 'hint', $min: 'min', $max: 'max', $comment: 'comment', $maxTimeMS: 'maxTimeMS', $returnKey: 'returnKey', $showDiskLoc: 'showRecordId', $orderby: 'sort' };
+  Cursor.prototype.modifiers = function (document) {
+    var self = this;
+    Object.keys(document || {}).forEach(function (k) {
+      if (!MODIFIERS[k]) throw new Error('unknown query modifier ' + k);
+      if (self._buffer !== null) throw MongoshInvalidInputError('Cursor already executed; cannot call modifiers()');
+      self._spec[MODIFIERS[k]] = document[k];
+    });
+    return this;
+  };
+  Object.defineProperty(Cursor.prototype, '_query', {
+    configurable: true,
+    get: function () {
+      var spec = this._spec;
+      var q = { query: spec.filter };
+      Object.keys(MODIFIERS).forEach(function (k) { if (spec[MODIFIERS[k]] !== undefined) q[k] = spec[MODIFIERS[k]]; });
+      return q;
+    },
+  });
   Cursor.prototype.allowPartialResults = function () { return this._setFlag('allowPartialResults'); };
   Cursor.prototype._setFlag = function (field) {
     if (this._buffer !== null) throw MongoshInvalidInputError('Cursor already executed; cannot call ' + field + '()');
@@ -411,7 +443,7 @@
     var d = withId(doc);
     var opts = writeOptions(options);
     var reply = this._command(Object.assign({ insert: this._name, documents: [d] }, opts));
-    if (unacknowledged(opts)) return { acknowledged: false, insertedId: d._id };
+    if (unacknowledged(opts)) return isLegacy() ? { acknowledged: false } : { acknowledged: false, insertedId: d._id };
     if (reply.writeErrors && reply.writeErrors.length) throw MongoServerError(reply.writeErrors[0]);
     return { acknowledged: true, insertedId: d._id };
   };
@@ -426,6 +458,8 @@
       // The driver lists every document's _id as it queues it, so all of them show.
       var all = {};
       docs.forEach(function (d, i) { all[String(i)] = d._id; });
+      // The legacy shell's answers with the acknowledgement alone.
+      if (isLegacy()) return { acknowledged: false };
       return { acknowledged: false, insertedIds: all };
     }
     var ids = {};
@@ -440,6 +474,8 @@
         upsertedIds: {}, insertedIds: ids,
       });
     }
+    // The legacy shell's crud_api.js lists the documents' ids as an array.
+    if (isLegacy()) return { acknowledged: true, insertedIds: docs.map(function (d) { return d._id; }) };
     return { acknowledged: true, insertedIds: ids };
   };
   // mongosh's insert is insertMany's driver call, answered as an InsertManyResult.
@@ -507,7 +543,9 @@
     return coll._command(Object.assign({ delete: coll._name, deletes: [stmt] }, writeOptions(options)));
   }
   function deleteResult(reply, options) {
-    if (unacknowledged(writeOptions(options))) return { acknowledged: false, deletedCount: undefined };
+    if (unacknowledged(writeOptions(options))) {
+      return isLegacy() ? { acknowledged: false } : { acknowledged: false, deletedCount: undefined };
+    }
     return { acknowledged: true, deletedCount: reply.n };
   }
   C.deleteOne = function (filter, options) { return deleteResult(deleteCommand(this, filter, 1, options), options); };
@@ -543,10 +581,18 @@
   }
   function updateResult(reply, options) {
     if (unacknowledged(writeOptions(options))) {
+      // The legacy shell's crud_api.js answers an unacknowledged write with that alone.
+      if (isLegacy()) return { acknowledged: false };
       return { acknowledged: false, insertedId: null, matchedCount: undefined, modifiedCount: undefined, upsertedCount: 0 };
     }
     if (reply.writeErrors && reply.writeErrors.length) throw MongoServerError(reply.writeErrors[0]);
     var up = reply.upserted && reply.upserted.length ? reply.upserted[0]._id : null;
+    if (isLegacy()) {
+      // The legacy shell's crud_api.js: the counts, and the upserted _id only when there is one.
+      var legacy = { acknowledged: true, matchedCount: up === null ? reply.n : 0, modifiedCount: reply.nModified };
+      if (up !== null) legacy.upsertedId = up;
+      return legacy;
+    }
     return {
       acknowledged: true, insertedId: up, matchedCount: up === null ? reply.n : 0,
       modifiedCount: reply.nModified, upsertedCount: up === null ? 0 : 1,
@@ -561,9 +607,14 @@
   }
   C.updateOne = function (f, u, o) { requireOperators(u); return updateResult(updateCommand(this, f, u, o, false), o); };
   C.updateMany = function (f, u, o) { requireOperators(u); return updateResult(updateCommand(this, f, u, o, true), o); };
-  C.replaceOne = function (f, r, o) {
-    var keys = Object.keys(r || {});
+  // The driver refuses a replacement that starts with an operator (ReplaceOneOperation,
+  // FindOneAndReplaceOperation: hasAtomicOperators), as the legacy shell's crud_api.js does.
+  function requireReplacement(replacement) {
+    var keys = Object.keys(replacement || {});
     if (keys.length && keys[0][0] === '$') throw MongoInvalidArgumentError('Replacement document must not contain atomic operators');
+  }
+  C.replaceOne = function (f, r, o) {
+    requireReplacement(r);
     return updateResult(updateCommand(this, f, r, o, false), o);
   };
   // mongosh's update takes an options object only and is updateMany (multi) or updateOne,
@@ -646,7 +697,7 @@
     return coll._command(cmd).value;
   }
   C.findOneAndUpdate = function (f, u, o) { requireOperators(u); return findAndModifyHelper(this, f, { update: u }, o); };
-  C.findOneAndReplace = function (f, r, o) { return findAndModifyHelper(this, f, { update: r }, o); };
+  C.findOneAndReplace = function (f, r, o) { requireReplacement(r); return findAndModifyHelper(this, f, { update: r }, o); };
   C.findOneAndDelete = function (f, o) { return findAndModifyHelper(this, f, { remove: true }, o); };
   C.drop = function () { this._command({ drop: this._name }); return true; };
   C.stats = function (scale) {

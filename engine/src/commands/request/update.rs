@@ -17,6 +17,8 @@ pub struct UpdateRequest<'c> {
     pub statements: Vec<UpdateStatement<'c>>,
     pub ordered: bool,
     pub let_vars: Option<&'c Document>,
+    /// `bypassEmptyTsReplacement: true`: a replacement's empty timestamps stay empty.
+    pub bypass_empty_ts_replacement: bool,
 }
 
 /// One entry of `updates`, after its shape has been checked.
@@ -73,6 +75,7 @@ impl<'c> UpdateRequest<'c> {
             statements,
             ordered,
             let_vars,
+            bypass_empty_ts_replacement: crate::write::empty_timestamp::bypass_requested(command),
         })
     }
 

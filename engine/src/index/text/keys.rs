@@ -1,5 +1,7 @@
 //! Text index keys: `(prefix..., term, score, suffix...)` for every distinct term of a document.
-//! Prefix fields may not be arrays (code 16675); missing prefix or suffix fields index as null.
+//! Prefix and suffix fields may not run through or hold an array, unless through a position
+//! (`a.0`): CannotBuildIndexKeys, as MongoDB 8.0's `extractNonFTSKeyElement`; missing prefix or
+//! suffix fields index as null.
 //! A document without terms has no keys.
 
 use std::collections::BTreeSet;
@@ -8,15 +10,25 @@ use bson::{Bson, Document};
 
 use super::score::score_document;
 use super::spec::TextSpec;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::index::keygen::DocKeys;
 use crate::index::spec::IndexSpec;
+use crate::value::display::key_value;
 
 /// The value of a prefix or suffix field, read as MongoDB's FTS key generation reads it
-/// (`getFieldDotted`: sub-documents and array positions, no implicit array traversal), through
-/// the one path walker.
-fn value_at<'a>(doc: &'a Document, path: &str) -> Option<&'a Bson> {
-    crate::path::lookup(doc, &crate::path::FieldPath::parse(path))
+/// (sub-documents and array positions, no array along the path or at its end), through the one
+/// path walker; missing is null.
+fn value_at(doc: &Document, path: &str) -> Result<Bson> {
+    match crate::path::lookup_without_arrays(doc, &crate::path::FieldPath::parse(path)) {
+        Ok(v) => Ok(v.cloned().unwrap_or(Bson::Null)),
+        Err(crate::path::ArrayOnPath) => Err(Error::new(
+            ErrorCode::CannotBuildIndexKeys,
+            format!(
+                "Field '{path}' of text index contains an array in document: {}",
+                key_value(&Bson::Document(doc.clone()))
+            ),
+        )),
+    }
 }
 
 /// The keys a document contributes to a text index.
@@ -24,22 +36,16 @@ pub fn doc_keys(spec: &IndexSpec, text: &TextSpec, doc: &Document) -> Result<Opt
     if !spec.covers_document(doc) {
         return Ok(None);
     }
-    let mut prefix = Vec::with_capacity(text.prefix.len());
-    for field in &text.prefix {
-        let v = value_at(doc, field).cloned().unwrap_or(Bson::Null);
-        if matches!(v, Bson::Array(_)) {
-            return Err(Error::location(
-                16675,
-                "cannot have a multi-key as a prefix to a text index",
-            ));
-        }
-        prefix.push(v);
-    }
+    let prefix: Vec<Bson> = text
+        .prefix
+        .iter()
+        .map(|f| value_at(doc, f))
+        .collect::<Result<_>>()?;
     let suffix: Vec<Bson> = text
         .suffix
         .iter()
-        .map(|f| value_at(doc, f).cloned().unwrap_or(Bson::Null))
-        .collect();
+        .map(|f| value_at(doc, f))
+        .collect::<Result<_>>()?;
     let scores = score_document(text, doc)?;
     let mut keys = Vec::with_capacity(scores.len());
     for (term, score) in scores {

@@ -215,7 +215,61 @@ fn index_keys_are_terms_with_scores() {
     let e = ix
         .keys_for(&doc! {"store": [1], "content": "x"})
         .unwrap_err();
-    assert_eq!(e.code(), 16675);
+    assert_eq!(e.code(), 201);
     let none = ix.keys_for(&doc! {"content": 5}).unwrap().unwrap();
     assert!(none.keys.is_empty());
+}
+
+/// A text index's other fields may not run through or hold an array, unless through a
+/// position: CannotBuildIndexKeys naming the field and the document, as MongoDB 8.0's
+/// `extractNonFTSKeyElement` (jstests/core/fts_array.js).
+#[test]
+fn arrays_along_the_other_fields_are_refused() {
+    let prefixed = Index::new(parse(
+        doc! {"key": {"a.b": 1, "words": "text"}, "name": "t"},
+    ));
+    for d in [
+        doc! {"a": {"b": []}, "words": "omnibus"},
+        doc! {"a": {"b": [1, 2]}, "words": "omnibus"},
+        doc! {"a": [], "words": "omnibus"},
+        doc! {"a": [{"b": 1}], "words": "omnibus"},
+    ] {
+        let e = prefixed.keys_for(&d).unwrap_err();
+        assert_eq!(e.code(), 201, "{d}");
+    }
+    let e = prefixed
+        .keys_for(&doc! {"a": {"b": [1]}, "words": "omnibus"})
+        .unwrap_err();
+    assert_eq!(
+        e.message,
+        "Field 'a.b' of text index contains an array in document: { a: { b: [ 1 ] }, words: \"omnibus\" }"
+    );
+    let suffixed = Index::new(parse(
+        doc! {"key": {"words": "text", "y.z": 1}, "name": "t"},
+    ));
+    let e = suffixed
+        .keys_for(&doc! {"words": "macerate", "y": [{"z": 1}]})
+        .unwrap_err();
+    assert_eq!(e.code(), 201);
+    // Through a position: the element, which may not itself be an array.
+    let positional = Index::new(parse(
+        doc! {"key": {"a.0": 1, "words": "text"}, "name": "t"},
+    ));
+    let k = positional
+        .keys_for(&doc! {"a": [0, 1, 2], "words": "dander"})
+        .unwrap()
+        .unwrap();
+    assert_eq!(k.keys[0][0], Bson::Int32(0));
+    let e = positional
+        .keys_for(&doc! {"a": [[8, 9], 1, 2], "words": "dander"})
+        .unwrap_err();
+    assert_eq!(e.code(), 201);
+    let deeper = Index::new(parse(
+        doc! {"key": {"a.0.1": 1, "words": "text"}, "name": "t"},
+    ));
+    let k = deeper
+        .keys_for(&doc! {"a": [[8, 9], 1, 2], "words": "dander"})
+        .unwrap()
+        .unwrap();
+    assert_eq!(k.keys[0][0], Bson::Int32(9));
 }
