@@ -60,7 +60,7 @@ impl Index {
             )
             .filter(|(_, key, _)| key.iter().any(holds_string))
             .collect();
-        all.sort_by(|a, b| compare_keys(a.1, b.1));
+        crate::sort_slice::sort_by(&mut all, |a, b| compare_keys(a.1, b.1));
         Ok(all
             .windows(2)
             .find(|w| w[0].0 != w[1].0 && (w[0].2 || w[1].2) && equal_keys(w[0].1, w[1].1))
