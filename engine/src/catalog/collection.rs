@@ -301,6 +301,25 @@ impl Collection {
         self.raw.for_each(forward, each);
     }
 
+    /// [`Self::for_each_bytes`] with each record's position in the store (what indexes a
+    /// column of [`Self::scan_columns`]).
+    pub fn for_each_bytes_at<'s>(
+        &'s self,
+        forward: bool,
+        each: impl FnMut(usize, u64, &'s [u8]) -> bool,
+    ) {
+        self.raw.for_each_at(forward, each);
+    }
+
+    /// The value columns of the top-level fields `names`, when a scan asked for each of them
+    /// before since the last write (`catalog::scan_columns`); `None`: read the bytes.
+    pub fn scan_columns(
+        &self,
+        names: &[&str],
+    ) -> Option<std::cell::Ref<'_, super::scan_columns::ScanColumns>> {
+        self.raw.columns(names)
+    }
+
     /// A stored document's BSON bytes, when kept (the encoding of [`Self::get`]'s document).
     pub fn bytes(&self, record_id: u64) -> Option<&[u8]> {
         self.raw.get(record_id)

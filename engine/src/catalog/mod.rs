@@ -6,6 +6,7 @@ mod collection;
 pub mod derived;
 mod namespace;
 mod raw_store;
+pub mod scan_columns;
 pub mod stats;
 pub mod view;
 pub mod view_graph;

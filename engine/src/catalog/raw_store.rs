@@ -8,7 +8,11 @@
 //! the document). A replaced or removed document's bytes stay in the buffer as garbage until
 //! garbage is half of it; then the buffer is rewritten in record order.
 
+use std::cell::RefCell;
+
 use bson::Document;
+
+use super::scan_columns::ScanColumns;
 
 /// Where a record's bytes are in the buffer (`len` 0: none kept; `start` [`GONE`]: the record
 /// was removed, a tombstone until the next rewrite).
@@ -20,7 +24,7 @@ struct Place {
 
 const GONE: usize = usize::MAX;
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct RawStore {
     bytes: Vec<u8>,
     /// Record ids and their places in record-id order (records are mostly appended: a new
@@ -30,6 +34,23 @@ pub struct RawStore {
     garbage: usize,
     /// Tombstones in `places`.
     gone: usize,
+    /// Value columns of fields that scans asked for twice since the last write (a cell: scans
+    /// read the store through `&self`; the engine is single-threaded and nothing holds the
+    /// columns across a write, which needs `&mut self`). Emptied by every write.
+    columns: RefCell<ScanColumns>,
+}
+
+impl Clone for RawStore {
+    /// The data; the copy builds its own columns.
+    fn clone(&self) -> Self {
+        RawStore {
+            bytes: self.bytes.clone(),
+            places: self.places.clone(),
+            garbage: self.garbage,
+            gone: self.gone,
+            columns: RefCell::default(),
+        }
+    }
 }
 
 impl RawStore {
@@ -56,6 +77,7 @@ impl RawStore {
     /// Keeps `encoded` (the document's BSON, when the caller has it) or the document's encoding
     /// as the bytes of `record_id`, replacing any earlier ones.
     pub fn put(&mut self, record_id: u64, doc: &Document, encoded: Option<&[u8]>) {
+        self.columns.get_mut().clear();
         let start = self.bytes.len();
         match encoded {
             Some(b) => self.bytes.extend_from_slice(b),
@@ -87,6 +109,7 @@ impl RawStore {
     /// above every record's.
     pub fn put_bytes(&mut self, record_id: u64, bytes: &[u8]) {
         debug_assert!(self.places.last().is_none_or(|(last, _)| *last < record_id));
+        self.columns.get_mut().clear();
         let start = self.bytes.len();
         self.bytes.extend_from_slice(bytes);
         self.places.push((
@@ -100,6 +123,7 @@ impl RawStore {
 
     /// Forgets the bytes of `record_id`.
     pub fn remove(&mut self, record_id: u64) {
+        self.columns.get_mut().clear();
         if let Ok(i) = self.position(record_id)
             && self.places[i].1.start != GONE
         {
@@ -135,18 +159,44 @@ impl RawStore {
     /// plain loop (the iterator's `filter` and `map` closures were each a call per record in the
     /// size-optimised wasm build, session 18).
     pub fn for_each<'s>(&'s self, forward: bool, mut each: impl FnMut(u64, &'s [u8]) -> bool) {
+        self.for_each_at(forward, |_, r, b| each(r, b));
+    }
+
+    /// [`Self::for_each`], with each record's position (what indexes a column of
+    /// [`Self::columns`]).
+    #[inline(always)]
+    pub fn for_each_at<'s>(
+        &'s self,
+        forward: bool,
+        mut each: impl FnMut(usize, u64, &'s [u8]) -> bool,
+    ) {
         // Slices, not the vectors: `Vec`'s indexing was not inlined there either.
         let places = self.places.as_slice();
         let bytes = self.bytes.as_slice();
         let n = places.len();
         for k in 0..n {
-            let Some(&(r, p)) = places.get(if forward { k } else { n - 1 - k }) else {
+            let at = if forward { k } else { n - 1 - k };
+            let Some(&(r, p)) = places.get(at) else {
                 return;
             };
-            if p.start != GONE && !each(r, &bytes[p.start..p.start + p.len]) {
+            if p.start != GONE && !each(at, r, &bytes[p.start..p.start + p.len]) {
                 return;
             }
         }
+    }
+
+    /// The value columns of the top-level fields `names` (see `scan_columns`), when each has
+    /// one: built the second time a scan asks for a field since the last write, never the
+    /// first. `None`: read the bytes.
+    pub fn columns(&self, names: &[&str]) -> Option<std::cell::Ref<'_, ScanColumns>> {
+        let ready = self
+            .columns
+            .borrow_mut()
+            .prepare(names, self.places.len(), |at| {
+                let (_, p) = *self.places.get(at)?;
+                (p.start != GONE).then(|| &self.bytes[p.start..p.start + p.len])
+            });
+        ready.then(|| self.columns.borrow())
     }
 
     fn compact_if_needed(&mut self) {
@@ -163,6 +213,7 @@ impl RawStore {
             p.start = start;
         }
         self.bytes = bytes;
+        self.columns.get_mut().clear();
         self.garbage = 0;
         self.gone = 0;
     }

@@ -526,14 +526,16 @@ pub fn no_index_could_serve(coll: &Collection, filter: &crate::matcher::Filter) 
 /// [`collection_scan::CollectionScan`] decides them (from the bytes when they answer, else
 /// from the document) without a stage's `work` call and member per record. `each` returns
 /// whether to go on. Without a filter, `bytes` walks the stored bytes (no document is
-/// looked up), otherwise the documents.
+/// looked up), otherwise the documents. `each` is called through a reference, not as a type
+/// parameter: the loop is compiled once for its callers (a copy per caller was 3 KB of the
+/// shipped wasm), and it is called only for the documents that match.
 fn for_each_scanned<'a>(
     coll: &'a Collection,
     forward: bool,
     filter: Option<&crate::planner::predicates::Residual>,
     ctx: &MatchContext<'_>,
     bytes: bool,
-    mut each: impl FnMut(u64, &'a [u8], Option<&'a Document>) -> bool,
+    each: &mut dyn FnMut(u64, &'a [u8], Option<&'a Document>) -> bool,
 ) -> Result<()> {
     if filter.is_none() && bytes {
         let mut stored = coll.iter_bytes();
@@ -575,8 +577,20 @@ fn for_each_scanned<'a>(
         return Ok(());
     }
     let mut result = Ok(());
-    coll.for_each_bytes(forward, |rid, bytes| {
-        let (matched, doc) = match f.filter.matches_raw(bytes) {
+    // A scan run again on unchanged data decides from its fields' value columns (see
+    // `column_decisions`); one loop either way, so that this function, compiled once per
+    // caller, stays small in the shipped wasm.
+    let decisions = column_decisions(coll, &f.filter);
+    coll.for_each_bytes_at(forward, |at, rid, bytes| {
+        let decided = match &decisions {
+            Some(d) => match d.get(at) {
+                Some(&DECIDED_TRUE) => Some(true),
+                Some(&DECIDED_FALSE) => Some(false),
+                _ => None,
+            },
+            None => f.filter.matches_raw(bytes),
+        };
+        let (matched, doc) = match decided {
             Some(m) => (m, None),
             None => match coll.get(rid) {
                 Some(d) => match f.filter.matches_with(d, ctx) {
@@ -592,6 +606,46 @@ fn for_each_scanned<'a>(
         !matched || each(rid, bytes, doc)
     });
     result
+}
+
+const DECIDED_FALSE: u8 = 0;
+const DECIDED_TRUE: u8 = 1;
+const UNDECIDED: u8 = 2;
+
+/// For a scan whose filter is a conjunction of predicates on top-level fields that scans read
+/// before with no write since (`catalog::scan_columns`): per record position in the store, what
+/// the filter decides from the fields' value columns ([`DECIDED_TRUE`], [`DECIDED_FALSE`], or
+/// [`UNDECIDED`]: read the document), each clause decided once per distinct value and then by one lookup per
+/// record, as [`crate::matcher::Filter::matches_raw`] decides it from the bytes. `None`: read
+/// the bytes.
+fn column_decisions(coll: &Collection, filter: &crate::matcher::Filter) -> Option<Vec<u8>> {
+    use crate::catalog::scan_columns::ColumnValue;
+    let clauses = filter.column_clauses()?;
+    let names = clauses.names();
+    let store = coll.scan_columns(&names)?;
+    let columns = store.columns_for(&names)?;
+    let mut decisions = vec![DECIDED_TRUE; columns.first()?.ids.len()];
+    // Clause by clause, over the records still true: as `matches_raw`, the first clause not
+    // decided true decides.
+    for (i, column) in columns.iter().enumerate() {
+        let table = clauses.table(
+            i,
+            &mut column.values.iter().map(|v| match v {
+                ColumnValue::Missing => None,
+                ColumnValue::Present(tag, value) => Some((*tag, &value[..])),
+            }),
+        );
+        for (d, id) in decisions.iter_mut().zip(&column.ids) {
+            if *d == DECIDED_TRUE {
+                *d = match table.get(usize::from(*id)) {
+                    Some(Some(true)) => DECIDED_TRUE,
+                    Some(Some(false)) => DECIDED_FALSE,
+                    _ => UNDECIDED,
+                };
+            }
+        }
+    }
+    Some(decisions)
 }
 
 /// The stored documents a find returns, in order and borrowed, when its plan is a lone
@@ -615,7 +669,7 @@ pub fn scanned_documents<'a>(
         filter.as_ref(),
         match_ctx,
         false,
-        |rid, _, doc| {
+        &mut |rid, _, doc| {
             if let Some(d) = doc.or_else(|| c.get(rid)) {
                 docs.push(d);
             }
@@ -650,7 +704,7 @@ pub fn scanned_bytes<'a>(
         filter.as_ref(),
         match_ctx,
         true,
-        |rid, bytes, _| {
+        &mut |rid, bytes, _| {
             let bytes = if bytes.is_empty() {
                 c.bytes(rid)
             } else {
@@ -687,10 +741,17 @@ pub fn scanned_count(
         return Ok(None);
     };
     let mut n = 0;
-    for_each_scanned(c, forward, filter.as_ref(), match_ctx, true, |_, _, _| {
-        n += 1;
-        true
-    })?;
+    for_each_scanned(
+        c,
+        forward,
+        filter.as_ref(),
+        match_ctx,
+        true,
+        &mut |_, _, _| {
+            n += 1;
+            true
+        },
+    )?;
     Ok(Some(n))
 }
 

@@ -183,6 +183,28 @@ pub struct Filter {
     root: expr::Expr,
 }
 
+/// A filter's clauses on top-level fields ([`Filter::column_clauses`]).
+pub struct ColumnClauses<'f> {
+    clauses: Vec<(&'f str, &'f expr::ValuePred)>,
+}
+
+impl ColumnClauses<'_> {
+    /// The fields, one per clause, in the order the clauses are decided.
+    pub fn names(&self) -> Vec<&str> {
+        self.clauses.iter().map(|(n, _)| *n).collect()
+    }
+
+    /// The `i`-th clause's decision for each of a column's distinct values (type byte and
+    /// value bytes; `None`: the field is missing): `None` where the document must be read.
+    pub fn table<'v>(
+        &self,
+        i: usize,
+        values: &mut dyn Iterator<Item = Option<(u8, &'v [u8])>>,
+    ) -> Vec<Option<bool>> {
+        raw::clause_table(self.clauses[i].1, values)
+    }
+}
+
 impl Filter {
     /// Parses a filter document such as `{price: {$gt: 10}, "address.state": "NY"}`.
     pub fn parse(filter: &Document) -> Result<Filter> {
@@ -272,6 +294,14 @@ impl Filter {
     /// the document answers. For a scan over stored documents (`catalog::Collection::raw`).
     pub fn matches_raw(&self, doc: &[u8]) -> Option<bool> {
         raw::eval_raw(&self.root, doc)
+    }
+
+    /// For a filter that is a conjunction of predicates on top-level fields (or one): the
+    /// fields, and for each a table deciding its clause from a column's distinct values
+    /// (`catalog::scan_columns`) as [`Filter::matches_raw`] decides it from the bytes (`None`
+    /// in a table: read the document). `None` for other filters.
+    pub fn column_clauses(&self) -> Option<ColumnClauses<'_>> {
+        raw::top_level_clauses(&self.root).map(|clauses| ColumnClauses { clauses })
     }
 
     /// Matches and reports the elemMatchKey (see [`MatchDetails`]).

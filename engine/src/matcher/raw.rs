@@ -67,6 +67,53 @@ pub fn eval_raw(expr: &Expr, doc: &[u8]) -> Option<bool> {
     Some(true)
 }
 
+/// The clauses of a filter that is a conjunction of predicates on top-level fields (or one
+/// such predicate), as (field name, predicate) in the order [`eval_raw`] decides them; `None`
+/// for any other filter. What a scan can decide from value columns (`catalog::scan_columns`).
+pub(crate) fn top_level_clauses(expr: &Expr) -> Option<Vec<(&str, &ValuePred)>> {
+    let children = match expr {
+        Expr::And(children) if !children.is_empty() => children.as_slice(),
+        Expr::Path { .. } => std::slice::from_ref(expr),
+        _ => return None,
+    };
+    children
+        .iter()
+        .map(|c| match c {
+            Expr::Path { path, pred } => match path.parts() {
+                [name] => Some((name.as_str(), pred)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// What [`eval_raw`] decides for a clause `pred` on a field whose value is each of `values`
+/// (type byte and value bytes; `None`: the field is missing): `Some(matched)`, or `None` where
+/// the document must be read. Through the value itself, as
+/// [`matches_element`] decides what its fast paths do not (they answer the same, and a
+/// column's distinct values are few: its code is not compiled twice).
+pub(crate) fn clause_table<'v>(
+    pred: &ValuePred,
+    values: &mut dyn Iterator<Item = Option<(u8, &'v [u8])>>,
+) -> Vec<Option<bool>> {
+    values
+        .map(|v| match v {
+            None => Some(pred.matches(None)),
+            Some((tag, value)) => string_or_scalar(tag, value).map(|v| pred.matches(Some(&v))),
+        })
+        .collect()
+}
+
+/// A top-level element's type byte and value bytes (cut to the value's length), as [`find`]
+/// finds it: `Some(None)` when the document has no such field, `None` on bytes not understood.
+pub(crate) fn element<'a>(doc: &'a [u8], name: &str) -> Option<Option<(u8, &'a [u8])>> {
+    Some(match find(doc, name.as_bytes())? {
+        None => None,
+        Some((tag, value)) => Some((tag, value.get(..skip_len(tag, value)?)?)),
+    })
+}
+
 /// [`eval_raw`] of what is neither a conjunction nor a path.
 fn eval_other(expr: &Expr, doc: &[u8]) -> Option<bool> {
     match expr {
@@ -107,14 +154,20 @@ pub(crate) fn top_level_values(
         if out.iter().any(|(j, _)| *j == i) {
             return None;
         }
-        let v = if tag == 0x02 {
-            Bson::String(std::str::from_utf8(string_bytes(value)?).ok()?.to_string())
-        } else {
-            scalar(tag, value)?
-        };
-        out.push((i, v));
+        out.push((i, string_or_scalar(tag, value)?));
         Some(())
     })
+}
+
+/// The value of an element that is a string or of a type [`scalar`] reads (others: `None`).
+fn string_or_scalar(tag: u8, value: &[u8]) -> Option<Bson> {
+    if tag == 0x02 {
+        Some(Bson::String(
+            std::str::from_utf8(string_bytes(value)?).ok()?.to_string(),
+        ))
+    } else {
+        scalar(tag, value)
+    }
 }
 
 /// Calls `each` with the position in `names`, the type byte and the bytes from the value on
@@ -144,7 +197,7 @@ pub(crate) fn each_named_element<'a>(
         {
             each(i, tag, value)?;
         }
-        at += crate::value::bson_bytes::value_len(tag, value)?;
+        at += skip_len(tag, value)?;
     }
 }
 
