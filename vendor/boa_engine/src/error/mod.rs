@@ -202,11 +202,21 @@ macro_rules! js_error {
 /// let kind = native.kind();
 /// assert!(matches!(kind, JsNativeErrorKind::Type));
 /// ```
-#[derive(Debug, Clone, Trace, Finalize)]
+#[derive(Clone, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
 pub struct JsError {
     inner: Repr,
     pub(crate) backtrace: Option<Backtrace>,
+}
+
+// Sprout patch: `Debug` as `Display` (the error's message and stack). The derived `Debug`
+// printed the value and the backtrace's frames through their own `Debug`, which reached the
+// object graph and the syntax tree: every `expect` on a `JsResult` linked all of it into the
+// shipped wasm, which only ever shows an error's message (issue #22's size bar).
+impl fmt::Debug for JsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
 }
 
 impl Eq for JsError {}
