@@ -184,7 +184,25 @@ pub fn list_collections(engine: &mut Engine, db: &str, command: &Document) -> Re
     })
 }
 
-pub fn list_databases(engine: &mut Engine) -> Result<Document> {
+pub fn list_databases(engine: &mut Engine, command: &Document) -> Result<Document> {
+    // MongoDB 8.0's listDatabases (list_databases_common.h): `nameOnly` lists names alone and
+    // no totals; `filter` matches each entry as listed, parsed without `$text`, `$where` or
+    // near queries, and an `$expr` that fails fails the command (jstests/core/list_databases.js,
+    // dbadmin.js).
+    let name_only = super::bool_option(command, "nameOnly", false)?;
+    let filter = match command.get("filter") {
+        None | Some(Bson::Null) => None,
+        Some(Bson::Document(f)) => {
+            crate::matcher::ban_features(f, false)?;
+            Some(crate::query::FindSpec::parse(Some(f), None, None, None, None)?.filter)
+        }
+        Some(other) => {
+            return Err(Error::type_mismatch(format!(
+                "BSON field 'listDatabases.filter' is the wrong type '{}', expected type 'object'",
+                crate::value::display::type_name(other)
+            )));
+        }
+    };
     let mut dbs = Vec::new();
     let mut total: i64 = 0;
     for db in engine.catalog().database_names() {
@@ -193,8 +211,21 @@ pub fn list_databases(engine: &mut Engine) -> Result<Document> {
             .collections(db)
             .map(|(_, c)| c.data_size() as i64)
             .sum();
+        let entry = if name_only {
+            doc! {"name": db}
+        } else {
+            doc! {"name": db, "sizeOnDisk": size, "empty": size == 0}
+        };
+        if let Some(f) = &filter
+            && !f.matches_with(&entry, &crate::matcher::MatchContext::default())?
+        {
+            continue;
+        }
         total += size;
-        dbs.push(doc! {"name": db, "sizeOnDisk": size, "empty": size == 0});
+        dbs.push(entry);
+    }
+    if name_only {
+        return Ok(doc! {"databases": dbs, "ok": 1.0});
     }
     Ok(doc! {"databases": dbs, "totalSize": total, "totalSizeMb": total / (1024 * 1024), "ok": 1.0})
 }
@@ -372,7 +403,7 @@ pub fn build_info() -> Document {
 mod tests {
     use crate::Engine;
     use crate::catalog::Namespace;
-    use bson::doc;
+    use bson::{Document, doc};
 
     #[test]
     fn build_info_has_the_version_as_numbers() {
@@ -579,5 +610,54 @@ mod tests {
             .map(|(_, d)| d.get_i32("_id").unwrap())
             .collect();
         assert_eq!(ids, [2, 3]);
+    }
+
+    fn names(r: &Document) -> Vec<String> {
+        r.get_array("databases")
+            .unwrap_or_else(|_| panic!("{r}"))
+            .iter()
+            .filter_map(|d| d.as_document()?.get_str("name").ok().map(str::to_string))
+            .collect()
+    }
+
+    #[test]
+    fn filter_and_name_only_are_mongodbs() {
+        let mut e = Engine::new();
+        for db in ["ld_bar", "ld_baz", "ld_foo"] {
+            e.run_command(db, &doc! {"insert": "c", "documents": [{"x": 1}]});
+        }
+        let list = |e: &mut Engine, extra: Document| {
+            let mut c = doc! {"listDatabases": 1};
+            c.extend(extra);
+            e.run_command("admin", &c)
+        };
+        let r = list(&mut e, doc! {"filter": {"name": {"$regex": "^ld_ba"}}});
+        assert_eq!(names(&r), ["ld_bar", "ld_baz"]);
+        let sizes: i64 = r
+            .get_array("databases")
+            .unwrap()
+            .iter()
+            .map(|d| d.as_document().unwrap().get_i64("sizeOnDisk").unwrap())
+            .sum();
+        assert_eq!(r.get_i64("totalSize").ok(), Some(sizes));
+        let r = list(
+            &mut e,
+            doc! {"nameOnly": true, "filter": {"name": {"$regex": "foo"}}},
+        );
+        assert_eq!(r, doc! {"databases": [{"name": "ld_foo"}], "ok": 1.0});
+        let r = list(
+            &mut e,
+            doc! {"filter": {"$expr": {"$eq": ["$name", "ld_baz"]}}},
+        );
+        assert_eq!(names(&r), ["ld_baz"]);
+        for bad in [
+            doc! {"$expr": {"$abs": "$name"}},
+            doc! {"$text": {"$search": "x"}},
+            doc! {"$where": "true"},
+            doc! {"a": {"$nearSphere": [0, 0]}},
+        ] {
+            let r = list(&mut e, doc! {"filter": bad.clone()});
+            assert_eq!(r.get_f64("ok").ok(), Some(0.0), "{bad}: {r}");
+        }
     }
 }

@@ -172,7 +172,7 @@ pub fn dispatch_reply(
         "drop" => admin::drop(engine, db, command),
         "dropDatabase" => admin::drop_database(engine, db),
         "listCollections" => admin::list_collections(engine, db, command),
-        "listDatabases" => admin::list_databases(engine),
+        "listDatabases" => admin::list_databases(engine, command),
         "dbStats" | "dbstats" => admin::db_stats(engine, db, command),
         "collStats" | "collstats" => admin::coll_stats(engine, db, command),
         "renameCollection" => admin::rename_collection(engine, db, command),
