@@ -196,10 +196,10 @@ impl ColumnClauses<'_> {
 
     /// The `i`-th clause's decision for each of a column's distinct values (type byte and
     /// value bytes; `None`: the field is missing): `None` where the document must be read.
-    pub fn table<'v>(
+    pub fn table(
         &self,
         i: usize,
-        values: &mut dyn Iterator<Item = Option<(u8, &'v [u8])>>,
+        values: &mut dyn Iterator<Item = Option<(u8, &[u8])>>,
     ) -> Vec<Option<bool>> {
         raw::clause_table(self.clauses[i].1, values)
     }

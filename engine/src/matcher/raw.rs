@@ -93,9 +93,9 @@ pub(crate) fn top_level_clauses(expr: &Expr) -> Option<Vec<(&str, &ValuePred)>> 
 /// the document must be read. Through the value itself, as
 /// [`matches_element`] decides what its fast paths do not (they answer the same, and a
 /// column's distinct values are few: its code is not compiled twice).
-pub(crate) fn clause_table<'v>(
+pub(crate) fn clause_table(
     pred: &ValuePred,
-    values: &mut dyn Iterator<Item = Option<(u8, &'v [u8])>>,
+    values: &mut dyn Iterator<Item = Option<(u8, &[u8])>>,
 ) -> Vec<Option<bool>> {
     values
         .map(|v| match v {
