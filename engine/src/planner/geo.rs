@@ -12,7 +12,7 @@
 use bson::Document;
 
 use super::predicates::{Conjunct, Residual, residual};
-use super::{CanonicalQuery, IxScanPlan, Solution, bounds::Interval};
+use super::{CanonicalQuery, Solution};
 use crate::catalog::Collection;
 use crate::error::{Error, ErrorCode, Result};
 use crate::geo::query::NearQuery;
@@ -155,14 +155,7 @@ pub fn within_solution(
         return Ok(None);
     }
     let all: Vec<&Conjunct> = parts.iter().collect();
-    let scan = Solution::IxScan(IxScanPlan {
-        index_name: index.name().to_string(),
-        bounds: vec![vec![Interval::all()]; index.spec.parts.len()],
-        forward: true,
-        key_range: None,
-        filter: None,
-        wildcard: None,
-    });
+    let scan = super::whole_index::all_keys_scan(index);
     let fetch = Solution::Fetch {
         filter: residual(&all, parts.len(), &q.spec.filter)?,
         child: Box::new(scan),

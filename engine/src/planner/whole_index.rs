@@ -12,6 +12,19 @@ use super::{CanonicalQuery, IndexAccess, IxScanPlan, Solution};
 use crate::error::Result;
 use crate::index::Index;
 
+/// An IXSCAN of every key of `index`, forwards (what a whole-index plan and a forced geo
+/// index scan read).
+pub(crate) fn all_keys_scan(index: &Index) -> Solution {
+    Solution::IxScan(IxScanPlan {
+        index_name: index.name().to_string(),
+        bounds: vec![vec![Interval::all()]; index.spec.parts.len()],
+        forward: true,
+        key_range: None,
+        filter: None,
+        wildcard: None,
+    })
+}
+
 /// The access path that reads all of `index` and filters the documents with the query's filter.
 pub fn whole_index_scan(
     index: &Index,
@@ -19,14 +32,7 @@ pub fn whole_index_scan(
     q: &CanonicalQuery<'_>,
 ) -> Result<IndexAccess> {
     let all: Vec<&Conjunct> = parts.iter().collect();
-    let scan = Solution::IxScan(IxScanPlan {
-        index_name: index.name().to_string(),
-        bounds: vec![vec![Interval::all()]; index.spec.parts.len()],
-        forward: true,
-        key_range: None,
-        filter: None,
-        wildcard: None,
-    });
+    let scan = all_keys_scan(index);
     Ok(IndexAccess {
         solution: Solution::Fetch {
             filter: residual(&all, parts.len(), &q.spec.filter)?,
