@@ -86,25 +86,25 @@ pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
     for part in &spec.parts {
         let v = crate::path::lookup(doc, &part.path);
         match part.kind {
-            KeyKind::Geo2d => match v {
-                // An empty array or document holds no location: not indexed, not refused.
-                Some(Bson::Array(a)) if a.is_empty() => return Ok(None),
-                Some(Bson::Document(d)) if d.is_empty() => return Ok(None),
-                Some(v @ (Bson::Array(_) | Bson::Document(_))) => {
-                    key.push(Bson::Int64(flat_key(&Flat::of(&spec.document)?, v, doc)?));
-                }
-                _ => return Ok(None),
-            },
+            KeyKind::Geo2d => {
+                // A value that is neither an array nor a document holds no location: not
+                // indexed, not refused (get2DKeys skips it).
+                let mut values = geo_values(doc, &part.path, v);
+                values.retain(|v| matches!(v, Bson::Array(_) | Bson::Document(_)));
+                let Some(k) = first_key(values, |v| flat_key(&Flat::of(&spec.document)?, v, doc))?
+                else {
+                    return Ok(None);
+                };
+                key.push(Bson::Int64(k));
+            }
             KeyKind::Geo2dSphere => {
                 sphere_fields += 1;
-                match v {
-                    None | Some(Bson::Null | Bson::Undefined) => key.push(Bson::Null),
-                    Some(Bson::Array(a)) if a.is_empty() => key.push(Bson::Null),
-                    Some(Bson::Document(d)) if d.is_empty() => key.push(Bson::Null),
-                    Some(v) => {
+                match first_key(geo_values(doc, &part.path, v), |v| sphere_key(v, doc))? {
+                    Some(k) => {
                         sphere_found += 1;
-                        key.push(Bson::Int64(sphere_key(v, doc)?));
+                        key.push(Bson::Int64(k));
                     }
+                    None => key.push(Bson::Null),
                 }
             }
             _ => key.push(v.cloned().unwrap_or(Bson::Null)),
@@ -118,6 +118,42 @@ pub fn doc_keys(spec: &IndexSpec, doc: &Document) -> Result<Option<DocKeys>> {
         multikey_paths: vec![BTreeSet::new(); spec.parts.len()],
         wildcard_multikey: BTreeSet::new(),
     }))
+}
+
+/// The values a geo part reads: the one its path names, or else every value reached through
+/// arrays along the path (`a.c` in `{a: [{b: 1}, {c: <point>}]}`), as MongoDB's key generators
+/// read a geo field with `getFieldsDotted`, which expands the arrays met on the way
+/// (jstests/core/multikey_geonear.js).
+fn geo_values<'a>(
+    doc: &'a Document,
+    path: &crate::path::FieldPath,
+    direct: Option<&'a Bson>,
+) -> Vec<&'a Bson> {
+    if let Some(v) = direct {
+        return vec![v];
+    }
+    crate::path::items(doc, path, crate::path::LeafArrays::NoExpand)
+        .into_iter()
+        .filter_map(|item| item.value)
+        .collect()
+}
+
+/// The key of the first value that holds a location, each value checked by `key`; `None` when
+/// none holds one (missing, null, or an empty array or document: not indexed, not refused).
+fn first_key(values: Vec<&Bson>, key: impl Fn(&Bson) -> Result<i64>) -> Result<Option<i64>> {
+    let mut first = None;
+    for v in values {
+        match v {
+            Bson::Null | Bson::Undefined => {}
+            Bson::Array(a) if a.is_empty() => {}
+            Bson::Document(d) if d.is_empty() => {}
+            v => {
+                let k = key(v)?;
+                first.get_or_insert(k);
+            }
+        }
+    }
+    Ok(first)
 }
 
 /// A `2d` field: one pair, or an array (or document) of pairs (a multi-location document).
@@ -321,5 +357,32 @@ mod tests {
             doc_keys(&s, &doc! {"loc": "x"}).unwrap_err().code.code(),
             16755
         );
+    }
+
+    #[test]
+    fn geo_fields_reached_through_arrays_are_indexed_and_checked() {
+        // jstests/core/multikey_geonear.js: the geometry sits in one element of an array.
+        let sphere = spec(doc! {"a.b": 1, "a.c": "2dsphere"});
+        let d = doc! {"a": [{"b": 0}, {"c": {"type": "Point", "coordinates": [1, 1]}}]};
+        assert!(doc_keys(&sphere, &d).unwrap().is_some());
+        let bad = doc! {"a": [{"c": {"type": "Point", "coordinates": [1, 1]}}, {"c": "x"}]};
+        assert_eq!(doc_keys(&sphere, &bad).unwrap_err().code.code(), 16755);
+        assert!(
+            doc_keys(&sphere, &doc! {"a": [{"b": 1}, {"c": null}]})
+                .unwrap()
+                .is_none()
+        );
+
+        let flat = spec(doc! {"a.b": "2d", "a.c": 1});
+        let d = doc! {"a": [{"b": [1, 1]}, {"c": 1}]};
+        assert!(doc_keys(&flat, &d).unwrap().is_some());
+        // Scalars hold no location: skipped, as a scalar of the field itself is.
+        assert!(
+            doc_keys(&flat, &doc! {"a": [{"b": 5}, {"c": 1}]})
+                .unwrap()
+                .is_none()
+        );
+        let e = doc_keys(&flat, &doc! {"a": [{"b": [1, 1]}, {"b": [500, 1]}]}).unwrap_err();
+        assert_eq!(e.code.code(), 13027);
     }
 }
