@@ -250,8 +250,12 @@ impl Schema {
         &self.source
     }
 
-    /// Whether a document satisfies the schema.
+    /// Whether a document satisfies the schema. JSON Schema compares values binary whatever
+    /// collation the query or the collection has (MongoDB's `InternalSchemaEqMatchExpression`
+    /// has no collator; jstests/core/doc_validation.js: a `$jsonSchema` validator's `enum`
+    /// ignores the collection's case-insensitive collation).
     pub fn matches(&self, doc: &Document) -> bool {
+        let _binary = crate::collation::CollationScope::enter(None);
         self.validate(&Bson::Document(doc.clone()))
     }
 

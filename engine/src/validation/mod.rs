@@ -8,6 +8,9 @@
 //!   only logs, and Sprout has no server log, so the write proceeds.
 //! - a command's `bypassDocumentValidation: true` skips the check (`Engine` keeps the flag for
 //!   the command's duration).
+//! - the validator compares strings by the collection's default collation, whatever collation
+//!   the write itself runs under, as MongoDB parses it with the collection's collator
+//!   (jstests/core/doc_validation.js); `$jsonSchema` stays binary.
 
 pub mod definition;
 mod explain;
@@ -16,7 +19,10 @@ pub use definition::check_validator;
 
 use bson::{Bson, Document, doc};
 
+use std::rc::Rc;
+
 use crate::catalog::Collection;
+use crate::collation::{Collation, CollationScope};
 use crate::error::{Error, ErrorCode, Result};
 use crate::matcher::Filter;
 
@@ -31,6 +37,8 @@ pub struct Validation {
     validator: Document,
     filter: Filter,
     level: Level,
+    /// The collection's default collation (`None`: binary).
+    collation: Option<Rc<Collation>>,
 }
 
 impl Validation {
@@ -52,10 +60,17 @@ impl Validation {
         if options.get_str("validationAction").ok() == Some("warn") {
             return Ok(None);
         }
+        let collation = crate::write::collation::default_collation(coll)?;
+        // Parsed under the collation too: a sorted `$in` list is built in its order.
+        let filter = {
+            let _scope = CollationScope::enter(collation.clone());
+            Filter::parse(validator)?
+        };
         Ok(Some(Validation {
             validator: validator.clone(),
-            filter: Filter::parse(validator)?,
+            filter,
             level,
+            collation,
         }))
     }
 
@@ -73,8 +88,8 @@ impl Validation {
     }
 
     fn passes(&self, doc: &Document) -> bool {
-        // The validator was parsed binary; the write may run under a collation.
-        let _binary = crate::collation::CollationScope::enter(None);
+        // The write may run under another collation than the collection's.
+        let _scope = CollationScope::enter(self.collation.clone());
         self.filter.matches(doc)
     }
 
@@ -84,7 +99,7 @@ impl Validation {
         }
         let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
         let details = {
-            let _binary = crate::collation::CollationScope::enter(None);
+            let _scope = CollationScope::enter(self.collation.clone());
             explain::explain(&self.validator, doc)
         };
         Err(Error::new(

@@ -141,3 +141,40 @@ fn json_schema_details_name_the_rules() {
         }
     );
 }
+
+#[test]
+fn the_validator_compares_by_the_collections_collation_and_json_schema_stays_binary() {
+    let ci = doc! {"locale": "en_US", "strength": 2};
+    for (validator, collated) in [
+        (doc! {"a": "xyz"}, true),
+        (doc! {"a": {"$in": ["xyz", "qqq"]}}, true),
+        (
+            doc! {"$jsonSchema": {"properties": {"a": {"enum": ["xyz"]}}}},
+            false,
+        ),
+    ] {
+        let mut e =
+            engine_with_validator(doc! {"validator": validator.clone(), "collation": ci.clone()});
+        for (n, value) in ["XYZ", "xYz"].into_iter().enumerate() {
+            let r = e.run_command(
+                "t",
+                &doc! {"insert": "c", "documents": [{"_id": n as i32, "a": value}]},
+            );
+            let refused = r.get_array("writeErrors").is_ok();
+            assert_eq!(refused, !collated, "{validator} {value}: {r}");
+        }
+        // A write under the simple collation is still checked by the collection's.
+        let r = e.run_command(
+            "t",
+            &doc! {"update": "c", "updates": [{"q": {}, "u": {"$set": {"a": "XyZ"}},
+            "upsert": true, "collation": {"locale": "simple"}}]},
+        );
+        assert_eq!(
+            r.get_array("writeErrors").is_ok(),
+            !collated,
+            "{validator}: {r}"
+        );
+        let r = e.run_command("t", &doc! {"insert": "c", "documents": [{"a": "nope"}]});
+        assert!(r.get_array("writeErrors").is_ok(), "{validator}: {r}");
+    }
+}
