@@ -64,6 +64,7 @@ pub(crate) fn add_runtime(ctx: &mut Context, session: Rc<RefCell<Session>>) -> J
         ("format", 2, format),
         ("hexMd5", 1, hex_md5),
         ("bsonSize", 1, bson_size),
+        ("bsonBinaryEqual", 2, bson_binary_equal),
         ("sleep", 1, sleep),
         ("random", 0, random),
         ("setRandomSeed", 1, set_random_seed),
@@ -389,27 +390,43 @@ fn hex_md5(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue
 /// `bsonsize` answers for a null argument (shell_utils.cpp; jstests/core/objid5.js). In the
 /// legacy style a number counts as the double the legacy shell would write
 /// (find_getmore_bsonsize.js builds a document of exactly 16 MiB around `_id: 0`).
-fn bson_size(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+/// A value as the shell writes it to the server: in the legacy style every number a double.
+fn written_bson(value: &JsValue, ctx: &mut Context) -> JsResult<bson::Bson> {
     let legacy = session(ctx)?
         .try_borrow()
         .is_ok_and(|s| s.style == Style::Legacy);
-    let value = if legacy {
-        convert::to_bson_as_server(&arg(args, 0), ctx)?
+    if legacy {
+        convert::to_bson_as_server(value, ctx)
     } else {
-        convert::to_bson(&arg(args, 0), ctx)?
-    };
-    match value {
+        convert::to_bson(value, ctx)
+    }
+}
+
+fn bson_bytes(d: &bson::Document) -> JsResult<Vec<u8>> {
+    d.to_vec()
+        .map_err(|e| JsNativeError::typ().with_message(e.to_string()).into())
+}
+
+fn bson_size(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    match written_bson(&arg(args, 0), ctx)? {
         bson::Bson::Null => Ok(JsValue::from(0)),
-        bson::Bson::Document(d) => {
-            let bytes = d
-                .to_vec()
-                .map_err(|e| JsNativeError::typ().with_message(e.to_string()))?;
-            Ok(JsValue::from(bytes.len() as f64))
-        }
+        bson::Bson::Document(d) => Ok(JsValue::from(bson_bytes(&d)?.len() as f64)),
         _ => Err(JsNativeError::typ()
             .with_message("bsonsize requires a document")
             .into()),
     }
+}
+
+/// `bsonBinaryEqual(a, b)`: whether the two values are the same BSON bytes, each written as
+/// the one field of a document (the legacy shell's `bsonBinaryEqual` wraps a value that is not
+/// a document the same way): types, values, bits of a NaN and field order all count.
+fn bson_binary_equal(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let mut bytes = [Vec::new(), Vec::new()];
+    for (i, b) in bytes.iter_mut().enumerate() {
+        let v = written_bson(&arg(args, i), ctx)?;
+        *b = bson_bytes(&bson::doc! {"": v})?;
+    }
+    Ok(JsValue::from(bytes[0] == bytes[1]))
 }
 
 fn sleep(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {

@@ -26,6 +26,21 @@ const CASES: &[(Style, &[&str], &str)] = &[
     (L, &["db.c.insert({_id: 1})", "assert.writeErrorWithCode(db.c.insert({_id: 1}), ErrorCodes.DuplicateKey).nInserted"], "0"),
     (L, &["db.c.insert({_id: 1})", "try { assert.writeErrorWithCode(db.c.insert({_id: 1}), 2) } catch (e) { /does not match/.test(e.message) }"], "true"),
     (M, &["db.c.createIndex({a: 1})"], "a_1"),
+    // Only `ok: 0` fails a reply (the legacy `_rawReplyOkAndNoWriteErrors`): the CRUD helpers'
+    // answers have no `ok` and worked (jstests/core/collation_update.js).
+    (L, &["assert.commandWorked(db.c.bulkWrite([{insertOne: {document: {_id: 1}}}])).insertedCount"], "1"),
+    (L, &["assert.commandWorked({}); try { assert.commandFailed({}) } catch (e) { e.message.indexOf('command worked') === 0 }"], "true"),
+    (L, &["assert.commandFailed({ok: 0, errmsg: 'x', code: 2}).code"], "2"),
+    // ---- bsonBinaryEqual compares BSON bytes: types, values, field order (jstests/core/bson.js)
+    (L, &["[bsonBinaryEqual(0, 0), bsonBinaryEqual(1, NumberLong(1)), bsonBinaryEqual(NumberInt(1), NumberLong(1))]"], "[ true, false, false ]"),
+    (L, &["[bsonBinaryEqual({a: 1, b: 2}, {b: 2, a: 1}), bsonBinaryEqual([0, 1], [0, 1]), bsonBinaryEqual(/3/, /3/i)]"], "[ false, true, false ]"),
+    (L, &["[bsonBinaryEqual(HexData(0, 'AAaa'), HexData(0, 'aaAA')), bsonBinaryEqual(HexData(0, 'AAaa'), BinData(0, 'AAaa'))]"], "[ true, false ]"),
+    // ---- database names the constructor refuses (jstests/core/db.js) ---------------------------
+    (L, &["try { new DB(null, '/\\\\') } catch (e) { e.message }"], "[/\\] is not a valid database name"),
+    (L, &["try { db.getSiblingDB('a.b') } catch (e) { e.message }"], "[a.b] is not a valid database name"),
+    (L, &["try { db.getSiblingDB('x'.repeat(64)) } catch (e) { e.message.length }"], "95"),
+    (M, &["try { db.getSiblingDB('a b') } catch (e) { e.name + ': ' + e.message }"], "MongoshInvalidInputError: Invalid database name: a b"),
+    (M, &["db.getSiblingDB('$external').getName()"], "$external"),
     // ---- positional ensureIndex / createIndex options -------------------------------------------
     (L, &["db.c.ensureIndex({a: 1}, true)", "db.c.getIndexes()[1].unique"], "true"),
     (L, &["db.c.createIndex({a: 1}, 'named')", "db.c.getIndexes()[1].name"], "named"),

@@ -777,7 +777,20 @@
   // ---- database ----------------------------------------------------------------------------
   // `_name` is writable: MongoDB's jstests set it to reach a database name the constructor
   // would refuse (jstests/core/invalid_db_name.js), and the server answers.
-  function DB(name) { Object.defineProperty(this, '_name', { value: name, enumerable: false, writable: true }); }
+  // The constructor refuses a name no database can have (empty, or holding one of `/\. "` or
+  // NUL): mongosh's `Invalid database name`, the legacy shell's `[name] is not a valid database
+  // name`, which also refuses 64 bytes or more (NamespaceString::validDBName). `$` passes
+  // (`$external`).
+  // The legacy shell's `new DB(mongo, name)` is taken too (jstests/core/db.js).
+  function DB(a, b) {
+    var name = arguments.length > 1 ? b : a;
+    var legacy = isLegacy(), text = String(name);
+    if (!text || /[\/\\. "\0]/.test(text) || (legacy && text.length >= 64)) {
+      if (legacy) throw new Error('[' + text + '] is not a valid database name');
+      throw MongoshInvalidInputError('Invalid database name: ' + text);
+    }
+    Object.defineProperty(this, '_name', { value: name, enumerable: false, writable: true });
+  }
   var D = DB.prototype;
   D.getName = function () { return this._name; };
   D.toString = function () { return this._name; };

@@ -292,7 +292,9 @@
     if (typeof res === 'string') return true;
     if (res instanceof Error) return false;
     if (isWriteResult(res)) return writeErrorsOf(res).length === 0;
-    return !!res.ok && writeErrorsOf(res).length === 0 && !res.writeConcernError;
+    // The legacy `_rawReplyOkAndNoWriteErrors`: only `ok: 0` fails a reply, so an answer
+    // without `ok` (the CRUD helpers' `{acknowledged: true, …}`) worked.
+    return res.ok !== 0 && writeErrorsOf(res).length === 0 && !res.writeConcernError;
   }
   var assert = g.assert;
   define(assert, 'commandWorked', function (res, msg) {
@@ -302,14 +304,14 @@
   });
   define(assert, 'commandWorkedIgnoringWriteErrors', function (res, msg) {
     checkReply(res, 'commandWorkedIgnoringWriteErrors');
-    if (!isWriteResult(res) && !res.ok) fail('command failed: ' + tojson(res), msg);
+    if (!isWriteResult(res) && res.ok === 0) fail('command failed: ' + tojson(res), msg);
     return res;
   });
   // The legacy shell's variant for replica-set suites (assert.js): a write concern error is
   // not a failure; one server never answers one.
   define(assert, 'commandWorkedIgnoringWriteConcernErrors', function (res, msg) {
     checkReply(res, 'commandWorkedIgnoringWriteConcernErrors');
-    if (res instanceof Error || (!isWriteResult(res) && !res.ok) || writeErrorsOf(res).length) {
+    if (res instanceof Error || (!isWriteResult(res) && res.ok === 0) || writeErrorsOf(res).length) {
       fail('command failed: ' + tojson(res), msg);
     }
     return res;
@@ -458,11 +460,8 @@
     return reply.cursor.firstBatch[0].r;
   }
   define(g, 'bsonWoCompare', bsonWoCompare);
-  // bsonBinaryEqual(a, b): the same BSON bytes: the same types and values in the same order,
-  // which the legacy shell's tojson text and the BSON size tell together.
-  define(g, 'bsonBinaryEqual', function (a, b) {
-    return tojson(a) === tojson(b) && g.bsonsize(a) === g.bsonsize(b);
-  });
+  // bsonBinaryEqual(a, b): the same BSON bytes (runtime.rs): types, values and field order.
+  define(g, 'bsonBinaryEqual', function (a, b) { return native.bsonBinaryEqual(a, b); });
 
   // ---- DBCommandCursor: a cursor over a command's reply ------------------------------------------
   function DBCommandCursor(db, reply, batchSize) {
