@@ -9,9 +9,9 @@
 //! they hold. A `/` starts a regular expression where an expression may start (after an operator,
 //! an opening bracket, a comma or semicolon, a keyword such as `return`, or at the start of the
 //! text), as JavaScript's grammar decides it; after an identifier, a number, `)`, `]` or `}` it is
-//! division. What is removed: `//` comments, `/* */` comments (a space where the comment was
-//! inside a line, its line breaks where it spanned lines), whitespace at the start of a line
-//! outside a literal, and whitespace at the end of a line.
+//! division. What is removed: `//` comments, `/* */` comments (its line breaks where it spanned
+//! lines), whitespace at the start and end of a line outside a literal, and whitespace inside a
+//! line except one space where two tokens would otherwise run together ([`needs_space`]).
 
 /// The prelude file `src` without comments and indentation, line for line.
 pub fn minify(src: &str) -> String {
@@ -23,6 +23,9 @@ pub fn minify(src: &str) -> String {
     // Whether a `/` here would start a regular expression (an expression may start here).
     let mut regex_ok = true;
     let mut line_start = true;
+    // Whitespace was skipped inside the line: one space is written back only where the two
+    // neighbours would otherwise run together ([`needs_space`]).
+    let mut space = false;
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
@@ -30,18 +33,25 @@ pub fn minify(src: &str) -> String {
             trim_end(&mut out);
             out.push('\n');
             line_start = true;
+            space = false;
             i += 1;
             continue;
         }
         if c.is_whitespace() {
-            if !line_start {
-                out.push(c);
-            }
+            space |= !line_start;
             i += 1;
             continue;
         }
         line_start = false;
         let next = chars.get(i + 1).copied();
+        // A comment keeps the space pending: it may be one itself.
+        let comment = c == '/' && matches!(next, Some('/' | '*'));
+        if !comment
+            && std::mem::take(&mut space)
+            && out.chars().next_back().is_some_and(|p| needs_space(p, c))
+        {
+            out.push(' ');
+        }
         match c {
             '/' if next == Some('/') => {
                 while i < chars.len() && chars[i] != '\n' {
@@ -62,7 +72,7 @@ pub fn minify(src: &str) -> String {
                     if out.is_empty() || out.ends_with('\n') {
                         line_start = true;
                     } else {
-                        out.push(' ');
+                        space = true;
                     }
                 } else {
                     for _ in 0..breaks {
@@ -127,6 +137,21 @@ pub fn minify(src: &str) -> String {
     }
     trim_end(&mut out);
     out
+}
+
+/// Whether whitespace between the code characters `before` and `after` must stay one space:
+/// between two characters of words (names, keywords, numbers), between `+`/`-` and `+`/`-`
+/// (`a - -b`), beside `/` (division, a regular expression or a comment) and `.` (`1 .x`), and
+/// in `< !` (`<!--` starts a comment). Elsewhere JavaScript reads the same tokens without it
+/// (`x = f(a, b)` is `x=f(a,b)`; `return 'a'` is `return'a'`), and a line break, which can end
+/// a statement, is never removed.
+fn needs_space(before: char, after: char) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$' || !c.is_ascii();
+    (word(before) && word(after))
+        || (matches!(before, '+' | '-') && matches!(after, '+' | '-'))
+        || matches!(before, '/' | '.')
+        || matches!(after, '/' | '.')
+        || (before == '<' && after == '!')
 }
 
 /// Keywords after which an expression (so a regular expression) may start.
@@ -238,7 +263,7 @@ mod tests {
         let src = "// head\nfunction f(a) {\n    // note\n    return a / 2; // half\n  /* one\n two */ var b = 1;\n\tx = a /* mid */ + b;\n}\n";
         assert_eq!(
             minify(src),
-            "\nfunction f(a) {\n\nreturn a / 2;\n\nvar b = 1;\nx = a   + b;\n}\n"
+            "\nfunction f(a){\n\nreturn a / 2;\n\nvar b=1;\nx=a+b;\n}\n"
         );
         assert_eq!(minify(src).lines().count(), src.lines().count());
     }
@@ -256,19 +281,39 @@ mod tests {
         ];
         for src in cases {
             let out = minify(src);
-            for literal in [
-                "'  // not a comment /* nor this */'",
-                "\"it's \\\" // still\"",
-                "`line\n    indented // kept\n  ${",
-                "`inner ${ {b: 1}.b } // kept`",
-                "}  tail`",
-                "/\\/\\/ [/*] \"'`/g",
-                "/ab+c/",
-                "/x/, /y/]; f(/z/); x = y || /w/;",
-                "(a + b) / 2 / c; var m = x[1] / y; var k = 10 / 5;",
+            // Each literal of the source, and what it must read in the output: literals copied
+            // unchanged, the code around them without the spaces it does not need.
+            for (given, kept) in [
+                (
+                    "'  // not a comment /* nor this */'",
+                    "'  // not a comment /* nor this */'",
+                ),
+                ("\"it's \\\" // still\"", "\"it's \\\" // still\""),
+                (
+                    "`line\n    indented // kept\n  ${",
+                    "`line\n    indented // kept\n  ${",
+                ),
+                (
+                    "`inner ${ {b: 1}.b } // kept`",
+                    "`inner ${{b:1}.b} // kept`",
+                ),
+                ("}  tail`", "}  tail`"),
+                ("/\\/\\/ [/*] \"'`/g", "/\\/\\/ [/*] \"'`/g"),
+                (
+                    "return /ab+c/.test(s) ? 1 : 2;",
+                    "return /ab+c/.test(s)?1:2;",
+                ),
+                (
+                    "/x/, /y/]; f(/z/); x = y || /w/;",
+                    "/x/, /y/];f(/z/);x=y|| /w/;",
+                ),
+                (
+                    "(a + b) / 2 / c; var m = x[1] / y; var k = 10 / 5;",
+                    "(a+b) / 2 / c;var m=x[1] / y;var k=10 / 5;",
+                ),
             ] {
-                if src.contains(literal) {
-                    assert!(out.contains(literal), "{literal:?} in {out:?}");
+                if src.contains(given) {
+                    assert!(out.contains(kept), "{kept:?} in {out:?}");
                 }
             }
             assert!(!out.contains("gone"), "{out:?}");
@@ -287,12 +332,38 @@ mod tests {
             let out = minify(&src);
             assert_eq!(out.lines().count(), src.lines().count(), "{path:?}");
             for (a, b) in out.lines().zip(src.lines()) {
-                let first = a.split(' ').next().unwrap_or("");
-                assert!(b.contains(first), "{path:?}: {a:?} from {b:?}");
+                // The line starts as its source's does, whitespace aside.
+                let bare = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+                let first: String = bare(a).chars().take(3).collect();
+                assert!(bare(b).contains(&first), "{path:?}: {a:?} from {b:?}");
             }
             total.0 += src.len();
             total.1 += out.len();
         }
         assert!(total.1 * 10 < total.0 * 8, "{total:?}");
+    }
+
+    #[test]
+    fn spaces_stay_only_where_tokens_would_run_together() {
+        for (src, out) in [
+            ("var x = a + b * c;", "var x=a+b*c;"),
+            (
+                "x = a - -b + +c; y = a++ + ++b;",
+                "x=a- -b+ +c;y=a++ + ++b;",
+            ),
+            (
+                "if (a < !b) return typeof x === 'y';",
+                "if(a< !b)return typeof x==='y';",
+            ),
+            ("z = 1 .toString() + a . b;", "z=1 .toString()+a . b;"),
+            (
+                "q = a / b / c; r = x ? /re/ : 0;",
+                "q=a / b / c;r=x? /re/ :0;",
+            ),
+            ("f(a,   b) ;  g ( )", "f(a,b);g()"),
+            ("var é = ü in o;", "var é=ü in o;"),
+        ] {
+            assert_eq!(minify(src), out, "{src}");
+        }
     }
 }
