@@ -159,36 +159,17 @@ pub fn list_collections(engine: &mut Engine, db: &str, command: &Document) -> Re
         _ => crate::matcher::Filter::all(),
     };
     let mut out = Vec::new();
-    let empty = Document::new();
-    let views = engine
-        .catalog()
-        .collections(db)
-        .any(|(_, c)| c.options.contains_key("viewOn"));
-    // A database with views holds the collection `system.views`, their definitions, which
-    // MongoDB lists as a collection (jstests/core/catalog/list_collections_no_views.js); Sprout
-    // keeps the definitions in its catalog and shows that collection (system_views.rs).
-    let mut listed: Vec<(&str, &Document)> = engine
-        .catalog()
-        .collections(db)
-        .map(|(name, c)| (name, &c.options))
-        .collect();
-    if views {
-        // In its place in the catalog's name order.
-        let name = super::system_views::NAME;
-        let at = listed.partition_point(|(n, _)| *n < name);
-        listed.insert(at, (name, &empty));
-    }
-    for (name, options) in listed {
-        let is_view = options.contains_key("viewOn");
+    for (name, coll) in engine.catalog().collections(db) {
+        let is_view = coll.options.contains_key("viewOn");
         let entry = if name_only {
             doc! {"name": name, "type": if is_view { "view" } else { "collection" }}
         } else if is_view {
-            doc! {"name": name, "type": "view", "options": options.clone(), "info": {"readOnly": true}}
+            doc! {"name": name, "type": "view", "options": coll.options.clone(), "info": {"readOnly": true}}
         } else {
             doc! {
                 "name": name,
                 "type": "collection",
-                "options": options.clone(),
+                "options": coll.options.clone(),
                 "info": {"readOnly": false},
                 "idIndex": {"v": 2, "key": {"_id": 1}, "name": "_id_"},
             }

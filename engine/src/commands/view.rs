@@ -799,46 +799,4 @@ mod tests {
             }
         );
     }
-
-    /// MongoDB lists `system.views` as a collection while the database has views
-    /// (jstests/core/catalog/list_collections_no_views.js), in name order, and not after the
-    /// last view is gone.
-    #[test]
-    fn list_collections_shows_system_views_while_there_are_views() {
-        let mut e = engine();
-        let names = |e: &mut crate::Engine, command: bson::Document| -> Vec<(String, String)> {
-            let r = e.run_command("t", &command);
-            r.get_document("cursor")
-                .unwrap()
-                .get_array("firstBatch")
-                .unwrap()
-                .iter()
-                .map(|d| {
-                    let d = d.as_document().unwrap();
-                    (
-                        d.get_str("name").unwrap().into(),
-                        d.get_str("type").unwrap().into(),
-                    )
-                })
-                .collect()
-        };
-        let all = names(&mut e, doc! {"listCollections": 1});
-        let pairs: Vec<(&str, &str)> = all.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-        assert_eq!(
-            pairs,
-            [
-                ("c", "collection"),
-                ("system.views", "collection"),
-                ("v", "view")
-            ]
-        );
-        let only = names(
-            &mut e,
-            doc! {"listCollections": 1, "nameOnly": true, "filter": {"type": "collection"}},
-        );
-        assert_eq!(only.len(), 2, "{only:?}");
-        e.run_command("t", &doc! {"drop": "v"});
-        let after = names(&mut e, doc! {"listCollections": 1});
-        assert_eq!(after, [("c".to_string(), "collection".to_string())]);
-    }
 }

@@ -84,11 +84,9 @@ fn database_names(engine: &mut Commands<'_>) -> Vec<String> {
     names
 }
 
-/// The collections of `db` (not its views, nor `system.views`, which holds their definitions),
-/// sorted by name.
+/// The collections of `db` (not its views), sorted by name.
 fn collection_names(engine: &mut Commands<'_>, db: &str) -> Vec<String> {
-    let command = doc! {"listCollections": 1, "nameOnly": true,
-    "filter": {"type": "collection", "name": {"$ne": "system.views"}}};
+    let command = doc! {"listCollections": 1, "nameOnly": true, "filter": {"type": "collection"}};
     let mut names: Vec<String> = cursor_documents(engine, db, command)
         .into_iter()
         .filter_map(|c| c.get_str("name").ok().map(str::to_string))
